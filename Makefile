@@ -1,0 +1,27 @@
+# Every target is self-documenting: `make help` lists the ## lines.
+GO ?= go
+PKGS := ./...
+
+.PHONY: help generate check-generated test lint run bench fuzz-smoke
+
+help: ## List the targets
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-18s %s\n", $$1, $$2}'
+
+generate: ## Write every srgen artifact into generated/ and docs/reference/
+	$(GO) run ./cmd/srgen generate
+
+check-generated: generate ## Fail when generated/ or docs/reference/ differ from what the specs give
+	@if ! git diff --exit-code --stat -- generated docs/reference || [ -n "$$(git status --porcelain -- generated docs/reference)" ]; then \
+		git status --porcelain -- generated docs/reference; \
+		echo "generated files are stale: run 'make generate' and commit the result"; exit 1; fi
+
+test: ## Run every test (the README's test command; what .ci/run runs)
+	$(GO) vet $(PKGS)
+	$(GO) test -count=1 $(PKGS)
+
+lint: ## gofmt and go vet
+	@out=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+run: ## Run the main job on its embedded default
+	$(GO) run ./cmd/srgen generate

@@ -1,0 +1,202 @@
+package jsonvalue
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Kind is the JSON type of a Value.
+type Kind uint8
+
+const (
+	KindInvalid Kind = iota // the zero Value: absent, not JSON null
+	KindNull
+	KindBool
+	KindNumber
+	KindString
+	KindArray
+	KindObject
+)
+
+var kindNames = [...]string{"invalid", "null", "boolean", "number", "string", "array", "object"}
+
+// String names the kind as JSON Schema does ("object", "number", ...).
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Value is one JSON value. The zero Value is KindInvalid and stands for
+// "absent"; JSON null is KindNull.
+type Value struct {
+	kind Kind
+	// raw holds a scalar's exact source bytes: a string with its quotes and
+	// escapes as written, a number literal, true, false or null.
+	raw     []byte
+	members []Member // KindObject, in order
+	items   []Value  // KindArray
+}
+
+// Member is one name/value pair of an object.
+type Member struct {
+	// Name is the decoded member name.
+	Name string
+	// RawName is the quoted name as written (escapes kept); empty for a
+	// member built with Object, which writes Name with the standard escaping.
+	RawName []byte
+	Value   Value
+}
+
+// Kind returns the value's JSON type.
+func (v Value) Kind() Kind { return v.kind }
+
+// IsValid reports whether the value is present (not the zero Value).
+func (v Value) IsValid() bool { return v.kind != KindInvalid }
+
+// IsNull reports whether the value is JSON null.
+func (v Value) IsNull() bool { return v.kind == KindNull }
+
+// Raw returns a scalar's exact literal bytes (strings quoted, escapes as
+// written). It is nil for arrays, objects and the zero Value. Callers must
+// not modify the result.
+func (v Value) Raw() []byte { return v.raw }
+
+// Members returns an object's members in order; nil for any other kind.
+// Callers must not modify the result.
+func (v Value) Members() []Member { return v.members }
+
+// Items returns an array's items in order; nil for any other kind. Callers
+// must not modify the result.
+func (v Value) Items() []Value { return v.items }
+
+// Len is the number of members or items of a container, else 0.
+func (v Value) Len() int {
+	switch v.kind {
+	case KindObject:
+		return len(v.members)
+	case KindArray:
+		return len(v.items)
+	}
+	return 0
+}
+
+// Get returns the member named name and whether it is present.
+func (v Value) Get(name string) (Value, bool) {
+	for i := range v.members {
+		if v.members[i].Name == name {
+			return v.members[i].Value, true
+		}
+	}
+	return Value{}, false
+}
+
+// Bool returns the value of a JSON boolean, and false for anything else.
+func (v Value) Bool() bool { return v.kind == KindBool && len(v.raw) == 4 }
+
+// Str returns the decoded text of a JSON string, and "" for anything else.
+func (v Value) Str() string {
+	if v.kind != KindString {
+		return ""
+	}
+	return unquote(v.raw)
+}
+
+// Float returns a number as float64 and whether it is a finite number that
+// parsed without error.
+func (v Value) Float() (float64, bool) {
+	if v.kind != KindNumber {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(v.raw), 64)
+	return f, err == nil
+}
+
+// Int returns a number as int64 when its literal is an integer that fits
+// (1.0 and 1e3 are not integers here: the literal is what counts).
+func (v Value) Int() (int64, bool) {
+	if v.kind != KindNumber {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(string(v.raw), 10, 64)
+	return n, err == nil
+}
+
+// Null is JSON null.
+func Null() Value { return Value{kind: KindNull, raw: litNull} }
+
+// Bool builds a JSON boolean.
+func Bool(b bool) Value {
+	if b {
+		return Value{kind: KindBool, raw: litTrue}
+	}
+	return Value{kind: KindBool, raw: litFalse}
+}
+
+// String builds a JSON string from text, escaped as the compact encoder
+// escapes. Invalid UTF-8 is replaced by U+FFFD, as JSON cannot carry it.
+func String(s string) Value {
+	if !utf8.ValidString(s) {
+		s = toValidUTF8(s)
+	}
+	return Value{kind: KindString, raw: appendQuoted(nil, s)}
+}
+
+// Int builds a JSON number from an integer.
+func Int(n int64) Value {
+	return Value{kind: KindNumber, raw: strconv.AppendInt(nil, n, 10)}
+}
+
+// Float builds a JSON number from a finite float64 in Go's shortest form.
+// It returns the zero Value for NaN and infinities, which JSON cannot carry.
+func Float(f float64) Value {
+	if f != f || f > maxFloat || f < -maxFloat {
+		return Value{}
+	}
+	return Value{kind: KindNumber, raw: strconv.AppendFloat(nil, f, 'g', -1, 64)}
+}
+
+// Number builds a JSON number from a literal, and reports false when lit is
+// not a valid JSON number literal.
+func Number(lit string) (Value, bool) {
+	if !validNumber([]byte(lit)) {
+		return Value{}, false
+	}
+	return Value{kind: KindNumber, raw: []byte(lit)}, true
+}
+
+// Array builds an array of items, in order.
+func Array(items ...Value) Value {
+	if items == nil {
+		items = []Value{}
+	}
+	return Value{kind: KindArray, items: items}
+}
+
+// Object builds an object from members, in order. It reports false when two
+// members share a name or a member's value is the zero Value.
+func Object(members ...Member) (Value, bool) {
+	for i := range members {
+		if !members[i].Value.IsValid() {
+			return Value{}, false
+		}
+		for j := 0; j < i; j++ {
+			if members[j].Name == members[i].Name {
+				return Value{}, false
+			}
+		}
+	}
+	if members == nil {
+		members = []Member{}
+	}
+	return Value{kind: KindObject, members: members}, true
+}
+
+const maxFloat = 1.7976931348623157e308
+
+var (
+	litNull  = []byte("null")
+	litTrue  = []byte("true")
+	litFalse = []byte("false")
+)
