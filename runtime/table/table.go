@@ -1,0 +1,78 @@
+package table
+
+// SchemaID names a wire schema: "systemone/0.2", "vllm-sr/5.0",
+// "vllm-sr/4.0", or "internal" for the hops inside a deployment.
+type SchemaID string
+
+const (
+	SchemaStandard02 SchemaID = "systemone/0.2"
+	SchemaVllmSR50   SchemaID = "vllm-sr/5.0"
+	SchemaVllmSR40   SchemaID = "vllm-sr/4.0"
+	SchemaInternal   SchemaID = "internal"
+)
+
+// Level is where a field lives in a message.
+type Level string
+
+const (
+	LevelRequest        Level = "request"
+	LevelOptions        Level = "options"
+	LevelQuestion       Level = "question"
+	LevelNoulCriteria   Level = "noul_criteria"
+	LevelQuestionType   Level = "question_type"
+	LevelAsset          Level = "asset"
+	LevelAssetType      Level = "asset_type"
+	LevelAnswer         Level = "answer"
+	LevelResponse       Level = "response"
+	LevelUsage          Level = "usage"
+	LevelError          Level = "error"
+	LevelValidationItem Level = "validation_item"
+	LevelListing        Level = "listing"
+	LevelListingEntry   Level = "listing_entry"
+	LevelEndpoint       Level = "endpoint"
+	LevelHeader         Level = "header"
+)
+
+// Disposition is what a Router sends to a systemone/0.2 target for a field.
+type Disposition string
+
+const (
+	// DispositionStandard: the field is the standard's own; sent as is.
+	DispositionStandard Disposition = "standard"
+	// DispositionStripped: the standard part of the message already
+	// expresses it, so it is removed before sending.
+	DispositionStripped Disposition = "stripped"
+	// DispositionRefusedAtLoad: the standard cannot carry it; a rule or
+	// request that needs it is refused before any call.
+	DispositionRefusedAtLoad Disposition = "refused_at_load"
+	// DispositionNeverSent: a response or error field a standard server
+	// never sends and the Router never expects.
+	DispositionNeverSent Disposition = "never_sent"
+	// DispositionLegacy: a 4.0-only form; never sent to a standard target.
+	DispositionLegacy Disposition = "legacy"
+)
+
+// Family is a model family.
+type Family string
+
+const (
+	FamilyDecision1 Family = "decision1"
+	FamilyDecision2 Family = "decision2"
+	FamilyDecision3 Family = "decision3"
+	FamilyVela2     Family = "vela2"
+	FamilyVela3     Family = "vela3"
+	FamilyVela3D3   Family = "vela3_d3"
+)
+
+// QuestionType is a question's `type`.
+type QuestionType string
+
+const (
+	QuestionNoul   QuestionType = "noul"
+	QuestionChoice QuestionType = "choice"
+	QuestionScore  QuestionType = "score"
+	QuestionBox    QuestionType = "box"
+	QuestionSet    QuestionType = "set"
+	QuestionSpan   QuestionType = "span"
+	QuestionTrack  QuestionType = "track"
+)
