@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help generate check-generated test lint run bench fuzz-smoke
+.PHONY: help generate check-generated golden-update test lint run bench fuzz-smoke
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-18s %s\n", $$1, $$2}'
@@ -14,6 +14,9 @@ check-generated: generate ## Fail when generated/ or docs/reference/ differ from
 	@if ! git diff --exit-code --stat -- generated docs/reference || [ -n "$$(git status --porcelain -- generated docs/reference)" ]; then \
 		git status --porcelain -- generated docs/reference; \
 		echo "generated files are stale: run 'make generate' and commit the result"; exit 1; fi
+
+golden-update: ## Rewrite srgen's golden test files (then review the diff)
+	SRGEN_UPDATE_GOLDEN=1 $(GO) test -count=1 ./gen/...
 
 test: ## Run every test (the README's test command; what .ci/run runs)
 	$(GO) vet $(PKGS)

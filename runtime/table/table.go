@@ -31,6 +31,19 @@ const (
 	LevelListingEntry   Level = "listing_entry"
 	LevelEndpoint       Level = "endpoint"
 	LevelHeader         Level = "header"
+
+	// Levels added with the three specifications (srgen's model).
+	LevelBatch          Level = "batch"            // POST /v1/systemone/batch body
+	LevelBatchResponse  Level = "batch_response"   // its response
+	LevelBundle         Level = "bundle"           // 4.0 POST /v1/bundle body
+	LevelState          Level = "state"            // the state and its parts (4.0 states, implicit roles)
+	LevelBoxRegion      Level = "box_region"       // a box answer's edges
+	LevelSpanItem       Level = "span_item"        // one span of a span answer
+	LevelSetResult      Level = "set_result"       // one set question's result
+	LevelErrorDetail    Level = "error_detail"     // the standard's object detail
+	LevelLegacyError    Level = "legacy_error"     // 4.0's {"error": {...}} object
+	LevelLegacyListItem Level = "legacy_list_item" // an entry of 4.0's OpenAI data list
+	LevelHealth         Level = "health"           // GET /health body
 )
 
 // Disposition is what a Router sends to a systemone/0.2 target for a field.
@@ -76,3 +89,24 @@ const (
 	QuestionSpan   QuestionType = "span"
 	QuestionTrack  QuestionType = "track"
 )
+
+// CorpusKind says where a corpus request comes from.
+type CorpusKind string
+
+const (
+	// CorpusFamilySelfTest: a model family's own start-up self-test request.
+	CorpusFamilySelfTest CorpusKind = "family_self_test"
+	// CorpusLegacyForm: one request for a 4.0 request form.
+	CorpusLegacyForm CorpusKind = "legacy_form"
+)
+
+// CorpusCase is one request of the round-trip golden corpus. The bytes are
+// canonical JSON in the internal wire form (4.0 forms plus roles).
+type CorpusCase struct {
+	Name     string     // unique, e.g. "vela3/relevance"
+	Path     string     // path inside the corpus package's embedded FS
+	Kind     CorpusKind // family self-test or legacy form
+	Family   Family     // the family whose self-test it is; "" for a legacy form
+	Form     string     // the 4.0 form it exercises (choices, states, ...); "" for a self-test
+	Endpoint string     // the path it is sent to, e.g. /v1/decisions
+}

@@ -1,0 +1,99 @@
+// Package golden compares test output with want files under testdata/, and
+// rewrites them when asked.
+//
+// Update with `go test ./gen/... -update` in a package that imports this one,
+// or with SRGEN_UPDATE_GOLDEN=1 for a command that spans packages which do
+// not all define the flag. CI only compares.
+package golden
+
+import (
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files instead of comparing")
+
+// Updating reports whether this run rewrites golden files.
+func Updating() bool {
+	return *update || os.Getenv("SRGEN_UPDATE_GOLDEN") == "1"
+}
+
+// Check compares got with the file at path (slash or OS separators),
+// or writes got there when updating.
+func Check(t testing.TB, path string, got []byte) {
+	t.Helper()
+	path = filepath.FromSlash(path)
+	if Updating() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run with -update or SRGEN_UPDATE_GOLDEN=1 to create it): %v", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+// CheckTree compares a whole tree of files (slash paths relative to dir)
+// with dir: every file must match, and dir must hold no other file. When
+// updating, dir is replaced by exactly these files.
+func CheckTree(t testing.TB, dir string, got map[string][]byte) {
+	t.Helper()
+	dir = filepath.FromSlash(dir)
+	if Updating() {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range sortedNames(got) {
+		Check(t, filepath.Join(dir, filepath.FromSlash(name)), got[name])
+	}
+	if Updating() {
+		return
+	}
+	for _, name := range listTree(t, dir) {
+		if _, ok := got[name]; !ok {
+			t.Errorf("%s: golden file not produced any more (run with -update to remove it)", filepath.Join(dir, name))
+		}
+	}
+}
+
+func sortedNames(files map[string][]byte) []string {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func listTree(t testing.TB, dir string) []string {
+	t.Helper()
+	var names []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		names = append(names, filepath.ToSlash(rel))
+		return err
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	return names
+}

@@ -1,0 +1,272 @@
+package load
+
+import "gopkg.in/yaml.v3"
+
+// The raw entries of srgen's two YAML formats. They hold what the file
+// says, as written; gen/model resolves and checks their meaning. Each
+// carries the position of its first line.
+
+// FieldEntry is one field of a level, in either YAML format.
+type FieldEntry struct {
+	Name string
+	// Type is the machine type expression, such as "map<content|null>".
+	Type string
+	// TypeText is the type for people; empty: the spec gave none.
+	TypeText      string
+	Required      bool
+	Enum          []string
+	Minimum       *float64
+	Maximum       *float64
+	MinCount      *int
+	MaxCount      *int
+	QuestionTypes []string
+	DocumentedIn  []string
+	Description   string
+	Criteria      *CriteriaEntry
+	Formats       []string
+	AnswersAs     string
+	// Extension format only.
+	Since         string
+	Families      Families
+	OnSystemOne02 string
+	Pos           Position
+}
+
+// Families is a families value: a word ("all", "the Router") or a list.
+type Families struct {
+	// Text is the word, when the spec wrote one.
+	Text string
+	// List is the families, when the spec listed them.
+	List []string
+}
+
+// CriteriaEntry is a question type's criteria shape.
+type CriteriaEntry struct {
+	Kind     string
+	Required bool
+	Nullable bool
+	Keys     []string
+	Values   string
+	MinCount *int
+	MaxCount *int
+	Pos      Position
+}
+
+// LevelFields is the fields of one level, in spec order.
+type LevelFields struct {
+	Level  string
+	Pos    Position
+	Fields []FieldEntry
+}
+
+// NamedTypeEntry is a named type (standard format).
+type NamedTypeEntry struct {
+	Name         string
+	Type         string
+	DocumentedIn []string
+	Description  string
+	Pos          Position
+}
+
+// EndpointEntry is one endpoint of either YAML format.
+type EndpointEntry struct {
+	Method       string
+	Path         string
+	Request      string
+	Response     string
+	Statuses     []int
+	DocumentedIn []string
+	Since        string
+	Families     Families
+	Description  string
+	Pos          Position
+}
+
+// HeaderEntry is a header (standard format).
+type HeaderEntry struct {
+	Name         string
+	Direction    string
+	Values       []string
+	DocumentedIn []string
+	Description  string
+	Pos          Position
+}
+
+// StatusEntry is a status code (standard format).
+type StatusEntry struct {
+	Code         int
+	Body         string
+	Meaning      string
+	DocumentedIn []string
+	Pos          Position
+}
+
+// ConflictEntry is a conflict between the standard's sources.
+type ConflictEntry struct {
+	Topic      string
+	Readings   []ReadingEntry
+	Resolution string
+	Pos        Position
+}
+
+// ReadingEntry is one source's reading.
+type ReadingEntry struct {
+	Source string
+	Says   string
+}
+
+// RemovedFormEntry is a removed 4.0 form (extension format).
+type RemovedFormEntry struct {
+	Form       string
+	Level      string
+	ReplacedBy string
+	// Replacement: exactly one of Field ("level.name"), Endpoint
+	// ("METHOD /path") or Header (with Value).
+	Field    string
+	Endpoint string
+	Header   string
+	Value    string
+	Note     string
+	Pos      Position
+}
+
+// FamilyEntry is a model family (extension format).
+type FamilyEntry struct {
+	Name          string
+	Title         string
+	QuestionTypes []string
+	RoleAware     bool
+	Modalities    []string
+	SpanHeads     []string
+	Description   string
+	Pos           Position
+}
+
+// QuestionErrorEntry is a question error kind (extension format).
+type QuestionErrorEntry struct {
+	Kind        string
+	Status      int
+	Description string
+	Pos         Position
+}
+
+// RequestErrorEntry is a request error code (extension format).
+type RequestErrorEntry struct {
+	Code        string
+	Status      int
+	RetryAfter  bool
+	Description string
+	Pos         Position
+}
+
+// LimitEntry is a limit (extension format).
+type LimitEntry struct {
+	Name          string
+	Min           *int64
+	Max           *int64
+	Unit          string
+	QuestionTypes []string
+	Description   string
+	Pos           Position
+}
+
+// The decoders below read nodes that already passed the format's JSON
+// Schema, so kinds are known to be right; they only copy values.
+
+func decodeLevels(file string, n *yaml.Node) []LevelFields {
+	var out []LevelFields
+	pairs(n, func(k, v *yaml.Node) {
+		lf := LevelFields{Level: k.Value, Pos: posOf(file, k)}
+		for _, item := range v.Content {
+			lf.Fields = append(lf.Fields, decodeField(file, item))
+		}
+		out = append(out, lf)
+	})
+	return out
+}
+
+func decodeField(file string, n *yaml.Node) FieldEntry {
+	f := FieldEntry{
+		Name:          scalarString(member(n, "name")),
+		Type:          scalarString(member(n, "type")),
+		TypeText:      scalarString(member(n, "type_text")),
+		Required:      scalarBool(member(n, "required")),
+		Enum:          stringList(member(n, "enum")),
+		Minimum:       scalarFloat(member(n, "minimum")),
+		Maximum:       scalarFloat(member(n, "maximum")),
+		MinCount:      scalarInt(member(n, "min_count")),
+		MaxCount:      scalarInt(member(n, "max_count")),
+		QuestionTypes: stringList(member(n, "question_types")),
+		DocumentedIn:  stringList(member(n, "documented_in")),
+		Description:   scalarString(member(n, "description")),
+		Formats:       stringList(member(n, "formats")),
+		AnswersAs:     scalarString(member(n, "answers_as")),
+		Since:         scalarString(member(n, "since")),
+		Families:      decodeFamilies(member(n, "families")),
+		OnSystemOne02: scalarString(member(n, "on_systemone_0_2")),
+		Pos:           posOf(file, n),
+	}
+	if c := member(n, "criteria"); c != nil {
+		f.Criteria = &CriteriaEntry{
+			Kind:     scalarString(member(c, "kind")),
+			Required: scalarBool(member(c, "required")),
+			Nullable: scalarBool(member(c, "nullable")),
+			Keys:     stringList(member(c, "keys")),
+			Values:   scalarString(member(c, "values")),
+			MinCount: scalarInt(member(c, "min_count")),
+			MaxCount: scalarInt(member(c, "max_count")),
+			Pos:      posOf(file, c),
+		}
+	}
+	return f
+}
+
+func decodeFamilies(n *yaml.Node) Families {
+	if n == nil {
+		return Families{}
+	}
+	if n.Kind == yaml.SequenceNode {
+		return Families{List: stringList(n)}
+	}
+	return Families{Text: scalarString(n)}
+}
+
+func decodeEndpoints(file string, n *yaml.Node) []EndpointEntry {
+	var out []EndpointEntry
+	for _, e := range seq(n) {
+		var statuses []int
+		for _, s := range seq(member(e, "statuses")) {
+			if i := scalarInt(s); i != nil {
+				statuses = append(statuses, *i)
+			}
+		}
+		out = append(out, EndpointEntry{
+			Method:       scalarString(member(e, "method")),
+			Path:         scalarString(member(e, "path")),
+			Request:      scalarString(member(e, "request")),
+			Response:     scalarString(member(e, "response")),
+			Statuses:     statuses,
+			DocumentedIn: stringList(member(e, "documented_in")),
+			Since:        scalarString(member(e, "since")),
+			Families:     decodeFamilies(member(e, "families")),
+			Description:  scalarString(member(e, "description")),
+			Pos:          posOf(file, e),
+		})
+	}
+	return out
+}
+
+// seq returns a sequence node's items, or nil for any other node.
+func seq(n *yaml.Node) []*yaml.Node {
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	return n.Content
+}
+
+func intOr0(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}

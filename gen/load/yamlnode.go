@@ -1,0 +1,174 @@
+package load
+
+import (
+	"fmt"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// parseYAML parses one YAML document into its root node, and reports
+// duplicate mapping keys and aliases, which yaml.v3 leaves to decoding.
+func parseYAML(file string, data []byte, ps *Problems) *yaml.Node {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		ps.Add(Position{File: file}, "not valid YAML: %v", err)
+		return nil
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		ps.Add(Position{File: file}, "expected exactly one YAML document")
+		return nil
+	}
+	checkNodes(file, doc.Content[0], ps)
+	return doc.Content[0]
+}
+
+// checkNodes reports duplicate keys and aliases anywhere under n. Aliases
+// are refused so that every value has exactly one position.
+func checkNodes(file string, n *yaml.Node, ps *Problems) {
+	switch n.Kind {
+	case yaml.AliasNode:
+		ps.Add(posOf(file, n), "YAML aliases are not allowed")
+	case yaml.MappingNode:
+		seen := map[string]int{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if line, ok := seen[k.Value]; ok {
+				ps.Add(posOf(file, k), "duplicate key %q (first at line %d)", k.Value, line)
+			} else {
+				seen[k.Value] = k.Line
+			}
+			checkNodes(file, n.Content[i+1], ps)
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			checkNodes(file, c, ps)
+		}
+	}
+}
+
+func posOf(file string, n *yaml.Node) Position {
+	if n == nil {
+		return Position{File: file}
+	}
+	return Position{File: file, Line: n.Line, Column: n.Column}
+}
+
+// member returns the value node of key in mapping n, or nil.
+func member(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// pairs calls fn for each key and value of mapping n, in document order.
+func pairs(n *yaml.Node, fn func(k, v *yaml.Node)) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		fn(n.Content[i], n.Content[i+1])
+	}
+}
+
+// nodeKind is the JSON kind of a node: string, integer, number, boolean,
+// null, object or array.
+func nodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "object"
+	case yaml.SequenceNode:
+		return "array"
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!int":
+			return "integer"
+		case "!!float":
+			return "number"
+		case "!!bool":
+			return "boolean"
+		case "!!null":
+			return "null"
+		default:
+			return "string"
+		}
+	}
+	return "unknown"
+}
+
+// scalarString is a scalar's text; "" for other nodes.
+func scalarString(n *yaml.Node) string {
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return n.Value
+}
+
+func scalarBool(n *yaml.Node) bool {
+	b, _ := strconv.ParseBool(scalarString(n))
+	return b
+}
+
+func scalarFloat(n *yaml.Node) *float64 {
+	if n == nil {
+		return nil
+	}
+	f, err := strconv.ParseFloat(n.Value, 64)
+	if err != nil {
+		return nil
+	}
+	return &f
+}
+
+func scalarInt(n *yaml.Node) *int {
+	if n == nil {
+		return nil
+	}
+	i, err := strconv.Atoi(n.Value)
+	if err != nil {
+		return nil
+	}
+	return &i
+}
+
+func scalarInt64(n *yaml.Node) *int64 {
+	if n == nil {
+		return nil
+	}
+	i, err := strconv.ParseInt(n.Value, 10, 64)
+	if err != nil {
+		return nil
+	}
+	return &i
+}
+
+// strings returns the scalar items of a sequence node.
+func stringList(n *yaml.Node) []string {
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	out := make([]string, 0, len(n.Content))
+	for _, c := range n.Content {
+		out = append(out, scalarString(c))
+	}
+	return out
+}
+
+// pathJoin appends a key or index to a dotted path.
+func pathJoin(path string, key any) string {
+	switch k := key.(type) {
+	case int:
+		return fmt.Sprintf("%s[%d]", path, k)
+	default:
+		if path == "" {
+			return fmt.Sprint(k)
+		}
+		return fmt.Sprintf("%s.%v", path, k)
+	}
+}

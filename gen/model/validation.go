@@ -1,0 +1,406 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// This file is the validator's view of the model: for each schema, the
+// object checks a request validator makes, resolved from the schema's
+// messages, question types, criteria shapes and the removed forms. It only
+// reads facts computed elsewhere in this package and adds nothing to them.
+
+// SchemaValidation is what a request validator checks under one schema.
+type SchemaValidation struct {
+	Schema table.SchemaID
+	// GoName is the schema's Go name ("Standard02", "VllmSR50"), as the
+	// constants of runtime/table spell it after "Schema".
+	GoName string
+	// Request is the name of the request body's object check.
+	Request string
+	// Batch is the name of the batch body's object check; "" when the
+	// schema serves no batch endpoint.
+	Batch string
+	// Objects are every object check, in the order they were first
+	// reached from the request (then the batch); each name is unique.
+	Objects []ObjectCheck
+}
+
+// ObjectCheck is one object with fixed member names (a level, a question
+// type, noul criteria).
+type ObjectCheck struct {
+	// Name is unique within the schema, such as "request",
+	// "question_choice" or "question_noul_criteria".
+	Name string
+	// Members allowed, in message order.
+	Members []MemberCheck
+	// Removed are member names that schema refuses, naming the
+	// replacement, in the extension spec's order.
+	Removed []RemovedCheck
+	// Variants, when set, picks a further object check by a member's
+	// value (a question's type); Members is then the check used when that
+	// member is missing or names no variant.
+	Variants *VariantCheck
+}
+
+// MemberCheck is one allowed member.
+type MemberCheck struct {
+	Name     string
+	Required bool
+	Value    ValueCheck
+	// Discriminator: the member selects the variant, so its value was
+	// already checked when the variant function runs.
+	Discriminator bool
+}
+
+// RemovedCheck is a removed 4.0 member and what replaced it.
+type RemovedCheck struct {
+	Name string
+	// Replacement for a person: a member name ("criteria"), an endpoint
+	// ("POST /v1/systemone/batch") or a header ("header
+	// TypeSafe-Danger-Zone-Long-Context: true").
+	Replacement string
+}
+
+// VariantCheck dispatches on a string member.
+type VariantCheck struct {
+	Member string
+	// Expected lists the variant names for a problem ("noul, choice or score").
+	Expected string
+	Variants []Variant
+}
+
+// Variant is one value of the dispatching member and its object check.
+type Variant struct {
+	Value  string
+	Object string
+}
+
+// ValueCheck is what one JSON value may be.
+type ValueCheck struct {
+	// Kinds allowed, in KindOrder; empty: any kind.
+	Kinds    []Kind
+	Nullable bool
+	// Expected is Kinds for a person ("string, object or array"), with
+	// " or null" when Nullable.
+	Expected string
+	// Enum lists the allowed values as written; ExpectedEnum names them for
+	// a person ("user, context or answer").
+	Enum         []string
+	ExpectedEnum string
+	// Minimum and Maximum bound a number, inclusive.
+	Minimum, Maximum *float64
+	// MinCount and MaxCount bound an object's members or an array's items.
+	MinCount, MaxCount *int
+	// Object names the object check of an object with fixed members.
+	Object string
+	// Items checks each array item; Values each member of an object used
+	// as a map. Nil: unconstrained.
+	Items, Values *ValueCheck
+}
+
+// Validations returns, in schema order, what each schema's request
+// validator checks. It fails when a member refers to a level or named type
+// the model does not have.
+func (m *Model) Validations() ([]SchemaValidation, error) {
+	out := make([]SchemaValidation, 0, len(m.Schemas))
+	for i := range m.Schemas {
+		v, err := m.schemaValidation(&m.Schemas[i])
+		if err != nil {
+			return nil, fmt.Errorf("schema %s: %w", m.Schemas[i].ID, err)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// validationBuilder resolves one schema's object checks.
+type validationBuilder struct {
+	m       *Model
+	s       *Schema
+	objects []ObjectCheck
+	built   map[string]bool
+	// refusesRemoved: the schema includes the extension set, which answers
+	// a removed form with 400 naming its replacement, and does not accept
+	// the form itself.
+	refusesRemoved bool
+}
+
+func (m *Model) schemaValidation(s *Schema) (SchemaValidation, error) {
+	b := &validationBuilder{m: m, s: s, built: map[string]bool{}}
+	for _, k := range s.Specs {
+		if k == SpecExtensions {
+			b.refusesRemoved = true
+		}
+	}
+	v := SchemaValidation{Schema: s.ID, GoName: SchemaGoName(s.ID)}
+	var err error
+	if v.Request, err = b.level(LevelRequestName); err != nil {
+		return v, err
+	}
+	if b.message(table.Level(LevelBatchName)) != nil {
+		if v.Batch, err = b.level(LevelBatchName); err != nil {
+			return v, err
+		}
+		b.batchItems(v.Batch, v.Request)
+	}
+	v.Objects = b.objects
+	return v, nil
+}
+
+// LevelRequestName and LevelBatchName are the levels of the bodies a
+// request validator checks.
+const (
+	LevelRequestName = string(table.LevelRequest)
+	LevelBatchName   = "batch"
+)
+
+// batchItems gives the batch's requests their own check when needed: an
+// item takes what the batch itself carries (its model), so a request member
+// the batch also defines is optional in an item even where a single request
+// requires it.
+func (b *validationBuilder) batchItems(batch, request string) {
+	bi, ri := b.index(batch), b.index(request)
+	item := b.objects[ri]
+	item.Name = request + "_in_" + batch
+	item.Members = append([]MemberCheck(nil), item.Members...)
+	changed := false
+	for i, mc := range item.Members {
+		if mc.Required && hasCheck(b.objects[bi].Members, mc.Name) {
+			item.Members[i].Required = false
+			changed = true
+		}
+	}
+	if !changed {
+		return
+	}
+	b.objects = append(b.objects, item)
+	for i := range b.objects[bi].Members {
+		vc := &b.objects[bi].Members[i].Value
+		if vc.Values != nil && vc.Values.Object == request {
+			vc.Values.Object = item.Name
+		}
+	}
+}
+
+func (b *validationBuilder) index(name string) int {
+	for i := range b.objects {
+		if b.objects[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func hasCheck(members []MemberCheck, name string) bool {
+	for _, m := range members {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *validationBuilder) message(level table.Level) *Message {
+	for i := range b.s.Messages {
+		if b.s.Messages[i].Level == level {
+			return &b.s.Messages[i]
+		}
+	}
+	return nil
+}
+
+// level builds the object check of a level once and returns its name.
+func (b *validationBuilder) level(name string) (string, error) {
+	if b.built[name] {
+		return name, nil
+	}
+	msg := b.message(table.Level(name))
+	if msg == nil {
+		return "", fmt.Errorf("no message for level %q", name)
+	}
+	b.built[name] = true
+	at := len(b.objects)
+	b.objects = append(b.objects, ObjectCheck{Name: name})
+	obj := ObjectCheck{Name: name, Removed: b.removed(msg.Level, msg.Members)}
+	for _, mem := range msg.Members {
+		mc, err := b.member(mem)
+		if err != nil {
+			return "", fmt.Errorf("level %s member %s: %w", name, mem.Name, err)
+		}
+		obj.Members = append(obj.Members, mc)
+	}
+	var err error
+	switch msg.Level {
+	case table.LevelQuestion:
+		obj.Variants, err = b.questionVariants(msg)
+	case table.LevelAsset:
+		obj.Variants = b.assetVariants(msg, &obj)
+	}
+	if err != nil {
+		return "", err
+	}
+	b.objects[at] = obj
+	return name, nil
+}
+
+func (b *validationBuilder) member(mem Member) (MemberCheck, error) {
+	vc, err := b.value(mem.Type)
+	return MemberCheck{Name: mem.Name, Required: mem.Required, Value: vc}, err
+}
+
+// removed lists the removed forms of a level that the schema refuses:
+// those not among the allowed members.
+func (b *validationBuilder) removed(level table.Level, members []Member) []RemovedCheck {
+	if !b.refusesRemoved {
+		return nil
+	}
+	var out []RemovedCheck
+	for _, f := range b.m.RemovedForms {
+		if f.Level != level || hasMember(members, f.Form) {
+			continue
+		}
+		out = append(out, RemovedCheck{Name: f.Form, Replacement: replacementText(f.Replacement)})
+	}
+	return out
+}
+
+// replacementText names a replacement for a person.
+func replacementText(r Replacement) string {
+	switch {
+	case r.Kind == ReplacedByHeader && r.Value != "":
+		return "header " + r.Name + ": " + r.Value
+	case r.Kind == ReplacedByHeader:
+		return "header " + r.Name
+	}
+	return r.Name // a field's name, or an endpoint's "METHOD /path"
+}
+
+// value resolves a Type into a ValueCheck, building the object checks it
+// refers to.
+func (b *validationBuilder) value(t Type) (ValueCheck, error) {
+	vc := ValueCheck{
+		Kinds: t.Kinds, Nullable: t.Nullable, Expected: KindsText(t.Kinds, t.Nullable),
+		Enum: t.Enum, ExpectedEnum: orList(t.Enum),
+		Minimum: t.Minimum, Maximum: t.Maximum, MinCount: t.MinCount, MaxCount: t.MaxCount,
+	}
+	if t.Ref != "" {
+		if err := b.ref(t.Ref, &vc); err != nil {
+			return vc, err
+		}
+	}
+	var err error
+	if t.Items != nil {
+		vc.Items, err = b.valuePtr(*t.Items)
+	}
+	if err == nil && t.Values != nil {
+		vc.Values, err = b.valuePtr(*t.Values)
+	}
+	return vc, err
+}
+
+func (b *validationBuilder) valuePtr(t Type) (*ValueCheck, error) {
+	vc, err := b.value(t)
+	return &vc, err
+}
+
+// ref resolves a reference: a level of this schema becomes an object
+// check; a named type contributes its own constraints.
+func (b *validationBuilder) ref(ref string, vc *ValueCheck) error {
+	if b.message(table.Level(ref)) != nil {
+		name, err := b.level(ref)
+		vc.Object = name
+		return err
+	}
+	for _, nt := range b.m.NamedTypes {
+		if nt.Name != ref {
+			continue
+		}
+		inner, err := b.value(nt.Type)
+		if err != nil {
+			return fmt.Errorf("named type %s: %w", ref, err)
+		}
+		mergeNamed(vc, inner)
+		return nil
+	}
+	return fmt.Errorf("unknown reference %q", ref)
+}
+
+// mergeNamed adds a named type's constraints to a value that refers to it,
+// keeping the referring type's own where it sets them.
+func mergeNamed(vc *ValueCheck, named ValueCheck) {
+	if len(vc.Enum) == 0 {
+		vc.Enum, vc.ExpectedEnum = named.Enum, named.ExpectedEnum
+	}
+	if vc.Object == "" {
+		vc.Object = named.Object
+	}
+	if vc.Items == nil {
+		vc.Items = named.Items
+	}
+	if vc.Values == nil {
+		vc.Values = named.Values
+	}
+}
+
+func hasMember(members []Member, name string) bool {
+	for _, m := range members {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// KindsText names kinds for a person: "string, object or array", with
+// " or null" appended when nullable.
+func KindsText(kinds []Kind, nullable bool) string {
+	names := make([]string, 0, len(kinds)+1)
+	for _, k := range kinds {
+		names = append(names, string(k))
+	}
+	if nullable {
+		names = append(names, "null")
+	}
+	return orList(names)
+}
+
+func orList(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// SchemaGoName is a schema ID's Go name as runtime/table spells its
+// constants after "Schema": the standard's IDs are "Standard" and the
+// version's digits, others their camel-cased prefix ("VllmSR50").
+func SchemaGoName(id table.SchemaID) string {
+	prefix, version, _ := strings.Cut(string(id), "/")
+	digits := strings.ReplaceAll(version, ".", "")
+	switch prefix {
+	case "systemone":
+		return "Standard" + digits
+	case "vllm-sr":
+		return "VllmSR" + digits
+	}
+	var b strings.Builder
+	for _, part := range strings.FieldsFunc(prefix, func(r rune) bool { return r == '-' || r == '_' }) {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String() + digits
+}

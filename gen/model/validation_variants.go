@@ -1,0 +1,191 @@
+package model
+
+import "fmt"
+
+// This file, part of the validator's view (validation.go), splits the
+// question and asset levels into one object check per question or asset
+// type, dispatched on the member that names the type.
+
+// questionVariants builds one object check per question type of the
+// schema: the question members that type allows, its criteria shape (and
+// 4.0's legacy spelling of it), dispatched on the member whose enum holds
+// every question type.
+func (b *validationBuilder) questionVariants(msg *Message) (*VariantCheck, error) {
+	types := make([]string, len(b.s.QuestionTypes))
+	for i, qt := range b.s.QuestionTypes {
+		types[i] = string(qt.Type)
+	}
+	disc := discriminator(msg, types)
+	if disc == "" {
+		return nil, fmt.Errorf("level %s: no member names every question type", msg.Level)
+	}
+	vc := &VariantCheck{Member: disc}
+	names := make([]string, 0, len(b.s.QuestionTypes))
+	for _, qt := range b.s.QuestionTypes {
+		name := string(msg.Level) + "_" + string(qt.Type)
+		obj, err := b.questionType(msg, qt, name, disc)
+		if err != nil {
+			return nil, fmt.Errorf("question type %s: %w", qt.Type, err)
+		}
+		b.objects = append(b.objects, obj)
+		vc.Variants = append(vc.Variants, Variant{Value: string(qt.Type), Object: name})
+		names = append(names, string(qt.Type))
+	}
+	vc.Expected = orList(names)
+	return vc, nil
+}
+
+// discriminator is the member whose enum holds every one of values.
+func discriminator(msg *Message, values []string) string {
+	if len(values) == 0 {
+		return ""
+	}
+	for _, mem := range msg.Members {
+		all := true
+		for _, v := range values {
+			all = all && contains(mem.Type.Enum, v)
+		}
+		if all {
+			return mem.Name
+		}
+	}
+	return ""
+}
+
+// AssetFormatFieldName is the asset member whose values each asset type's
+// Formats list.
+const AssetFormatFieldName = "format"
+
+// assetVariants gives each asset type its own formats: an asset whose type
+// names an asset type is checked against that type's formats, any other
+// (4.0's untyped images and videos) against every format of the schema,
+// which generic (the level's own check) is changed to allow.
+func (b *validationBuilder) assetVariants(msg *Message, generic *ObjectCheck) *VariantCheck {
+	types := make([]string, len(b.s.AssetTypes))
+	var formats []string
+	for i, at := range b.s.AssetTypes {
+		types[i] = at.Type
+		for _, f := range at.Formats {
+			if !contains(formats, f) {
+				formats = append(formats, f)
+			}
+		}
+	}
+	disc := discriminator(msg, types)
+	if disc == "" || !hasCheck(generic.Members, AssetFormatFieldName) {
+		return nil
+	}
+	withFormats(generic, formats)
+	vc := &VariantCheck{Member: disc, Expected: orList(types)}
+	for _, at := range b.s.AssetTypes {
+		obj := ObjectCheck{Name: generic.Name + "_" + at.Type, Removed: generic.Removed}
+		obj.Members = append([]MemberCheck(nil), generic.Members...)
+		for i := range obj.Members {
+			obj.Members[i].Discriminator = obj.Members[i].Name == disc
+		}
+		withFormats(&obj, at.Formats)
+		b.objects = append(b.objects, obj)
+		vc.Variants = append(vc.Variants, Variant{Value: at.Type, Object: obj.Name})
+	}
+	return vc
+}
+
+// withFormats sets the enum of an asset check's format member.
+func withFormats(obj *ObjectCheck, formats []string) {
+	for i := range obj.Members {
+		if obj.Members[i].Name == AssetFormatFieldName {
+			obj.Members[i].Value.Enum = formats
+			obj.Members[i].Value.ExpectedEnum = orList(formats)
+		}
+	}
+}
+
+func (b *validationBuilder) questionType(msg *Message, qt QuestionTypeShape, name, disc string) (ObjectCheck, error) {
+	obj := ObjectCheck{Name: name, Removed: b.removed(msg.Level, msg.Members)}
+	for _, mem := range msg.Members {
+		if !contains(qt.Members, mem.Name) {
+			continue
+		}
+		mc, err := b.member(mem)
+		switch {
+		case mem.Name == disc:
+			mc.Discriminator = true
+		case mem.Name == criteriaMember(msg, qt):
+			mc.Required = criteriaRequired(qt)
+			mc.Value, err = b.criteria(qt.Criteria, name+"_"+mem.Name)
+		case qt.LegacyCriteria != nil && mem.Name == qt.LegacyCriteria.Member:
+			mc.Required = qt.LegacyCriteria.Criteria.Required
+			mc.Value, err = b.criteria(qt.LegacyCriteria.Criteria, name+"_"+mem.Name)
+		}
+		if err != nil {
+			return obj, fmt.Errorf("member %s: %w", mem.Name, err)
+		}
+		obj.Members = append(obj.Members, mc)
+	}
+	return obj, nil
+}
+
+// criteriaRequired: a question type with two spellings of its criteria (the
+// standard's and 4.0's) is valid with either, so neither is required alone;
+// the standard's is required only where the legacy one is too (4.0's
+// contract requires neither, for its preset-only questions).
+func criteriaRequired(qt QuestionTypeShape) bool {
+	return qt.Criteria.Required && (qt.LegacyCriteria == nil || qt.LegacyCriteria.Criteria.Required)
+}
+
+// CriteriaFieldName is the standard's question member that carries a
+// question type's criteria shape (Field.Criteria describes its value).
+const CriteriaFieldName = "criteria"
+
+// criteriaMember is the question member a question type's criteria shape
+// applies to; "" for a type that takes no criteria.
+func criteriaMember(msg *Message, qt QuestionTypeShape) string {
+	if qt.Criteria.Kind == CriteriaNone || qt.Criteria.Kind == "" {
+		return ""
+	}
+	if hasMember(msg.Members, CriteriaFieldName) && contains(qt.Members, CriteriaFieldName) {
+		return CriteriaFieldName
+	}
+	return ""
+}
+
+// criteria turns a criteria shape into the check of the member carrying it.
+// A criteria shape with fixed keys (noul's true and false) becomes an
+// object check of its own, named name.
+func (b *validationBuilder) criteria(c Criteria, name string) (ValueCheck, error) {
+	var values *ValueCheck
+	if c.Values != nil {
+		v, err := b.value(*c.Values)
+		if err != nil {
+			return ValueCheck{}, err
+		}
+		values = &v
+	}
+	vc := ValueCheck{Nullable: c.Nullable, MinCount: c.MinCount, MaxCount: c.MaxCount}
+	switch c.Kind {
+	case CriteriaLevels:
+		vc.Kinds, vc.Items = []Kind{KindArray}, values
+	case CriteriaOptions, CriteriaLabels:
+		vc.Kinds, vc.Values = []Kind{KindObject}, values
+	case CriteriaNoul:
+		vc.Kinds = []Kind{KindObject}
+		if len(c.Keys) == 0 {
+			vc.Values = values
+			break
+		}
+		obj := ObjectCheck{Name: name}
+		for _, key := range c.Keys {
+			mc := MemberCheck{Name: key}
+			if values != nil {
+				mc.Value = *values
+			}
+			obj.Members = append(obj.Members, mc)
+		}
+		b.objects = append(b.objects, obj)
+		vc.Object = name
+	default:
+		return vc, fmt.Errorf("unknown criteria kind %q", c.Kind)
+	}
+	vc.Expected = KindsText(vc.Kinds, vc.Nullable)
+	return vc, nil
+}

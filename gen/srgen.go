@@ -1,0 +1,162 @@
+package gen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+
+	"github.com/vllm-sr/systemone/gen/emit"
+	"github.com/vllm-sr/systemone/gen/load"
+	"github.com/vllm-sr/systemone/gen/model"
+	"github.com/vllm-sr/systemone/gen/write"
+)
+
+// Config is one generator run.
+type Config struct {
+	// Root is the repository root; specs are read and outputs written
+	// relative to it.
+	Root string
+	// GeneratedDir, DocsDir and GoPackage say where the artifacts go
+	// (emit.Options); zero values take emit.DefaultOptions.
+	GeneratedDir string
+	DocsDir      string
+	GoPackage    string
+	// Check diffs the output against the disk and writes nothing.
+	Check bool
+}
+
+// Result is what a run found or did.
+type Result struct {
+	// Files are every file the run produced, in emitter order.
+	Files []emit.File
+	// Changes are the files that differed: written and removed by a
+	// generate run, only reported by a check run. Sorted by path.
+	Changes []write.Change
+}
+
+// Stale reports whether a check run found the disk out of date.
+func (r Result) Stale() bool { return len(r.Changes) > 0 }
+
+// options fills the zero values of c from the defaults.
+func (c Config) options() emit.Options {
+	o := emit.DefaultOptions()
+	if c.GeneratedDir != "" {
+		o.GeneratedDir = c.GeneratedDir
+	}
+	if c.DocsDir != "" {
+		o.DocsDir = c.DocsDir
+	}
+	if c.GoPackage != "" {
+		o.GoPackage = c.GoPackage
+	}
+	return o
+}
+
+// Ownership is what a run with options o may write and remove: generated
+// Go files anywhere under the generated dir, and everything under the
+// corpus, Python and reference-doc dirs.
+func Ownership(o emit.Options) write.Ownership {
+	return write.Ownership{
+		GeneratedRoots: []string{o.GeneratedDir},
+		OwnedDirs: []string{
+			path.Join(o.GeneratedDir, "corpus"),
+			path.Join(o.GeneratedDir, "python"),
+			o.DocsDir,
+		},
+	}
+}
+
+// Build loads the specs and the corpus under root and returns the model.
+func Build(root string) (*model.Model, error) {
+	fsys := os.DirFS(root)
+	specs, err := load.Load(fsys, load.DefaultPaths())
+	if err != nil {
+		return nil, fmt.Errorf("load specs:\n%w", err)
+	}
+	m, err := model.Build(specs)
+	if err != nil {
+		return nil, fmt.Errorf("build model:\n%w", err)
+	}
+	corpus, err := load.LoadCorpus(fsys)
+	if err != nil {
+		return nil, fmt.Errorf("load corpus:\n%w", err)
+	}
+	if m.Corpus, err = model.BuildCorpus(m, corpus); err != nil {
+		return nil, fmt.Errorf("build corpus:\n%w", err)
+	}
+	catalog, err := load.LoadCatalog(fsys)
+	if err != nil {
+		return nil, fmt.Errorf("load model catalogue:\n%w", err)
+	}
+	if m.Catalog, err = model.BuildCatalog(m, catalog); err != nil {
+		return nil, fmt.Errorf("build model catalogue:\n%w", err)
+	}
+	return m, nil
+}
+
+// Run is load → model → emit → write. With Check it writes nothing and
+// returns the changes a generate run would make.
+func Run(ctx context.Context, c Config) (Result, error) {
+	if c.Root == "" {
+		return Result{}, errors.New("config: Root is empty")
+	}
+	m, err := Build(c.Root)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	o := c.options()
+	own := Ownership(o)
+	files, err := emit.All(m, emit.Emitters(o))
+	if err != nil {
+		return Result{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	disk := write.OSFS{Root: c.Root}
+	var changes []write.Change
+	if c.Check {
+		changes, err = write.Diff(disk, own, files)
+	} else {
+		changes, err = write.Apply(disk, own, files)
+	}
+	return Result{Files: files, Changes: changes}, err
+}
+
+// WriteDocs writes the reference Markdown alone into the directory out
+// (`srgen docs --out DIR`). It only creates or replaces its own pages and
+// removes nothing, since out may be any directory.
+func WriteDocs(ctx context.Context, root, out string) ([]emit.File, error) {
+	m, err := Build(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	o := emit.DefaultOptions()
+	o.DocsDir = "."
+	files, err := emit.All(m, []emit.Emitter{emit.Docs(o)})
+	if err != nil {
+		return nil, err
+	}
+	disk := write.OSFS{Root: out}
+	for _, f := range files {
+		if err := disk.WriteFile(f.Path, f.Data); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// Lint loads the specs and the corpus and builds the model, which runs
+// every spec check, and writes nothing.
+func Lint(root string) error {
+	_, err := Build(root)
+	return err
+}

@@ -1,0 +1,74 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// benchRequest is a vllm-sr/5.0 request of about 5 KB (5029 bytes): an object state of
+// four parts with roles, and five questions of five types.
+func benchRequest() string {
+	history := strings.Repeat("The customer asked how to export invoices as CSV and was sent the help page. ", 45)
+	return `{
+  "model": "vllm-sr/vela3-fast",
+  "state": {
+    "request": "Our export button fails with a 500 since this morning. Open a ticket and tell me when it is fixed.",
+    "history": "` + history + `",
+    "previous_answer": "We are looking into it.",
+    "context": {"plan": "enterprise", "seats": 240, "region": "eu-west-1", "tags": ["billing", "export"]}
+  },
+  "roles": {"request": "user", "history": "context", "previous_answer": "answer", "context": "context"},
+  "questions": {
+    "team": {"type": "choice", "instructions": "Which team should handle this request?",
+      "criteria": {"billing": "Payments, invoices and refunds", "engineering": "Outages, errors and bugs", "sales": null, "other": "Anything else"},
+      "overflow": "window"},
+    "urgent": {"type": "noul", "instructions": "Does the user report a problem that blocks their work?",
+      "criteria": {"true": "Work is blocked", "false": null}},
+    "tone": {"type": "score", "instructions": "How frustrated is the user?",
+      "criteria": ["calm", "slightly annoyed", "annoyed", "frustrated", "angry"]},
+    "pii": {"type": "span", "instructions": "Which personal data does the request contain?", "preset": "pii",
+      "criteria": {"email": "An email address", "phone": "A phone number", "name": null}, "threshold": 0.4, "head": "router"},
+    "topics": {"type": "set", "instructions": "Which topics does the request touch?",
+      "criteria": {"export": null, "billing": null, "outage": "A service is down"}, "over": ["request", "history"]}
+  },
+  "options": {"deadline_ms": 1500, "return_meta": false}
+}`
+}
+
+// BenchmarkRequestVllmSR50 validates a decoded ~5 KB 5.0 request.
+func BenchmarkRequestVllmSR50(b *testing.B) {
+	body := []byte(benchRequest())
+	v, err := jsonvalue.Decode(body, jsonvalue.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if p := Request(table.SchemaVllmSR50, v); p != nil {
+		b.Fatalf("benchmark body is not valid: %v", p)
+	}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Request(table.SchemaVllmSR50, v)
+	}
+}
+
+// BenchmarkRequestVllmSR50Invalid validates the same request with one
+// unknown member in every question, to price the failure path.
+func BenchmarkRequestVllmSR50Invalid(b *testing.B) {
+	body := []byte(strings.ReplaceAll(benchRequest(), `"instructions"`, `"colour": 1, "instructions"`))
+	v, err := jsonvalue.Decode(body, jsonvalue.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if p := Request(table.SchemaVllmSR50, v); len(p) != 5 {
+		b.Fatalf("want 5 problems, got %v", p)
+	}
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Request(table.SchemaVllmSR50, v)
+	}
+}

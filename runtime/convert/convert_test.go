@@ -1,0 +1,56 @@
+package convert
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+func TestConvertInternalToInternalIsLossless(t *testing.T) {
+	body := `{"model":"m","state":{"request":"caf\u00e9"},"questions":{"q":{"type":"score","levels":["a","b"]}},"options":{"long_context":true}}` + "\n"
+	res, err := Translate(table.SchemaInternal, table.SchemaInternal, nil, []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(res.Body), strings.TrimSpace(body); got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	if got := res.Diagnostics.Forms(sop.DiagnosticLegacyForm); strings.Join(got, ",") != "implicit_roles,levels,long_context" {
+		t.Fatalf("legacy forms: %v", got)
+	}
+}
+
+func TestConvertErrorsAreOneLine(t *testing.T) {
+	cases := []struct {
+		name     string
+		from, to table.SchemaID
+		devs     []string
+		body     string
+		want     string
+	}{
+		{"unknown source", "vllm-sr/9.9", table.SchemaInternal, nil, `{}`, `unknown schema "vllm-sr/9.9" for --from; supported: internal`},
+		{"unknown target", table.SchemaInternal, "openai", nil, `{}`, `unknown schema "openai" for --to; supported: internal`},
+		{"unknown deviation", table.SchemaInternal, table.SchemaInternal, []string{"state_text"}, `{}`, `unknown deviation "state_text"; supported: none`},
+		{"refused body", table.SchemaInternal, table.SchemaInternal, nil, `{"state":"s","questions":{"q":{"type":"noul","x":1}}}`,
+			"the internal schema refuses the body: questions.q.x: is not a member of the internal form (unknown_member)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Convert(c.from, c.to, c.devs, []byte(c.body))
+			if err == nil || err.Error() != c.want {
+				t.Fatalf("got %v\nwant %s", err, c.want)
+			}
+		})
+	}
+}
+
+func TestConvertKeepsTheProtocolError(t *testing.T) {
+	_, err := Convert(table.SchemaInternal, table.SchemaInternal, nil, []byte(`{"state":1,"questions":{"q":{"type":"noul"}}}`))
+	var pe *sop.ProtocolError
+	if !errors.As(err, &pe) || pe.Reason != sop.ReasonWrongType || pe.Path.String() != "state" {
+		t.Fatalf("got %v, want wrong_type at state", err)
+	}
+}

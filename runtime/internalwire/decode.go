@@ -1,0 +1,231 @@
+package internalwire
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+)
+
+// MaxDepth bounds how deeply a body nests: room for a state of the
+// standard's 64 levels inside a bundle item's wrapping, and a bound on the
+// decoder's recursion for anything deeper.
+const MaxDepth = 72
+
+// DecodeRequest reads one request in the internal form. The IR aliases
+// body, which the caller must not modify afterwards. The diagnostics list
+// the 4.0-only forms the request used.
+func DecodeRequest(body []byte) (*sop.Request, sop.Diagnostics, error) {
+	root, err := parse(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rd reader
+	r, err := rd.request(root, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &r, rd.diags, nil
+}
+
+// DecodeBundle reads a POST /v1/bundle body: several named requests in the
+// internal form, and the bundle's model and options.
+func DecodeBundle(body []byte) (*sop.Batch, sop.Diagnostics, error) {
+	root, err := parse(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rd reader
+	b, err := rd.bundle(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &b, rd.diags, nil
+}
+
+func parse(body []byte) (jsonvalue.Value, error) {
+	v, err := jsonvalue.Decode(body, jsonvalue.Options{MaxDepth: MaxDepth})
+	if err == nil {
+		return v, nil
+	}
+	msg := "the body is not valid JSON"
+	var se *jsonvalue.SyntaxError
+	if errors.As(err, &se) {
+		msg += ": " + se.Reason + " at " + se.Path + " (byte " + strconv.FormatInt(se.Offset, 10) + ")"
+	}
+	return jsonvalue.Value{}, &sop.ProtocolError{
+		Category: sop.CategoryInvalidRequest, Reason: sop.ReasonInvalidJSON, Message: msg, Cause: err,
+	}
+}
+
+// reader walks one decoded body into the IR, collecting diagnostics.
+type reader struct {
+	diags sop.Diagnostics
+}
+
+// object checks that v is an object and returns its members.
+func object(v jsonvalue.Value, path sop.Path) ([]jsonvalue.Member, error) {
+	if v.Kind() != jsonvalue.KindObject {
+		return nil, wrongType(path, "an object")
+	}
+	return v.Members(), nil
+}
+
+// nonEmptyObject is object for a map that must have at least one entry.
+func nonEmptyObject(v jsonvalue.Value, path sop.Path) ([]jsonvalue.Member, error) {
+	ms, err := object(v, path)
+	if err == nil && len(ms) == 0 {
+		err = sop.Refuse(sop.ReasonEmpty, path, "must have at least one member")
+	}
+	return ms, err
+}
+
+// layoutMember starts the layout record of member m.
+func layoutMember(m *jsonvalue.Member) sop.LayoutMember {
+	lm := sop.LayoutMember{Name: m.Name}
+	if !quotedCanonically(m.RawName, m.Name) {
+		lm.RawName = m.RawName
+	}
+	return lm
+}
+
+// entryLayout starts the layout of an object that is an entry of a map
+// (a question, an asset, a bundle item), recording how its name was quoted.
+func entryLayout(m *jsonvalue.Member, members int) sop.Layout {
+	l := sop.Layout{Members: make([]sop.LayoutMember, 0, members)}
+	if !quotedCanonically(m.RawName, m.Name) {
+		l.Name, l.RawName = m.Name, m.RawName
+	}
+	return l
+}
+
+func unknownMember(path sop.Path) error {
+	return sop.Refuse(sop.ReasonUnknownMember, path, "is not a member of the internal form")
+}
+
+// request reads one request object: a body of its own, or a bundle item.
+func (rd *reader) request(v jsonvalue.Value, path sop.Path) (sop.Request, error) {
+	var r sop.Request
+	ms, err := object(v, path)
+	if err != nil {
+		return r, err
+	}
+	r.Roles.Mode = sop.RoleModeImplicit
+	r.Layout.Members = make([]sop.LayoutMember, 0, len(ms))
+	for i := range ms {
+		m := &ms[i]
+		lm := layoutMember(m)
+		if err := rd.requestMember(&r, m, path.Key(m.Name), &lm); err != nil {
+			return r, err
+		}
+		r.Layout.Members = append(r.Layout.Members, lm)
+	}
+	return r, rd.checkRequest(&r, path)
+}
+
+func (rd *reader) requestMember(r *sop.Request, m *jsonvalue.Member, p sop.Path, lm *sop.LayoutMember) error {
+	var err error
+	switch m.Name {
+	case "model":
+		var s string
+		if s, err = readString(m.Value, p, lm); err == nil {
+			r.Model = &s
+		}
+	case "state":
+		if err = readContent(m.Value, p, false); err == nil {
+			r.State = m.Value
+		}
+	case "states":
+		r.States, err = readStates(m.Value, p)
+		rd.diags.Add(sop.DiagnosticLegacyForm, sop.FormStates, p)
+	case "roles":
+		r.Roles, err = readRoles(m.Value, p, lm)
+	case "questions":
+		r.Questions, err = rd.questions(m.Value, p)
+	case "assets", "images", "videos":
+		err = rd.assets(r, m, p)
+	case "options":
+		r.Options, err = rd.options(m.Value, p)
+	default:
+		return unknownMember(p)
+	}
+	return err
+}
+
+// checkRequest checks what no single member shows: one state or states,
+// questions present, one asset spelling, and records implicit roles.
+func (rd *reader) checkRequest(r *sop.Request, path sop.Path) error {
+	hasState, hasStates := r.State.IsValid(), r.States != nil
+	switch {
+	case hasState && hasStates:
+		return sop.Refuse(sop.ReasonConflict, path.Key("states"), "a request has state or states, not both")
+	case !hasState && !hasStates:
+		return sop.Refuse(sop.ReasonMissingMember, path.Key("state"), "is required")
+	case r.Questions == nil:
+		return sop.Refuse(sop.ReasonMissingMember, path.Key("questions"), "is required")
+	}
+	if r.Layout.Has("assets") && (r.Layout.Has("images") || r.Layout.Has("videos")) {
+		return sop.Refuse(sop.ReasonConflict, path.Key("assets"), "a request spells its assets as assets or as images and videos, not both")
+	}
+	if r.Roles.Mode == sop.RoleModeImplicit && objectState(r) {
+		rd.diags.Add(sop.DiagnosticLegacyForm, sop.FormImplicitRoles, path)
+	}
+	return nil
+}
+
+// objectState reports whether the request has an object state, the only
+// kind implicit roles read parts of.
+func objectState(r *sop.Request) bool {
+	if r.State.Kind() == jsonvalue.KindObject {
+		return true
+	}
+	for _, s := range r.States {
+		if s.Value.Kind() == jsonvalue.KindObject {
+			return true
+		}
+	}
+	return false
+}
+
+func readStates(v jsonvalue.Value, path sop.Path) ([]jsonvalue.Member, error) {
+	ms, err := nonEmptyObject(v, path)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ms {
+		if err := readContent(ms[i].Value, path.Key(ms[i].Name), false); err != nil {
+			return nil, err
+		}
+	}
+	return append([]jsonvalue.Member(nil), ms...), nil
+}
+
+func readRoles(v jsonvalue.Value, path sop.Path, lm *sop.LayoutMember) (sop.Roles, error) {
+	if v.IsNull() {
+		return sop.Roles{Mode: sop.RoleModeNone}, nil
+	}
+	ms, err := object(v, path)
+	if err != nil {
+		return sop.Roles{}, wrongType(path, "an object or null")
+	}
+	roles := sop.Roles{Mode: sop.RoleModeExplicit, Parts: make([]sop.RolePart, len(ms))}
+	escaped := false
+	for i := range ms {
+		p := path.Key(ms[i].Name)
+		val := ms[i].Value
+		if val.Kind() != jsonvalue.KindString {
+			return sop.Roles{}, wrongType(p, "user, context or answer")
+		}
+		role := sop.Role(val.Str())
+		if !role.Valid() {
+			return sop.Roles{}, sop.Refuse(sop.ReasonUnknownValue, p, "must be user, context or answer")
+		}
+		roles.Parts[i] = sop.RolePart{Key: ms[i].Name, Role: role}
+		escaped = escaped || !quotedCanonically(ms[i].RawName, ms[i].Name) || !quotedCanonically(val.Raw(), string(role))
+	}
+	if escaped {
+		note(lm, jsonvalue.Compact(v), appendRoles(nil, roles.Parts))
+	}
+	return roles, nil
+}

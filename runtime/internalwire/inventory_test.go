@@ -1,0 +1,98 @@
+package internalwire
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// The codec's vocabulary, the member names it reads and writes at each
+// level, is exactly what the generated field table gives the 4.0 contract
+// (the internal form is 4.0's request forms plus roles): nothing the codec
+// accepts is unknown to the specifications, and nothing they define is
+// refused.
+func codecMembers() map[table.Level][]string {
+	question := slices.Concat(questionSlots, []string{"choices", "levels", "labels"})
+	return map[table.Level][]string{
+		table.LevelRequest:  requestSlots,
+		table.LevelQuestion: question,
+		table.LevelOptions:  optionSlots,
+		table.LevelAsset:    assetSlots,
+		table.LevelBundle:   bundleSlots,
+	}
+}
+
+func TestCodecMembersAreKnownToTheSpecs(t *testing.T) {
+	for level, names := range codecMembers() {
+		for _, name := range names {
+			if !fieldtable.Known(table.SchemaVllmSR40, level, name) {
+				t.Errorf("the codec reads %s member %q, which the 4.0 contract does not define", level, name)
+			}
+		}
+	}
+}
+
+func TestEverySpecMemberIsRead(t *testing.T) {
+	members := codecMembers()
+	checked := 0
+	for _, f := range fieldtable.Fields {
+		names, ok := members[f.Level]
+		if !ok || !slices.Contains(f.Schemas, table.SchemaVllmSR40) {
+			continue
+		}
+		checked++
+		if !slices.Contains(names, f.Name) {
+			t.Errorf("the specs define %s member %q (%s), which the codec refuses", f.Level, f.Name, f.DefinedBy)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("the generated field table has no 4.0 fields at the codec's levels")
+	}
+}
+
+// Each noul criteria key the specs define is one the codec accepts.
+func TestNoulCriteriaKeys(t *testing.T) {
+	for _, f := range fieldtable.Fields {
+		if f.Level != table.LevelNoulCriteria || !slices.Contains(f.Schemas, table.SchemaVllmSR40) {
+			continue
+		}
+		body := `{"state":"s","questions":{"q":{"type":"noul","criteria":{"` + f.Name + `":null}}}}`
+		if _, _, err := DecodeRequest([]byte(body)); err != nil {
+			t.Errorf("noul criteria key %q: %v", f.Name, err)
+		}
+	}
+}
+
+func TestExplicitRolesOfImplicitRoles(t *testing.T) {
+	r, _, err := DecodeRequest([]byte(`{"states":{"a":{"request":"q","context":"c"},"b":"text","c":{"answer":"x","request":"q2","note":"n"}},"questions":{"q":{"type":"noul"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := ExplicitRoles(r)
+	var got []string
+	for _, p := range roles.Parts {
+		if !p.Role.Valid() {
+			t.Errorf("the implicit role of %q is %q, not a role", p.Key, p.Role)
+		}
+		got = append(got, p.Key+"="+string(p.Role))
+	}
+	want := "request=" + fieldtable.ImplicitRole("request") + " context=" + fieldtable.ImplicitRole("context") +
+		" answer=" + fieldtable.ImplicitRole("answer") + " note=" + fieldtable.ImplicitRole("note")
+	if roles.Mode != sop.RoleModeExplicit || strings.Join(got, " ") != want {
+		t.Fatalf("got %s %v, want explicit %s", roles.Mode, got, want)
+	}
+
+	text := &sop.Request{State: jsonvalue.String("s"), Roles: sop.Roles{Mode: sop.RoleModeImplicit}}
+	if got := ExplicitRoles(text); got.Mode != sop.RoleModeNone {
+		t.Fatalf("a text state's implicit roles are %s, want none", got.Mode)
+	}
+	none := &sop.Request{Roles: sop.Roles{Mode: sop.RoleModeNone}}
+	if got := ExplicitRoles(none); got.Mode != sop.RoleModeNone {
+		t.Fatalf("no roles became %s", got.Mode)
+	}
+}

@@ -1,0 +1,85 @@
+package listener
+
+import (
+	"net/http"
+
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Endpoint is a System One path a listener serves.
+type Endpoint string
+
+const (
+	EndpointSystemOne Endpoint = "/v1/systemone"
+	EndpointBatch     Endpoint = "/v1/systemone/batch"
+	EndpointDecisions Endpoint = "/v1/decisions"
+	EndpointBundle    Endpoint = "/v1/bundle"
+)
+
+// PlanKind is how a listener sends a request on.
+type PlanKind string
+
+const (
+	// PlanPassThrough: the internal form reads the request as it is, so it
+	// goes on with the client's own bytes.
+	PlanPassThrough PlanKind = "pass_through"
+	// PlanTranslate: the request is written from the IR in the internal form.
+	PlanTranslate PlanKind = "translate"
+)
+
+// ClientRequest is one client request read into the IR, with its plan.
+// Exactly one of Request and Batch is set: Batch for the batch endpoint
+// and the bundle, Request otherwise (a vllm-sr/4.0 states request is a
+// Request with States).
+type ClientRequest struct {
+	Endpoint Endpoint
+	Schema   table.SchemaID
+	Request  *sp.Request
+	Batch    *sp.Batch
+	Plan     PlanKind
+	// Diagnostics record the legacy forms and overlaps the request used, as
+	// data for the per-listener counters.
+	Diagnostics sp.Diagnostics
+	// Body is the client's bytes, kept for a pass-through plan.
+	Body []byte
+	// QuestionFailures are the questions that failed on their own while
+	// reading (on /v1/decisions), in request order: they are not in the IR,
+	// and AnswerSuccess answers them in their place with their error.
+	QuestionFailures []QuestionFailure
+	// Media are vllm-sr/5.0's media readings of array states, one per
+	// request (or batch item) whose state has that shape.
+	Media []StateMedia
+}
+
+// Outcome is what a server answers a request with: a Response for one
+// request (on /v1/decisions its failed questions carry their errors), or a
+// BatchResponse for a batch, a bundle and a vllm-sr/4.0 states request.
+type Outcome struct {
+	Response *sp.Response
+	Batch    *sp.BatchResponse
+}
+
+// Refusal is the error Read returns for a request the schema refuses: the
+// status and body to answer with. Its text never carries request values.
+type Refusal struct {
+	Body sp.ErrorBody
+}
+
+func (r *Refusal) Error() string { return string(r.Body.Code) + ": " + r.Body.Message }
+
+// Codec is one listener schema's codec.
+type Codec interface {
+	// Schema is the schema ID the codec speaks to clients.
+	Schema() table.SchemaID
+	// Read reads a client's request body sent to path into the IR and its
+	// plan. A refused request returns a *Refusal.
+	Read(path Endpoint, body []byte, header http.Header) (*ClientRequest, error)
+	// AnswerSuccess writes a success in the client's schema.
+	AnswerSuccess(req *ClientRequest, out Outcome) ([]byte, error)
+	// AnswerError writes an error in the client's schema; req is nil when
+	// the request could not be read.
+	AnswerError(req *ClientRequest, e *sp.ErrorBody) (status int, body []byte)
+	// AnswerListing writes GET /v1/models in the client's schema.
+	AnswerListing(l *sp.Listing) ([]byte, error)
+}

@@ -1,0 +1,72 @@
+package systemoneprotocol
+
+import "sort"
+
+// DiagnosticKind is what a codec did to a message, or noticed in it,
+// short of refusing it.
+type DiagnosticKind string
+
+const (
+	// DiagnosticLegacyForm: the message used a vllm-sr/4.0-only form.
+	DiagnosticLegacyForm DiagnosticKind = "legacy_form"
+	// DiagnosticDropped: a member was left out of the written message.
+	DiagnosticDropped DiagnosticKind = "dropped"
+	// DiagnosticApproximated: a member was written in a form that means
+	// nearly, not exactly, the same.
+	DiagnosticApproximated DiagnosticKind = "approximated"
+)
+
+// Legacy form names, the fixed words a DiagnosticLegacyForm carries.
+const (
+	FormChoices       = "choices"
+	FormLevels        = "levels"
+	FormLabels        = "labels"
+	FormImages        = "images"
+	FormVideos        = "videos"
+	FormStates        = "states"
+	FormLongContext   = "long_context"
+	FormImplicitRoles = "implicit_roles"
+	FormPresetOnly    = "preset_only"
+)
+
+// Diagnostic is one thing a codec recorded. Form is a fixed word (a legacy
+// form, or a field name); Path locates it.
+type Diagnostic struct {
+	Kind DiagnosticKind
+	Form string
+	Path Path
+}
+
+// Diagnostics are a codec's records for one message, in the order made.
+type Diagnostics []Diagnostic
+
+// Add records one diagnostic.
+func (d *Diagnostics) Add(kind DiagnosticKind, form string, path Path) {
+	*d = append(*d, Diagnostic{Kind: kind, Form: form, Path: path})
+}
+
+// Count returns how many diagnostics of kind name form.
+func (d Diagnostics) Count(kind DiagnosticKind, form string) int {
+	n := 0
+	for _, x := range d {
+		if x.Kind == kind && x.Form == form {
+			n++
+		}
+	}
+	return n
+}
+
+// Forms returns the distinct forms recorded under kind, sorted: what a
+// per-listener counter increments once per request.
+func (d Diagnostics) Forms(kind DiagnosticKind) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range d {
+		if x.Kind == kind && !seen[x.Form] {
+			seen[x.Form] = true
+			out = append(out, x.Form)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,67 @@
+package systemoneprotocol
+
+import "strings"
+
+// ErrorCategory is what kind of failure a ProtocolError is.
+type ErrorCategory string
+
+const (
+	// CategoryInvalidRequest: the source schema refuses the body.
+	CategoryInvalidRequest ErrorCategory = "invalid_request"
+	// CategoryUnsupported: the target schema cannot carry the request.
+	CategoryUnsupported ErrorCategory = "unsupported"
+	// CategoryInvalidIR: the IR handed to an encoder is inconsistent (a
+	// codec that built it broke an IR invariant).
+	CategoryInvalidIR ErrorCategory = "invalid_ir"
+)
+
+// Reason is a fixed word for why a codec refused a message.
+type Reason string
+
+const (
+	ReasonInvalidJSON     Reason = "invalid_json"
+	ReasonUnknownMember   Reason = "unknown_member"
+	ReasonMissingMember   Reason = "missing_member"
+	ReasonWrongType       Reason = "wrong_type"
+	ReasonUnknownValue    Reason = "unknown_value"
+	ReasonOutOfRange      Reason = "out_of_range"
+	ReasonEmpty           Reason = "empty"
+	ReasonConflict        Reason = "conflicting_members"
+	ReasonSpellingForType Reason = "spelling_not_for_type"
+	ReasonNotAllowedHere  Reason = "not_allowed_here"
+	ReasonUnsupported     Reason = "unsupported"
+	ReasonUnsetMode       Reason = "unset_mode"
+)
+
+// ProtocolError is a codec's refusal: a category, a fixed reason, the JSON
+// path of the member at fault and a message for a person. The message
+// never copies a value of the request; the path names members only, which
+// is how a client finds what to fix.
+type ProtocolError struct {
+	Category ErrorCategory
+	Reason   Reason
+	Path     Path
+	Message  string
+	// Cause is the underlying error (a JSON syntax error), if any.
+	Cause error
+}
+
+// Error returns one line: the path, the message and the reason.
+func (e *ProtocolError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Path.String())
+	b.WriteString(": ")
+	b.WriteString(e.Message)
+	b.WriteString(" (")
+	b.WriteString(string(e.Reason))
+	b.WriteByte(')')
+	return b.String()
+}
+
+// Unwrap returns the cause.
+func (e *ProtocolError) Unwrap() error { return e.Cause }
+
+// Refuse builds a CategoryInvalidRequest error.
+func Refuse(reason Reason, path Path, message string) *ProtocolError {
+	return &ProtocolError{Category: CategoryInvalidRequest, Reason: reason, Path: path, Message: message}
+}

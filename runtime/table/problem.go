@@ -1,0 +1,201 @@
+package table
+
+import (
+	"strconv"
+	"strings"
+)
+
+// ProblemReason is the fixed word for why a message breaks its schema. It
+// never carries request data.
+type ProblemReason string
+
+const (
+	// ReasonUnknownMember: the schema defines no member of that name there.
+	ReasonUnknownMember ProblemReason = "unknown_member"
+	// ReasonWrongType: the value has a JSON type the schema does not allow.
+	ReasonWrongType ProblemReason = "wrong_type"
+	// ReasonMissingMember: a required member is absent.
+	ReasonMissingMember ProblemReason = "missing_member"
+	// ReasonNotAllowedNull: the value is null where null is not allowed.
+	ReasonNotAllowedNull ProblemReason = "not_allowed_null"
+	// ReasonNotInEnum: the value is not one of the schema's names.
+	ReasonNotInEnum ProblemReason = "not_in_enum"
+	// ReasonTooFew: an object or array has fewer entries than Limit.
+	ReasonTooFew ProblemReason = "too_few"
+	// ReasonTooMany: an object or array has more entries than Limit.
+	ReasonTooMany ProblemReason = "too_many"
+	// ReasonBelowMinimum: a number is below Limit.
+	ReasonBelowMinimum ProblemReason = "below_minimum"
+	// ReasonAboveMaximum: a number is above Limit.
+	ReasonAboveMaximum ProblemReason = "above_maximum"
+	// ReasonRemovedForm: a 4.0 form this schema replaced; Replacement names
+	// what to send instead.
+	ReasonRemovedForm ProblemReason = "removed_form"
+	// ReasonUnknownSchema: the validator has no such body for the schema
+	// ID it was given; Expected lists the schema IDs that have one.
+	ReasonUnknownSchema ProblemReason = "unknown_schema"
+)
+
+// MaxProblems caps the problems one validation reports: a validator stops
+// looking once it has found this many, so a hostile body cannot make the
+// list (or the work) grow without bound.
+const MaxProblems = 100
+
+// Problem is one way a decoded message breaks its schema.
+//
+// Invariant: no field ever holds a value taken from the message, other than
+// member names and question or request names in Path and Member, which the
+// client needs to find the problem. Expected and Replacement come from the
+// specification.
+type Problem struct {
+	// Path is an RFC 6901 JSON Pointer to the value concerned: the member
+	// itself for unknown, missing and removed members ("/questions/team/colour"),
+	// "" for the whole body.
+	Path   string
+	Reason ProblemReason
+	// Member is the member's name for unknown_member, missing_member and
+	// removed_form; "" otherwise.
+	Member string
+	// Expected is what the schema allows: JSON types ("string or object"),
+	// or the enum's names ("user, context or answer").
+	Expected string
+	// Replacement is what replaces a removed form ("criteria").
+	Replacement string
+	// Limit is the bound that was broken, for too_few, too_many,
+	// below_minimum and above_maximum.
+	Limit int64
+}
+
+// Message says, for a person, where the problem is and what is wrong. It
+// names the path and the schema's expectation, never the offending value.
+func (p Problem) Message() string {
+	where := p.Path
+	if where == "" {
+		where = "the body"
+	}
+	return where + ": " + p.what()
+}
+
+func (p Problem) what() string {
+	limit := strconv.FormatInt(p.Limit, 10)
+	switch p.Reason {
+	case ReasonUnknownMember:
+		return "member " + strconv.Quote(p.Member) + " is not defined by the schema"
+	case ReasonWrongType:
+		return "wrong type, expected " + p.Expected
+	case ReasonMissingMember:
+		return "required member " + strconv.Quote(p.Member) + " is missing"
+	case ReasonNotAllowedNull:
+		return "must not be null, expected " + p.Expected
+	case ReasonNotInEnum:
+		return "not an allowed value, expected " + p.Expected
+	case ReasonTooFew:
+		return "too few entries, at least " + limit
+	case ReasonTooMany:
+		return "too many entries, at most " + limit
+	case ReasonBelowMinimum:
+		return "below the minimum " + limit
+	case ReasonAboveMaximum:
+		return "above the maximum " + limit
+	case ReasonRemovedForm:
+		return "member " + strconv.Quote(p.Member) + " was removed, use " + p.Replacement + " instead"
+	case ReasonUnknownSchema:
+		return "no such body under this schema, expected " + p.Expected
+	}
+	return "invalid (" + string(p.Reason) + ")"
+}
+
+// Path is a location inside a message, built on the caller's stack while a
+// validator descends. It becomes a JSON Pointer only when a problem is
+// recorded, so checking a valid message spends nothing on paths.
+//
+// The zero Path is the root. A Path must not outlive the values it was built
+// from (it points at its parent).
+type Path struct {
+	parent *Path
+	name   string
+	index  int // the array index when name is ""; ignored otherwise
+	isItem bool
+}
+
+// Member returns the location of member name inside p.
+func (p *Path) Member(name string) Path { return Path{parent: p, name: name} }
+
+// Item returns the location of array item i inside p.
+func (p *Path) Item(i int) Path { return Path{parent: p, index: i, isItem: true} }
+
+// Pointer renders p as an RFC 6901 JSON Pointer ("" for the root). It
+// walks up the parents twice (to size, then to fill from the end) rather
+// than recursing, so a Path never escapes to the heap.
+func (p *Path) Pointer() string {
+	n := 0
+	for q := p; q != nil && q.parent != nil; q = q.parent {
+		n += 1 + q.segmentLen()
+	}
+	if n == 0 {
+		return ""
+	}
+	buf := make([]byte, n)
+	end := n
+	for q := p; q != nil && q.parent != nil; q = q.parent {
+		start := end - q.segmentLen()
+		q.fillSegment(buf[start:end])
+		buf[start-1] = '/'
+		end = start - 1
+	}
+	return string(buf)
+}
+
+// segmentLen is the length of p's own segment, escaped.
+func (p *Path) segmentLen() int {
+	if p.isItem {
+		return len(strconv.Itoa(p.index))
+	}
+	return len(p.name) + strings.Count(p.name, "~") + strings.Count(p.name, "/")
+}
+
+// fillSegment writes p's own segment, escaped ("~" as "~0", "/" as "~1"),
+// into dst, which is exactly segmentLen long.
+func (p *Path) fillSegment(dst []byte) {
+	if p.isItem {
+		copy(dst, strconv.Itoa(p.index))
+		return
+	}
+	i := 0
+	for j := 0; j < len(p.name); j++ {
+		switch c := p.name[j]; c {
+		case '~':
+			dst[i], dst[i+1] = '~', '0'
+			i += 2
+		case '/':
+			dst[i], dst[i+1] = '~', '1'
+			i += 2
+		default:
+			dst[i] = c
+			i++
+		}
+	}
+}
+
+// Problems collects a validation's problems in the order they were found,
+// at most MaxProblems. The zero value is ready to use and allocates nothing
+// until the first problem.
+type Problems struct {
+	list []Problem
+}
+
+// Add records p at location at (its Path is set from at). Past MaxProblems
+// it does nothing.
+func (ps *Problems) Add(at *Path, p Problem) {
+	if len(ps.list) >= MaxProblems {
+		return
+	}
+	p.Path = at.Pointer()
+	ps.list = append(ps.list, p)
+}
+
+// Full reports whether MaxProblems were found, so a validator can stop.
+func (ps *Problems) Full() bool { return len(ps.list) >= MaxProblems }
+
+// List returns the problems found, or nil when there were none.
+func (ps *Problems) List() []Problem { return ps.list }
