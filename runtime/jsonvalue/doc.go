@@ -9,6 +9,20 @@
 //   - A Value is immutable once built; the decoder's values alias the input
 //     buffer, so the caller must not modify that buffer afterwards.
 //
+// Decode is a strict, single-pass decoder (RFC 8259, plus: valid UTF-8 with
+// no escaped lone surrogate, unique member names, a nesting limit). Its
+// errors are *SyntaxError values with a fixed reason word, a JSONPath and a
+// byte offset, and never repeat input values.
+//
+// Two encoders write a Value: AppendCompact, the wire form, which writes
+// every scalar and name from its exact bytes (decode then compact is byte
+// for byte the compact input); and AppendPython, which writes what Python's
+// json.dumps(json.loads(text), ensure_ascii=False) writes, for the
+// state_text deviation and anything hashed or compared with Python. Text
+// without raw bytes (built by the constructors) is written with one
+// escaping, Python's: see quote.go.
+//
 // It is a leaf package: it imports only the standard library, so generated
-// validators may depend on it.
+// validators may depend on it. (Its tests also import jsontext, the
+// benchmark baseline.)
 package jsonvalue

@@ -1,0 +1,165 @@
+package jsonvalue
+
+import "bytes"
+
+// AppendCompact appends v in the wire form: no whitespace, members in order,
+// every scalar and member name written from the exact bytes it was read
+// from, so a compact input decodes and re-encodes byte for byte. A string or
+// name built by a constructor is written with the standard escaping (see
+// quote.go: the escaping of Python's json.dumps with ensure_ascii=False).
+// The zero Value, which a decoded value never holds, is written as null.
+func AppendCompact(dst []byte, v Value) []byte {
+	switch v.kind {
+	case KindObject:
+		dst = append(dst, '{')
+		for i := range v.members {
+			m := &v.members[i]
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if len(m.RawName) > 0 {
+				dst = append(dst, m.RawName...)
+			} else {
+				dst = appendQuoted(dst, m.Name)
+			}
+			dst = append(dst, ':')
+			dst = AppendCompact(dst, m.Value)
+		}
+		return append(dst, '}')
+	case KindArray:
+		dst = append(dst, '[')
+		for i := range v.items {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendCompact(dst, v.items[i])
+		}
+		return append(dst, ']')
+	case KindInvalid:
+		return append(dst, litNull...)
+	}
+	return append(dst, v.raw...)
+}
+
+// Compact returns v in the wire form of AppendCompact, in one allocation
+// when every name has its raw bytes.
+func Compact(v Value) []byte {
+	return AppendCompact(make([]byte, 0, compactSize(v)), v)
+}
+
+// compactSize is the length of v's compact form, counting a name without
+// raw bytes at its unescaped length plus quotes (a lower bound).
+func compactSize(v Value) int {
+	switch v.kind {
+	case KindObject:
+		n := 1 + len(v.members) // '{', the commas and '}'
+		for i := range v.members {
+			m := &v.members[i]
+			if len(m.RawName) > 0 {
+				n += len(m.RawName)
+			} else {
+				n += len(m.Name) + 2
+			}
+			n += 1 + compactSize(m.Value)
+		}
+		return max(n, 2)
+	case KindArray:
+		n := 1 + len(v.items)
+		for i := range v.items {
+			n += compactSize(v.items[i])
+		}
+		return max(n, 2)
+	case KindInvalid:
+		return len(litNull)
+	}
+	return len(v.raw)
+}
+
+// AppendPython appends v byte for byte as Python 3 writes
+// json.dumps(json.loads(text), ensure_ascii=False) for the text v was read
+// from: separators ", " and ": ", strings written from their decoded text
+// in the standard escaping (which is Python's), integer literals as Python
+// ints (exactly, "-0" as "0") and every other number literal as
+// repr(float) (Infinity and -Infinity beyond float64). The zero Value is
+// written as null.
+//
+// Python refuses integer literals of more than 4300 digits by default
+// (sys.set_int_max_str_digits); AppendPython writes them exactly, as Python
+// does with that limit lifted.
+func AppendPython(dst []byte, v Value) []byte {
+	switch v.kind {
+	case KindObject:
+		dst = append(dst, '{')
+		for i := range v.members {
+			m := &v.members[i]
+			if i > 0 {
+				dst = append(dst, ',', ' ')
+			}
+			if len(m.RawName) > 0 && bytes.IndexByte(m.RawName, '\\') < 0 {
+				dst = append(dst, m.RawName...)
+			} else {
+				dst = appendQuoted(dst, m.Name)
+			}
+			dst = append(dst, ':', ' ')
+			dst = AppendPython(dst, m.Value)
+		}
+		return append(dst, '}')
+	case KindArray:
+		dst = append(dst, '[')
+		for i := range v.items {
+			if i > 0 {
+				dst = append(dst, ',', ' ')
+			}
+			dst = AppendPython(dst, v.items[i])
+		}
+		return append(dst, ']')
+	case KindString:
+		return appendRequoted(dst, v.raw)
+	case KindNumber:
+		return appendPythonNumber(dst, v.raw)
+	case KindInvalid:
+		return append(dst, litNull...)
+	}
+	return append(dst, v.raw...)
+}
+
+// Python returns v in the form of AppendPython.
+func Python(v Value) []byte {
+	return AppendPython(make([]byte, 0, compactSize(v)*9/8), v)
+}
+
+// Equal reports whether a and b are the same JSON value: the same kinds,
+// members in the same order with the same decoded names, items in the same
+// order, strings with the same decoded text (\u00e9 equals é), and numbers
+// with the same literal (1.0 does not equal 1).
+func Equal(a, b Value) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case KindObject:
+		if len(a.members) != len(b.members) {
+			return false
+		}
+		for i := range a.members {
+			am, bm := &a.members[i], &b.members[i]
+			if am.Name != bm.Name || !Equal(am.Value, bm.Value) {
+				return false
+			}
+		}
+		return true
+	case KindArray:
+		if len(a.items) != len(b.items) {
+			return false
+		}
+		for i := range a.items {
+			if !Equal(a.items[i], b.items[i]) {
+				return false
+			}
+		}
+		return true
+	case KindString:
+		return bytes.Equal(a.raw, b.raw) || unquote(a.raw) == unquote(b.raw)
+	}
+	return bytes.Equal(a.raw, b.raw)
+}
