@@ -66,7 +66,7 @@ func (o Options) catalog(m *model.Model) ([]File, error) {
 
 // listFunc renders func name() []table.T { return append([]table.T(nil), table...) }.
 func listFunc(doc, name, typeName, tableName string) jen.Code {
-	return docComment(doc+" The slice is a fresh copy.").Line().
+	return docComment(doc + " The slice is a fresh copy.").Line().
 		Func().Id(name).Params().Index().Add(tableType(typeName)).Block(
 		jen.Return(jen.Append(jen.Index().Add(tableType(typeName)).Parens(jen.Nil()), jen.Id(tableName).Op("..."))),
 	)

@@ -16,8 +16,12 @@ type Model struct {
 	// (LevelOrder), then the order the spec lists them in.
 	Fields []Field `json:"fields"`
 	// Schemas are the message shapes of each schema ID, in the order
-	// systemone/0.2, vllm-sr/5.0, vllm-sr/4.0.
+	// systemone/0.2, vllm-sr/5.0, vllm-sr/4.0, then the internal form.
 	Schemas []Schema `json:"schemas"`
+	// Overrides are where a schema reads a member differently from the
+	// spec that defines it, in the extension spec's order (the extension
+	// set's own, then the internal form's).
+	Overrides []Override `json:"overrides"`
 	// Endpoints of every spec, by spec order then spec order within it.
 	Endpoints []Endpoint `json:"endpoints"`
 	// Headers of every spec.
@@ -95,6 +99,18 @@ type Source struct {
 	OpenAPIVersion string `json:"openapi_version"`
 	// DocsURL is the prose documentation the spec also draws on.
 	DocsURL string `json:"docs_url"`
+	// Components are the published document's component schemas and what
+	// each describes, in spec order.
+	Components []SourceComponent `json:"components"`
+}
+
+// SourceComponent is one component schema of the published document and
+// the level of ours it describes; QuestionType is set for a component of
+// one question type (NoulQuestion describes the question level's noul).
+type SourceComponent struct {
+	Name         string             `json:"name"`
+	Level        table.Level        `json:"level"`
+	QuestionType table.QuestionType `json:"question_type,omitempty"`
 }
 
 // DocSource says where a field or fact is documented.
@@ -171,6 +187,10 @@ type Field struct {
 	// "object of user or context or answer" (the seed's text).
 	TypeText string `json:"type_text"`
 	Required bool   `json:"required"`
+	// RequiredUnless names members whose presence excuses a Required
+	// member (4.0's question type, which a preset implies); empty: Required
+	// holds alone.
+	RequiredUnless []string `json:"required_unless,omitempty"`
 	// Since is the version that introduced it ("0.2", "5.0", "4.0").
 	Since string `json:"since"`
 	// Families honour it; all families when the spec says "all". Empty for
@@ -178,8 +198,8 @@ type Field struct {
 	Families []table.Family `json:"families,omitempty"`
 	// FamiliesText is the families as written ("all", "the Router", ...).
 	FamiliesText string `json:"families_text,omitempty"`
-	// QuestionTypes it applies to; empty: every question type (or not a
-	// question-related field).
+	// QuestionTypes it applies to, in spec order; empty: every question
+	// type (or not a question-related field).
 	QuestionTypes []table.QuestionType `json:"question_types,omitempty"`
 	// Disposition is what a systemone/0.2 target does with it.
 	Disposition table.Disposition `json:"disposition"`
@@ -246,6 +266,14 @@ type Criteria struct {
 // Schema is the message shapes one schema ID accepts.
 type Schema struct {
 	ID table.SchemaID `json:"id"`
+	// Accepts is the schema whose messages this one starts from, for a
+	// schema no spec file defines (the internal form: vllm-sr/4.0); empty
+	// for the three specs' own.
+	Accepts table.SchemaID `json:"accepts,omitempty"`
+	// Title and Description describe a schema no spec file defines; the
+	// others are described by their Spec.
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
 	// Specs whose fields it accepts, in spec order.
 	Specs []SpecKind `json:"specs"`
 	// Messages are the levels it accepts, in LevelOrder.
@@ -256,6 +284,40 @@ type Schema struct {
 	AssetTypes []AssetTypeShape `json:"asset_types"`
 	// Endpoints it serves, as "METHOD /path", in endpoint order.
 	Endpoints []string `json:"endpoints"`
+	// Entries are the messages of a map's entries where they differ from
+	// their level's own message (a batch's requests), in override order.
+	Entries []EntryMessage `json:"entries,omitempty"`
+}
+
+// EntryMessage is the message each entry of a container's map member
+// follows, where overrides make it differ from the level's own.
+type EntryMessage struct {
+	// Container and Member name the map: batch, requests.
+	Container table.Level `json:"container"`
+	Member    string      `json:"member"`
+	// Message is the entries' message, at the level the map's values are.
+	Message Message `json:"message"`
+}
+
+// Override is where a schema reads a member differently from the spec that
+// defines it: everywhere its level appears, or only within the entries of
+// one map member. Required, Nullable and Allowed are nil where the override
+// leaves the member's own.
+type Override struct {
+	Level table.Level `json:"level"`
+	Name  string      `json:"name"`
+	// WithinLevel and WithinMember name the map whose entries it applies
+	// to; empty: wherever Level is.
+	WithinLevel  table.Level `json:"within_level,omitempty"`
+	WithinMember string      `json:"within_member,omitempty"`
+	Required     *bool       `json:"required,omitempty"`
+	Nullable     *bool       `json:"nullable,omitempty"`
+	// Allowed false: the member is refused as unknown there.
+	Allowed *bool `json:"allowed,omitempty"`
+	// Schemas it applies to, in schema order.
+	Schemas []table.SchemaID `json:"schemas"`
+	Reason  string           `json:"reason"`
+	Pos     Position         `json:"-"`
 }
 
 // Message is the allowed members of one level under one schema.
@@ -273,6 +335,9 @@ type Member struct {
 	Spec     SpecKind `json:"spec"`
 	Type     Type     `json:"type"`
 	Required bool     `json:"required"`
+	// RequiredUnless names members whose presence excuses a Required
+	// member; empty: Required holds alone.
+	RequiredUnless []string `json:"required_unless,omitempty"`
 	// QuestionTypes it is allowed on (level question and answer); empty:
 	// every question type.
 	QuestionTypes []table.QuestionType `json:"question_types,omitempty"`

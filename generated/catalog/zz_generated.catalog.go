@@ -11,7 +11,7 @@ package catalog
 import "github.com/vllm-sr/systemone/runtime/table"
 
 // SourceSHA256 is the sha256 of specs/models/models.yaml, the file this package was generated from.
-const SourceSHA256 = "372c8fdf4b22263400d8b49655fcd1aa5a46f069166d7606841e82d58e8663d9"
+const SourceSHA256 = "258552ebfd10d5a88235a9f233b86a9fece8b22f2c4b40105d436262669b7c6d"
 
 var presets = []table.Preset{
 	{
@@ -180,7 +180,7 @@ var models = []table.Model{
 					MaxCount:  8,
 					MinSide:   256,
 					MaxSide:   1568,
-					MinPixels: 78400,
+					MinPixels: 65536,
 					MaxPixels: 2458624,
 					MaxBytes:  16777216,
 					Tokens:    1024,
@@ -330,7 +330,7 @@ var models = []table.Model{
 					MaxCount:  8,
 					MinSide:   256,
 					MaxSide:   1568,
-					MinPixels: 78400,
+					MinPixels: 65536,
 					MaxPixels: 2458624,
 					MaxBytes:  16777216,
 					Tokens:    1024,
@@ -377,7 +377,7 @@ var models = []table.Model{
 					MaxCount:  4,
 					MinSide:   256,
 					MaxSide:   1024,
-					MinPixels: 78400,
+					MinPixels: 65536,
 					MaxPixels: 1048576,
 					MaxBytes:  8388608,
 					Tokens:    576,

@@ -64,6 +64,8 @@ type Answer struct {
 	Error   QuestionErrorCode
 	Reason  string
 	Message string
+	// Limit is the limit Reason names, when one was broken; nil otherwise.
+	Limit *int64
 }
 
 // Probability is one key's probability.

@@ -1,0 +1,248 @@
+package modelcheck
+
+import (
+	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/modelinput"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Plan is how a model answers one question that passed every check.
+type Plan struct {
+	// Type is the question type answered: the question's, or its preset's
+	// when the question names none.
+	Type table.QuestionType
+	// Criteria are the question's, or the preset's canonical criteria when
+	// the question carries none.
+	Criteria sp.Criteria
+	// Preset names the trained head that answers; "" for a zero-shot
+	// answer.
+	Preset string
+	// Input is what the model reads: truncated when it truncates.
+	Input modelinput.Input
+	// QuestionText is the question as the model reads it.
+	QuestionText string
+	// InputTokens counts the parts read (all of them, when read in
+	// windows), the media and the question.
+	InputTokens int64
+	// Windows: the model reads a long part in windows.
+	Windows bool
+	// Complete: every part the question reads is read completely.
+	Complete bool
+	// Threshold is the applied threshold of a set or span question.
+	Threshold float64
+	// Head is the span head of a span question.
+	Head sp.SpanHead
+	// Assets are the request's assets the question reads, in request
+	// order.
+	Assets []*sp.Asset
+	// VideoSeconds is the duration of the video a track question reads.
+	VideoSeconds float64
+}
+
+// Outcome is one question's plan or failure.
+type Outcome struct {
+	Question *sp.Question
+	Plan     Plan
+	Failure  *Failure
+}
+
+// Request checks every question of req against model, in request order.
+func Request(model table.Model, req *sp.Request) []Outcome {
+	out := make([]Outcome, len(req.Questions))
+	for i := range req.Questions {
+		q := &req.Questions[i]
+		p, f := Question(model, req, q)
+		out[i] = Outcome{Question: q, Plan: p, Failure: f}
+	}
+	return out
+}
+
+// Question checks one question of req against model: the question, then
+// its input, then its length. It returns the plan, or the first failure.
+func Question(model table.Model, req *sp.Request, q *sp.Question) (Plan, *Failure) {
+	card := &model.Card
+	p := Plan{Type: q.Type, Criteria: q.Criteria}
+	if f := resolvePreset(card, q, &p); f != nil {
+		return p, f
+	}
+	if !card.Answers(p.Type) {
+		return p, fail(ReasonTypeNotAnswered)
+	}
+	if f := checkFields(card, req, q, &p); f != nil {
+		return p, f
+	}
+	if f := checkCriteria(card, p.Type, p.Criteria); f != nil {
+		return p, f
+	}
+	p.Input = modelinput.ForQuestion(card.RoleAware, req, q, p.Type)
+	p.QuestionText = modelinput.QuestionText(q, p.Criteria)
+	if f := checkInput(card, req, q, &p); f != nil {
+		return p, f
+	}
+	return p, checkLength(card, req, q, &p)
+}
+
+// resolvePreset finds the trained head: a preset the card lists, whose
+// type the question's must be. A question without a type takes the
+// preset's, and one without criteria takes its canonical criteria.
+func resolvePreset(card *table.Card, q *sp.Question, p *Plan) *Failure {
+	if q.Preset == nil {
+		if q.Type == "" {
+			return fail(ReasonMissingType)
+		}
+		return nil
+	}
+	cp, ok := card.Preset(*q.Preset)
+	if !ok {
+		if q.Type == "" {
+			return fail(ReasonMissingType)
+		}
+		return fail(ReasonPresetNotAnswered)
+	}
+	if q.Type != "" && q.Type != cp.Type {
+		return fail(ReasonPresetTypeMismatch)
+	}
+	p.Type, p.Preset = cp.Type, cp.Name
+	if !q.Criteria.Present() {
+		if canonical, ok := catalog.Preset(cp.Name); ok {
+			p.Criteria = presetCriteria(canonical)
+		}
+	}
+	return nil
+}
+
+func presetCriteria(pr table.Preset) sp.Criteria {
+	if len(pr.Levels) > 0 {
+		levels := make([]jsonvalue.Value, len(pr.Levels))
+		for i, l := range pr.Levels {
+			levels[i] = jsonvalue.String(l)
+		}
+		return sp.Criteria{Form: sp.CriteriaLevels, Levels: levels}
+	}
+	if len(pr.Criteria) == 0 {
+		return sp.Criteria{}
+	}
+	keyed := make([]jsonvalue.Member, len(pr.Criteria))
+	for i, c := range pr.Criteria {
+		keyed[i] = jsonvalue.Member{Name: c.Key, Value: jsonvalue.String(c.Text)}
+	}
+	return sp.Criteria{Form: sp.CriteriaKeyed, Keyed: keyed}
+}
+
+// checkFields checks the extension fields against the card, and sets the
+// applied threshold and span head.
+func checkFields(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Failure {
+	t := p.Type
+	switch {
+	case q.Head != nil && (t != table.QuestionSpan || !card.HasSpanHead(string(*q.Head))):
+		return fail(ReasonHeadNotAnswered)
+	case q.DecisionAdapter != nil && *q.DecisionAdapter &&
+		(!card.DecisionAdapter || (t != table.QuestionChoice && t != table.QuestionNoul && t != table.QuestionScore)):
+		return fail(ReasonAdapterNotAnswered)
+	case q.Overflow != nil && card.Limits.ScanBudget == 0:
+		return fail(ReasonOverflowNotAnswered)
+	case q.Threshold != nil && t != table.QuestionSet && t != table.QuestionSpan:
+		return fail(ReasonThresholdNotAnswered)
+	case q.Threshold != nil && (*q.Threshold < 0 || *q.Threshold > 1):
+		return fail(ReasonThresholdOutOfRange)
+	case q.At != nil && (t != table.QuestionBox || !card.Reads(table.ModalityVideo)):
+		return fail(ReasonAtNotAnswered)
+	case q.Rate != nil && (t != table.QuestionTrack || !containsRate(card.TrackRates, *q.Rate)):
+		return fail(ReasonRateNotAnswered)
+	}
+	if f := checkOver(card, req, q, p); f != nil {
+		return f
+	}
+	switch t {
+	case table.QuestionSet:
+		p.Threshold = card.SetThreshold
+	case table.QuestionSpan:
+		p.Threshold, p.Head = card.SpanThreshold, sp.SpanHeadRouter
+		if q.Head != nil {
+			p.Head = *q.Head
+		}
+	}
+	if q.Threshold != nil {
+		p.Threshold = *q.Threshold
+	}
+	return nil
+}
+
+// checkOver: over only where the card answers it, only on an object state,
+// naming only keys the state has.
+func checkOver(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Failure {
+	if q.Over == nil {
+		return nil
+	}
+	switch card.Over {
+	case table.OverAny:
+	case table.OverSpansAndPresets:
+		if p.Type != table.QuestionSpan && p.Preset == "" {
+			return fail(ReasonOverNotAnswered)
+		}
+	default:
+		return fail(ReasonOverNotAnswered)
+	}
+	if req.State.Kind() != jsonvalue.KindObject {
+		return fail(ReasonOverNeedsObjectState)
+	}
+	for _, key := range q.Over {
+		if _, ok := req.State.Get(key); !ok {
+			return fail(ReasonOverUnknownKey)
+		}
+	}
+	return nil
+}
+
+func containsRate(rates []int64, r int64) bool {
+	for _, x := range rates {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+// checkCriteria: each type's criteria form, with counts in the card's
+// ranges.
+func checkCriteria(card *table.Card, t table.QuestionType, c sp.Criteria) *Failure {
+	switch t {
+	case table.QuestionNoul:
+		for _, m := range c.Keyed {
+			if m.Name != "true" && m.Name != "false" {
+				return fail(ReasonBadNoulCriteria)
+			}
+		}
+		if c.Form == sp.CriteriaLevels {
+			return fail(ReasonBadNoulCriteria)
+		}
+		return nil
+	case table.QuestionBox, table.QuestionTrack:
+		if c.Present() && c.Form != sp.CriteriaNull {
+			return fail(ReasonCriteriaNotAllowed)
+		}
+		return nil
+	}
+	want, n := sp.CriteriaKeyed, len(c.Keyed)
+	few, many := ReasonTooFewOptions, ReasonTooManyOptions
+	switch t {
+	case table.QuestionScore:
+		want, n = sp.CriteriaLevels, len(c.Levels)
+		few, many = ReasonTooFewLevels, ReasonTooManyLevels
+	case table.QuestionSet, table.QuestionSpan:
+		few, many = ReasonTooFewLabels, ReasonTooManyLabels
+	}
+	if c.Form != want {
+		return fail(ReasonMissingCriteria)
+	}
+	r, _ := card.Limits.Range(t)
+	switch {
+	case n < r.Min:
+		return failLimit(few, int64(r.Min))
+	case n > r.Max:
+		return failLimit(many, int64(r.Max))
+	}
+	return nil
+}

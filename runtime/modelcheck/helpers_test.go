@@ -1,0 +1,64 @@
+package modelcheck
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"image"
+	"image/png"
+	"strings"
+	"testing"
+
+	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// pngBase64 is a w×h PNG, base64.
+func pngBase64(t testing.TB, w, h int) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(b.Bytes())
+}
+
+// mp4Base64 is an MP4 of an ftyp box and a moov box whose mvhd says the
+// movie lasts seconds.
+func mp4Base64(seconds uint32) string {
+	box := func(kind string, payload []byte) []byte {
+		out := binary.BigEndian.AppendUint32(nil, uint32(8+len(payload)))
+		return append(append(out, kind...), payload...)
+	}
+	mvhd := make([]byte, 20)
+	binary.BigEndian.PutUint32(mvhd[12:], 1000)
+	binary.BigEndian.PutUint32(mvhd[16:], seconds*1000)
+	data := append(box("ftyp", []byte("isom\x00\x00\x02\x00")), box("moov", box("mvhd", mvhd))...)
+	return base64.StdEncoding.EncodeToString(data)
+}
+
+// headerOnlyMP4 is an ftyp box alone: no duration can be read.
+const headerOnlyMP4 = "AAAAIGZ0eXBpc29tAAACAGlzb21pc28yYXZjMW1wNDE="
+
+func decode(t testing.TB, body string) *sp.Request {
+	t.Helper()
+	req, _, err := internalwire.DecodeRequest([]byte(body))
+	if err != nil {
+		t.Fatalf("decode %s: %v", body, err)
+	}
+	return req
+}
+
+func model(t testing.TB, name string) table.Model {
+	t.Helper()
+	m, ok := catalog.Model(name)
+	if !ok {
+		t.Fatalf("no model %q in the catalogue", name)
+	}
+	return m
+}
+
+// words is n tokens of text.
+func words(n int) string { return strings.Repeat("w ", n) }

@@ -1,0 +1,267 @@
+package modelcheck
+
+import (
+	"strings"
+
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/modelinput"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// checkInput checks what the question reads: placeholders that name an
+// asset, assets that something places, media the model reads within its
+// limits, and the media box and track questions need. It records the
+// assets read in p.
+func checkInput(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Failure {
+	for i := range req.Assets {
+		a := &req.Assets[i]
+		inQuestion := strings.Contains(p.QuestionText, a.Placeholder)
+		if inQuestion && !card.PlaceholdersInQuestions {
+			return fail(ReasonPlaceholderInQuestion)
+		}
+		if !placed(card, req, a.Placeholder) {
+			return fail(ReasonUnplacedAsset)
+		}
+		if inQuestion || p.Input.Mentions(a.Placeholder) {
+			p.Assets = append(p.Assets, a)
+		}
+	}
+	texts := []string{p.Input.Text()}
+	if card.PlaceholdersInQuestions {
+		texts = append(texts, p.QuestionText)
+	}
+	for _, text := range texts {
+		for _, name := range modelinput.Bracketed(text) {
+			if !hasAsset(req.Assets, name) {
+				return fail(ReasonUnknownPlaceholder)
+			}
+		}
+	}
+	if f := checkMedia(card, p); f != nil {
+		return f
+	}
+	return checkMediaQuestion(q, p)
+}
+
+// placed reports whether some string of the state, or of a question's
+// text where the card reads media there, holds the placeholder.
+func placed(card *table.Card, req *sp.Request, placeholder string) bool {
+	if stringsContain(req.State, placeholder) {
+		return true
+	}
+	if !card.PlaceholdersInQuestions {
+		return false
+	}
+	for i := range req.Questions {
+		q := &req.Questions[i]
+		if strings.Contains(modelinput.QuestionText(q, q.Criteria), placeholder) {
+			return true
+		}
+	}
+	return false
+}
+
+// stringsContain reports whether a string value anywhere in v (object
+// keys are not placements) holds s.
+func stringsContain(v jsonvalue.Value, s string) bool {
+	switch v.Kind() {
+	case jsonvalue.KindString:
+		return strings.Contains(v.Str(), s)
+	case jsonvalue.KindArray:
+		for _, it := range v.Items() {
+			if stringsContain(it, s) {
+				return true
+			}
+		}
+	case jsonvalue.KindObject:
+		for _, m := range v.Members() {
+			if stringsContain(m.Value, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasAsset(assets []sp.Asset, placeholder string) bool {
+	for _, a := range assets {
+		if a.Placeholder == placeholder {
+			return true
+		}
+	}
+	return false
+}
+
+// checkMedia checks each asset read against the card's media limits.
+func checkMedia(card *table.Card, p *Plan) *Failure {
+	images, videos := 0, 0
+	for _, a := range p.Assets {
+		var f *Failure
+		switch a.Type {
+		case sp.AssetImage:
+			images++
+			f = checkImage(card, a, images)
+		case sp.AssetVideo:
+			videos++
+			f = checkVideo(card, a, videos, p)
+		}
+		if f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+func mediaFault(fault modelinput.MediaFault) *Failure {
+	switch fault {
+	case modelinput.FaultBadBase64:
+		return fail(ReasonBadBase64)
+	case modelinput.FaultBadImage:
+		return fail(ReasonBadImage)
+	case modelinput.FaultFormatMismatch:
+		return fail(ReasonFormatMismatch)
+	}
+	return nil
+}
+
+func checkImage(card *table.Card, a *sp.Asset, nth int) *Failure {
+	l := card.Limits.Image
+	if !card.Reads(table.ModalityImage) {
+		return fail(ReasonImageNotRead)
+	}
+	if nth > l.MaxCount {
+		return failLimit(ReasonTooManyImages, int64(l.MaxCount))
+	}
+	img, fault := modelinput.DecodeImage(a)
+	if f := mediaFault(fault); f != nil {
+		return f
+	}
+	area := img.Width * img.Height
+	switch {
+	case img.Bytes > l.MaxBytes:
+		return failLimit(ReasonImageFileTooLarge, l.MaxBytes)
+	case img.Width < l.MinSide || img.Height < l.MinSide:
+		return failLimit(ReasonImageSideTooSmall, l.MinSide)
+	case img.Width > l.MaxSide || img.Height > l.MaxSide:
+		return failLimit(ReasonImageSideTooLarge, l.MaxSide)
+	case area < l.MinPixels:
+		return failLimit(ReasonImageAreaTooSmall, l.MinPixels)
+	case area > l.MaxPixels:
+		return failLimit(ReasonImageAreaTooLarge, l.MaxPixels)
+	}
+	return nil
+}
+
+func checkVideo(card *table.Card, a *sp.Asset, nth int, p *Plan) *Failure {
+	l := card.Limits.Video
+	if !card.Reads(table.ModalityVideo) {
+		return fail(ReasonVideoNotRead)
+	}
+	if nth > l.MaxCount {
+		return failLimit(ReasonTooManyVideos, int64(l.MaxCount))
+	}
+	vid, fault := modelinput.DecodeVideo(a)
+	if f := mediaFault(fault); f != nil {
+		return f
+	}
+	switch {
+	case vid.Bytes > l.MaxBytes:
+		return failLimit(ReasonVideoFileTooLarge, l.MaxBytes)
+	case vid.HasDuration && vid.Seconds > float64(l.MaxSeconds):
+		return failLimit(ReasonVideoTooLong, l.MaxSeconds)
+	}
+	if vid.HasDuration {
+		p.VideoSeconds = vid.Seconds
+	} else {
+		p.VideoSeconds = -1
+	}
+	return nil
+}
+
+// checkMediaQuestion: a box reads an image or a video (one video, with
+// at); a track reads exactly one video whose duration is known.
+func checkMediaQuestion(q *sp.Question, p *Plan) *Failure {
+	images, videos := 0, 0
+	for _, a := range p.Assets {
+		if a.Type == sp.AssetVideo {
+			videos++
+		} else {
+			images++
+		}
+	}
+	switch p.Type {
+	case table.QuestionBox:
+		if images+videos == 0 {
+			return fail(ReasonMissingMedia)
+		}
+		if q.At != nil && videos != 1 {
+			return fail(ReasonNeedsOneVideo)
+		}
+		if q.At != nil && p.VideoSeconds >= 0 && *q.At > p.VideoSeconds {
+			return failLimit(ReasonAtBeyondVideo, int64(p.VideoSeconds))
+		}
+	case table.QuestionTrack:
+		if videos != 1 {
+			return fail(ReasonNeedsOneVideo)
+		}
+		if p.VideoSeconds < 0 {
+			return fail(ReasonUnreadableVideo)
+		}
+	}
+	return nil
+}
+
+// checkLength counts the input and decides how the model reads it: whole;
+// in windows within the scan budget; truncated to its first tokens; or not
+// at all. TypeSafe-Danger-Zone-Long-Context raises the length limit to the
+// card's long-context limit.
+func checkLength(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Failure {
+	l := card.Limits
+	limit := l.MaxInputTokens
+	if req.Options != nil && req.Options.LongContext != nil && *req.Options.LongContext {
+		limit = l.LongContextMaxInputTokens
+	}
+	parts := p.Input.Tokens()
+	fixed := modelinput.Count(p.QuestionText) + mediaTokens(card, p.Assets)
+	p.InputTokens = parts + fixed
+	if p.InputTokens <= limit {
+		p.Complete = true
+		return nil
+	}
+	if fixed >= limit {
+		return failLimit(ReasonQuestionTooLong, limit)
+	}
+	if l.ScanBudget == 0 {
+		return failLimit(ReasonInputTooLong, limit)
+	}
+	if q.Overflow != nil && *q.Overflow == sp.OverflowTruncate {
+		if q.RequireFullInput != nil && *q.RequireFullInput {
+			return failLimit(ReasonInputTruncated, limit)
+		}
+		p.Input = p.Input.Truncated(limit - fixed)
+		p.InputTokens = p.Input.Tokens() + fixed
+		return nil
+	}
+	budget := l.ScanBudget
+	if req.Options != nil && req.Options.MaxTokens != nil {
+		budget = min(*req.Options.MaxTokens, l.MaxScanBudget)
+	}
+	if parts > budget {
+		return failLimit(ReasonScanBudget, budget)
+	}
+	p.Windows, p.Complete = true, true
+	return nil
+}
+
+func mediaTokens(card *table.Card, assets []*sp.Asset) int64 {
+	var n int64
+	for _, a := range assets {
+		if a.Type == sp.AssetVideo {
+			n += card.Limits.Video.Tokens
+		} else {
+			n += card.Limits.Image.Tokens
+		}
+	}
+	return n
+}

@@ -1,0 +1,181 @@
+package modelinput
+
+import (
+	"strings"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Part is one part of the state a question reads: its key ("" for the
+// whole state), its role and its text.
+type Part struct {
+	Key  string
+	Role sp.Role
+	Text string
+}
+
+// Input is what one question reads.
+type Input struct {
+	// Media are the placeholders of a media-front state, in order: the
+	// images and videos the model sees in front of the parts.
+	Media []string
+	// Parts are the state parts read, in state order.
+	Parts []Part
+}
+
+// Text is the parts' texts joined by a newline: the text a span
+// question's offsets count into.
+func (in Input) Text() string {
+	texts := make([]string, len(in.Parts))
+	for i, p := range in.Parts {
+		texts[i] = p.Text
+	}
+	return strings.Join(texts, "\n")
+}
+
+// Tokens counts the parts' tokens (media and the question not included).
+func (in Input) Tokens() int64 {
+	var n int64
+	for _, p := range in.Parts {
+		n += Count(p.Text)
+	}
+	return n
+}
+
+// Truncated returns in reading only its first n tokens, part by part.
+func (in Input) Truncated(n int64) Input {
+	out := Input{Media: in.Media}
+	for _, p := range in.Parts {
+		if n <= 0 {
+			break
+		}
+		c := Count(p.Text)
+		if c > n {
+			p.Text = Prefix(p.Text, n)
+			c = n
+		}
+		out.Parts = append(out.Parts, p)
+		n -= c
+	}
+	return out
+}
+
+// Whole is the whole state as a role-aware or other family reads it,
+// ignoring any question's over: what every question starts from.
+func Whole(roleAware bool, req *sp.Request) Input {
+	media, state := splitMedia(req)
+	in := Input{Media: media}
+	if !roleAware || state.Kind() != jsonvalue.KindObject || req.Roles.Mode == sp.RoleModeNone || req.Roles.Mode == "" {
+		in.Parts = []Part{{Role: sp.RoleUser, Text: Render(state)}}
+		return in
+	}
+	for _, m := range state.Members() {
+		in.Parts = append(in.Parts, Part{Key: m.Name, Role: roleOf(req.Roles, m.Name), Text: Render(m.Value)})
+	}
+	return in
+}
+
+// ForQuestion is what question q, of type t, reads: the whole state, or
+// the parts over names (in state order), or for a span without over its
+// answer parts if there are any, else its user parts. Keys over names that
+// the state lacks are not read (the model checks refuse them first).
+func ForQuestion(roleAware bool, req *sp.Request, q *sp.Question, t table.QuestionType) Input {
+	in := Whole(roleAware, req)
+	switch {
+	case q.Over != nil:
+		in.Parts = keep(in.Parts, func(p Part) bool { return contains(q.Over, p.Key) })
+	case t == table.QuestionSpan:
+		if answers := keep(in.Parts, func(p Part) bool { return p.Role == sp.RoleAnswer }); len(answers) > 0 {
+			in.Parts = answers
+		} else {
+			in.Parts = keep(in.Parts, func(p Part) bool { return p.Role == sp.RoleUser })
+		}
+	}
+	return in
+}
+
+// Render is a value as model text: a string as itself, anything else as
+// its json.dumps text (Python's separators), as Decision 3.0 reads an
+// object state.
+func Render(v jsonvalue.Value) string {
+	switch v.Kind() {
+	case jsonvalue.KindString:
+		return v.Str()
+	case jsonvalue.KindInvalid:
+		return ""
+	}
+	return string(jsonvalue.Python(v))
+}
+
+// roleOf is a state key's role: the explicit roles map's (a key it does
+// not name is the user's), or 4.0's implicit role of the part name.
+func roleOf(r sp.Roles, key string) sp.Role {
+	if r.Mode == sp.RoleModeImplicit {
+		return sp.Role(fieldtable.ImplicitRole(key))
+	}
+	for _, p := range r.Parts {
+		if p.Key == key {
+			return p.Role
+		}
+	}
+	return sp.RoleUser
+}
+
+// splitMedia applies the media rule: a state array whose items are image
+// placeholders, then video placeholders, then exactly one other item, is
+// that item with the media in front of it. Any other state is itself.
+func splitMedia(req *sp.Request) ([]string, jsonvalue.Value) {
+	items := req.State.Items()
+	if req.State.Kind() != jsonvalue.KindArray || len(items) < 2 {
+		return nil, req.State
+	}
+	var media []string
+	last := sp.AssetImage
+	for _, it := range items[:len(items)-1] {
+		a, ok := assetNamed(req.Assets, it)
+		if !ok || (last == sp.AssetVideo && a.Type == sp.AssetImage) {
+			return nil, req.State
+		}
+		last = a.Type
+		media = append(media, a.Placeholder)
+	}
+	if _, ok := assetNamed(req.Assets, items[len(items)-1]); ok {
+		return nil, req.State
+	}
+	return media, items[len(items)-1]
+}
+
+func assetNamed(assets []sp.Asset, v jsonvalue.Value) (sp.Asset, bool) {
+	if v.Kind() != jsonvalue.KindString {
+		return sp.Asset{}, false
+	}
+	s := v.Str()
+	for _, a := range assets {
+		if a.Placeholder == s {
+			return a, true
+		}
+	}
+	return sp.Asset{}, false
+}
+
+func keep(parts []Part, ok func(Part) bool) []Part {
+	var out []Part
+	for _, p := range parts {
+		if ok(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,151 @@
+package refscorer
+
+import (
+	"strconv"
+
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/modelcheck"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// logitScale spreads the hash draws over logits in [−scale, scale).
+const logitScale = 3.0
+
+// distribution draws one logit per key and returns the rounded softmax:
+// whole units summing to exactly 1, and the probabilities they stand for.
+func (s seed) distribution(keys []string) ([]int64, []float64) {
+	logits := make([]float64, len(keys))
+	for i, k := range keys {
+		logits[i] = logitScale * (2*s.uniform("option", k) - 1)
+	}
+	u := roundDistribution(softmax(logits))
+	p := make([]float64, len(u))
+	for i := range u {
+		p[i] = fraction(u[i])
+	}
+	return u, p
+}
+
+func probabilities(keys []string, p []float64) []sp.Probability {
+	out := make([]sp.Probability, len(keys))
+	for i, k := range keys {
+		out[i] = sp.Probability{Key: k, P: p[i]}
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// choice: the most probable option, every option's probability and the
+// standard's confidence, computed from the rounded probabilities so a
+// client can check it.
+func choice(s seed, plan *modelcheck.Plan, a *sp.Answer) {
+	keys := keyedNames(plan.Criteria)
+	_, p := s.distribution(keys)
+	a.Choice = ptr(keys[argmax(p)])
+	a.Probabilities = probabilities(keys, p)
+	a.Confidence = ptr(round4(choiceConfidence(p)))
+}
+
+// noul: P(yes) from a two-way softmax of "true" and "false".
+func noul(s seed, a *sp.Answer) {
+	_, p := s.distribution([]string{"true", "false"})
+	a.Noul = ptr(p[0])
+}
+
+// score: the expected level Σ index·p, every level's probability under its
+// index, the standard's confidence, and the levels echoed as the legend.
+func score(s seed, plan *modelcheck.Plan, a *sp.Answer) {
+	keys := make([]string, len(plan.Criteria.Levels))
+	for i := range keys {
+		keys[i] = strconv.Itoa(i)
+	}
+	_, p := s.distribution(keys)
+	a.Score = ptr(round4(expectedLevel(p)))
+	a.Probabilities = probabilities(keys, p)
+	a.Confidence = ptr(round4(scoreConfidence(p)))
+	for i, l := range plan.Criteria.Levels {
+		a.Legend = append(a.Legend, jsonvalue.Member{Name: keys[i], Value: l})
+	}
+}
+
+// abstain adds the abstain probability of a card that reports one.
+func abstain(s seed, card *table.Card, a *sp.Answer) {
+	if card.Abstain && (a.Type == table.QuestionChoice || a.Type == table.QuestionNoul) {
+		a.AbstainProbability = ptr(round4(0.2 * s.uniform("abstain")))
+	}
+}
+
+// drawBox is a box with 0.05 ≤ top < bottom ≤ 0.95 and the same for left
+// and right, each edge pair at least 0.1 apart, so the order survives
+// rounding.
+func drawBox(s seed, labels ...string) sp.Box {
+	edge := func(name string) (float64, float64) {
+		lo := 0.05 + 0.5*s.uniform(with(labels, name, "lo")...)
+		hi := lo + 0.1 + (0.95-lo-0.1)*s.uniform(with(labels, name, "hi")...)
+		return round4(lo), round4(hi)
+	}
+	var b sp.Box
+	b.Top, b.Bottom = edge("vertical")
+	b.Left, b.Right = edge("horizontal")
+	return b
+}
+
+func box(s seed, a *sp.Answer) {
+	b := drawBox(s, "box")
+	a.Box = &b
+	a.Confidence = ptr(round4(0.5 + 0.5*s.uniform("box", "confidence")))
+}
+
+// track: a box for each sampled moment of the video, rate moments a
+// second from 0 to its end, as content:
+// {"rate": r, "moments": [{"second": t, "box": {...}, "confidence": c}]}.
+func track(s seed, plan *modelcheck.Plan, q *sp.Question, a *sp.Answer) {
+	rate := int64(1)
+	if q.Rate != nil {
+		rate = *q.Rate
+	}
+	var moments []jsonvalue.Value
+	for k := int64(0); float64(k) <= plan.VideoSeconds*float64(rate); k++ {
+		second := float64(k) / float64(rate)
+		b := drawBox(s, "track", strconv.FormatInt(k, 10))
+		moments = append(moments, object(
+			member("second", jsonvalue.Float(second)),
+			member("box", boxValue(b)),
+			member("confidence", jsonvalue.Float(round4(0.5+0.5*s.uniform("track", strconv.FormatInt(k, 10), "confidence")))),
+		))
+	}
+	a.Track = object(member("rate", jsonvalue.Int(rate)), member("moments", jsonvalue.Array(moments...)))
+}
+
+func boxValue(b sp.Box) jsonvalue.Value {
+	return object(
+		member("top", jsonvalue.Float(b.Top)), member("bottom", jsonvalue.Float(b.Bottom)),
+		member("left", jsonvalue.Float(b.Left)), member("right", jsonvalue.Float(b.Right)),
+	)
+}
+
+func member(name string, v jsonvalue.Value) jsonvalue.Member {
+	return jsonvalue.Member{Name: name, Value: v}
+}
+
+// object builds an object of distinct, present members, which every
+// caller here passes.
+func object(members ...jsonvalue.Member) jsonvalue.Value {
+	v, _ := jsonvalue.Object(members...)
+	return v
+}
+
+func keyedNames(c sp.Criteria) []string {
+	out := make([]string, len(c.Keyed))
+	for i, m := range c.Keyed {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// with is labels followed by more, in a new slice.
+func with(labels []string, more ...string) []string {
+	return append(append(make([]string, 0, len(labels)+len(more)), labels...), more...)
+}
