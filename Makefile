@@ -26,5 +26,12 @@ lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-run: ## Run the main job on its embedded default
-	$(GO) run ./cmd/srgen generate
+run: ## Serve vllm-sr/vela3-fast with the model runtime on localhost:8100 (docs/runtime.md)
+	$(GO) run ./cmd/vllm-srun serve vllm-sr/vela3-fast --device cpu --port 8100
+
+BENCH_PKGS := ./runtime/listener5/ ./runtime/jsonvalue/ ./runtime/internalwire/
+BENCH_COUNT ?= 6
+
+bench: ## Run the listener, jsonvalue and internalwire benchmarks (-count $(BENCH_COUNT)) and summarise them with benchstat
+	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) $(BENCH_PKGS) | tee /tmp/systemone-bench.txt
+	$(GO) tool benchstat /tmp/systemone-bench.txt

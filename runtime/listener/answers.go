@@ -1,0 +1,344 @@
+package listener
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+)
+
+// Answerer writes a listener's answers: the vllm-sr/5.0 shapes, and with
+// Legacy the vllm-sr/4.0 ones (states answered per state name, error bodies
+// that add {"error": {...}}, listings that add the OpenAI data list).
+// Answers keep request order, and members are written in a fixed order, so
+// output is deterministic.
+type Answerer struct {
+	Legacy bool
+}
+
+// ErrNoOutcome: the outcome does not fit the request (a batch request
+// answered with a single response, or nothing at all).
+var ErrNoOutcome = errors.New("listener: the outcome does not answer the request's kind")
+
+// Success writes a success body for req.
+func (a Answerer) Success(req *ClientRequest, out Outcome) ([]byte, error) {
+	if req == nil {
+		return nil, ErrNoOutcome
+	}
+	w := writer{dst: make([]byte, 0, 512)}
+	switch {
+	case req.Batch != nil || req.Request != nil && req.Request.States != nil:
+		if out.Batch == nil {
+			return nil, ErrNoOutcome
+		}
+		if req.Batch == nil && a.Legacy {
+			w.statesResponse(out.Batch, req.QuestionFailures)
+		} else {
+			w.batchResponse(out.Batch, req.QuestionFailures)
+		}
+	default:
+		if out.Response == nil {
+			return nil, ErrNoOutcome
+		}
+		var model *string
+		if req.Request != nil {
+			model = req.Request.Model
+		}
+		w.response(out.Response, MergeFailures(out.Response.Answers, req.QuestionFailures, ""), model)
+	}
+	return w.dst, w.err
+}
+
+// response writes {model, answers, usage} and the extension members that
+// are present. fallback is the request's model, written when the response
+// names none (the standard requires model).
+func (w *writer) response(r *sp.Response, answers []sp.Answer, fallback *string) {
+	w.dst = append(w.dst, '{')
+	model := r.Model
+	if model == nil {
+		model = fallback
+	}
+	first := true
+	if model != nil {
+		w.key("model", true)
+		w.str(*model)
+		first = false
+	}
+	w.key("answers", first)
+	w.answers(answers)
+	w.key("usage", false)
+	w.usage(r.Usage)
+	w.extensions(r)
+	w.dst = append(w.dst, '}')
+}
+
+func (w *writer) answers(answers []sp.Answer) {
+	w.dst = append(w.dst, '{')
+	for i := range answers {
+		w.key(answers[i].Name, i == 0)
+		w.answer(&answers[i])
+	}
+	w.dst = append(w.dst, '}')
+}
+
+// usage writes a response's usage; an absent usage is written as zero
+// counts, as the standard requires the member.
+func (w *writer) usage(u *sp.Usage) {
+	var in, out int64
+	if u != nil {
+		in, out = u.InputTokens, u.OutputTokens
+	}
+	w.dst = append(w.dst, `{"input_tokens":`...)
+	w.int(in)
+	w.dst = append(w.dst, `,"output_tokens":`...)
+	w.int(out)
+	w.dst = append(w.dst, '}')
+}
+
+// batchResponse writes {model, responses, usage}: each response under its
+// name, the usage summed when the outcome carries none.
+func (w *writer) batchResponse(b *sp.BatchResponse, failures []QuestionFailure) {
+	w.dst = append(w.dst, '{')
+	first := true
+	if b.Model != nil {
+		w.key("model", true)
+		w.str(*b.Model)
+		first = false
+	}
+	w.key("responses", first)
+	w.dst = append(w.dst, '{')
+	for i := range b.Responses {
+		nr := &b.Responses[i]
+		w.key(nr.Name, i == 0)
+		w.response(&nr.Response, MergeFailures(nr.Response.Answers, failures, nr.Name), nil)
+	}
+	w.dst = append(w.dst, '}')
+	w.key("usage", false)
+	w.usage(batchUsage(b))
+	w.dst = append(w.dst, '}')
+}
+
+// statesResponse writes vllm-sr/4.0's answer to a states request:
+// {model, states: {state: {question: answer}}, usage}.
+func (w *writer) statesResponse(b *sp.BatchResponse, failures []QuestionFailure) {
+	w.dst = append(w.dst, '{')
+	first := true
+	if b.Model != nil {
+		w.key("model", true)
+		w.str(*b.Model)
+		first = false
+	}
+	w.key("states", first)
+	w.dst = append(w.dst, '{')
+	for i := range b.Responses {
+		nr := &b.Responses[i]
+		w.key(nr.Name, i == 0)
+		w.answers(MergeFailures(nr.Response.Answers, failures, ""))
+	}
+	w.dst = append(w.dst, '}')
+	w.key("usage", false)
+	w.usage(batchUsage(b))
+	w.dst = append(w.dst, '}')
+}
+
+func batchUsage(b *sp.BatchResponse) *sp.Usage {
+	if b.Usage != nil {
+		return b.Usage
+	}
+	var sum sp.Usage
+	for i := range b.Responses {
+		if u := b.Responses[i].Response.Usage; u != nil {
+			sum.InputTokens += u.InputTokens
+			sum.OutputTokens += u.OutputTokens
+		}
+	}
+	return &sum
+}
+
+// Error writes an error body; its status is e.Status, else the generated
+// table's status for e.Code, else 500.
+func (a Answerer) Error(e *sp.ErrorBody) (int, []byte) {
+	status := errorStatus(e)
+	w := writer{dst: make([]byte, 0, 256)}
+	w.dst = append(w.dst, `{"detail":`...)
+	w.detail(e, status)
+	if e.Code != "" {
+		w.key("code", false)
+		w.str(string(e.Code))
+	}
+	w.flat(e)
+	if a.Legacy {
+		w.key("error", false)
+		w.legacyError(e, status)
+	}
+	w.dst = append(w.dst, '}')
+	return status, w.dst
+}
+
+func errorStatus(e *sp.ErrorBody) int {
+	if e.Status != 0 {
+		return e.Status
+	}
+	if c, ok := fieldtable.RequestError(string(e.Code)); ok && c.Status != 0 {
+		return c.Status
+	}
+	return http.StatusInternalServerError
+}
+
+// detail writes the standard detail: a list on 422 (one item locating the
+// question when the body carries none), else the message.
+func (w *writer) detail(e *sp.ErrorBody, status int) {
+	if status != http.StatusUnprocessableEntity {
+		w.str(message(e, status))
+		return
+	}
+	items := e.Detail
+	if len(items) == 0 {
+		loc := sp.Path{{Name: "body"}}
+		if e.Question != "" {
+			loc = append(loc, sp.PathElem{Name: "questions"}, sp.PathElem{Name: e.Question})
+		}
+		items = []sp.DetailItem{{Loc: loc, Msg: message(e, status), Type: string(sp.QuestionErrorInvalidQuestion)}}
+	}
+	w.dst = append(w.dst, '[')
+	for i := range items {
+		if i > 0 {
+			w.dst = append(w.dst, ',')
+		}
+		w.detailItem(&items[i])
+	}
+	w.dst = append(w.dst, ']')
+}
+
+func (w *writer) detailItem(d *sp.DetailItem) {
+	w.dst = append(w.dst, `{"loc":[`...)
+	for i, e := range d.Loc {
+		if i > 0 {
+			w.dst = append(w.dst, ',')
+		}
+		if e.IsIndex {
+			w.int(int64(e.Index))
+		} else {
+			w.str(e.Name)
+		}
+	}
+	w.dst = append(w.dst, ']')
+	w.key("msg", false)
+	w.str(d.Msg)
+	w.key("type", false)
+	w.str(d.Type)
+	w.dst = append(w.dst, '}')
+}
+
+func message(e *sp.ErrorBody, status int) string {
+	if e.Message != "" {
+		return e.Message
+	}
+	return http.StatusText(status)
+}
+
+// flat writes the extension's flat question, state, reason and limit.
+func (w *writer) flat(e *sp.ErrorBody) {
+	if e.Question != "" {
+		w.key("question", false)
+		w.str(e.Question)
+	}
+	if e.State != "" {
+		w.key("state", false)
+		w.str(e.State)
+	}
+	if e.Reason != "" {
+		w.key("reason", false)
+		w.str(e.Reason)
+	}
+	if e.Limit != nil {
+		w.key("limit", false)
+		w.int(*e.Limit)
+	}
+}
+
+// legacyError writes vllm-sr/4.0's {code, message, question, state,
+// reason, limit}; code is required there, so an error without one takes
+// the first generated request error of its status.
+func (w *writer) legacyError(e *sp.ErrorBody, status int) {
+	code := string(e.Code)
+	if code == "" {
+		code = legacyCode(status)
+	}
+	w.dst = append(w.dst, `{"code":`...)
+	w.str(code)
+	w.key("message", false)
+	w.str(message(e, status))
+	w.flat(e)
+	w.dst = append(w.dst, '}')
+}
+
+func legacyCode(status int) string {
+	for _, c := range fieldtable.RequestErrors {
+		if c.Status == status {
+			return c.Code
+		}
+	}
+	if status == http.StatusNotFound {
+		return "not_found"
+	}
+	return "error"
+}
+
+// Listing writes GET /v1/models: {models: [...]}, and with Legacy first
+// the OpenAI list {object: "list", data: [...]}.
+func (a Answerer) Listing(l *sp.Listing) ([]byte, error) {
+	w := writer{dst: make([]byte, 0, 256)}
+	w.dst = append(w.dst, '{')
+	if a.Legacy {
+		w.dst = append(w.dst, `"object":"list","data":[`...)
+		for i := range l.Models {
+			if i > 0 {
+				w.dst = append(w.dst, ',')
+			}
+			w.dst = append(w.dst, `{"id":`...)
+			w.str(l.Models[i].Name)
+			w.dst = append(w.dst, `,"object":"model","owned_by":"vllm-sr"}`...)
+		}
+		w.dst = append(w.dst, "],"...)
+	}
+	w.dst = append(w.dst, `"models":[`...)
+	for i := range l.Models {
+		if i > 0 {
+			w.dst = append(w.dst, ',')
+		}
+		w.listed(&l.Models[i])
+	}
+	w.dst = append(w.dst, "]}"...)
+	return w.dst, w.err
+}
+
+func (w *writer) listed(m *sp.ListedModel) {
+	w.dst = append(w.dst, `{"name":`...)
+	w.str(m.Name)
+	w.key("description", false)
+	w.str(m.Description)
+	w.key("release_date", false)
+	w.str(m.ReleaseDate)
+	if m.Version != nil {
+		w.key("version", false)
+		w.str(*m.Version)
+	}
+	if m.Features != nil {
+		w.key("features", false)
+		w.dst = append(w.dst, '[')
+		for i, f := range m.Features {
+			if i > 0 {
+				w.dst = append(w.dst, ',')
+			}
+			w.str(f)
+		}
+		w.dst = append(w.dst, ']')
+	}
+	if m.Card.IsValid() {
+		w.key("card", false)
+		w.content(m.Card)
+	}
+	w.dst = append(w.dst, '}')
+}

@@ -1,0 +1,69 @@
+package listener
+
+import (
+	"sync"
+
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+)
+
+// FormCounter counts, for one listener, the vllm-sr/4.0-only forms its
+// clients use (the overlaps included), by form: what tells an operator when
+// switching the listener to vllm-sr/5.0 is safe. A server owns one per
+// listener; it is safe for concurrent use, and its zero value is ready.
+//
+// The native endpoints (/v1/decisions, /v1/bundle) speak the internal form
+// on every listener, so switching a listener's schema never affects them:
+// their requests are not counted.
+type FormCounter struct {
+	mu       sync.Mutex
+	forms    map[string]uint64
+	requests uint64
+}
+
+// Record counts one read request: each legacy form its diagnostics name,
+// once per request however often the form occurs.
+func (c *FormCounter) Record(req *ClientRequest) {
+	if req == nil || req.Endpoint == EndpointDecisions || req.Endpoint == EndpointBundle {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.requests++
+	for i, d := range req.Diagnostics {
+		if d.Kind != sp.DiagnosticLegacyForm || seenBefore(req.Diagnostics[:i], d.Form) {
+			continue
+		}
+		if c.forms == nil {
+			c.forms = make(map[string]uint64)
+		}
+		c.forms[d.Form]++
+	}
+}
+
+func seenBefore(ds sp.Diagnostics, form string) bool {
+	for _, d := range ds {
+		if d.Kind == sp.DiagnosticLegacyForm && d.Form == form {
+			return true
+		}
+	}
+	return false
+}
+
+// FormCounts is a snapshot of a FormCounter.
+type FormCounts struct {
+	// Requests is how many requests were recorded.
+	Requests uint64
+	// Forms maps each legacy form to how many requests used it.
+	Forms map[string]uint64
+}
+
+// Snapshot returns a copy of the counts, which later requests do not change.
+func (c *FormCounter) Snapshot() FormCounts {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	forms := make(map[string]uint64, len(c.forms))
+	for k, v := range c.forms {
+		forms[k] = v
+	}
+	return FormCounts{Requests: c.requests, Forms: forms}
+}

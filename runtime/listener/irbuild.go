@@ -1,0 +1,335 @@
+package listener
+
+import (
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Builder reads a request body that a generated validator has already
+// accepted into the IR. Because every member's name and JSON type were
+// checked, it only maps values: one pass, no paths, no layout (a listener
+// either forwards the client's bytes or writes the IR canonically). It
+// reads the standard's, the extension set's and vllm-sr/4.0's spellings;
+// which of them may reach it is the validator's business.
+//
+// What no validator expresses it checks itself: one state or states, one
+// criteria member per question, one asset spelling, one asset per
+// placeholder, a type for every asset under assets.
+type Builder struct {
+	// Implicit: a request without roles has 4.0's implicit roles; else it
+	// has none (vllm-sr/5.0).
+	Implicit bool
+	// Diags receives the 4.0-only forms read; nil records nothing.
+	Diags *sp.Diagnostics
+}
+
+// Request builds one request. path locates it in the body (nil for a
+// request body, requests.<name> for a batch item); failures name the
+// questions of item to leave out, which failed on their own.
+func (b *Builder) Request(v jsonvalue.Value, path sp.Path, failures []QuestionFailure, item string) (sp.Request, *Refusal) {
+	r := sp.Request{Roles: sp.Roles{Mode: sp.RoleModeNone}}
+	if b.Implicit {
+		r.Roles.Mode = sp.RoleModeImplicit
+	}
+	var assetSpellings, statesSeen int
+	for _, m := range v.Members() {
+		switch m.Name {
+		case "model":
+			s := m.Value.Str()
+			r.Model = &s
+		case "state":
+			r.State = m.Value
+		case "states":
+			r.States = m.Value.Members()[:m.Value.Len():m.Value.Len()]
+			statesSeen++
+			b.legacy(sp.FormStates, path.Key(m.Name))
+		case "roles":
+			r.Roles = readRoles(m.Value)
+		case "questions":
+			qs, refusal := b.questions(m.Value, path.Key(m.Name), failures, item)
+			if refusal != nil {
+				return r, refusal
+			}
+			r.Questions = qs
+		case "assets", "images", "videos":
+			assetSpellings |= assetSpelling(m.Name)
+			if refusal := b.assets(&r, &m, path.Key(m.Name)); refusal != nil {
+				return r, refusal
+			}
+		case "options":
+			r.Options = b.Options(m.Value, path.Key(m.Name))
+		}
+	}
+	return r, b.checkRequest(&r, path, statesSeen > 0, assetSpellings)
+}
+
+func assetSpelling(name string) int {
+	if name == "assets" {
+		return 1
+	}
+	return 2
+}
+
+func (b *Builder) checkRequest(r *sp.Request, path sp.Path, hasStates bool, assetSpellings int) *Refusal {
+	switch {
+	case r.State.IsValid() && hasStates:
+		return RefuseAt(string(sp.ReasonConflict), path.Key("states"), "a request has state or states, not both")
+	case !r.State.IsValid() && !hasStates:
+		return RefuseAt(string(table.ReasonMissingMember), path.Key("state"), "is required")
+	case assetSpellings == 3:
+		return RefuseAt(string(sp.ReasonConflict), path.Key("assets"), "a request spells its assets as assets or as images and videos, not both")
+	}
+	if r.Roles.Mode == sp.RoleModeImplicit && objectState(r) {
+		b.legacy(sp.FormImplicitRoles, path)
+	}
+	return nil
+}
+
+// objectState reports whether the request has an object state, the only
+// kind implicit roles give parts to.
+func objectState(r *sp.Request) bool {
+	if r.State.Kind() == jsonvalue.KindObject {
+		return true
+	}
+	for _, s := range r.States {
+		if s.Value.Kind() == jsonvalue.KindObject {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *Builder) legacy(form string, path sp.Path) {
+	if b.Diags != nil {
+		b.Diags.Add(sp.DiagnosticLegacyForm, form, path)
+	}
+}
+
+func readRoles(v jsonvalue.Value) sp.Roles {
+	if v.IsNull() {
+		return sp.Roles{Mode: sp.RoleModeNone}
+	}
+	ms := v.Members()
+	roles := sp.Roles{Mode: sp.RoleModeExplicit, Parts: make([]sp.RolePart, len(ms))}
+	for i := range ms {
+		roles.Parts[i] = sp.RolePart{Key: ms[i].Name, Role: role(ms[i].Value)}
+	}
+	return roles
+}
+
+func (b *Builder) questions(v jsonvalue.Value, path sp.Path, failures []QuestionFailure, item string) ([]sp.Question, *Refusal) {
+	ms := v.Members()
+	qs := make([]sp.Question, 0, len(ms))
+	for i := range ms {
+		if failed(failures, item, ms[i].Name) {
+			continue
+		}
+		q, refusal := b.question(&ms[i], path)
+		if refusal != nil {
+			return nil, refusal
+		}
+		qs = append(qs, q)
+	}
+	return qs, nil
+}
+
+func failed(failures []QuestionFailure, item, name string) bool {
+	for i := range failures {
+		if failures[i].Name == name && failures[i].Item == item {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *Builder) question(entry *jsonvalue.Member, parent sp.Path) (sp.Question, *Refusal) {
+	q := sp.Question{Name: entry.Name}
+	criteriaSeen := false
+	for _, m := range entry.Value.Members() {
+		switch m.Name {
+		case "type":
+			q.Type = questionType(m.Value)
+		case "instructions":
+			q.Instructions = m.Value
+		case "criteria", "choices", "levels", "labels":
+			if criteriaSeen {
+				return q, RefuseAt(string(sp.ReasonConflict), parent.Key(entry.Name).Key(m.Name), "a question has one criteria member")
+			}
+			criteriaSeen = true
+			q.Criteria = readCriteria(m.Value)
+			if m.Name != "criteria" {
+				b.legacy(m.Name, parent.Key(entry.Name).Key(m.Name))
+			}
+		default:
+			extensionMember(&q, &m)
+		}
+	}
+	if q.Preset != nil && !q.Instructions.IsValid() {
+		b.legacy(sp.FormPresetOnly, parent.Key(entry.Name))
+	}
+	return q, nil
+}
+
+// extensionMember reads the extension members of a question.
+func extensionMember(q *sp.Question, m *jsonvalue.Member) {
+	switch m.Name {
+	case "preset":
+		s := text(m.Value)
+		q.Preset = &s
+	case "head":
+		h := sp.SpanHead(text(m.Value))
+		q.Head = &h
+	case "decision_adapter":
+		q.DecisionAdapter = boolPtr(m.Value)
+	case "over":
+		q.Over = readOver(m.Value)
+	case "overflow":
+		o := sp.Overflow(text(m.Value))
+		q.Overflow = &o
+	case "require_full_input":
+		q.RequireFullInput = boolPtr(m.Value)
+	case "threshold":
+		q.Threshold = floatPtr(m.Value)
+	case "at":
+		q.At = floatPtr(m.Value)
+	case "rate":
+		q.Rate = intPtr(m.Value)
+	}
+}
+
+func readCriteria(v jsonvalue.Value) sp.Criteria {
+	switch v.Kind() {
+	case jsonvalue.KindObject:
+		// The decoded members, capped so an append never writes into them.
+		return sp.Criteria{Form: sp.CriteriaKeyed, Keyed: v.Members()[:v.Len():v.Len()]}
+	case jsonvalue.KindArray:
+		return sp.Criteria{Form: sp.CriteriaLevels, Levels: v.Items()[:v.Len():v.Len()]}
+	}
+	return sp.Criteria{Form: sp.CriteriaNull}
+}
+
+func readOver(v jsonvalue.Value) []string {
+	if v.Kind() == jsonvalue.KindString {
+		return []string{text(v)}
+	}
+	items := v.Items()
+	keys := make([]string, len(items))
+	for i, it := range items {
+		keys[i] = text(it)
+	}
+	return keys
+}
+
+func (b *Builder) assets(r *sp.Request, m *jsonvalue.Member, path sp.Path) *Refusal {
+	var implied sp.AssetType
+	switch m.Name {
+	case "images":
+		implied = sp.AssetImage
+		b.legacy(sp.FormImages, path)
+	case "videos":
+		implied = sp.AssetVideo
+		b.legacy(sp.FormVideos, path)
+	}
+	for _, entry := range m.Value.Members() {
+		for j := range r.Assets {
+			if r.Assets[j].Placeholder == entry.Name {
+				return RefuseAt(string(sp.ReasonConflict), path.Key(entry.Name), "a placeholder names one asset")
+			}
+		}
+		a := sp.Asset{Placeholder: entry.Name, Type: implied}
+		for _, f := range entry.Value.Members() {
+			switch f.Name {
+			case "type":
+				t := sp.AssetType(text(f.Value))
+				if implied != "" && t != implied {
+					return RefuseAt(string(sp.ReasonConflict), path.Key(entry.Name).Key("type"), "does not match the member the asset is under")
+				}
+				a.Type = t
+			case "format":
+				s := text(f.Value)
+				a.Format = &s
+			case "data_base64":
+				a.Data = f.Value
+			}
+		}
+		if a.Type == "" {
+			// Only under assets: images and videos imply the type.
+			return RefuseAt(string(table.ReasonMissingMember), path.Key(entry.Name).Key("type"), "is required under assets")
+		}
+		r.Assets = append(r.Assets, a)
+	}
+	return nil
+}
+
+// Options reads an options object (a request's, or a batch's).
+func (b *Builder) Options(v jsonvalue.Value, path sp.Path) *sp.Options {
+	o := &sp.Options{}
+	for _, m := range v.Members() {
+		switch m.Name {
+		case "deadline_ms":
+			o.DeadlineMs = intPtr(m.Value)
+		case "return_meta":
+			o.ReturnMeta = boolPtr(m.Value)
+		case "max_tokens":
+			o.MaxTokens = intPtr(m.Value)
+		case "long_context":
+			o.LongContext = boolPtr(m.Value)
+			b.legacy(sp.FormLongContext, path.Key(m.Name))
+		}
+	}
+	return o
+}
+
+// questionType maps a validated type string to its constant without
+// decoding it, falling back to decoding for an escaped spelling.
+func questionType(v jsonvalue.Value) table.QuestionType {
+	switch string(v.Raw()) {
+	case `"noul"`:
+		return table.QuestionNoul
+	case `"choice"`:
+		return table.QuestionChoice
+	case `"score"`:
+		return table.QuestionScore
+	case `"box"`:
+		return table.QuestionBox
+	case `"set"`:
+		return table.QuestionSet
+	case `"span"`:
+		return table.QuestionSpan
+	case `"track"`:
+		return table.QuestionTrack
+	}
+	return table.QuestionType(v.Str())
+}
+
+// text decodes a string the validator has checked.
+func text(v jsonvalue.Value) string { return v.Str() }
+
+func boolPtr(v jsonvalue.Value) *bool {
+	b := v.Bool()
+	return &b
+}
+
+func floatPtr(v jsonvalue.Value) *float64 {
+	f, _ := v.Float()
+	return &f
+}
+
+func intPtr(v jsonvalue.Value) *int64 {
+	n, _ := v.Int()
+	return &n
+}
+
+// role maps a validated role string to its constant without decoding it.
+func role(v jsonvalue.Value) sp.Role {
+	switch string(v.Raw()) {
+	case `"user"`:
+		return sp.RoleUser
+	case `"context"`:
+		return sp.RoleContext
+	case `"answer"`:
+		return sp.RoleAnswer
+	}
+	return sp.Role(v.Str())
+}

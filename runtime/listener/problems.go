@@ -1,0 +1,189 @@
+package listener
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Triage is a validator's problems sorted by what they fail: a problem
+// inside one question fails that question on its own (invalid_question);
+// any other problem refuses the request. Unknown members and removed forms
+// always refuse the request, wherever they are: they say the client speaks
+// another schema, not that one question is malformed.
+type Triage struct {
+	// Request are the problems that refuse the request, in document order.
+	Request []table.Problem
+	// Failed are the failed questions, in the order first found.
+	Failed []FailedQuestion
+	batch  bool
+}
+
+// FailedQuestion is one question's problems.
+type FailedQuestion struct {
+	Item     string // the batch item; "" for a request
+	Name     string
+	Problems []table.Problem
+}
+
+// Ignore lets a codec drop a problem its schema tolerates beyond the
+// generated validator (see the vllm-sr/4.0 codec); segs is the problem's
+// path split into unescaped segments.
+type Ignore func(segs []string, p table.Problem) bool
+
+// TriageProblems sorts problems. batch says the body is a batch, whose
+// questions sit under /requests/<item>/questions.
+func TriageProblems(problems []table.Problem, batch bool, ignore Ignore) Triage {
+	t := Triage{batch: batch}
+	for _, p := range problems {
+		segs := SplitPointer(p.Path)
+		if ignore != nil && ignore(segs, p) {
+			continue
+		}
+		item, name, ok := questionOf(segs, batch)
+		if !ok || p.Reason == table.ReasonUnknownMember || p.Reason == table.ReasonRemovedForm {
+			t.Request = append(t.Request, p)
+			continue
+		}
+		t.addFailed(item, name, p)
+	}
+	return t
+}
+
+func (t *Triage) addFailed(item, name string, p table.Problem) {
+	for i := range t.Failed {
+		if t.Failed[i].Item == item && t.Failed[i].Name == name {
+			t.Failed[i].Problems = append(t.Failed[i].Problems, p)
+			return
+		}
+	}
+	t.Failed = append(t.Failed, FailedQuestion{Item: item, Name: name, Problems: []table.Problem{p}})
+}
+
+// questionOf returns the question a path is inside of (the question itself
+// included).
+func questionOf(segs []string, batch bool) (item, name string, ok bool) {
+	if batch {
+		if len(segs) >= 4 && segs[0] == "requests" && segs[2] == "questions" {
+			return segs[1], segs[3], true
+		}
+		return "", "", false
+	}
+	if len(segs) >= 2 && segs[0] == "questions" {
+		return "", segs[1], true
+	}
+	return "", "", false
+}
+
+// SplitPointer splits an RFC 6901 JSON Pointer into unescaped segments;
+// "" (the root) has none.
+func SplitPointer(p string) []string {
+	if p == "" {
+		return nil
+	}
+	segs := strings.Split(p[1:], "/")
+	for i, s := range segs {
+		if strings.IndexByte(s, '~') >= 0 {
+			segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+		}
+	}
+	return segs
+}
+
+// Failures turns the failed questions into QuestionFailures in request
+// order, each with its index among its request's questions as sent.
+func (t *Triage) Failures(root jsonvalue.Value) []QuestionFailure {
+	if len(t.Failed) == 0 {
+		return nil
+	}
+	out := make([]QuestionFailure, 0, len(t.Failed))
+	for _, itemName := range t.failedItems(root) {
+		questions := t.questionsOf(root, itemName)
+		for i, m := range questions.Members() {
+			if fq := t.find(itemName, m.Name); fq != nil {
+				qf := failure(fq, i)
+				if tv, ok := m.Value.Get("type"); ok && tv.Kind() == jsonvalue.KindString {
+					if qt := questionType(tv); knownType(qt) {
+						qf.Type = qt
+					}
+				}
+				out = append(out, qf)
+			}
+		}
+	}
+	return out
+}
+
+// failedItems lists the items with failures in document order ("" alone
+// for a request).
+func (t *Triage) failedItems(root jsonvalue.Value) []string {
+	if !t.batch {
+		return []string{""}
+	}
+	reqs, _ := root.Get("requests")
+	var items []string
+	for _, m := range reqs.Members() {
+		for i := range t.Failed {
+			if t.Failed[i].Item == m.Name {
+				items = append(items, m.Name)
+				break
+			}
+		}
+	}
+	return items
+}
+
+func (t *Triage) questionsOf(root jsonvalue.Value, item string) jsonvalue.Value {
+	if t.batch {
+		reqs, _ := root.Get("requests")
+		root, _ = reqs.Get(item)
+	}
+	qs, _ := root.Get("questions")
+	return qs
+}
+
+func (t *Triage) find(item, name string) *FailedQuestion {
+	for i := range t.Failed {
+		if t.Failed[i].Item == item && t.Failed[i].Name == name {
+			return &t.Failed[i]
+		}
+	}
+	return nil
+}
+
+// failure describes a failed question by its first problem: the reason is
+// the problem's fixed word, the limit its bound.
+func failure(fq *FailedQuestion, index int) QuestionFailure {
+	first := fq.Problems[0]
+	return QuestionFailure{
+		Item:     fq.Item,
+		Index:    index,
+		Name:     fq.Name,
+		Error:    "invalid_question",
+		Reason:   string(first.Reason),
+		Message:  "question " + strconv.Quote(fq.Name) + " cannot be answered: " + first.Message(),
+		Limit:    problemLimit(first),
+		Problems: fq.Problems,
+	}
+}
+
+// problemLimit is the bound a count or range problem broke.
+func problemLimit(p table.Problem) *int64 {
+	switch p.Reason {
+	case table.ReasonTooFew, table.ReasonTooMany, table.ReasonBelowMinimum, table.ReasonAboveMaximum:
+		n := p.Limit
+		return &n
+	}
+	return nil
+}
+
+func knownType(t table.QuestionType) bool {
+	switch t {
+	case table.QuestionNoul, table.QuestionChoice, table.QuestionScore, table.QuestionBox,
+		table.QuestionSet, table.QuestionSpan, table.QuestionTrack:
+		return true
+	}
+	return false
+}

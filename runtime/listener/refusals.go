@@ -1,0 +1,178 @@
+package listener
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// The refusals Read returns. Every status comes from the generated error
+// tables; every message names JSON paths and schema facts, never a value of
+// the request.
+
+// Reason words of refusals that no schema problem names.
+const (
+	ReasonTooLarge        = "too_large"
+	ReasonNoValidQuestion = "no_valid_question"
+	ReasonUnknownEndpoint = "unknown_endpoint"
+)
+
+func requestStatus(code sp.ErrorCode) int {
+	e, _ := fieldtable.RequestError(string(code))
+	return e.Status
+}
+
+// RefuseProblems refuses a body that breaks schema: 400 invalid_request,
+// the message listing every problem by its path, the reason and limit those
+// of the first.
+func RefuseProblems(schema table.SchemaID, problems []table.Problem) *Refusal {
+	msgs := make([]string, len(problems))
+	for i, p := range problems {
+		msgs[i] = p.Message()
+	}
+	return &Refusal{Body: sp.ErrorBody{
+		Status:  requestStatus(sp.ErrorInvalidRequest),
+		Code:    sp.ErrorInvalidRequest,
+		Message: "the body does not follow " + string(schema) + ": " + strings.Join(msgs, "; "),
+		Reason:  string(problems[0].Reason),
+		Limit:   problemLimit(problems[0]),
+	}}
+}
+
+// RefuseAt refuses a body for one rule the generated validator does not
+// express (two members that conflict, an option in a batch item): 400
+// invalid_request naming the member by its path.
+func RefuseAt(reason string, path sp.Path, message string) *Refusal {
+	return &Refusal{Body: sp.ErrorBody{
+		Status:  requestStatus(sp.ErrorInvalidRequest),
+		Code:    sp.ErrorInvalidRequest,
+		Message: path.String() + ": " + message,
+		Reason:  reason,
+	}}
+}
+
+// RefuseQuestion answers a request with its first failed question: the
+// question error's status (422 for invalid_question), code question_failed,
+// and the standard detail list with one item per problem, each locating
+// the question's member from the body.
+func RefuseQuestion(f *QuestionFailure, root jsonvalue.Value, batch bool) *Refusal {
+	kind, _ := fieldtable.QuestionError(string(f.Error))
+	detail := make([]sp.DetailItem, len(f.Problems))
+	for i, p := range f.Problems {
+		detail[i] = sp.DetailItem{
+			Loc:  locate(root, SplitPointer(p.Path)),
+			Msg:  "question " + strconv.Quote(f.Name) + " cannot be answered: " + p.Message(),
+			Type: string(f.Error),
+		}
+	}
+	body := sp.ErrorBody{
+		Status:   kind.Status,
+		Code:     sp.ErrorQuestionFailed,
+		Message:  f.Message,
+		Question: f.Name,
+		Reason:   f.Reason,
+		Limit:    f.Limit,
+		Detail:   detail,
+	}
+	if batch {
+		body.State = f.Item
+	}
+	return &Refusal{Body: body}
+}
+
+// RefuseNoValidQuestion refuses a /v1/decisions request none of whose
+// questions is valid: 400 invalid_request listing each question's error.
+func RefuseNoValidQuestion(failures []QuestionFailure) *Refusal {
+	msgs := make([]string, len(failures))
+	for i := range failures {
+		msgs[i] = failures[i].Message
+	}
+	return &Refusal{Body: sp.ErrorBody{
+		Status:  requestStatus(sp.ErrorInvalidRequest),
+		Code:    sp.ErrorInvalidRequest,
+		Message: "no question of the request can be answered: " + strings.Join(msgs, "; "),
+		Reason:  ReasonNoValidQuestion,
+	}}
+}
+
+// CheckSize refuses a body over the generated body_bytes limit with 413
+// request_too_large; it returns nil for a body within it.
+func CheckSize(body []byte) *Refusal {
+	limit, ok := fieldtable.LimitOf("body_bytes")
+	if !ok || !limit.HasMax || int64(len(body)) <= limit.Max {
+		return nil
+	}
+	max := limit.Max
+	return &Refusal{Body: sp.ErrorBody{
+		Status:  requestStatus(sp.ErrorRequestTooLarge),
+		Code:    sp.ErrorRequestTooLarge,
+		Message: "the body is larger than " + strconv.FormatInt(max, 10) + " " + limit.Unit,
+		Reason:  ReasonTooLarge,
+		Limit:   &max,
+	}}
+}
+
+// RefuseEndpoint refuses a path the codec does not serve: 404.
+func RefuseEndpoint(schema table.SchemaID) *Refusal {
+	return &Refusal{Body: sp.ErrorBody{
+		Status:  404,
+		Message: "the path is not a System One endpoint of " + string(schema),
+		Reason:  ReasonUnknownEndpoint,
+	}}
+}
+
+// RefuseError turns a decoding error (a jsonvalue syntax error, or an
+// internal-form *ProtocolError) into a 400 invalid_request refusal.
+func RefuseError(err error) *Refusal {
+	body := sp.ErrorBody{Status: requestStatus(sp.ErrorInvalidRequest), Code: sp.ErrorInvalidRequest}
+	var se *jsonvalue.SyntaxError
+	var pe *sp.ProtocolError
+	switch {
+	case errors.As(err, &pe) && pe.Cause == nil:
+		body.Message, body.Reason = pe.Path.String()+": "+pe.Message, string(pe.Reason)
+	case errors.As(err, &se):
+		body.Message = "the body is not valid JSON: " + se.Reason + " at " + se.Path + " (byte " + strconv.FormatInt(se.Offset, 10) + ")"
+		body.Reason = string(sp.ReasonInvalidJSON)
+	default:
+		body.Message, body.Reason = "the body cannot be read", string(sp.ReasonInvalidJSON)
+	}
+	return &Refusal{Body: body}
+}
+
+// Decode reads a body as JSON, nested at most as deep as the internal form
+// allows, or refuses it.
+func Decode(body []byte, maxDepth int) (jsonvalue.Value, *Refusal) {
+	if r := CheckSize(body); r != nil {
+		return jsonvalue.Value{}, r
+	}
+	v, err := jsonvalue.Decode(body, jsonvalue.Options{MaxDepth: maxDepth})
+	if err != nil {
+		return v, RefuseError(err)
+	}
+	return v, nil
+}
+
+// locate turns pointer segments into a Path from the body, telling array
+// indexes from member names by walking root.
+func locate(root jsonvalue.Value, segs []string) sp.Path {
+	loc := make(sp.Path, 0, len(segs)+1)
+	loc = append(loc, sp.PathElem{Name: "body"})
+	cur := root
+	for _, s := range segs {
+		if cur.Kind() == jsonvalue.KindArray {
+			if i, err := strconv.Atoi(s); err == nil && i >= 0 && i < cur.Len() {
+				loc = append(loc, sp.PathElem{Index: i, IsIndex: true})
+				cur = cur.Items()[i]
+				continue
+			}
+		}
+		loc = append(loc, sp.PathElem{Name: s})
+		cur, _ = cur.Get(s)
+	}
+	return loc
+}

@@ -1,0 +1,61 @@
+package listener4
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/listener/listenertest"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+)
+
+func fl(x float64) *float64 { return &x }
+func str(x string) *string  { return &x }
+
+func noul(name string, p float64) sp.Answer { return sp.Answer{Name: name, Type: "noul", Noul: fl(p)} }
+
+// TestAnswerGolden: the 4.0 shapes (a states request per state name), the
+// error body with both detail and error, and the listing with data.
+func TestAnswerGolden(t *testing.T) {
+	read := func(name string) *listener.ClientRequest {
+		c := listenertest.Find(t, name)
+		cr, err := Codec{}.Read(c.Path, c.Body, c.Header)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cr
+	}
+	states := listener.Outcome{Batch: &sp.BatchResponse{Model: str("vllm-sr/vela3-fast"), Responses: []sp.NamedResponse{
+		{Name: "doc_1", Response: sp.Response{Answers: []sp.Answer{noul("relevance", 0.91)}, Usage: &sp.Usage{InputTokens: 30}}},
+		{Name: "doc_2", Response: sp.Response{Answers: []sp.Answer{noul("relevance", 0.04)}, Usage: &sp.Usage{InputTokens: 28}}},
+	}}}
+	single := listener.Outcome{Response: &sp.Response{Model: str("vllm-sr/vela3-fast"), Answers: []sp.Answer{{Name: "team", Type: "choice",
+		Choice: str("billing"), Probabilities: []sp.Probability{{Key: "billing", P: 0.7}, {Key: "support", P: 0.3}}, Confidence: fl(0.4)}}}}
+	for name, c := range map[string]struct {
+		cr  *listener.ClientRequest
+		out listener.Outcome
+	}{
+		"states":   {read("removed-states"), states},
+		"response": {read("removed-choices"), single},
+	} {
+		body, err := Codec{}.AnswerSuccess(c.cr, c.out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		listenertest.Golden(t, "answer/"+name+".json", listenertest.Indent(body))
+	}
+	limit := int64(255)
+	status, body := Codec{}.AnswerError(nil, &sp.ErrorBody{Status: 422, Code: sp.ErrorQuestionFailed, Question: "big",
+		Reason: "too_many", Limit: &limit, Message: "question \"big\" cannot be answered: too many options"})
+	listenertest.Golden(t, "answer/error-422.json", "status "+strconv.Itoa(status)+"\n"+listenertest.Indent(body))
+	status, body = Codec{}.AnswerError(nil, &sp.ErrorBody{Status: 529, Message: "overloaded"})
+	listenertest.Golden(t, "answer/error-529.json", "status "+strconv.Itoa(status)+"\n"+listenertest.Indent(body))
+	card, _ := jsonvalue.Decode([]byte(`{"limits":{}}`), jsonvalue.Options{})
+	listing, err := Codec{}.AnswerListing(&sp.Listing{Models: []sp.ListedModel{{Name: "vllm-sr/vela3", Description: "Vela 3.0",
+		ReleaseDate: "2026-10-01", Version: str("5.0"), Features: []string{"noul"}, Card: card}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listenertest.Golden(t, "answer/listing.json", listenertest.Indent(listing))
+}

@@ -1,0 +1,143 @@
+package listener4
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/listener/listenertest"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+)
+
+// TestReadGolden reads every shared request case (the same ones the
+// vllm-sr/5.0 codec reads) into testdata/read/<case>.golden.
+func TestReadGolden(t *testing.T) {
+	for _, c := range listenertest.Cases(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			cr, err := Codec{}.Read(c.Path, c.Body, c.Header)
+			listenertest.Golden(t, "read/"+c.Name+".golden", listenertest.RenderRead(Codec{}, cr, err))
+		})
+	}
+}
+
+func accept(t *testing.T, name string) *listener.ClientRequest {
+	t.Helper()
+	c := listenertest.Find(t, name)
+	cr, err := Codec{}.Read(c.Path, c.Body, c.Header)
+	if err != nil {
+		t.Fatalf("%s: refused: %v", name, err)
+	}
+	return cr
+}
+
+// TestRemovedFormsAccepted: every form vllm-sr/5.0 removed is read on 4.0,
+// as a pass-through the internal form reads as it is, and recorded.
+func TestRemovedFormsAccepted(t *testing.T) {
+	cases := map[string]string{
+		"removed-choices":      sp.FormChoices,
+		"removed-choices-noul": sp.FormChoices,
+		"removed-levels":       sp.FormLevels,
+		"removed-labels":       sp.FormLabels,
+		"removed-images":       sp.FormImages,
+		"removed-videos":       sp.FormVideos,
+		"removed-states":       sp.FormStates,
+		"removed-long-context": sp.FormLongContext,
+		"removed-preset-only":  sp.FormPresetOnly,
+		"implicit-roles":       sp.FormImplicitRoles,
+	}
+	for name, form := range cases {
+		cr := accept(t, name)
+		if cr.Diagnostics.Count(sp.DiagnosticLegacyForm, form) == 0 {
+			t.Errorf("%s: %s not recorded: %+v", name, form, cr.Diagnostics)
+		}
+		if cr.Plan != listener.PlanPassThrough {
+			t.Errorf("%s: plan %s, want pass_through", name, cr.Plan)
+		}
+		if _, _, err := internalwire.DecodeRequest(cr.Body); err != nil {
+			t.Errorf("%s: a pass-through the internal form refuses: %v", name, err)
+		}
+	}
+}
+
+// TestOverlaps: a valid 5.0 request keeps its 4.0 reading, recorded.
+func TestOverlaps(t *testing.T) {
+	cr := accept(t, "object-state-no-roles")
+	if cr.Request.Roles.Mode != sp.RoleModeImplicit || cr.Diagnostics.Count(sp.DiagnosticLegacyForm, sp.FormImplicitRoles) != 1 {
+		t.Errorf("object state without roles: mode %s diagnostics %+v", cr.Request.Roles.Mode, cr.Diagnostics)
+	}
+	cr = accept(t, "media-in-front")
+	if cr.Media != nil || cr.Diagnostics.Count(sp.DiagnosticLegacyForm, sp.FormMediaInFront) != 1 {
+		t.Errorf("media in front: media %+v diagnostics %+v", cr.Media, cr.Diagnostics)
+	}
+	if cr := accept(t, "media-not-in-front"); cr.Diagnostics.Count(sp.DiagnosticLegacyForm, sp.FormMediaInFront) != 0 {
+		t.Errorf("a video before an image is no overlap: %+v", cr.Diagnostics)
+	}
+	if cr := accept(t, "guide-request"); len(cr.Diagnostics) != 0 || cr.Request.Roles.Mode != sp.RoleModeExplicit {
+		t.Errorf("a 5.0 request with roles has no legacy form: %+v", cr.Diagnostics)
+	}
+}
+
+func TestLongContextHeaderTranslates(t *testing.T) {
+	cr := accept(t, "long-context-header")
+	if cr.Plan != listener.PlanTranslate || !*cr.Request.Options.LongContext {
+		t.Fatalf("plan %s options %+v", cr.Plan, cr.Request.Options)
+	}
+}
+
+// TestErrorsCarryBothShapes: a refusal carries the standard detail and
+// 4.0's error object.
+func TestErrorsCarryBothShapes(t *testing.T) {
+	c := listenertest.Find(t, "unknown-question")
+	_, err := Codec{}.Read(c.Path, c.Body, c.Header)
+	var r *listener.Refusal
+	if !errors.As(err, &r) {
+		t.Fatalf("not refused: %v", err)
+	}
+	status, body := Codec{}.AnswerError(nil, &r.Body)
+	if status != 400 || !strings.Contains(string(body), `"detail":"`) || !strings.Contains(string(body), `"error":{"code":"invalid_request","message":`) {
+		t.Fatalf("%d %s", status, body)
+	}
+}
+
+// TestFormCounter: the counter counts each form once per request, both
+// overlaps included, skips the native endpoints, and is safe for
+// concurrent use.
+func TestFormCounter(t *testing.T) {
+	var counter listener.FormCounter
+	names := []string{"removed-choices", "removed-images", "implicit-roles", "media-in-front", "object-state-no-roles", "guide-request", "decisions-internal-form"}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, n := range names {
+				c := listenertest.Find(t, n)
+				cr, err := Codec{}.Read(c.Path, c.Body, c.Header)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				counter.Record(cr)
+			}
+		}()
+	}
+	wg.Wait()
+	snap := counter.Snapshot()
+	// removed-images also spells choices and puts its image in front of the text.
+	want := map[string]uint64{sp.FormChoices: 8, sp.FormImages: 4, sp.FormImplicitRoles: 8, sp.FormMediaInFront: 8}
+	if snap.Requests != 24 {
+		t.Errorf("requests %d, want 24 (the decisions request is not counted)", snap.Requests)
+	}
+	for form, n := range want {
+		if snap.Forms[form] != n {
+			t.Errorf("%s: %d, want %d (all %v)", form, snap.Forms[form], n, snap.Forms)
+		}
+	}
+	snap.Forms[sp.FormChoices] = 99
+	if counter.Snapshot().Forms[sp.FormChoices] != 8 {
+		t.Error("a snapshot shares the counter's map")
+	}
+}

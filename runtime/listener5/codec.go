@@ -1,0 +1,94 @@
+package listener5
+
+import (
+	"net/http"
+
+	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Codec is the vllm-sr/5.0 listener codec. It is stateless and safe for
+// concurrent use; the zero value is ready.
+type Codec struct{}
+
+var _ listener.Codec = Codec{}
+
+// answerer writes the 5.0 shapes.
+var answerer = listener.Answerer{}
+
+// Schema returns vllm-sr/5.0.
+func (Codec) Schema() table.SchemaID { return table.SchemaVllmSR50 }
+
+// Read reads a client's body sent to path.
+func (Codec) Read(path listener.Endpoint, body []byte, header http.Header) (*listener.ClientRequest, error) {
+	switch path {
+	case listener.EndpointSystemOne:
+		return readRequest(body, header)
+	case listener.EndpointBatch:
+		return readBatch(body, header)
+	case listener.EndpointDecisions:
+		return listener.ReadDecisions(table.SchemaVllmSR50, body)
+	case listener.EndpointBundle:
+		return listener.ReadBundle(table.SchemaVllmSR50, body)
+	}
+	return nil, listener.RefuseEndpoint(table.SchemaVllmSR50)
+}
+
+// readRequest reads POST /v1/systemone: one request, decoded once,
+// checked by the generated validator, then mapped into the IR.
+func readRequest(body []byte, header http.Header) (*listener.ClientRequest, error) {
+	root, refusal := listener.Decode(body, internalwire.MaxDepth)
+	if refusal != nil {
+		return nil, refusal
+	}
+	if problems := validate.RequestVllmSR50(root); problems != nil {
+		return nil, refuse(problems, root, false)
+	}
+	var b listener.Builder
+	r, refusal := b.Request(root, nil, nil, "")
+	if refusal != nil {
+		return nil, refusal
+	}
+	listener.ApplyLongContext(&r.Options, header)
+	cr := &listener.ClientRequest{
+		Endpoint: listener.EndpointSystemOne,
+		Schema:   table.SchemaVllmSR50,
+		Request:  &r,
+		Plan:     listener.PlanTranslate,
+		Body:     body,
+	}
+	if m, ok := sp.ReadMediaInFront(r.State, r.Assets); ok {
+		cr.Media = []listener.StateMedia{{Media: m}}
+	}
+	return cr, nil
+}
+
+// refuse turns a body's problems into its refusal: 400 for any problem
+// that is not one question's own, else 422 for the first failed question.
+func refuse(problems []table.Problem, root jsonvalue.Value, batch bool) error {
+	t := listener.TriageProblems(problems, batch, nil)
+	if len(t.Request) > 0 {
+		return listener.RefuseProblems(table.SchemaVllmSR50, t.Request)
+	}
+	failures := t.Failures(root)
+	return listener.RefuseQuestion(&failures[0], root, batch)
+}
+
+// AnswerSuccess writes the 5.0 response, batch response or decisions
+// response (failed questions answered in their place).
+func (Codec) AnswerSuccess(req *listener.ClientRequest, out listener.Outcome) ([]byte, error) {
+	return answerer.Success(req, out)
+}
+
+// AnswerError writes the standard detail with the flat code, question,
+// state, reason and limit.
+func (Codec) AnswerError(_ *listener.ClientRequest, e *sp.ErrorBody) (int, []byte) {
+	return answerer.Error(e)
+}
+
+// AnswerListing writes {models: [...]}.
+func (Codec) AnswerListing(l *sp.Listing) ([]byte, error) { return answerer.Listing(l) }
