@@ -36,8 +36,14 @@ func NoReplyError(err error) *sp.ErrorBody {
 }
 
 // MalformedReplyError is the error body of a reply that is not what the
-// target's schema answers with: 502, naming the JSON path at fault.
-func MalformedReplyError(path sp.Path) *sp.ErrorBody {
+// target's schema answers with: 502, naming the JSON path at fault when
+// err is a *systemoneprotocol.ProtocolError.
+func MalformedReplyError(err error) *sp.ErrorBody {
+	var path sp.Path
+	var pe *sp.ProtocolError
+	if errors.As(err, &pe) {
+		path = pe.Path
+	}
 	return &sp.ErrorBody{
 		Status:  http.StatusBadGateway,
 		Reason:  "invalid_upstream_reply",

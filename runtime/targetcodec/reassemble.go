@@ -43,8 +43,13 @@ func Reassemble(p *Plan, results []ItemResult) *sp.BatchResponse {
 // fail-fast caller: the first failed item's, in the plan's order, with the
 // item named as its state and a 422 detail located inside the batch body
 // (body.requests.<item>...). nil when every item answered.
+//
+// An item that failed only because another item of its batch call did
+// (ReasonBatchCallFailed) never answers the batch while the failure that
+// caused it is known.
 func FirstFailure(p *Plan, results []ItemResult) *sp.ErrorBody {
 	byName := indexResults(results)
+	var collateral *sp.ErrorBody
 	for _, it := range p.Items {
 		r := resultOf(byName, it.Name)
 		if r.Response != nil {
@@ -55,10 +60,19 @@ func FirstFailure(p *Plan, results []ItemResult) *sp.ErrorBody {
 		if e.Detail != nil {
 			e.Detail = locateInBatch(e.Detail, it.Name)
 		}
-		return &e
+		if e.Reason != ReasonBatchCallFailed {
+			return &e
+		}
+		if collateral == nil {
+			collateral = &e
+		}
 	}
-	return nil
+	return collateral
 }
+
+// ReasonBatchCallFailed is the reason of an item left unanswered because
+// another item of the same batch call failed.
+const ReasonBatchCallFailed = "batch_call_failed"
 
 func indexResults(results []ItemResult) map[string]ItemResult {
 	m := make(map[string]ItemResult, len(results))
@@ -85,7 +99,8 @@ func locateInBatch(detail []sp.DetailItem, item string) []sp.DetailItem {
 	out := make([]sp.DetailItem, len(detail))
 	for i, d := range detail {
 		out[i] = d
-		if len(d.Loc) > 0 && !d.Loc[0].IsIndex && d.Loc[0].Name == "body" {
+		inBatch := len(d.Loc) > 1 && d.Loc[1].Name == "requests"
+		if len(d.Loc) > 0 && !d.Loc[0].IsIndex && d.Loc[0].Name == "body" && !inBatch {
 			loc := sp.Path{d.Loc[0], {Name: "requests"}, {Name: item}}
 			out[i].Loc = append(loc, d.Loc[1:]...)
 		}

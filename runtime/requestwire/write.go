@@ -1,0 +1,189 @@
+package requestwire
+
+import (
+	"strconv"
+
+	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Skip reports whether the member name at level is left out. A nil Skip
+// writes every member.
+type Skip func(level table.Level, name string) bool
+
+// Writer writes request bodies. The zero Writer writes the full
+// vllm-sr/5.0 form.
+type Writer struct {
+	Skip Skip
+}
+
+func (w Writer) skip(level table.Level, name string) bool {
+	return w.Skip != nil && w.Skip(level, name)
+}
+
+// AppendRequest appends r as one POST /v1/systemone body.
+func (w Writer) AppendRequest(dst []byte, r *sp.Request) ([]byte, error) {
+	return w.appendRequest(dst, r, true, nil)
+}
+
+// AppendBatch appends b as one POST /v1/systemone/batch body:
+// {model, requests: {name: request}, options}. Items take the batch's
+// model and options, so theirs are not written: a caller that needs an
+// item's own options folds them into b.Options first.
+func (w Writer) AppendBatch(dst []byte, b *sp.Batch) ([]byte, error) {
+	if len(b.Items) == 0 {
+		return dst, invalidIR(sp.Path{{Name: "requests"}}, sp.ReasonEmpty, "a batch has at least one request")
+	}
+	o := object{dst: append(dst, '{')}
+	if b.Model != nil && !w.skip(table.LevelBatch, "model") {
+		o.name("model")
+		o.dst = appendString(o.dst, *b.Model)
+	}
+	o.name("requests")
+	o.dst = append(o.dst, '{')
+	for i := range b.Items {
+		if i > 0 {
+			o.dst = append(o.dst, ',')
+		}
+		it := &b.Items[i]
+		o.dst = append(appendString(o.dst, it.Name), ':')
+		var err error
+		o.dst, err = w.appendRequest(o.dst, &it.Request, false, sp.Path{{Name: "requests"}, {Name: it.Name}})
+		if err != nil {
+			return o.dst, err
+		}
+	}
+	o.dst = append(o.dst, '}')
+	if b.Options != nil && !w.skip(table.LevelBatch, "options") {
+		w.appendOptions(&o, b.Options)
+	}
+	return append(o.dst, '}'), nil
+}
+
+// appendRequest writes one request; whole is false for a batch item,
+// which carries neither model nor options.
+func (w Writer) appendRequest(dst []byte, r *sp.Request, whole bool, at sp.Path) ([]byte, error) {
+	if r.States != nil {
+		return dst, &sp.ProtocolError{Category: sp.CategoryUnsupported, Reason: sp.ReasonUnsupported,
+			Path: at.Key("states"), Message: "vllm-sr/5.0 has no states form; send each state as a request of a batch"}
+	}
+	if !r.State.IsValid() {
+		return dst, invalidIR(at.Key("state"), sp.ReasonMissingMember, "a request needs a state")
+	}
+	o := object{dst: append(dst, '{')}
+	if whole && r.Model != nil {
+		o.name("model")
+		o.dst = appendString(o.dst, *r.Model)
+	}
+	o.name("state")
+	o.dst = jsonvalue.AppendCompact(o.dst, r.State)
+	if !w.skip(table.LevelRequest, "roles") {
+		if err := appendRoles(&o, r, at); err != nil {
+			return o.dst, err
+		}
+	}
+	o.name("questions")
+	var err error
+	if o.dst, err = w.appendQuestions(o.dst, r.Questions, at.Key("questions")); err != nil {
+		return o.dst, err
+	}
+	if len(r.Assets) > 0 {
+		o.name("assets")
+		o.dst = appendAssets(o.dst, r.Assets)
+	}
+	if whole && r.Options != nil && !w.skip(table.LevelRequest, "options") {
+		w.appendOptions(&o, r.Options)
+	}
+	return append(o.dst, '}'), nil
+}
+
+func appendRoles(o *object, r *sp.Request, at sp.Path) error {
+	roles := internalwire.ExplicitRoles(r)
+	switch roles.Mode {
+	case sp.RoleModeNone:
+		return nil
+	case sp.RoleModeExplicit:
+		o.name("roles")
+		o.dst = append(o.dst, '{')
+		for i, p := range roles.Parts {
+			if i > 0 {
+				o.dst = append(o.dst, ',')
+			}
+			o.dst = append(appendString(o.dst, p.Key), ':')
+			o.dst = appendString(o.dst, string(p.Role))
+		}
+		o.dst = append(o.dst, '}')
+		return nil
+	}
+	return invalidIR(at.Key("roles"), sp.ReasonUnsetMode, "the request's role mode is unset")
+}
+
+func appendAssets(dst []byte, assets []sp.Asset) []byte {
+	dst = append(dst, '{')
+	for i := range assets {
+		a := &assets[i]
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(appendString(dst, a.Placeholder), ':')
+		o := object{dst: append(dst, '{')}
+		o.name("type")
+		o.dst = appendString(o.dst, string(a.Type))
+		if a.Format != nil {
+			o.name("format")
+			o.dst = appendString(o.dst, *a.Format)
+		}
+		o.name("data_base64")
+		o.dst = jsonvalue.AppendCompact(o.dst, a.Data)
+		dst = append(o.dst, '}')
+	}
+	return append(dst, '}')
+}
+
+// appendOptions writes the options 5.0 has in the body; long_context is
+// the standard's header and is never written. Options left with no member
+// are not written at all.
+func (w Writer) appendOptions(o *object, opts *sp.Options) {
+	inner := object{}
+	if opts.DeadlineMs != nil && !w.skip(table.LevelOptions, "deadline_ms") {
+		inner.name("deadline_ms")
+		inner.dst = strconv.AppendInt(inner.dst, *opts.DeadlineMs, 10)
+	}
+	if opts.ReturnMeta != nil && !w.skip(table.LevelOptions, "return_meta") {
+		inner.name("return_meta")
+		inner.dst = strconv.AppendBool(inner.dst, *opts.ReturnMeta)
+	}
+	if opts.MaxTokens != nil && !w.skip(table.LevelOptions, "max_tokens") {
+		inner.name("max_tokens")
+		inner.dst = strconv.AppendInt(inner.dst, *opts.MaxTokens, 10)
+	}
+	if inner.n == 0 {
+		return
+	}
+	o.name("options")
+	o.dst = append(append(append(o.dst, '{'), inner.dst...), '}')
+}
+
+// object writes one object's members, a comma before all but the first.
+type object struct {
+	dst []byte
+	n   int
+}
+
+func (o *object) name(name string) {
+	if o.n > 0 {
+		o.dst = append(o.dst, ',')
+	}
+	o.n++
+	o.dst = append(appendString(o.dst, name), ':')
+}
+
+func appendString(dst []byte, s string) []byte {
+	return jsonvalue.AppendCompact(dst, jsonvalue.String(s))
+}
+
+func invalidIR(path sp.Path, reason sp.Reason, message string) *sp.ProtocolError {
+	return &sp.ProtocolError{Category: sp.CategoryInvalidIR, Reason: reason, Path: path, Message: message}
+}

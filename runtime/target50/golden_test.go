@@ -1,0 +1,103 @@
+package target50
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	"github.com/vllm-sr/systemone/runtime/targetcodec/codectest"
+)
+
+// TestGolden runs every case under testdata/golden.
+func TestGolden(t *testing.T) {
+	codectest.RunDir(t, "testdata/golden", Codec{})
+}
+
+var serve = tc.Target{Deployment: "serve-vela", Endpoint: "http://127.0.0.1:8100/v1/systemone", Model: "vllm-sr/vela3-fast"}
+
+// TestBodiesAreVllmSR50: the batch body passes the generated 5.0 batch
+// validator.
+func TestBodiesAreVllmSR50(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/golden/*")
+	for _, dir := range dirs {
+		raw, _ := os.ReadFile(filepath.Join(dir, "request.json"))
+		plan, _, err := Codec{}.Plan(codectest.ReadBatch(t, raw, nil), serve, tc.Policy{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(plan.Calls) != 1 {
+			t.Fatalf("%s: %d calls for one batch", dir, len(plan.Calls))
+		}
+		v, err := jsonvalue.Decode(plan.Calls[0].Body, jsonvalue.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if problems := validate.BatchRequestVllmSR50(v); problems != nil {
+			t.Errorf("%s: %+v", dir, problems)
+		}
+	}
+}
+
+// TestDecodeListing reads version, features and card.
+func TestDecodeListing(t *testing.T) {
+	l, err := Codec{}.DecodeListing(200, []byte(`{"models":[{"name":"vllm-sr/vela3-fast","description":"d","release_date":"2026-10-01","version":"5.0","features":["noul","span"],"card":{"question_types":["noul"]}}]}`))
+	if err != nil || len(l.Models) != 1 || *l.Models[0].Version != "5.0" || len(l.Models[0].Features) != 2 || !l.Models[0].Card.IsValid() {
+		t.Fatalf("%+v %v", l, err)
+	}
+	if _, err := (Codec{}).DecodeListing(200, []byte(`{"models":[{"name":"x","features":"noul"}]}`)); err == nil {
+		t.Fatal("features as a string was read")
+	}
+}
+
+// TestItemOptionsMustAgree: a bundle whose items carry different options
+// cannot be one 5.0 batch.
+func TestItemOptionsMustAgree(t *testing.T) {
+	b := codectest.ReadBatch(t, []byte(`{"requests":{"a":{"state":"s","questions":{"q":{"type":"noul"}}},"b":{"state":"t","questions":{"q":{"type":"noul"}}}}}`), nil)
+	one, two := int64(100), int64(200)
+	b.Items[0].Request.Options = &spOptions{DeadlineMs: &one}
+	b.Items[1].Request.Options = &spOptions{DeadlineMs: &two}
+	if _, _, err := (Codec{}).Plan(b, serve, tc.Policy{}); err == nil {
+		t.Fatal("differing item options were merged")
+	}
+	b.Items[1].Request.Options = &spOptions{DeadlineMs: &one}
+	plan, _, err := Codec{}.Plan(b, serve, tc.Policy{})
+	if err != nil || !json.Valid(plan.Calls[0].Body) {
+		t.Fatal(err)
+	}
+}
+
+func FuzzDecodeReplyNeverPanics(f *testing.F) {
+	files, _ := filepath.Glob("testdata/golden/*/replies.json")
+	for _, file := range files {
+		raw, _ := os.ReadFile(file)
+		var replies []codectest.ReplyFile
+		_ = json.Unmarshal(raw, &replies)
+		for _, r := range replies {
+			f.Add(r.Status, []byte(r.Body))
+		}
+	}
+	raw, _ := os.ReadFile("testdata/golden/batch-call/request.json")
+	plan, _, err := Codec{}.Plan(codectest.ReadBatch(f, raw, nil), serve, tc.Policy{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		results, err := Codec{}.DecodeReply(plan, plan.Calls[0], tc.WireReply{Status: status, Body: body})
+		if err != nil || len(results) != 2 {
+			t.Fatalf("results %d, %v", len(results), err)
+		}
+		for _, r := range results {
+			if (r.Response == nil) == (r.Error == nil) {
+				t.Fatalf("result %+v", r)
+			}
+		}
+		_ = tc.Reassemble(&plan, results)
+	})
+}
+
+type spOptions = sp.Options

@@ -1,0 +1,58 @@
+package targetcodec
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+)
+
+// DefaultMaxConcurrency is how many split calls are in flight when the
+// deployment sets no max_concurrency.
+const DefaultMaxConcurrency = 8
+
+// ErrNoEndpoint: the target names no endpoint to call.
+var ErrNoEndpoint = errors.New("targetcodec: the target has no endpoint")
+
+// ErrCallNotInPlan: DecodeReply was given a call its plan did not make.
+var ErrCallNotInPlan = errors.New("targetcodec: the call is not one of the plan's")
+
+// MaxConcurrencyOrDefault returns t's bound on calls in flight, or
+// DefaultMaxConcurrency when t sets none.
+func (t Target) MaxConcurrencyOrDefault() int {
+	if t.MaxConcurrency > 0 {
+		return t.MaxConcurrency
+	}
+	return DefaultMaxConcurrency
+}
+
+// BaseURL returns the endpoint without its /v1/systemone path: the root
+// the other System One paths (/v1/systemone/batch, /v1/decisions,
+// /v1/bundle, /v1/models) hang from. An endpoint not ending in
+// /v1/systemone is taken as the root itself.
+func (t Target) BaseURL() (string, error) {
+	if t.Endpoint == "" {
+		return "", ErrNoEndpoint
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(t.Endpoint, "/"), "/v1/systemone"), nil
+}
+
+// JSONHeader returns the headers every System One call carries.
+func JSONHeader() http.Header {
+	return http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json"}}
+}
+
+// LongContext reports whether the request, or the batch's options, set
+// the long-context flag.
+func LongContext(r *sp.Request, batch *sp.Options) bool {
+	set := func(o *sp.Options) bool { return o != nil && o.LongContext != nil && *o.LongContext }
+	return set(r.Options) || set(batch)
+}
+
+// LongContextHeader is the standard's long-context request header.
+const LongContextHeader = "TypeSafe-Danger-Zone-Long-Context"
+
+// ImagesHeader is the standard's header that turns on image assets and
+// box questions.
+const ImagesHeader = "TypeSafe-Danger-Zone-Images"

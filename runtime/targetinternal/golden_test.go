@@ -1,0 +1,78 @@
+package targetinternal
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vllm-sr/systemone/runtime/internalwire"
+	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	"github.com/vllm-sr/systemone/runtime/targetcodec/codectest"
+)
+
+var runtimeTarget = tc.Target{Deployment: "runtime", Endpoint: "http://127.0.0.1:8100/v1/systemone", Model: "vllm-sr/vela3"}
+
+// TestGolden runs every case under testdata/golden.
+func TestGolden(t *testing.T) {
+	codectest.RunDir(t, "testdata/golden", Codec{})
+}
+
+// TestLossless: a request the internal form reads goes on byte for byte
+// as internalwire writes it, whatever its spellings.
+func TestLossless(t *testing.T) {
+	files, _ := filepath.Glob("../internalwire/testdata/requests/*.json")
+	if len(files) == 0 {
+		t.Skip("no internalwire request corpus")
+	}
+	for _, f := range files {
+		raw, _ := os.ReadFile(f)
+		r, _, err := internalwire.DecodeRequest(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		model := runtimeTarget.Model
+		if r.Model != nil {
+			r.Model = &model
+		}
+		want, err := internalwire.EncodeRequest(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, _, err := Codec{}.Plan(batchOf(r), runtimeTarget, tc.Policy{})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if r.Model != nil && !bytes.Equal(plan.Calls[0].Body, want) {
+			t.Errorf("%s:\n got %s\nwant %s", f, plan.Calls[0].Body, want)
+		}
+		if plan.Calls[0].URL != "http://127.0.0.1:8100/v1/decisions" {
+			t.Errorf("%s: %s", f, plan.Calls[0].URL)
+		}
+	}
+}
+
+func FuzzDecodeReplyNeverPanics(f *testing.F) {
+	files, _ := filepath.Glob("testdata/golden/*/replies.json")
+	for _, file := range files {
+		raw, _ := os.ReadFile(file)
+		var replies []codectest.ReplyFile
+		_ = json.Unmarshal(raw, &replies)
+		for _, r := range replies {
+			f.Add(r.Status, []byte(r.Body))
+		}
+	}
+	raw, _ := os.ReadFile("testdata/golden/bundle/request.json")
+	plan, _, err := Codec{}.Plan(codectest.ReadBatch(f, raw, nil), runtimeTarget, tc.Policy{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		results, err := Codec{}.DecodeReply(plan, plan.Calls[0], tc.WireReply{Status: status, Body: body})
+		if err != nil || len(results) != 2 {
+			t.Fatalf("results %d, %v", len(results), err)
+		}
+		_ = tc.Reassemble(&plan, results)
+	})
+}

@@ -1,0 +1,197 @@
+package upstreamreply
+
+import (
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/targetcodec"
+)
+
+// MaxDepth bounds a reply's nesting: answers echo content (legends, meta,
+// tracks) up to the request's own depth.
+const MaxDepth = 128
+
+// Reader reads replies. Extensions says whether the vllm-sr/5.0 members
+// are read; the zero Reader reads the standard's only.
+type Reader struct {
+	Extensions bool
+}
+
+// Response reads one POST /v1/systemone (or /v1/decisions) body answering
+// questions, in their order.
+func (rd Reader) Response(body []byte, questions []targetcodec.QuestionRef) (*sp.Response, error) {
+	root, err := decode(body)
+	if err != nil {
+		return nil, err
+	}
+	return rd.response(root, nil, questions)
+}
+
+// BatchResponse reads one POST /v1/systemone/batch (or /v1/bundle) body:
+// {model, responses: {name: response}, usage}. It returns each planned
+// item's response, in the items' order; an item the body does not answer
+// has a nil response.
+func (rd Reader) BatchResponse(body []byte, items []targetcodec.PlannedItem) ([]*sp.Response, error) {
+	root, err := decode(body)
+	if err != nil {
+		return nil, err
+	}
+	if root.Kind() != jsonvalue.KindObject {
+		return nil, malformed(nil, "a batch response is an object")
+	}
+	responses, ok := root.Get("responses")
+	if !ok || responses.Kind() != jsonvalue.KindObject {
+		return nil, malformed(sp.Path{{Name: "responses"}}, "a batch response has an object of responses")
+	}
+	model, _ := root.Get("model")
+	out := make([]*sp.Response, len(items))
+	for i, it := range items {
+		v, ok := responses.Get(it.Name)
+		if !ok {
+			continue
+		}
+		r, err := rd.response(v, sp.Path{{Name: "responses"}, {Name: it.Name}}, it.Questions)
+		if err != nil {
+			return nil, err
+		}
+		if r.Model == nil && model.Kind() == jsonvalue.KindString {
+			s := model.Str()
+			r.Model = &s
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+func (rd Reader) response(v jsonvalue.Value, at sp.Path, questions []targetcodec.QuestionRef) (*sp.Response, error) {
+	if v.Kind() != jsonvalue.KindObject {
+		return nil, malformed(at, "a response is an object")
+	}
+	r := &sp.Response{}
+	if m, ok := v.Get("model"); ok {
+		if m.Kind() != jsonvalue.KindString {
+			return nil, malformed(at.Key("model"), "model is a string")
+		}
+		s := m.Str()
+		r.Model = &s
+	}
+	answers, ok := v.Get("answers")
+	if !ok || answers.Kind() != jsonvalue.KindObject {
+		return nil, malformed(at.Key("answers"), "a response has an object of answers")
+	}
+	r.Answers = make([]sp.Answer, len(questions))
+	for i, q := range questions {
+		r.Answers[i] = rd.answerOf(answers, q)
+	}
+	if u, ok := v.Get("usage"); ok {
+		usage, err := readUsage(u, at.Key("usage"))
+		if err != nil {
+			return nil, err
+		}
+		r.Usage = usage
+	}
+	if rd.Extensions {
+		if err := readExtensions(v, at, r); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func readUsage(u jsonvalue.Value, at sp.Path) (*sp.Usage, error) {
+	if u.Kind() != jsonvalue.KindObject {
+		return nil, malformed(at, "usage is an object")
+	}
+	var usage sp.Usage
+	for _, f := range []struct {
+		name string
+		dst  *int64
+	}{{"input_tokens", &usage.InputTokens}, {"output_tokens", &usage.OutputTokens}} {
+		v, ok := u.Get(f.name)
+		if !ok {
+			continue
+		}
+		n, isInt := v.Int()
+		if !isInt || n < 0 {
+			return nil, malformed(at.Key(f.name), "a token count is a non-negative integer")
+		}
+		*f.dst = n
+	}
+	return &usage, nil
+}
+
+// answerOf reads q's answer; a missing or malformed answer fails q alone.
+func (rd Reader) answerOf(answers jsonvalue.Value, q targetcodec.QuestionRef) sp.Answer {
+	v, ok := answers.Get(q.Name)
+	if !ok {
+		return failed(q, "missing_answer", "the upstream answer has no answer for this question")
+	}
+	a, reason := rd.answer(v, q)
+	if reason != "" {
+		return failed(q, reason, "the upstream answer for this question is not what its type answers with")
+	}
+	return a
+}
+
+func failed(q targetcodec.QuestionRef, reason, message string) sp.Answer {
+	return sp.Answer{Name: q.Name, Type: q.Type, Error: sp.QuestionErrorInvalidModelOutput, Reason: reason, Message: message}
+}
+
+// answer reads one answer, or returns the fixed reason it is malformed.
+func (rd Reader) answer(v jsonvalue.Value, q targetcodec.QuestionRef) (sp.Answer, string) {
+	a := sp.Answer{Name: q.Name, Type: q.Type}
+	if v.Kind() != jsonvalue.KindObject {
+		return a, "answer_not_object"
+	}
+	if rd.Extensions {
+		if e, ok := v.Get("error"); ok {
+			return questionError(v, e, a)
+		}
+	}
+	t, ok := v.Get("type")
+	if !ok || t.Kind() != jsonvalue.KindString {
+		return a, "answer_without_type"
+	}
+	if q.Type != "" && table.QuestionType(t.Str()) != q.Type {
+		return a, "answer_type_mismatch"
+	}
+	a.Type = table.QuestionType(t.Str())
+	if reason := readTyped(v, &a, rd.Extensions); reason != "" {
+		return a, reason
+	}
+	if rd.Extensions {
+		if reason := readAnswerExtensions(v, &a); reason != "" {
+			return a, reason
+		}
+	}
+	return a, ""
+}
+
+// questionError reads /v1/decisions' failed answer: error, reason, message.
+func questionError(v, e jsonvalue.Value, a sp.Answer) (sp.Answer, string) {
+	code := sp.QuestionErrorCode(e.Str())
+	if e.Kind() != jsonvalue.KindString || !code.Valid() {
+		return a, "unknown_question_error"
+	}
+	a.Error = code
+	if r, ok := v.Get("reason"); ok && r.Kind() == jsonvalue.KindString {
+		a.Reason = r.Str()
+	}
+	if m, ok := v.Get("message"); ok && m.Kind() == jsonvalue.KindString {
+		a.Message = m.Str()
+	}
+	return a, ""
+}
+
+func decode(body []byte) (jsonvalue.Value, error) {
+	v, err := jsonvalue.Decode(body, jsonvalue.Options{MaxDepth: MaxDepth})
+	if err != nil {
+		return v, &sp.ProtocolError{Category: sp.CategoryInvalidRequest, Reason: sp.ReasonInvalidJSON,
+			Message: "the upstream body is not JSON", Cause: err}
+	}
+	return v, nil
+}
+
+func malformed(at sp.Path, message string) *sp.ProtocolError {
+	return &sp.ProtocolError{Category: sp.CategoryInvalidRequest, Reason: sp.ReasonWrongType, Path: at, Message: message}
+}
