@@ -1,0 +1,162 @@
+package srun
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+)
+
+// decideOne answers one request (one state) with the engine, under the
+// request's deadline counted from start, and returns a complete response:
+// every question the engine was given has an answer or a failure, in
+// request order; model and usage are set; meta is added on return_meta.
+// It never fails: what went wrong is in the answers.
+func (s *Server) decideOne(parent context.Context, start time.Time, req *sp.Request) *sp.Response {
+	ctx, cancel := withDeadline(parent, start, req.Options)
+	defer cancel()
+	if len(req.Questions) == 0 {
+		// Every question failed while the request was read; there is
+		// nothing to run.
+		return s.finish(req, &sp.Response{}, start, 0)
+	}
+	if ctx.Err() != nil {
+		// The deadline passed before the work started: it is not run.
+		return s.finish(req, failAll(ctx.Err(), req), start, 0)
+	}
+	began := time.Now()
+	resp, err := s.engine.Decide(ctx, s.model, req)
+	took := time.Since(began)
+	switch {
+	case err != nil && (ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)):
+		resp = failAll(cmp.Or(ctx.Err(), err), req)
+	case err != nil:
+		// The error text is the engine's: logged for the operator, never
+		// sent to the client.
+		s.log.LogAttrs(parent, slog.LevelError, "engine failed", slog.String("error", err.Error()))
+		resp = nil
+	}
+	if resp == nil {
+		resp = failEvery(req, sp.QuestionErrorInvalidModelOutput, "engine_failed", "the model produced no answer")
+	}
+	return s.finish(req, resp, start, took)
+}
+
+// withDeadline bounds ctx by the request's deadline_ms, counted from the
+// moment the server received the request (start).
+func withDeadline(ctx context.Context, start time.Time, o *sp.Options) (context.Context, context.CancelFunc) {
+	if o == nil || o.DeadlineMs == nil {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, start.Add(time.Duration(*o.DeadlineMs)*time.Millisecond))
+}
+
+// failAll fails every question for the reason the work ended early: its
+// deadline, or the client going away.
+func failAll(cause error, req *sp.Request) *sp.Response {
+	if errors.Is(cause, context.DeadlineExceeded) {
+		return failEvery(req, sp.QuestionErrorDeadlineExceeded, "deadline_passed",
+			"options.deadline_ms passed before the question was run")
+	}
+	return failEvery(req, sp.QuestionErrorUnavailable, "request_cancelled",
+		"the request was cancelled before the question was run")
+}
+
+// failEvery answers every question of req with the same failure.
+func failEvery(req *sp.Request, code sp.QuestionErrorCode, reason, message string) *sp.Response {
+	resp := &sp.Response{Answers: make([]sp.Answer, len(req.Questions))}
+	for i, q := range req.Questions {
+		resp.Answers[i] = sp.Answer{Name: q.Name, Type: q.Type, Error: code, Reason: reason, Message: message}
+	}
+	return resp
+}
+
+// finish completes what the engine answered: the served model's name, a
+// usage (zero when the engine gave none), an invalid_model_output failure
+// for a question the engine left unanswered, and meta on return_meta.
+func (s *Server) finish(req *sp.Request, resp *sp.Response, start time.Time, took time.Duration) *sp.Response {
+	name := s.model.Name
+	resp.Model = &name
+	if resp.Usage == nil {
+		resp.Usage = &sp.Usage{}
+	}
+	for _, q := range req.Questions {
+		if !answered(resp, q) {
+			resp.Answers = append(resp.Answers, sp.Answer{Name: q.Name, Type: q.Type,
+				Error: sp.QuestionErrorInvalidModelOutput, Reason: "no_answer",
+				Message: "the model produced no answer for the question"})
+		}
+	}
+	if req.Options != nil && req.Options.ReturnMeta != nil && *req.Options.ReturnMeta {
+		resp.Meta = s.meta(resp.Meta, time.Since(start), took)
+	}
+	return resp
+}
+
+// answered reports whether resp answers q: an answer under its name, or,
+// for a set question, its result under sets (a composed set answers its
+// labels as nouls under <question>.<label> instead of under its name).
+func answered(resp *sp.Response, q sp.Question) bool {
+	for i := range resp.Answers {
+		if resp.Answers[i].Name == q.Name {
+			return true
+		}
+	}
+	for i := range resp.Sets {
+		if resp.Sets[i].Question == q.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// meta is the response's meta: the engine's own members, then the
+// server's for any the engine did not set: the model's identity,
+// revision, precision and numerics from its card, the engine and device
+// serving it, and the timings of this request.
+func (s *Server) meta(engine jsonvalue.Value, total, decide time.Duration) jsonvalue.Value {
+	var members []jsonvalue.Member
+	if engine.Kind() == jsonvalue.KindObject {
+		members = append(members, engine.Members()...)
+	}
+	has := func(name string) bool {
+		for _, m := range members {
+			if m.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	add := func(name string, v jsonvalue.Value) {
+		if !has(name) {
+			members = append(members, jsonvalue.Member{Name: name, Value: v})
+		}
+	}
+	card := s.model.Card
+	add("model", jsonvalue.String(s.model.Name))
+	add("family", jsonvalue.String(string(s.model.Family)))
+	add("revision", jsonvalue.String(s.model.Revision))
+	add("precision", jsonvalue.String(card.Precision))
+	add("numerics", jsonvalue.String(card.Numerics))
+	add("engine", jsonvalue.String(s.cfg.EngineName))
+	add("device", jsonvalue.String(s.cfg.Device))
+	timings, _ := jsonvalue.Object(
+		jsonvalue.Member{Name: "total_ms", Value: jsonvalue.Float(millis(total))},
+		jsonvalue.Member{Name: "decide_ms", Value: jsonvalue.Float(millis(decide))},
+	)
+	add("timings", timings)
+	v, ok := jsonvalue.Object(members...)
+	if !ok {
+		return engine
+	}
+	return v
+}
+
+// millis is d in milliseconds, to the microsecond.
+func millis(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
+}

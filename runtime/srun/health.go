@@ -1,0 +1,63 @@
+package srun
+
+import (
+	"net/http"
+
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+)
+
+// APIVersion is the model runtime contract the server speaks, reported as
+// api_version by GET /health: a Router refuses a runtime of any other.
+const APIVersion = "5.0.0"
+
+// ExtensionVersion is the vllm-sr extension set the server answers with,
+// reported by GET /health and in each GET /v1/models entry.
+const ExtensionVersion = "5.0"
+
+// handleHealth answers GET /health: 200 {"status": "ready", ...} once the
+// model passed its self-test, and before that 503 with Retry-After whose
+// body is the listener's error body for starting with the health members
+// added, so a client reading either shape finds what it looks for.
+func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
+	health := []jsonvalue.Member{
+		{Name: "status", Value: jsonvalue.String("ready")},
+		{Name: "api_version", Value: jsonvalue.String(APIVersion)},
+		{Name: "version", Value: jsonvalue.String(ExtensionVersion)},
+		{Name: "model", Value: jsonvalue.String(s.model.Name)},
+		{Name: "schema", Value: jsonvalue.String(string(s.cfg.Schema))},
+	}
+	if s.Ready() {
+		body, _ := jsonvalue.Object(health...)
+		writeJSON(w, http.StatusOK, jsonvalue.Compact(body))
+		return
+	}
+	health[0].Value = jsonvalue.String("starting")
+	e := starting()
+	writeJSON(w, e.Status, withMembers(s.errorBody(w.Header(), nil, e), health))
+}
+
+// withMembers adds members to a JSON object body, keeping its own members
+// first and skipping a name it already has. A body that is not an object
+// (which no codec writes) is replaced by the members alone.
+func withMembers(body []byte, extra []jsonvalue.Member) []byte {
+	v, err := jsonvalue.Decode(body, jsonvalue.Options{})
+	var members []jsonvalue.Member
+	if err == nil && v.Kind() == jsonvalue.KindObject {
+		members = append(members, v.Members()...)
+	}
+	for _, m := range extra {
+		if _, has := v.Get(m.Name); !has {
+			members = append(members, m)
+		}
+	}
+	out, _ := jsonvalue.Object(members...)
+	return jsonvalue.Compact(out)
+}
+
+// handleMetrics answers GET /metrics in the Prometheus text format.
+func (s *Server) handleMetrics(w http.ResponseWriter, _ *http.Request) {
+	body := s.metrics.exposition(gauges{inFlight: s.admission.inFlight(), ready: s.Ready()})
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}

@@ -1,0 +1,51 @@
+package srun
+
+import (
+	"regexp"
+	"testing"
+)
+
+func TestRequestIDsAreFixedFormatAndDistinct(t *testing.T) {
+	ids := newRequestIDs()
+	format := regexp.MustCompile(`^req_[0-9a-f]{32}$`)
+	seen := map[string]bool{}
+	for range 1000 {
+		id := ids.make()
+		if !format.MatchString(id) || seen[id] {
+			t.Fatalf("id %q: malformed or repeated", id)
+		}
+		seen[id] = true
+	}
+}
+
+func TestAdmissionNeverWaits(t *testing.T) {
+	a := newAdmission(2)
+	if !a.tryAcquire() || !a.tryAcquire() {
+		t.Fatal("two slots must be free")
+	}
+	if a.tryAcquire() {
+		t.Fatal("a third acquire must fail at once")
+	}
+	a.release()
+	if a.inFlight() != 1 || !a.tryAcquire() {
+		t.Fatal("a released slot must be free again")
+	}
+}
+
+func TestLabelEscaping(t *testing.T) {
+	if got := label("a\"b\\c\nd"); got != `"a\"b\\c\nd"` {
+		t.Errorf("got %s", got)
+	}
+}
+
+func TestConfigDefaultsAndRefusals(t *testing.T) {
+	c, err := Config{Model: "m"}.withDefaults()
+	if err != nil || c.Schema != "vllm-sr/5.0" || c.Device != "cpu" || c.MaxInFlight != DefaultMaxInFlight || c.Logger == nil {
+		t.Fatalf("defaults: %+v, %v", c, err)
+	}
+	for _, bad := range []Config{{Schema: "vllm-sr/3.0"}, {Device: "tpu"}, {MaxInFlight: -1}} {
+		if _, err := bad.withDefaults(); err == nil {
+			t.Errorf("%+v: want an error", bad)
+		}
+	}
+}

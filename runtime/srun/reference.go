@@ -1,0 +1,11 @@
+package srun
+
+import "github.com/vllm-sr/systemone/runtime/refscorer"
+
+// ReferenceEngine is the reference scorer (runtime/refscorer) as an
+// Engine: what a server runs when Config.Engine is nil, and what tests
+// wrap to provoke a real model's failures.
+func ReferenceEngine() Engine { return &refscorer.Scorer{} }
+
+// referenceEngine is the reference scorer reporting device in meta.
+func referenceEngine(device string) Engine { return &refscorer.Scorer{Device: device} }

@@ -1,0 +1,77 @@
+package srun
+
+import (
+	"cmp"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+
+	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/refscorer"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Server is a System One model runtime for one model: its HTTP handler,
+// its readiness and its counters. Build one with New and serve it with
+// Start, or mount Handler yourself.
+type Server struct {
+	cfg       Config
+	model     table.Model
+	codec     listener.Codec
+	engine    Engine
+	log       *slog.Logger
+	admission *admission
+	ids       *requestIDs
+	metrics   *metrics
+	// ready is set once the model has loaded and passed its self-test;
+	// until then every endpoint but GET /metrics answers 503 starting.
+	ready atomic.Bool
+}
+
+// New builds a server for cfg.Model. It fails, in one line, on a model
+// the catalogue does not have (listing the ones it has), or a schema or
+// device the server does not support. The server is not ready until
+// SelfTest passes (Start runs it).
+func New(cfg Config) (*Server, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	model, ok := catalog.Model(cfg.Model)
+	if !ok {
+		return nil, fmt.Errorf("unknown model %q; supported: %s", cfg.Model, strings.Join(ModelNames(), ", "))
+	}
+	if cfg.Engine == nil {
+		cfg.Engine = referenceEngine(cfg.Device)
+		cfg.EngineName = cmp.Or(cfg.EngineName, refscorer.Engine)
+	}
+	cfg.EngineName = cmp.Or(cfg.EngineName, "custom")
+	return &Server{
+		cfg:       cfg,
+		model:     model,
+		codec:     listenerCodecs[cfg.Schema](),
+		engine:    cfg.Engine,
+		log:       cfg.Logger.With(slog.String("model", model.Name), slog.String("schema", string(cfg.Schema))),
+		admission: newAdmission(cfg.MaxInFlight),
+		ids:       newRequestIDs(),
+		metrics:   newMetrics(cfg.Listener),
+	}, nil
+}
+
+// ModelNames are the names of the catalogue's models, in catalogue order.
+func ModelNames() []string {
+	models := catalog.Models()
+	names := make([]string, len(models))
+	for i, m := range models {
+		names[i] = m.Name
+	}
+	return names
+}
+
+// Ready reports whether the server has passed its self-test.
+func (s *Server) Ready() bool { return s.ready.Load() }
+
+// Model is the model the server answers with.
+func (s *Server) Model() table.Model { return s.model }
