@@ -114,3 +114,25 @@ func TestMediaFrontState(t *testing.T) {
 		t.Errorf("a video before an image is no media-front state: %+v", in)
 	}
 }
+
+// The 4.0 listener's second overlap: without roles (implicit, 4.0's
+// reading) a state of placeholders in front of one item stays an array
+// that labels its assets; the same body with roles null (5.0's reading)
+// is the item with the media in front.
+func TestMediaFrontStateKeepsTheArrayUnderImplicitRoles(t *testing.T) {
+	req := decode(t, `{"state":["⟦i⟧","Caption"],
+		"assets":{"⟦i⟧":{"type":"image","format":"png","data_base64":""}},
+		"questions":{"n":{"type":"noul"}}}`)
+	if req.Roles.Mode != sp.RoleModeImplicit {
+		t.Fatalf("roles mode = %q, want implicit", req.Roles.Mode)
+	}
+	in := Whole(false, req)
+	if in.Media != nil || len(in.Parts) != 1 || in.Parts[0].Text != `["⟦i⟧", "Caption"]` {
+		t.Errorf("implicit roles: read as %+v, want the array kept", in)
+	}
+	req.Roles = sp.Roles{Mode: sp.RoleModeNone}
+	in = Whole(false, req)
+	if !reflect.DeepEqual(in.Media, []string{"⟦i⟧"}) || in.Parts[0].Text != "Caption" {
+		t.Errorf("roles none: read as %+v, want the media in front of the item", in)
+	}
+}

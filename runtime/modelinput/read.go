@@ -124,41 +124,22 @@ func roleOf(r sp.Roles, key string) sp.Role {
 	return sp.RoleUser
 }
 
-// splitMedia applies the media rule: a state array whose items are image
-// placeholders, then video placeholders, then exactly one other item, is
-// that item with the media in front of it. Any other state is itself.
+// splitMedia applies vllm-sr/5.0's media rule (sp.ReadMediaInFront): an
+// array state of image placeholders, then video placeholders, then exactly
+// one other item, is that item with the media in front of it. A request
+// with implicit roles has vllm-sr/4.0's reading, where such a state stays
+// an array that labels its assets (the 4.0 listener's second overlap); the
+// internal form marks that reading by an absent roles member. Any other
+// state is itself.
 func splitMedia(req *sp.Request) ([]string, jsonvalue.Value) {
-	items := req.State.Items()
-	if req.State.Kind() != jsonvalue.KindArray || len(items) < 2 {
+	if req.Roles.Mode == sp.RoleModeImplicit {
 		return nil, req.State
 	}
-	var media []string
-	last := sp.AssetImage
-	for _, it := range items[:len(items)-1] {
-		a, ok := assetNamed(req.Assets, it)
-		if !ok || (last == sp.AssetVideo && a.Type == sp.AssetImage) {
-			return nil, req.State
-		}
-		last = a.Type
-		media = append(media, a.Placeholder)
-	}
-	if _, ok := assetNamed(req.Assets, items[len(items)-1]); ok {
+	m, ok := sp.ReadMediaInFront(req.State, req.Assets)
+	if !ok {
 		return nil, req.State
 	}
-	return media, items[len(items)-1]
-}
-
-func assetNamed(assets []sp.Asset, v jsonvalue.Value) (sp.Asset, bool) {
-	if v.Kind() != jsonvalue.KindString {
-		return sp.Asset{}, false
-	}
-	s := v.Str()
-	for _, a := range assets {
-		if a.Placeholder == s {
-			return a, true
-		}
-	}
-	return sp.Asset{}, false
+	return m.Placeholders, m.Item
 }
 
 func keep(parts []Part, ok func(Part) bool) []Part {

@@ -106,7 +106,10 @@ func (s *Scorer) answer(model table.Model, req *sp.Request, q *sp.Question, resp
 		resp.Sets = append(resp.Sets, result)
 		resp.Thresholds = append(resp.Thresholds, sp.QuestionThreshold{Question: q.Name, Threshold: plan.Threshold})
 	case table.QuestionSpan:
+		// A span answers as a noul (the highest probability any word
+		// reached); its spans go under the response's spans.
 		resp.Spans = append(resp.Spans, sp.QuestionSpans{Question: q.Name, Spans: span(sd, &plan, &a)})
+		a.Type = table.QuestionNoul
 		resp.Thresholds = append(resp.Thresholds, sp.QuestionThreshold{Question: q.Name, Threshold: plan.Threshold})
 		if model.Card.HasSpanHead(string(sp.SpanHeadBroad)) {
 			resp.SpanHeads = append(resp.SpanHeads, sp.QuestionSpanHead{Question: q.Name, Head: plan.Head})

@@ -167,6 +167,9 @@ func TestSpanOffsetsAreCodePoints(t *testing.T) {
 		"roles":{"request":"user","context":"context","answer":"answer"},
 		"questions":{"pii":{"type":"span","preset":"pii","criteria":{"PERSON":null,"PHONE":null,"EMAIL":null},"require_full_input":true}}}`
 	resp := decide(t, &Scorer{}, "vllm-sr/vela3", body)
+	if a := resp.Answers[0]; a.Type != table.QuestionNoul || a.Noul == nil {
+		t.Errorf("a span answers as a noul: got type %q, noul %v", a.Type, a.Noul)
+	}
 	runes := []rune(answerText)
 	spans := resp.Spans[0].Spans
 	if len(spans) == 0 {
