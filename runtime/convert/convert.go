@@ -1,114 +1,141 @@
 package convert
 
 import (
+	"errors"
 	"fmt"
-	"slices"
+	"net/http"
 	"strings"
+	"sync"
 
-	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/schemaregistry"
 	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/targetcodec"
 )
 
-// requestCodec reads and writes request bodies of one schema.
-type requestCodec struct {
-	read  func(body []byte) (*sop.Request, sop.Diagnostics, error)
-	write func(r *sop.Request) ([]byte, error)
+// Converter converts request bodies between the schemas of one schema
+// registry. It is immutable and safe for concurrent use.
+type Converter struct {
+	reg *schemaregistry.Registry
 }
 
-// codecs is every schema Convert speaks. It is never modified after init.
-var codecs = map[table.SchemaID]requestCodec{
-	table.SchemaInternal: {read: internalwire.DecodeRequest, write: internalwire.EncodeRequest},
-}
+// New returns a converter over reg's codecs and deviations.
+func New(reg *schemaregistry.Registry) *Converter { return &Converter{reg: reg} }
 
-// deviations is every deviation Convert applies, by ID; none yet. A
-// deviation rewrites the target's body after its codec wrote it.
-var deviations = map[string]func(to table.SchemaID, body []byte) ([]byte, error){}
+// builtin is the converter over the built-in registry, built on first use.
+var builtin = sync.OnceValue(func() *Converter { return New(schemaregistry.Builtin()) })
 
-// Schemas returns the schema IDs Convert reads and writes, sorted.
-func Schemas() []table.SchemaID {
-	ids := make([]table.SchemaID, 0, len(codecs))
-	for id := range codecs {
-		ids = append(ids, id)
+// Schemas returns the schema IDs the built-in converter reads, sorted.
+func Schemas() []table.SchemaID { return builtin().Sources() }
+
+// Targets returns the schema IDs the built-in converter writes, sorted.
+func Targets() []table.SchemaID { return builtin().Targets() }
+
+// Deviations returns the deviation IDs the built-in converter applies,
+// sorted.
+func Deviations() []string { return builtin().reg.DeviationIDs() }
+
+// Sources returns the schema IDs c reads: every schema with a listener
+// codec, systemone/0.2 (read by the generated standard validator, then as
+// the 5.0 superset) and the internal form.
+func (c *Converter) Sources() []table.SchemaID {
+	var out []table.SchemaID
+	for _, id := range c.reg.IDs() {
+		if _, ok := c.reader(id); ok {
+			out = append(out, id)
+		}
 	}
-	slices.Sort(ids)
-	return ids
+	return out
 }
 
-// Deviations returns the deviation IDs Convert applies, sorted.
-func Deviations() []string {
-	ids := make([]string, 0, len(deviations))
-	for id := range deviations {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
+// Targets returns the schema IDs c writes: those with a target codec.
+func (c *Converter) Targets() []table.SchemaID { return c.reg.TargetIDs() }
 
 // Result is a converted body and what the codecs recorded on the way.
 type Result struct {
 	Body []byte
-	// Diagnostics are the source codec's records (legacy forms used).
+	// Header are the headers the target codec sends with the body, beyond
+	// the JSON content type (the standard's long-context and images flags).
+	Header http.Header
+	// Diagnostics are the source codec's records (legacy forms used), then
+	// the target codec's (members the standard drops), then the
+	// deviations'.
 	Diagnostics sop.Diagnostics
 }
 
 // Convert reads body in the schema from and writes the same request in the
-// schema to, then applies the named deviations in order. Its errors are
-// one line: an unknown schema or deviation lists the supported ones, and a
-// body the source refuses or a request the target cannot carry names the
-// JSON path and the reason.
+// schema to with the built-in registry, then applies the named deviations
+// in order.
 func Convert(from, to table.SchemaID, deviationIDs []string, body []byte) ([]byte, error) {
-	res, err := Translate(from, to, deviationIDs, body)
+	res, err := builtin().Translate(from, to, deviationIDs, body)
 	return res.Body, err
 }
 
-// Translate is Convert, also returning the diagnostics.
+// Translate is Convert, also returning the headers and diagnostics.
 func Translate(from, to table.SchemaID, deviationIDs []string, body []byte) (Result, error) {
-	src, err := lookup("--from", from)
-	if err != nil {
-		return Result{}, err
+	return builtin().Translate(from, to, deviationIDs, body)
+}
+
+// Translate reads body in the schema from into the IR and writes it as one
+// request in the schema to, then applies the deviations in order. Its
+// errors are one line: an unknown schema or deviation lists the supported
+// ones, and a body the source refuses or a request the target cannot carry
+// names the JSON path and the reason.
+func (c *Converter) Translate(from, to table.SchemaID, deviationIDs []string, body []byte) (Result, error) {
+	read, ok := c.reader(from)
+	if !ok {
+		return Result{}, fmt.Errorf("unknown schema %q for --from; supported: %s", from, join(c.Sources()))
 	}
-	dst, err := lookup("--to", to)
+	codec, err := c.reg.Target(to)
 	if err != nil {
-		return Result{}, err
+		return Result{}, fmt.Errorf("unknown schema %q for --to; supported: %s", to, join(c.Targets()))
 	}
-	rewriters := make([]func(table.SchemaID, []byte) ([]byte, error), len(deviationIDs))
-	for i, id := range deviationIDs {
-		if rewriters[i] = deviations[id]; rewriters[i] == nil {
-			return Result{}, fmt.Errorf("unknown deviation %q; supported: %s", id, listOrNone(Deviations()))
+	devs, errs := c.reg.Deviations(to, deviationIDs)
+	if len(errs) > 0 {
+		msgs := make([]string, len(errs))
+		for i, e := range errs {
+			msgs[i] = e.Error()
 		}
+		return Result{}, errors.New(strings.Join(msgs, "; "))
 	}
-	r, diags, err := src.read(body)
+	r, diags, err := read(body)
 	if err != nil {
 		return Result{}, fmt.Errorf("the %s schema refuses the body: %w", from, err)
 	}
-	out, err := dst.write(r)
+	call, wdiags, err := writeRequest(codec, r)
 	if err != nil {
 		return Result{}, fmt.Errorf("the %s schema cannot carry the request: %w", to, err)
 	}
-	for i, rewrite := range rewriters {
-		if out, err = rewrite(to, out); err != nil {
-			return Result{}, fmt.Errorf("deviation %s: %w", deviationIDs[i], err)
-		}
+	diags = append(diags, wdiags...)
+	plan := targetcodec.Plan{Calls: []targetcodec.WireCall{call}}
+	ddiags, err := targetcodec.ApplyRequestDeviations(&plan, devs)
+	if err != nil {
+		return Result{}, fmt.Errorf("deviation: %w", err)
 	}
-	return Result{Body: out, Diagnostics: diags}, nil
+	return Result{Body: plan.Calls[0].Body, Header: extraHeaders(plan.Calls[0].Header), Diagnostics: append(diags, ddiags...)}, nil
 }
 
-func lookup(flag string, id table.SchemaID) (requestCodec, error) {
-	c, ok := codecs[id]
-	if !ok {
-		names := make([]string, 0, len(codecs))
-		for _, s := range Schemas() {
-			names = append(names, string(s))
+// extraHeaders drops the JSON headers every call carries.
+func extraHeaders(h http.Header) http.Header {
+	out := http.Header{}
+	for k, v := range h {
+		if k != "Content-Type" && k != "Accept" {
+			out[k] = v
 		}
-		return c, fmt.Errorf("unknown schema %q for %s; supported: %s", id, flag, listOrNone(names))
 	}
-	return c, nil
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
-func listOrNone(ids []string) string {
+func join(ids []table.SchemaID) string {
 	if len(ids) == 0 {
 		return "none"
 	}
-	return strings.Join(ids, ", ")
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = string(id)
+	}
+	return strings.Join(names, ", ")
 }

@@ -31,9 +31,11 @@ func TestConvertErrorsAreOneLine(t *testing.T) {
 		body     string
 		want     string
 	}{
-		{"unknown source", "vllm-sr/9.9", table.SchemaInternal, nil, `{}`, `unknown schema "vllm-sr/9.9" for --from; supported: internal`},
-		{"unknown target", table.SchemaInternal, "openai", nil, `{}`, `unknown schema "openai" for --to; supported: internal`},
-		{"unknown deviation", table.SchemaInternal, table.SchemaInternal, []string{"state_text"}, `{}`, `unknown deviation "state_text"; supported: none`},
+		{"unknown source", "vllm-sr/9.9", table.SchemaInternal, nil, `{}`, `unknown schema "vllm-sr/9.9" for --from; supported: internal, systemone/0.2, vllm-sr/4.0, vllm-sr/5.0`},
+		{"unknown target", table.SchemaInternal, "openai", nil, `{}`, `unknown schema "openai" for --to; supported: internal, systemone/0.2, vllm-sr/5.0`},
+		{"unknown deviation", table.SchemaInternal, table.SchemaStandard02, []string{"ascii_only"}, `{}`, `unknown deviation "ascii_only"; supported: state_text`},
+		{"deviation of another schema", table.SchemaInternal, table.SchemaInternal, []string{"state_text"}, `{}`, `deviation "state_text" does not apply to internal`},
+		{"4.0 is read, not written", table.SchemaInternal, table.SchemaVllmSR40, nil, `{}`, `unknown schema "vllm-sr/4.0" for --to; supported: internal, systemone/0.2, vllm-sr/5.0`},
 		{"refused body", table.SchemaInternal, table.SchemaInternal, nil, `{"state":"s","questions":{"q":{"type":"noul","x":1}}}`,
 			"the internal schema refuses the body: questions.q.x: is not a member of the internal form (unknown_member)"},
 	}

@@ -2,8 +2,12 @@
 // to another, always through the IR: the source schema's codec reads the
 // body into a systemoneprotocol.Request and the target's codec writes it.
 //
-// It is the library behind `vllm-sr convert`. The set of schemas it knows
-// is a fixed table built at init (only the internal wire form at this
-// stage); each later schema codec adds one entry, and each deviation one
-// rewriter, without changing a caller.
+// It is the library behind `vllm-sr convert`. The schemas and deviations
+// come from a schema registry (schemaregistry): it reads vllm-sr/5.0 and
+// vllm-sr/4.0 with their listener codecs, systemone/0.2 with the standard
+// validator and the 5.0 listener codec, and the internal form with
+// internalwire; it writes every schema that has a target codec
+// (systemone/0.2, vllm-sr/5.0, internal) as one request, then applies the
+// deployment's deviations to that call. A new schema or deviation in the
+// registry needs no change here.
 package convert

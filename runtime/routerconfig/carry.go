@@ -1,0 +1,131 @@
+package routerconfig
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/target02"
+	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+)
+
+// checkCarry refuses, one problem per missing thing, what a rule asks
+// that its deployment cannot carry (its schema) or answer (its card or
+// declared capabilities).
+func (l *loader) checkCarry(rule *Rule, req *sp.Request, d *Deployment, at map[string]*yaml.Node, questions *yaml.Node) {
+	var missing []tc.Missing
+	if d.Schema == table.SchemaStandard02 {
+		var ce *tc.CarryError
+		if err := target02.CheckCarryRequest(req, d.Target()); errors.As(err, &ce) {
+			missing = ce.Missing
+		}
+	} else {
+		missing = unanswered(req, d)
+	}
+	for _, m := range missing {
+		pointer := "/" + strings.Join(pathNames(m.Path), "/")
+		l.problems = append(l.problems, Problem{
+			File:       l.file,
+			Path:       join("rules."+rule.Name, m.Path.String()),
+			Message:    refusalMessage(rule, d, m),
+			Rule:       rule.Name,
+			Deployment: d.Name,
+		})
+		if n := nodeAt(at, pointer, questions); n != nil {
+			last := &l.problems[len(l.problems)-1]
+			last.Line, last.Column = n.Line, n.Column
+		}
+	}
+}
+
+// refusalMessage is one line naming the rule, the deployment and what it
+// cannot carry.
+func refusalMessage(rule *Rule, d *Deployment, m tc.Missing) string {
+	verb := "cannot carry"
+	if d.Schema != table.SchemaStandard02 {
+		verb = "does not answer"
+	}
+	return "rule " + strconv.Quote(rule.Name) + " refused: deployment " + strconv.Quote(d.Name) +
+		" (" + string(d.Schema) + ", model " + strconv.Quote(d.Model) + ") " + verb + " " + m.What
+}
+
+// pathNames are a path's elements as JSON Pointer segments.
+func pathNames(p sp.Path) []string {
+	out := make([]string, len(p))
+	for i, e := range p {
+		if e.IsIndex {
+			out[i] = strconv.Itoa(e.Index)
+		} else {
+			out[i] = escapePointer(e.Name)
+		}
+	}
+	return out
+}
+
+// unanswered lists what a rule asks that a vllm-sr deployment's card (or
+// declared capabilities) does not answer. A deployment with neither is
+// checked when the Router reads its listing, not at load.
+func unanswered(r *sp.Request, d *Deployment) []tc.Missing {
+	if d.Card == nil && d.Declared == nil {
+		return nil
+	}
+	var out []tc.Missing
+	add := func(what string, path sp.Path) { out = append(out, tc.Missing{What: what, Path: path}) }
+	for i := range r.Questions {
+		q := &r.Questions[i]
+		qa := sp.Path{{Name: "questions"}, {Name: q.Name}}
+		if !d.Capabilities.Has(tc.Capability(q.Type)) {
+			add(string(q.Type)+" question", qa.Key("type"))
+		}
+		if q.Preset != nil && !presetAnswered(d, *q.Preset) {
+			add("the preset "+strconv.Quote(*q.Preset), qa.Key("preset"))
+		}
+		if d.Card != nil {
+			cardMissing(d.Card, q, qa, add)
+		}
+	}
+	return out
+}
+
+// presetAnswered: the card lists the preset, or the declared capabilities
+// include presets.
+func presetAnswered(d *Deployment, name string) bool {
+	if d.Card != nil {
+		_, ok := d.Card.Preset(name)
+		return ok
+	}
+	return d.Capabilities.Has(tc.CapPresets)
+}
+
+// cardMissing adds the question's extension fields the card does not
+// answer.
+func cardMissing(c *table.Card, q *sp.Question, qa sp.Path, add func(string, sp.Path)) {
+	if q.Head != nil && !c.HasSpanHead(string(*q.Head)) {
+		add("the span head "+string(*q.Head), qa.Key("head"))
+	}
+	if q.DecisionAdapter != nil && *q.DecisionAdapter && !c.DecisionAdapter {
+		add("decision_adapter", qa.Key("decision_adapter"))
+	}
+	if q.Rate != nil && !slices.Contains(c.TrackRates, *q.Rate) {
+		add("track rate "+strconv.FormatInt(*q.Rate, 10), qa.Key("rate"))
+	}
+	if q.Over != nil && !overAnswered(c.Over, q) {
+		add("over on this question", qa.Key("over"))
+	}
+}
+
+// overAnswered applies the card's over scope to one question.
+func overAnswered(scope table.OverScope, q *sp.Question) bool {
+	switch scope {
+	case table.OverAny:
+		return true
+	case table.OverSpansAndPresets:
+		return q.Type == table.QuestionSpan || q.Preset != nil
+	}
+	return false
+}

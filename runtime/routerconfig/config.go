@@ -1,0 +1,216 @@
+package routerconfig
+
+import (
+	"time"
+
+	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/targetcodec"
+)
+
+// Config is a loaded, checked configuration. Listeners keep file order;
+// upstreams, deployments, pools and rules are sorted by name.
+type Config struct {
+	Listeners   []Listener
+	Upstreams   []Upstream
+	Deployments []Deployment
+	Pools       []Pool
+	Rules       []Rule
+}
+
+// Listener is one address the Router serves clients on.
+type Listener struct {
+	Name    string
+	Address string
+	// APIs are the APIs served, sorted by name: the listed ones, or the
+	// registry's defaults when the listener has no apis map.
+	APIs []ListenerAPI
+	// Listed: the configuration gave an apis map, so exactly those APIs are
+	// served and any other API path answers 404.
+	Listed bool
+}
+
+// Serves returns the entry of the API named name (or aliased by it).
+func (l *Listener) Serves(name string, apis *apiregistry.Registry) (*ListenerAPI, bool) {
+	canonical, ok := apis.Canonical(name)
+	if !ok {
+		return nil, false
+	}
+	for i := range l.APIs {
+		if l.APIs[i].API.Name == canonical {
+			return &l.APIs[i], true
+		}
+	}
+	return nil, false
+}
+
+// ListenerAPI is one API a listener serves.
+type ListenerAPI struct {
+	API apiregistry.API
+	// Schema is the schema the listener speaks on it: the configured one,
+	// else the API's listener default.
+	Schema table.SchemaID
+	// Codec reads clients in Schema; nil for an LLM API (forwarded
+	// unchanged).
+	Codec listener.Codec
+	// Models are the models served; nil: every model of the API's kind.
+	Models []string
+	// Settings are the API's settings the configuration gave, sorted by name.
+	Settings []SettingValue
+}
+
+// Setting returns the value of the setting named name, if given.
+func (a *ListenerAPI) Setting(name string) (int64, bool) {
+	for _, s := range a.Settings {
+		if s.Name == name {
+			return s.Value, true
+		}
+	}
+	return 0, false
+}
+
+// SettingValue is one configured API setting.
+type SettingValue struct {
+	Name  string
+	Value int64
+}
+
+// Upstream is an LLM API upstream; its bodies are forwarded unchanged.
+type Upstream struct {
+	Name string
+	// API is the API format it speaks (api_format, aliases resolved).
+	API      string
+	Endpoint string
+	// Schema is the API's schema it is called with.
+	Schema table.SchemaID
+	// Models are the client model names it serves.
+	Models []string
+}
+
+// DefaultMaxConcurrency is a deployment's split calls in flight when the
+// configuration gives no max_concurrency.
+const DefaultMaxConcurrency = 8
+
+// Deployment is one System One model endpoint the Router calls.
+type Deployment struct {
+	// Name is the configuration key: what a client's model names.
+	Name     string
+	Endpoint string
+	// Model is what goes upstream as the request's model.
+	Model  string
+	Schema table.SchemaID
+	Codec  targetcodec.Codec
+	// DeviationIDs and Deviations are applied after the codec, in order.
+	DeviationIDs   []string
+	Deviations     []targetcodec.Deviation
+	MaxConcurrency int
+	// Card is the catalogue's card of Model; nil for a model the catalogue
+	// does not know.
+	Card *table.Card
+	// Declared are the capabilities the configuration declares, for a
+	// target with no card.
+	Declared targetcodec.CapabilitySet
+	// Capabilities are what the target answers and reads, by question type
+	// and medium: the card's, else the declared ones, else everything the
+	// schema carries.
+	Capabilities targetcodec.CapabilitySet
+}
+
+// Target returns the deployment as a codec's plan target.
+func (d *Deployment) Target() targetcodec.Target {
+	return targetcodec.Target{
+		Deployment:     d.Name,
+		Endpoint:       d.Endpoint,
+		Model:          d.Model,
+		MaxConcurrency: d.MaxConcurrency,
+		Capabilities:   append(targetcodec.CapabilitySet(nil), d.Capabilities...),
+		Deviations:     append([]string(nil), d.DeviationIDs...),
+	}
+}
+
+// Pool is a named set of deployments a client's model may name, such as
+// vllm-sr/auto, routed by capability.
+type Pool struct {
+	Name    string
+	Members []string
+}
+
+// OnUnknown is what a rule does when a question's answer is unknown: the
+// call failed, missed the rule's timeout or the caller's deadline, or the
+// question came back with an error.
+type OnUnknown string
+
+const (
+	// OnUnknownSkip: the rule does not fire; the decision goes on as if it
+	// had not matched. The default, for advisory signals.
+	OnUnknownSkip OnUnknown = "skip"
+	// OnUnknownMatch: the rule fires as if it had matched (fail closed),
+	// for guards such as a jailbreak check that must not let a request
+	// through unchecked.
+	OnUnknownMatch OnUnknown = "match"
+	// OnUnknownFail: the client's request fails with 503 naming the rule,
+	// for decisions no route may be taken without.
+	OnUnknownFail OnUnknown = "fail"
+)
+
+var onUnknownValues = []string{string(OnUnknownFail), string(OnUnknownMatch), string(OnUnknownSkip)}
+
+// InputParts are the part names a rule's input may list: the names the
+// models were trained and calibrated on, kept for Router-built states.
+var InputParts = []string{"request", "history", "previous_turns", "previous_answer", "tool_results", "candidate", "answer", "context"}
+
+// Rule is one named decision the Router asks a deployment.
+type Rule struct {
+	Name       string
+	Deployment string
+	// Input are the state parts the Router builds, in order.
+	Input     []string
+	Timeout   time.Duration
+	OnUnknown OnUnknown
+	// Questions are the rule's questions in the IR, in file order: every
+	// one a complete 5.0 question, presets expanded into their canonical
+	// instructions and criteria where the configuration left them out.
+	Questions []sp.Question
+	// Roles give each input part its role, as 4.0's implicit roles did.
+	Roles sp.Roles
+}
+
+// Deployment returns the deployment named name.
+func (c *Config) Deployment(name string) (*Deployment, bool) {
+	for i := range c.Deployments {
+		if c.Deployments[i].Name == name {
+			return &c.Deployments[i], true
+		}
+	}
+	return nil, false
+}
+
+// Pool returns the pool named name.
+func (c *Config) Pool(name string) (*Pool, bool) {
+	for i := range c.Pools {
+		if c.Pools[i].Name == name {
+			return &c.Pools[i], true
+		}
+	}
+	return nil, false
+}
+
+// Route returns the deployments a client's model reaches: the deployment
+// it names, or the members of the pool it names, in pool order.
+func (c *Config) Route(model string) ([]*Deployment, bool) {
+	if d, ok := c.Deployment(model); ok {
+		return []*Deployment{d}, true
+	}
+	p, ok := c.Pool(model)
+	if !ok {
+		return nil, false
+	}
+	out := make([]*Deployment, 0, len(p.Members))
+	for _, m := range p.Members {
+		d, _ := c.Deployment(m)
+		out = append(out, d)
+	}
+	return out, true
+}

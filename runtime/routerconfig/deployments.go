@@ -1,0 +1,290 @@
+package routerconfig
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/table"
+	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+)
+
+// declarable are the capabilities a deployment may declare.
+var declarable = []tc.Capability{
+	tc.CapNoul, tc.CapChoice, tc.CapScore, tc.CapBox, tc.CapSet, tc.CapSpan, tc.CapTrack,
+	tc.CapImage, tc.CapVideo, tc.CapBatch, tc.CapRoles, tc.CapPresets, tc.CapExtensions, tc.CapLongContext,
+}
+
+var upstreamKeys = []string{"api_format", "endpoint", "schema", "models"}
+
+func (l *loader) upstreams(n *yaml.Node) {
+	entries, ok := l.mapping(n, "upstreams", true)
+	if !ok {
+		return
+	}
+	for _, e := range entries {
+		path := join("upstreams", e.Key)
+		if !namePattern.MatchString(e.Key) {
+			l.fail(e.KeyAt, path, "a name is letters, digits, '.', '_' or '-'")
+		}
+		f := l.fields(e.Value, path, upstreamKeys, nil)
+		if !l.require(e.Value, path, f, "api_format", "endpoint", "models") {
+			continue
+		}
+		u := Upstream{Name: e.Key}
+		if name, ok := l.str(f["api_format"].Value, join(path, "api_format")); ok {
+			api, err := l.regs.APIs.Resolve(name)
+			switch {
+			case err != nil:
+				l.fail(f["api_format"].Value, join(path, "api_format"), "%v", err)
+			case api.Kind != apiregistry.KindLLM:
+				l.fail(f["api_format"].Value, join(path, "api_format"), "%s is called through deployments with provider: systemone", api.Name)
+			default:
+				u.API = api.Name
+				u.Schema = l.upstreamSchema(api, f, path)
+			}
+		}
+		u.Endpoint = l.endpoint(f["endpoint"].Value, join(path, "endpoint"))
+		u.Models, _, _ = l.strList(f["models"].Value, join(path, "models"))
+		l.cfg.Upstreams = append(l.cfg.Upstreams, u)
+	}
+	slices.SortFunc(l.cfg.Upstreams, func(a, b Upstream) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// upstreamSchema reads an upstream's optional schema: one of the API's
+// upstream schemas, its default when absent.
+func (l *loader) upstreamSchema(api apiregistry.API, f map[string]entry, path string) table.SchemaID {
+	e, ok := f["schema"]
+	if !ok {
+		return api.UpstreamDefault
+	}
+	id, ok := l.str(e.Value, join(path, "schema"))
+	if !ok {
+		return ""
+	}
+	if !slices.Contains(api.UpstreamSchemas, table.SchemaID(id)) {
+		l.fail(e.Value, join(path, "schema"), "unknown schema %q for %s upstreams; supported: %s", id, api.Name, joinIDs(api.UpstreamSchemas))
+		return ""
+	}
+	return table.SchemaID(id)
+}
+
+// endpoint reads an absolute http or https URL.
+func (l *loader) endpoint(n *yaml.Node, path string) string {
+	s, ok := l.str(n, path)
+	if !ok {
+		return ""
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		l.fail(n, path, "must be an absolute http or https URL")
+		return ""
+	}
+	return s
+}
+
+var deploymentKeys = []string{"provider", "endpoint", "model", "schema", "deviations", "max_concurrency", "capabilities"}
+
+func (l *loader) deployments(n *yaml.Node) {
+	entries, ok := l.mapping(n, "deployments", true)
+	if !ok {
+		return
+	}
+	for _, e := range entries {
+		path := join("deployments", e.Key)
+		if !modelPattern.MatchString(e.Key) {
+			l.fail(e.KeyAt, path, "a key is letters, digits, '.', '_', '-' or '/'")
+		}
+		f := l.fields(e.Value, path, deploymentKeys, nil)
+		if f == nil {
+			continue
+		}
+		l.require(e.Value, path, f, "provider", "endpoint", "model")
+		// A deployment with problems is kept, so references to it are not
+		// reported again; the load fails on its own problems.
+		l.cfg.Deployments = append(l.cfg.Deployments, l.deployment(e.Key, f, path))
+	}
+	slices.SortFunc(l.cfg.Deployments, func(a, b Deployment) int { return strings.Compare(a.Name, b.Name) })
+}
+
+func (l *loader) deployment(name string, f map[string]entry, path string) Deployment {
+	d := Deployment{Name: name, MaxConcurrency: DefaultMaxConcurrency}
+	if e, has := f["provider"]; has {
+		if p, ok := l.str(e.Value, join(path, "provider")); ok && p != apiregistry.SystemOne {
+			l.fail(e.Value, join(path, "provider"), "must be systemone; LLM upstreams go under upstreams")
+		}
+	}
+	if e, has := f["endpoint"]; has {
+		d.Endpoint = l.endpoint(e.Value, join(path, "endpoint"))
+	}
+	if e, has := f["model"]; has {
+		d.Model, _ = l.str(e.Value, join(path, "model"))
+	}
+	ok := l.deploymentSchema(&d, f, path)
+	if e, has := f["deviations"]; has {
+		ids, at, good := l.strList(e.Value, join(path, "deviations"))
+		if good && ok {
+			devs, errs := l.regs.Schemas.Deviations(d.Schema, ids)
+			for _, err := range errs {
+				l.fail(deviationNode(at, ids, err), join(path, "deviations"), "%v", err)
+			}
+			d.DeviationIDs, d.Deviations = ids, devs
+		}
+	}
+	if e, has := f["max_concurrency"]; has {
+		if v, good := l.integer(e.Value, join(path, "max_concurrency"), 1, 1024); good {
+			d.MaxConcurrency = int(v)
+		}
+	}
+	if m, known := catalog.Model(d.Model); known {
+		card := m.Card
+		d.Card = &card
+	}
+	if e, has := f["capabilities"]; has {
+		d.Declared = l.capabilities(e.Value, join(path, "capabilities"), d.Card != nil)
+	}
+	d.Capabilities = capabilitiesOf(&d)
+	return d
+}
+
+// deviationNode points a deviation error at the item it is about, by the
+// ID the error quotes; the list itself when none matches.
+func deviationNode(at []*yaml.Node, ids []string, err error) *yaml.Node {
+	for i, id := range ids {
+		if strings.Contains(err.Error(), `"`+id+`"`) {
+			return at[i]
+		}
+	}
+	if len(at) > 0 {
+		return at[0]
+	}
+	return nil
+}
+
+// deploymentSchema reads schema (default: systemone's upstream default)
+// and resolves its target codec through the schema registry.
+func (l *loader) deploymentSchema(d *Deployment, f map[string]entry, path string) bool {
+	api, _ := l.regs.APIs.Lookup(apiregistry.SystemOne)
+	d.Schema = api.UpstreamDefault
+	var at *yaml.Node
+	if e, has := f["schema"]; has {
+		id, ok := l.str(e.Value, join(path, "schema"))
+		if !ok {
+			return false
+		}
+		d.Schema, at = table.SchemaID(id), e.Value
+	}
+	if !slices.Contains(api.UpstreamSchemas, d.Schema) {
+		l.fail(at, join(path, "schema"), "unknown schema %q for deployments; supported: %s", d.Schema, joinIDs(api.UpstreamSchemas))
+		return false
+	}
+	codec, err := l.regs.Schemas.Target(d.Schema)
+	if err != nil {
+		l.fail(at, join(path, "schema"), "%v", err)
+		return false
+	}
+	d.Codec = codec
+	return true
+}
+
+// capabilities reads a declared capability list; a model with a card
+// takes its capabilities from the card, so declaring them is an error.
+func (l *loader) capabilities(n *yaml.Node, path string, hasCard bool) tc.CapabilitySet {
+	names, at, ok := l.strList(n, path)
+	if !ok {
+		return nil
+	}
+	if hasCard {
+		l.fail(n, path, "the model has a card in the catalogue, which gives its capabilities")
+		return nil
+	}
+	var out tc.CapabilitySet
+	for i, name := range names {
+		if !slices.Contains(declarable, tc.Capability(name)) {
+			l.fail(at[i], fmt.Sprintf("%s[%d]", path, i), "unknown capability; allowed: %s", strings.Join(capNames(declarable), ", "))
+			continue
+		}
+		out = append(out, tc.Capability(name))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// capabilitiesOf is what a deployment answers and reads: its card's
+// question types, media, presets and roles; else the declared ones; else
+// everything its schema's codec carries.
+func capabilitiesOf(d *Deployment) tc.CapabilitySet {
+	var out tc.CapabilitySet
+	switch {
+	case d.Card != nil:
+		for _, t := range d.Card.QuestionTypes {
+			out = append(out, tc.Capability(t))
+		}
+		for _, m := range d.Card.Modalities {
+			if m != table.ModalityText {
+				out = append(out, tc.Capability(m))
+			}
+		}
+		if len(d.Card.Presets) > 0 {
+			out = append(out, tc.CapPresets)
+		}
+		if d.Card.RoleAware {
+			out = append(out, tc.CapRoles)
+		}
+	case d.Declared != nil:
+		out = append(out, d.Declared...)
+	case d.Codec != nil:
+		out = append(out, d.Codec.Capabilities()...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func capNames(caps []tc.Capability) []string {
+	out := make([]string, len(caps))
+	for i, c := range caps {
+		out[i] = string(c)
+	}
+	return out
+}
+
+func (l *loader) pools(n *yaml.Node) {
+	entries, ok := l.mapping(n, "pools", true)
+	if !ok {
+		return
+	}
+	for _, e := range entries {
+		path := join("pools", e.Key)
+		switch {
+		case !modelPattern.MatchString(e.Key):
+			l.fail(e.KeyAt, path, "a key is letters, digits, '.', '_', '-' or '/'")
+		case l.hasDeployment(e.Key):
+			l.fail(e.KeyAt, path, "a deployment has this name; a client's model must name one or the other")
+		}
+		members, at, ok := l.strList(e.Value, path)
+		if !ok {
+			continue
+		}
+		if len(members) == 0 {
+			l.fail(e.Value, path, "lists no deployment")
+		}
+		for i, m := range members {
+			if !l.hasDeployment(m) {
+				l.fail(at[i], fmt.Sprintf("%s[%d]", path, i), "names no deployment")
+			}
+		}
+		l.cfg.Pools = append(l.cfg.Pools, Pool{Name: e.Key, Members: members})
+	}
+	slices.SortFunc(l.cfg.Pools, func(a, b Pool) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// hasDeployment reports whether name is a deployment's key.
+func (l *loader) hasDeployment(name string) bool {
+	_, ok := l.cfg.Deployment(name)
+	return ok
+}

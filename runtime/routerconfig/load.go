@@ -1,0 +1,314 @@
+package routerconfig
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/schemaregistry"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Registries are what configuration names resolve through.
+type Registries struct {
+	APIs    *apiregistry.Registry
+	Schemas *schemaregistry.Registry
+}
+
+// BuiltinRegistries are the registries the Router runs with.
+func BuiltinRegistries() Registries {
+	return Registries{APIs: apiregistry.Builtin(), Schemas: schemaregistry.Builtin()}
+}
+
+// namePattern is a listener's, upstream's or rule's name.
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// modelPattern is a deployment's or pool's key: what a client's model
+// names, so a slash is allowed (vllm-sr/auto).
+var modelPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*$`)
+
+// LoadFile reads and loads the configuration at path.
+func LoadFile(path string, regs Registries) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Load(path, data, regs)
+}
+
+// Load parses and checks a configuration. file names it in problems. A
+// configuration with any problem returns a *LoadError holding all of them.
+func Load(file string, data []byte, regs Registries) (*Config, error) {
+	r := &reader{file: file}
+	root := parse(r, data)
+	c := &Config{}
+	if root != nil {
+		l := &loader{reader: r, regs: regs, cfg: c}
+		l.load(root)
+	}
+	if len(r.problems) > 0 {
+		slices.SortStableFunc(r.problems, func(a, b Problem) int {
+			if a.Line != b.Line {
+				return a.Line - b.Line
+			}
+			return a.Column - b.Column
+		})
+		return nil, &LoadError{Problems: r.problems}
+	}
+	return c, nil
+}
+
+// parse returns the document's top node, or nil after recording why there
+// is none.
+func parse(r *reader, data []byte) *yaml.Node {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		r.fail(nil, "", "%s", strings.TrimPrefix(err.Error(), "yaml: "))
+		return nil
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		r.fail(nil, "", "the configuration is empty")
+		return nil
+	}
+	return doc.Content[0]
+}
+
+// loader holds one load's state.
+type loader struct {
+	*reader
+	regs Registries
+	cfg  *Config
+}
+
+var topKeys = []string{"listeners", "upstreams", "deployments", "pools", "rules"}
+
+func (l *loader) load(root *yaml.Node) {
+	top := l.fields(root, "", topKeys, nil)
+	if top == nil {
+		return
+	}
+	if e, ok := top["upstreams"]; ok {
+		l.upstreams(e.Value)
+	}
+	if e, ok := top["deployments"]; ok {
+		l.deployments(e.Value)
+	}
+	if e, ok := top["pools"]; ok {
+		l.pools(e.Value)
+	}
+	if e, ok := top["listeners"]; ok {
+		l.listeners(e.Value)
+	}
+	if e, ok := top["rules"]; ok {
+		l.rules(e.Value)
+	}
+}
+
+var listenerKeys = []string{"name", "address", "apis"}
+
+// removedListenerKeys are the listener-level fields apis replaced.
+var removedListenerKeys = map[string]string{
+	"models":    "removed: list the models under each API in apis (vllm-sr config migrate moves them)",
+	"systemone": "removed: serve System One with apis.systemone (vllm-sr config migrate moves it)",
+}
+
+func (l *loader) listeners(n *yaml.Node) {
+	if isNull(n) {
+		return
+	}
+	if n.Kind != yaml.SequenceNode {
+		l.fail(n, "listeners", "must be a list, not %s", kindName(n))
+		return
+	}
+	names := map[string]bool{}
+	addresses := map[string]bool{}
+	for i, item := range n.Content {
+		path := fmt.Sprintf("listeners[%d]", i)
+		item = resolve(item)
+		f := l.fields(item, path, listenerKeys, removedListenerKeys)
+		if f == nil {
+			continue
+		}
+		l.require(item, path, f, "name", "address")
+		lst := Listener{}
+		if e, has := f["name"]; has {
+			lst.Name = l.listenerName(e.Value, join(path, "name"), names)
+		}
+		if e, has := f["address"]; has {
+			lst.Address = l.listenerAddress(e.Value, join(path, "address"), addresses)
+		}
+		if e, ok := f["apis"]; ok {
+			lst.Listed = true
+			lst.APIs = l.listenerAPIs(e.Value, join(path, "apis"))
+		} else {
+			lst.APIs = l.defaultAPIs()
+		}
+		l.cfg.Listeners = append(l.cfg.Listeners, lst)
+	}
+}
+
+// listenerName reads a listener's name, unique among listeners.
+func (l *loader) listenerName(n *yaml.Node, path string, seen map[string]bool) string {
+	name, ok := l.str(n, path)
+	switch {
+	case !ok:
+	case !namePattern.MatchString(name):
+		l.fail(n, path, "must be letters, digits, '.', '_' or '-'")
+	case seen[name]:
+		l.fail(n, path, "another listener has this name")
+	}
+	seen[name] = true
+	return name
+}
+
+// listenerAddress reads a listener's host:port, unique among listeners.
+func (l *loader) listenerAddress(n *yaml.Node, path string, seen map[string]bool) string {
+	addr, ok := l.str(n, path)
+	if !ok {
+		return ""
+	}
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		l.fail(n, path, "must be host:port")
+	} else if seen[addr] {
+		l.fail(n, path, "another listener has this address")
+	}
+	seen[addr] = true
+	return addr
+}
+
+// defaultAPIs are what a listener without apis serves: the registry's
+// default APIs, each for every model, in its listener default schema.
+func (l *loader) defaultAPIs() []ListenerAPI {
+	var out []ListenerAPI
+	for _, name := range l.regs.APIs.Defaults() {
+		api, _ := l.regs.APIs.Lookup(name)
+		s, _ := api.Schema(api.ListenerDefault)
+		out = append(out, ListenerAPI{API: api, Schema: s.ID, Codec: s.Listener})
+	}
+	return out
+}
+
+func (l *loader) listenerAPIs(n *yaml.Node, path string) []ListenerAPI {
+	entries, ok := l.mapping(n, path, false)
+	if !ok {
+		return nil
+	}
+	if len(entries) == 0 {
+		l.fail(n, path, "lists no API; leave apis out to serve the default APIs")
+	}
+	seen := map[string]string{}
+	var out []ListenerAPI
+	for _, e := range entries {
+		api, err := l.regs.APIs.Resolve(e.Key)
+		if err != nil {
+			l.fail(e.KeyAt, join(path, e.Key), "%v", err)
+			continue
+		}
+		if prev, dup := seen[api.Name]; dup {
+			l.fail(e.KeyAt, join(path, e.Key), "names API %q again (already listed as %q)", api.Name, prev)
+			continue
+		}
+		seen[api.Name] = e.Key
+		if entry, ok := l.listenerAPI(api, e.Value, join(path, e.Key)); ok {
+			out = append(out, entry)
+		}
+	}
+	slices.SortFunc(out, func(a, b ListenerAPI) int { return strings.Compare(a.API.Name, b.API.Name) })
+	return out
+}
+
+// listenerAPI reads one apis entry: schema (versioned APIs only), models
+// and the API's own settings.
+func (l *loader) listenerAPI(api apiregistry.API, n *yaml.Node, path string) (ListenerAPI, bool) {
+	known := []string{"models"}
+	if api.Versioned() {
+		known = append(known, "schema")
+	}
+	for _, s := range api.Settings {
+		known = append(known, s.Name)
+	}
+	out := ListenerAPI{API: api, Schema: api.ListenerDefault}
+	if isNull(n) {
+		s, _ := api.Schema(out.Schema)
+		out.Codec = s.Listener
+		return out, true
+	}
+	f := l.fields(n, path, known, nil)
+	if f == nil {
+		return out, false
+	}
+	if e, ok := f["schema"]; ok {
+		if id, ok := l.str(e.Value, join(path, "schema")); ok {
+			if _, known := api.Schema(table.SchemaID(id)); known {
+				out.Schema = table.SchemaID(id)
+			} else {
+				l.fail(e.Value, join(path, "schema"), "unknown schema %q for %s; supported: %s", id, api.Name, joinIDs(api.SchemaIDs()))
+			}
+		}
+	}
+	s, _ := api.Schema(out.Schema)
+	out.Codec = s.Listener
+	if e, ok := f["models"]; ok {
+		out.Models = l.listenerModels(api, e.Value, join(path, "models"))
+	}
+	for _, setting := range api.Settings {
+		if e, ok := f[setting.Name]; ok {
+			if v, ok := l.integer(e.Value, join(path, setting.Name), setting.Min, setting.Max); ok {
+				out.Settings = append(out.Settings, SettingValue{Name: setting.Name, Value: v})
+			}
+		}
+	}
+	slices.SortFunc(out.Settings, func(a, b SettingValue) int { return strings.Compare(a.Name, b.Name) })
+	return out, true
+}
+
+// listenerModels reads an API's models: a decision API's are deployments
+// and pools, an LLM API's are models an upstream serves (of any LLM API
+// format: the Router's LLM protocol codecs translate between them).
+func (l *loader) listenerModels(api apiregistry.API, n *yaml.Node, path string) []string {
+	models, at, ok := l.strList(n, path)
+	if !ok {
+		return nil
+	}
+	if len(models) == 0 {
+		l.fail(n, path, "lists no model; leave models out to serve every model of the API")
+	}
+	for i, m := range models {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if api.Kind == apiregistry.KindDecision {
+			if _, d := l.cfg.Deployment(m); !d {
+				if _, pool := l.cfg.Pool(m); !pool {
+					l.fail(at[i], p, "names no deployment or pool")
+				}
+			}
+			continue
+		}
+		if !l.upstreamServes(m) {
+			l.fail(at[i], p, "no upstream serves this model")
+		}
+	}
+	return models
+}
+
+func (l *loader) upstreamServes(model string) bool {
+	for _, u := range l.cfg.Upstreams {
+		if contains(u.Models, model) {
+			return true
+		}
+	}
+	return false
+}
+
+func joinIDs(ids []table.SchemaID) string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = string(id)
+	}
+	return strings.Join(names, ", ")
+}

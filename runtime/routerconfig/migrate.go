@@ -1,0 +1,218 @@
+package routerconfig
+
+import (
+	"bytes"
+	"fmt"
+
+	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/vllm-sr/systemone/runtime/apiregistry"
+)
+
+// Migrate rewrites a configuration whose listeners still use the removed
+// listener-level fields into the apis form, and returns the new text and
+// whether anything changed (unchanged input comes back as it was).
+//
+// The removed fields were:
+//
+//	models: [...]       # the models the listener served, on every API
+//	systemone: true     # or {enabled: bool, schema: ..., max_deadline_ms: ...}
+//
+// A listener with either gets an apis map in their place: the default LLM
+// APIs, each with the listed models that are not deployments or pools
+// (all models when models was absent), and, when systemone was on, a
+// systemone entry with its settings and the listed deployments and pools.
+// Comments and key order are kept where the YAML library allows.
+func Migrate(file string, data []byte, apis *apiregistry.Registry) ([]byte, bool, error) {
+	r := &reader{file: file}
+	root := parse(r, data)
+	if root == nil {
+		return nil, false, &LoadError{Problems: r.problems}
+	}
+	m := migrator{reader: r, apis: apis, decision: decisionModels(root)}
+	changed := false
+	if listeners := lookup(root, "listeners"); listeners != nil && listeners.Kind == yaml.SequenceNode {
+		for i, l := range listeners.Content {
+			if m.listener(resolve(l), fmt.Sprintf("listeners[%d]", i)) {
+				changed = true
+			}
+		}
+	}
+	if len(r.problems) > 0 {
+		return nil, false, &LoadError{Problems: r.problems}
+	}
+	if !changed {
+		return data, false, nil
+	}
+	var out bytes.Buffer
+	enc := yaml.NewEncoder(&out)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return nil, false, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, false, err
+	}
+	return out.Bytes(), true, nil
+}
+
+type migrator struct {
+	*reader
+	apis *apiregistry.Registry
+	// decision are the deployment and pool keys: a listed model that is
+	// one of them is a decision model, any other an LLM model.
+	decision map[string]bool
+}
+
+// decisionModels collects the deployments' and pools' keys.
+func decisionModels(root *yaml.Node) map[string]bool {
+	out := map[string]bool{}
+	for _, section := range []string{"deployments", "pools"} {
+		if n := lookup(root, section); n != nil && n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				out[n.Content[i].Value] = true
+			}
+		}
+	}
+	return out
+}
+
+// lookup returns the value of key in mapping n, or nil.
+func lookup(n *yaml.Node, key string) *yaml.Node {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return resolve(n.Content[i+1])
+		}
+	}
+	return nil
+}
+
+// listener migrates one listener in place and reports whether it changed.
+func (m *migrator) listener(n *yaml.Node, path string) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	models, systemone := lookup(n, "models"), lookup(n, "systemone")
+	if models == nil && systemone == nil {
+		return false
+	}
+	if lookup(n, "apis") != nil {
+		m.fail(n, path, "has apis and the removed models or systemone; merge them by hand")
+		return false
+	}
+	var llm, decision []*yaml.Node
+	if models != nil {
+		if models.Kind != yaml.SequenceNode {
+			m.fail(models, join(path, "models"), "must be a list, not %s", kindName(models))
+			return false
+		}
+		for _, item := range models.Content {
+			if m.decision[resolve(item).Value] {
+				decision = append(decision, item)
+			} else {
+				llm = append(llm, item)
+			}
+		}
+	}
+	on, settings := m.systemone(systemone, join(path, "systemone"))
+	apis := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	if models == nil || len(llm) > 0 {
+		for _, name := range m.apis.Defaults() {
+			apis.Content = append(apis.Content, scalar(name), m.entry(nil, models, llm))
+		}
+	}
+	if on {
+		if models != nil && len(decision) == 0 {
+			m.fail(models, join(path, "models"), "systemone is on but models lists no deployment or pool; choose its models by hand")
+			return false
+		}
+		apis.Content = append(apis.Content, scalar(apiregistry.SystemOne), m.entry(settings, models, decision))
+	}
+	if len(apis.Content) == 0 {
+		m.fail(n, path, "would serve no API: models lists only decision models and systemone is off")
+		return false
+	}
+	replaceRemoved(n, apis)
+	return true
+}
+
+// systemone reads the removed field: a boolean, or a mapping whose
+// enabled (default true) turns it on and whose other keys are settings.
+func (m *migrator) systemone(n *yaml.Node, path string) (bool, []*yaml.Node) {
+	if n == nil {
+		return false, nil
+	}
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!bool":
+		var on bool
+		_ = n.Decode(&on)
+		return on, nil
+	case n.Kind == yaml.MappingNode:
+		on := true
+		var settings []*yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "enabled" {
+				if err := n.Content[i+1].Decode(&on); err != nil {
+					m.fail(n.Content[i+1], join(path, "enabled"), "must be a boolean")
+				}
+				continue
+			}
+			settings = append(settings, n.Content[i], n.Content[i+1])
+		}
+		return on, settings
+	}
+	m.fail(n, path, "must be a boolean or a mapping, not %s", kindName(n))
+	return false, nil
+}
+
+// entry builds one apis entry: the settings, then models when the
+// listener listed them.
+func (m *migrator) entry(settings []*yaml.Node, models *yaml.Node, list []*yaml.Node) *yaml.Node {
+	e := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: yaml.FlowStyle}
+	e.Content = append(e.Content, settings...)
+	if models != nil {
+		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Content: list}
+		e.Content = append(e.Content, scalar("models"), seq)
+	}
+	return e
+}
+
+func scalar(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+}
+
+// replaceRemoved puts apis where the first removed key was and drops the
+// removed keys, moving their comments onto apis.
+func replaceRemoved(n *yaml.Node, apis *yaml.Node) {
+	key := scalar("apis")
+	var content []*yaml.Node
+	placed := false
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Value != "models" && k.Value != "systemone" {
+			content = append(content, k, v)
+			continue
+		}
+		key.HeadComment = joinComments(key.HeadComment, k.HeadComment)
+		key.LineComment = joinComments(key.LineComment, joinComments(k.LineComment, v.LineComment))
+		if !placed {
+			content = append(content, key, apis)
+			placed = true
+		}
+	}
+	n.Content = content
+}
+
+func joinComments(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n" + b
+}

@@ -1,0 +1,88 @@
+package routerconfig
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vllm-sr/systemone/runtime/apiregistry"
+)
+
+// TestMigrateGolden migrates every configuration under testdata/migrate
+// and compares the result, or its problems, with the golden file.
+func TestMigrateGolden(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "migrate", "*.yaml"))
+	if len(files) == 0 {
+		t.Fatal("no configurations under testdata/migrate")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, changed, err := Migrate(filepath.ToSlash(file), data, apiregistry.Builtin())
+			var got string
+			switch {
+			case err != nil:
+				var le *LoadError
+				if !errors.As(err, &le) {
+					t.Fatalf("not a *LoadError: %v", err)
+				}
+				got = "error:\n" + err.Error() + "\n"
+			case !changed:
+				if string(out) != string(data) {
+					t.Fatal("an unchanged configuration came back different")
+				}
+				got = "unchanged\n"
+			default:
+				got = string(out)
+			}
+			golden(t, strings.TrimSuffix(file, ".yaml")+".golden", got)
+		})
+	}
+}
+
+// TestMigratedConfigurationLoads: what migrate writes is a configuration
+// the loader accepts, serving what the old one served.
+func TestMigratedConfigurationLoads(t *testing.T) {
+	data, err := os.ReadFile("testdata/migrate/legacy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, changed, err := Migrate("legacy.yaml", data, apiregistry.Builtin())
+	if err != nil || !changed {
+		t.Fatalf("migrate: %v (changed %v)", err, changed)
+	}
+	if _, err := Load("legacy.yaml", data, builtin()); err == nil || !strings.Contains(err.Error(), "vllm-sr config migrate") {
+		t.Fatalf("the legacy configuration must point at migrate, got %v", err)
+	}
+	c, err := Load("migrated.yaml", out, builtin())
+	if err != nil {
+		t.Fatalf("the migrated configuration does not load:\n%v\n%s", err, out)
+	}
+	public := c.Listeners[0]
+	sys, ok := public.Serves("systemone", apiregistry.Builtin())
+	if !ok || sys.Schema != "vllm-sr/4.0" || strings.Join(sys.Models, ",") != "vllm-sr/auto" {
+		t.Errorf("public systemone: %+v", sys)
+	}
+	if v, _ := sys.Setting("max_deadline_ms"); v != 5000 {
+		t.Errorf("max_deadline_ms %d", v)
+	}
+	chat, ok := public.Serves("chat_completions", apiregistry.Builtin())
+	if !ok || strings.Join(chat.Models, ",") != "gpt-4o" {
+		t.Errorf("public chat_completions: %+v", chat)
+	}
+	internal := c.Listeners[1]
+	if len(internal.APIs) != 5 || !internal.Listed {
+		t.Errorf("internal serves %d APIs, want the 4 defaults and systemone", len(internal.APIs))
+	}
+	if _, ok := c.Listeners[2].Serves("systemone", apiregistry.Builtin()); ok {
+		t.Error("chat-only had systemone off")
+	}
+	if c.Listeners[3].Listed {
+		t.Error("untouched had nothing to migrate")
+	}
+}

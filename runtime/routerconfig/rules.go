@@ -1,0 +1,220 @@
+package routerconfig
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	yaml "go.yaml.in/yaml/v4"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/listener5"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+)
+
+var ruleKeys = []string{"deployment", "input", "timeout_ms", "on_unknown", "questions"}
+
+// maxTimeoutMs bounds a rule's timeout: ten minutes.
+const maxTimeoutMs = 600_000
+
+func (l *loader) rules(n *yaml.Node) {
+	entries, ok := l.mapping(n, "rules", true)
+	if !ok {
+		return
+	}
+	for _, e := range entries {
+		path := join("rules", e.Key)
+		if !namePattern.MatchString(e.Key) {
+			l.fail(e.KeyAt, path, "a name is letters, digits, '.', '_' or '-'")
+		}
+		f := l.fields(e.Value, path, ruleKeys, nil)
+		if f == nil {
+			continue
+		}
+		// The keys present are still read, so one load reports their
+		// problems too.
+		l.require(e.Value, path, f, "deployment", "input", "timeout_ms", "questions")
+		if rule, ok := l.rule(e.Key, f, path); ok {
+			l.cfg.Rules = append(l.cfg.Rules, rule)
+		}
+	}
+	slices.SortFunc(l.cfg.Rules, func(a, b Rule) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// rule reads one rule and checks it against its deployment.
+func (l *loader) rule(name string, f map[string]entry, path string) (Rule, bool) {
+	rule := Rule{Name: name, OnUnknown: OnUnknownSkip}
+	var d *Deployment
+	if _, has := f["deployment"]; !has {
+		l.readRest(&rule, f, path)
+		return rule, false
+	}
+	if dep, ok := l.str(f["deployment"].Value, join(path, "deployment")); ok {
+		rule.Deployment = dep
+		if d, ok = l.cfg.Deployment(dep); !ok {
+			msg := "names no deployment"
+			if _, pool := l.cfg.Pool(dep); pool {
+				msg = "names a pool; a rule asks one deployment"
+			}
+			l.fail(f["deployment"].Value, join(path, "deployment"), "%s", msg)
+		}
+	}
+	before := len(l.problems)
+	l.readRest(&rule, f, path)
+	e, has := f["questions"]
+	if !has {
+		return rule, false
+	}
+	req, at := l.questions(&rule, d, e.Value, join(path, "questions"))
+	if req == nil || len(l.problems) > before {
+		return rule, false
+	}
+	rule.Questions, rule.Roles = req.Questions, req.Roles
+	if d != nil && d.Codec != nil {
+		l.checkCarry(&rule, req, d, at, e.Value)
+	}
+	return rule, true
+}
+
+// readRest reads a rule's input, timeout_ms and on_unknown, those present.
+func (l *loader) readRest(rule *Rule, f map[string]entry, path string) {
+	if e, ok := f["input"]; ok {
+		rule.Input = l.input(e.Value, join(path, "input"))
+	}
+	if e, ok := f["timeout_ms"]; ok {
+		if ms, good := l.integer(e.Value, join(path, "timeout_ms"), 1, maxTimeoutMs); good {
+			rule.Timeout = time.Duration(ms) * time.Millisecond
+		}
+	}
+	if e, ok := f["on_unknown"]; ok {
+		if s, good := l.str(e.Value, join(path, "on_unknown")); good {
+			if !contains(onUnknownValues, s) {
+				l.fail(e.Value, join(path, "on_unknown"), "must be one of %s", strings.Join(onUnknownValues, ", "))
+			}
+			rule.OnUnknown = OnUnknown(s)
+		}
+	}
+}
+
+// input reads the rule's state parts: known part names, at least one.
+func (l *loader) input(n *yaml.Node, path string) []string {
+	parts, at, ok := l.strList(n, path)
+	if !ok {
+		return nil
+	}
+	if len(parts) == 0 {
+		l.fail(n, path, "lists no part")
+	}
+	for i, p := range parts {
+		if !contains(InputParts, p) {
+			l.fail(at[i], fmt.Sprintf("%s[%d]", path, i), "unknown part; allowed: %s", strings.Join(InputParts, ", "))
+		}
+	}
+	return parts
+}
+
+// questions reads a rule's questions as a 5.0 request over the rule's
+// input parts, checked by the generated vllm-sr/5.0 validator, and returns
+// it in the IR with the node of each JSON Pointer; nil after reporting
+// problems.
+func (l *loader) questions(rule *Rule, d *Deployment, n *yaml.Node, path string) (*sp.Request, map[string]*yaml.Node) {
+	entries, ok := l.mapping(n, path, false)
+	if !ok {
+		return nil, nil
+	}
+	if len(entries) == 0 {
+		l.fail(n, path, "asks no question")
+		return nil, nil
+	}
+	at := map[string]*yaml.Node{}
+	members := make([]jsonvalue.Member, 0, len(entries))
+	for _, e := range entries {
+		qpath := join(path, e.Key)
+		q, good := l.jsonOf(e.Value, qpath, "/questions/"+escapePointer(e.Key), at)
+		if !good {
+			return nil, nil
+		}
+		members = append(members, jsonvalue.Member{Name: e.Key, Value: l.withPreset(q, e.Value, qpath)})
+	}
+	body := ruleRequest(rule, d, members)
+	if problems := validate.RequestVllmSR50(body); len(problems) > 0 {
+		for _, p := range problems {
+			l.fail(nodeAt(at, p.Path, n), path+strings.ReplaceAll(strings.TrimPrefix(p.Path, "/questions"), "/", "."), "%s", problemText(p.Message(), p.Path))
+		}
+		return nil, nil
+	}
+	cr, err := listener5.Codec{}.Read(listener.EndpointSystemOne, jsonvalue.Compact(body), nil)
+	if err != nil {
+		l.fail(n, path, "%s", refusalText(err))
+		return nil, nil
+	}
+	l.checkOver(cr.Request, rule, at, path)
+	return cr.Request, at
+}
+
+// ruleRequest builds the request the rule sends: its questions over a
+// state of its input parts, each part given the role 4.0 gave it.
+func ruleRequest(rule *Rule, d *Deployment, questions []jsonvalue.Member) jsonvalue.Value {
+	model := rule.Deployment
+	if d != nil && d.Model != "" {
+		model = d.Model
+	}
+	var state, roles []jsonvalue.Member
+	for _, part := range rule.Input {
+		state = append(state, jsonvalue.Member{Name: part, Value: jsonvalue.String("")})
+		roles = append(roles, jsonvalue.Member{Name: part, Value: jsonvalue.String(fieldtable.ImplicitRole(part))})
+	}
+	obj := func(m []jsonvalue.Member) jsonvalue.Value { v, _ := jsonvalue.Object(m...); return v }
+	body := []jsonvalue.Member{
+		{Name: "model", Value: jsonvalue.String(model)},
+		{Name: "state", Value: obj(state)},
+		{Name: "roles", Value: obj(roles)},
+		{Name: "questions", Value: obj(questions)},
+	}
+	return obj(body)
+}
+
+// checkOver refuses an over that names a part the rule does not build.
+func (l *loader) checkOver(r *sp.Request, rule *Rule, at map[string]*yaml.Node, path string) {
+	for _, q := range r.Questions {
+		for _, key := range q.Over {
+			if !contains(rule.Input, key) {
+				pointer := "/questions/" + escapePointer(q.Name) + "/over"
+				l.fail(nodeAt(at, pointer, nil), join(join(path, q.Name), "over"), "names a part the rule's input does not list")
+			}
+		}
+	}
+}
+
+// nodeAt returns the node of pointer, or of its nearest ancestor that has
+// one (a missing member is reported on the object that lacks it).
+func nodeAt(at map[string]*yaml.Node, pointer string, fallback *yaml.Node) *yaml.Node {
+	for p := pointer; ; {
+		if n, ok := at[p]; ok {
+			return n
+		}
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			return fallback
+		}
+		p = p[:i]
+	}
+}
+
+// problemText is a validator message without its leading pointer, which
+// the problem's path already gives.
+func problemText(msg, pointer string) string {
+	return strings.TrimPrefix(msg, pointer+": ")
+}
+
+// refusalText is a listener refusal's message.
+func refusalText(err error) string {
+	if r, ok := err.(*listener.Refusal); ok {
+		return r.Body.Message
+	}
+	return err.Error()
+}

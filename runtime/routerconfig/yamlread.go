@@ -1,0 +1,219 @@
+package routerconfig
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v4"
+)
+
+// reader walks a yaml.v3 node tree strictly and records every problem
+// with the node's line and column, so one load reports all of them.
+type reader struct {
+	file     string
+	problems []Problem
+}
+
+// fail records a problem at node n (nil: no position).
+func (r *reader) fail(n *yaml.Node, path, format string, args ...any) {
+	p := Problem{File: r.file, Path: path, Message: fmt.Sprintf(format, args...)}
+	if n != nil {
+		p.Line, p.Column = n.Line, n.Column
+	}
+	r.problems = append(r.problems, p)
+}
+
+// entry is one key of a mapping and its value.
+type entry struct {
+	Key   string
+	KeyAt *yaml.Node
+	Value *yaml.Node
+}
+
+// resolve follows an alias to the node it names.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+// kindName says what a node is, for wrong-type messages.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "null"
+		case "!!int", "!!float":
+			return "a number"
+		case "!!bool":
+			return "a boolean"
+		}
+		return "a string"
+	}
+	return "a document"
+}
+
+// mapping returns a mapping's entries in order; a duplicate key, a key
+// that is not a string and a value that is not a mapping are problems.
+// A null value reads as an empty mapping when nullOK.
+func (r *reader) mapping(n *yaml.Node, path string, nullOK bool) ([]entry, bool) {
+	n = resolve(n)
+	if nullOK && isNull(n) {
+		return nil, true
+	}
+	if n.Kind != yaml.MappingNode {
+		r.fail(n, path, "must be a mapping, not %s", kindName(n))
+		return nil, false
+	}
+	var out []entry
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := resolve(n.Content[i]), n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+			r.fail(k, path, "keys must be plain strings (no merge keys)")
+			continue
+		}
+		if first, dup := seen[k.Value]; dup {
+			r.fail(k, join(path, k.Value), "duplicate key (first at line %d)", first.Line)
+			continue
+		}
+		seen[k.Value] = k
+		out = append(out, entry{Key: k.Value, KeyAt: k, Value: resolve(v)})
+	}
+	return out, true
+}
+
+// fields reads a mapping whose keys are fixed: an unknown key is a problem
+// listing the known ones. removed maps a key that no longer exists to what
+// replaces it.
+func (r *reader) fields(n *yaml.Node, path string, known []string, removed map[string]string) map[string]entry {
+	entries, ok := r.mapping(n, path, false)
+	if !ok {
+		return nil
+	}
+	out := map[string]entry{}
+	for _, e := range entries {
+		if why, ok := removed[e.Key]; ok {
+			r.fail(e.KeyAt, join(path, e.Key), "%s", why)
+			continue
+		}
+		if !contains(known, e.Key) {
+			r.fail(e.KeyAt, join(path, e.Key), "unknown key; allowed: %s", strings.Join(sorted(known), ", "))
+			continue
+		}
+		out[e.Key] = e
+	}
+	return out
+}
+
+// require records a problem for each required key that is absent.
+func (r *reader) require(n *yaml.Node, path string, got map[string]entry, keys ...string) bool {
+	ok := true
+	for _, k := range keys {
+		if _, has := got[k]; !has && got != nil {
+			r.fail(n, path, "missing required key %s", k)
+			ok = false
+		}
+	}
+	return ok && got != nil
+}
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// str reads a non-empty string scalar.
+func (r *reader) str(n *yaml.Node, path string) (string, bool) {
+	n = resolve(n)
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		r.fail(n, path, "must be a string, not %s", kindName(n))
+		return "", false
+	}
+	if n.Value == "" {
+		r.fail(n, path, "must not be empty")
+		return "", false
+	}
+	return n.Value, true
+}
+
+// integer reads an integer scalar within [min, max].
+func (r *reader) integer(n *yaml.Node, path string, min, max int64) (int64, bool) {
+	n = resolve(n)
+	var v int64
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || n.Decode(&v) != nil {
+		r.fail(n, path, "must be an integer, not %s", kindName(n))
+		return 0, false
+	}
+	if v < min || v > max {
+		r.fail(n, path, "must be between %d and %d", min, max)
+		return 0, false
+	}
+	return v, true
+}
+
+// number reads an integer or float scalar that is finite.
+func (r *reader) number(n *yaml.Node, path string) (float64, bool) {
+	n = resolve(n)
+	var v float64
+	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") || n.Decode(&v) != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		r.fail(n, path, "must be a finite number, not %s", kindName(n))
+		return 0, false
+	}
+	return v, true
+}
+
+// strList reads a list of distinct non-empty strings, with each item's node.
+func (r *reader) strList(n *yaml.Node, path string) ([]string, []*yaml.Node, bool) {
+	n = resolve(n)
+	if n.Kind != yaml.SequenceNode {
+		r.fail(n, path, "must be a list of strings, not %s", kindName(n))
+		return nil, nil, false
+	}
+	var out []string
+	var at []*yaml.Node
+	ok := true
+	for i, item := range n.Content {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		s, good := r.str(item, p)
+		switch {
+		case !good:
+			ok = false
+		case contains(out, s):
+			r.fail(item, p, "is listed twice")
+			ok = false
+		default:
+			out = append(out, s)
+			at = append(at, resolve(item))
+		}
+	}
+	return out, at, ok
+}
+
+// join appends a key to a key path.
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sorted(list []string) []string {
+	out := append([]string(nil), list...)
+	sort.Strings(out)
+	return out
+}
