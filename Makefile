@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help generate check-generated golden-update test lint run bench fuzz-smoke
+.PHONY: help generate check-generated golden-update test lint run bench fuzz-smoke systemone-schemas-drift
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-18s %s\n", $$1, $$2}'
@@ -35,3 +35,12 @@ BENCH_COUNT ?= 6
 bench: ## Run the listener, jsonvalue and internalwire benchmarks (-count $(BENCH_COUNT)) and summarise them with benchstat
 	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) $(BENCH_PKGS) | tee /tmp/systemone-bench.txt
 	$(GO) tool benchstat /tmp/systemone-bench.txt
+
+systemone-schemas-drift: ## Compare our description of systemone/0.2 with the published OpenAPI (PUBLISHED=file; downloads nothing)
+	@if [ -z "$(PUBLISHED)" ]; then \
+		echo "usage: make systemone-schemas-drift PUBLISHED=path/to/openapi.json"; \
+		echo "This target downloads nothing. On a machine with network access, fetch the published document:"; \
+		echo "  curl -fsSL -o openapi.json https://api.typesafe.ai/openapi.json"; \
+		echo "keep it outside the repository (it carries no license), then pass its path as PUBLISHED."; \
+		exit 2; fi
+	$(GO) run ./cmd/srgen drift --published "$(PUBLISHED)"

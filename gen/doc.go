@@ -10,6 +10,9 @@
 //	emit  (gen/emit)   Model → files, one emitter per artifact, no I/O
 //	write (gen/write)  files → disk: write changed files, remove stale ones
 //
+// Beside the stages, gen/drift compares our description of the standard
+// with a published OpenAPI document (`srgen drift --published FILE`).
+//
 // Invariants: output is deterministic (the same specs give the same bytes:
 // no dates, versions or absolute paths); srgen writes and removes only the
 // files it owns (gen/write.Ownership); a check run writes nothing.

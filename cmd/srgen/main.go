@@ -5,20 +5,33 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/vllm-sr/systemone/gen"
+	"github.com/vllm-sr/systemone/gen/drift"
+	"github.com/vllm-sr/systemone/gen/model"
 )
 
 func main() {
 	if err := newRoot().ExecuteContext(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, "srgen:", err)
+		var usage usageError
+		if errors.As(err, &usage) {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
 }
+
+// usageError is a missing input the command cannot run without; srgen
+// exits 2 for it, 1 for any other failure.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
 
 func newRoot() *cobra.Command {
 	var root string
@@ -61,6 +74,7 @@ func newRoot() *cobra.Command {
 			},
 		},
 		newDocs(&root),
+		newDrift(&root),
 		&cobra.Command{
 			Use:   "lint",
 			Short: "Check the specifications and the corpus; writes nothing",
@@ -87,5 +101,40 @@ func newDocs(root *string) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&out, "out", "", "directory to write the pages into (required)")
 	_ = cmd.MarkFlagRequired("out")
+	return cmd
+}
+
+func newDrift(root *string) *cobra.Command {
+	var published string
+	cmd := &cobra.Command{
+		Use:   "drift",
+		Short: "Compare specs/systemone/systemone-0.2.schema.yaml with a published OpenAPI document (--published FILE); downloads nothing",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			m, err := model.LoadDir(*root)
+			if err != nil {
+				return err
+			}
+			if published == "" {
+				url := "the standard's source.url"
+				if s := m.Spec(model.SpecStandard); s != nil && s.Source != nil {
+					url = s.Source.URL
+				}
+				return usageError{fmt.Sprintf("drift needs --published FILE: fetch %s on a machine with network access "+
+					"(for example: curl -fsSL -o openapi.json %s), keep it outside the repository (it carries no license), "+
+					"then run srgen drift --published openapi.json", url, url)}
+			}
+			r, err := drift.CompareFile(m, published)
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(cmd.OutOrStdout(), r.Summary())
+			if len(r.Differences) > 0 {
+				return fmt.Errorf("%d differences between %s and our description", len(r.Differences), published)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&published, "published", "", "the published OpenAPI document, a file")
 	return cmd
 }

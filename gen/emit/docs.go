@@ -24,12 +24,14 @@ var docPages = []struct{ out, tmpl string }{
 }
 
 var docTemplates = template.Must(template.New("docs").Funcs(template.FuncMap{
-	"cell":        cell,
-	"code":        func(s string) string { return "`" + s + "`" },
-	"disposition": dispositionText,
-	"join":        joinText,
-	"kinds":       model.KindsText,
-	"families":    familiesText,
+	"cell":           cell,
+	"code":           func(s string) string { return "`" + s + "`" },
+	"disposition":    dispositionText,
+	"join":           joinText,
+	"kinds":          model.KindsText,
+	"families":       familiesText,
+	"has":            hasSchema,
+	"overrideChange": overrideChange,
 }).ParseFS(templateFS, "templates/*.md.tmpl"))
 
 // docs writes the reference Markdown under DocsDir.
@@ -218,4 +220,28 @@ func familiesText(f *model.Field) string {
 		return cell(f.FamiliesText)
 	}
 	return joinText(f.Families)
+}
+
+func hasSchema(ids []table.SchemaID, id table.SchemaID) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// overrideChange says what an override changes, for a person.
+func overrideChange(o model.Override) string {
+	var parts []string
+	if o.Allowed != nil && !*o.Allowed {
+		parts = append(parts, "not allowed")
+	}
+	if o.Required != nil {
+		parts = append(parts, map[bool]string{true: "required", false: "optional"}[*o.Required])
+	}
+	if o.Nullable != nil {
+		parts = append(parts, map[bool]string{true: "may be null", false: "not null"}[*o.Nullable])
+	}
+	return strings.Join(parts, ", ")
 }

@@ -9,8 +9,9 @@ import (
 	"github.com/vllm-sr/systemone/gen/model"
 )
 
-// maxRequired is how many required members one object check may have: the
-// generated code keeps them in one uint64 bit set.
+// maxRequired is how many members one object check may track (the required
+// ones and those that excuse them): the generated code keeps them in one
+// uint64 bit set.
 const maxRequired = 64
 
 // objectFuncCode writes the function of one object check. Its caller has
@@ -21,11 +22,15 @@ func objectFuncCode(s model.SchemaValidation, obj model.ObjectCheck) (jen.Code, 
 	if obj.Variants != nil {
 		body = append(body, variantDispatch(s, obj.Variants))
 	}
-	cases, required, err := memberCases(s, obj)
+	bits, err := trackedBits(obj)
 	if err != nil {
 		return nil, err
 	}
-	if len(required) > 0 {
+	cases, err := memberCases(s, obj, bits)
+	if err != nil {
+		return nil, err
+	}
+	if len(bits) > 0 {
 		body = append(body, jen.Var().Id("seen").Uint64())
 	}
 	body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Id("v").Dot("Members").Call()).Block(
@@ -33,12 +38,19 @@ func objectFuncCode(s model.SchemaValidation, obj model.ObjectCheck) (jen.Code, 
 		jen.Id("here").Op(":=").Id("at").Dot("Member").Call(jen.Id("m").Dot("Name")),
 		jen.Switch(jen.Id("m").Dot("Name")).Block(cases...),
 	))
-	for bit, name := range required {
-		body = append(body, jen.If(jen.Id("seen").Op("&").Lit(uint64(1)<<bit).Op("==").Lit(0)).Block(
-			jen.Id("missing").Op(":=").Id("at").Dot("Member").Call(jen.Lit(name)),
+	for _, mc := range obj.Members {
+		if !mc.Required {
+			continue
+		}
+		mask := bits[mc.Name]
+		for _, alt := range mc.RequiredUnless {
+			mask |= bits[alt]
+		}
+		body = append(body, jen.If(jen.Id("seen").Op("&").Lit(mask).Op("==").Lit(0)).Block(
+			jen.Id("missing").Op(":=").Id("at").Dot("Member").Call(jen.Lit(mc.Name)),
 			addProblem(jen.Op("&").Id("missing"), jen.Dict{
 				jen.Id("Reason"): reason("ReasonMissingMember"),
-				jen.Id("Member"): jen.Lit(name),
+				jen.Id("Member"): jen.Lit(mc.Name),
 			}),
 		))
 	}
@@ -67,23 +79,46 @@ func variantDispatch(s model.SchemaValidation, vc *model.VariantCheck) jen.Code 
 	)
 }
 
+// trackedBits gives each member whose presence the check must remember
+// its bit, in member order: the required members and the members that
+// excuse them.
+func trackedBits(obj model.ObjectCheck) (map[string]uint64, error) {
+	tracked := map[string]bool{}
+	for _, mc := range obj.Members {
+		if mc.Required {
+			tracked[mc.Name] = true
+			for _, alt := range mc.RequiredUnless {
+				tracked[alt] = true
+			}
+		}
+	}
+	bits := map[string]uint64{}
+	for _, mc := range obj.Members {
+		if !tracked[mc.Name] {
+			continue
+		}
+		if len(bits) == maxRequired {
+			return nil, fmt.Errorf("object %s tracks more than %d members", obj.Name, maxRequired)
+		}
+		bits[mc.Name] = uint64(1) << len(bits)
+	}
+	// An excusing member the object does not allow is never present, so
+	// it gets no bit and excuses nothing here.
+	return bits, nil
+}
+
 // memberCases is the switch on member names: allowed members, removed
-// forms, then everything else as unknown. required lists the required
-// members in bit order.
-func memberCases(s model.SchemaValidation, obj model.ObjectCheck) (cases []jen.Code, required []string, err error) {
+// forms, then everything else as unknown. A tracked member sets its bit.
+func memberCases(s model.SchemaValidation, obj model.ObjectCheck, bits map[string]uint64) (cases []jen.Code, err error) {
 	for _, mc := range obj.Members {
 		var stmts []jen.Code
-		if mc.Required {
-			if len(required) == maxRequired {
-				return nil, nil, fmt.Errorf("more than %d required members", maxRequired)
-			}
-			stmts = append(stmts, jen.Id("seen").Op("|=").Lit(uint64(1)<<len(required)))
-			required = append(required, mc.Name)
+		if bit, ok := bits[mc.Name]; ok {
+			stmts = append(stmts, jen.Id("seen").Op("|=").Lit(bit))
 		}
 		if !mc.Discriminator {
 			check, err := valueStmts(s, mc.Value, jen.Id("m").Dot("Value"), jen.Op("&").Id("here"), jen.Id("here"), 1)
 			if err != nil {
-				return nil, nil, fmt.Errorf("member %s: %w", mc.Name, err)
+				return nil, fmt.Errorf("member %s: %w", mc.Name, err)
 			}
 			stmts = append(stmts, check...)
 		}
@@ -104,7 +139,7 @@ func memberCases(s model.SchemaValidation, obj model.ObjectCheck) (cases []jen.C
 			jen.Id("Member"): jen.Id("m").Dot("Name"),
 		}),
 	))
-	return cases, required, nil
+	return cases, nil
 }
 
 // valueStmts checks value x at path at: a *table.Path expression, whose

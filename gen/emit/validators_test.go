@@ -15,7 +15,8 @@ import (
 // smallValidationModel is a two-schema model small enough to read its
 // generated validator whole: a standard schema with noul, choice and a
 // removed-form-free request, and an extended schema that adds roles,
-// options, a numeric enum and refuses removed forms.
+// options, a numeric enum, a question type a preset excuses, batch items
+// without options, and refuses removed forms.
 func smallValidationModel() *model.Model {
 	content := model.Type{Kinds: []model.Kind{model.KindString, model.KindObject, model.KindArray}, Ref: "content"}
 	nullableContent := content
@@ -37,7 +38,7 @@ func smallValidationModel() *model.Model {
 		}},
 	}
 	questionTypes := []model.QuestionTypeShape{
-		{Type: table.QuestionNoul, Members: []string{"type", "instructions", "criteria", "rate"}, Criteria: model.Criteria{
+		{Type: table.QuestionNoul, Members: []string{"type", "instructions", "criteria", "rate", "preset"}, Criteria: model.Criteria{
 			Kind: model.CriteriaNoul, Nullable: true, Keys: []string{"true", "false"}, Values: &nullableContent}},
 		{Type: table.QuestionChoice, Members: []string{"type", "instructions", "criteria"}, Criteria: model.Criteria{
 			Kind: model.CriteriaOptions, Required: true, Values: &nullableContent, MinCount: &one, MaxCount: &ten}},
@@ -50,7 +51,11 @@ func smallValidationModel() *model.Model {
 		model.Member{Name: "options", Spec: model.SpecExtensions, Type: model.Type{Kinds: []model.Kind{model.KindObject}, Ref: "options"}},
 	)
 	extQuestion := append(append([]model.Member(nil), standardQuestion...),
-		model.Member{Name: "rate", Spec: model.SpecExtensions, Type: model.Type{Kinds: []model.Kind{model.KindInteger}, Enum: []string{"1", "2"}}})
+		model.Member{Name: "rate", Spec: model.SpecExtensions, Type: model.Type{Kinds: []model.Kind{model.KindInteger}, Enum: []string{"1", "2"}}},
+		model.Member{Name: "preset", Spec: model.SpecExtensions, Type: model.Type{Kinds: []model.Kind{model.KindString}}})
+	extQuestion[0].RequiredUnless = []string{"preset"}
+	batchItem := append([]model.Member(nil), extRequest[:len(extRequest)-1]...) // no options
+	batchItem[0].Required = false                                               // the batch's model
 	return &model.Model{
 		Specs: []model.Spec{
 			{Kind: model.SpecStandard, Path: "specs/small/standard.yaml", SchemaID: table.SchemaStandard02},
@@ -84,6 +89,8 @@ func smallValidationModel() *model.Model {
 					}},
 				},
 				QuestionTypes: questionTypes,
+				Entries: []model.EntryMessage{{Container: table.LevelBatch, Member: "requests",
+					Message: model.Message{Level: table.LevelRequest, Members: batchItem}}},
 			},
 		},
 	}
@@ -125,9 +132,11 @@ func TestValidatorsDeterministic(t *testing.T) {
 // the emitter.
 func TestValidatorsFactsComeFromTheModel(t *testing.T) {
 	m := smallValidationModel()
-	roles := &m.Schemas[1].Messages[0].Members[3]
-	roles.Name = "parts"
-	roles.Type.Values.Enum = []string{"user", "witness"}
+	for _, members := range [][]model.Member{m.Schemas[1].Messages[0].Members, m.Schemas[1].Entries[0].Message.Members} {
+		roles := &members[3]
+		roles.Name = "parts"
+		roles.Type.Values = &model.Type{Kinds: []model.Kind{model.KindString}, Enum: []string{"user", "witness"}}
+	}
 	files, err := DefaultOptions().validators(m)
 	if err != nil {
 		t.Fatal(err)

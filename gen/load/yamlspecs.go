@@ -27,6 +27,18 @@ type StandardSource struct {
 	SHA256  string
 	OpenAPI string
 	Docs    string
+	// Components are the published document's component schemas and the
+	// level each describes, in spec order.
+	Components []SourceComponentEntry
+}
+
+// SourceComponentEntry is one published component schema and the level
+// (and question type, for a per-type component) of ours it describes.
+type SourceComponentEntry struct {
+	Name         string
+	Level        string
+	QuestionType string
+	Pos          Position
 }
 
 // Extensions is the raw extension set (format vllm-sr-extensions/1).
@@ -47,6 +59,37 @@ type Extensions struct {
 	QuestionErrors []QuestionErrorEntry
 	RequestErrors  []RequestErrorEntry
 	Limits         []LimitEntry
+	// Overrides apply to every schema that includes the extension set.
+	Overrides []OverrideEntry
+	// InternalForm is the internal wire form's schema; nil when the spec
+	// defines none.
+	InternalForm *InternalFormEntry
+}
+
+// OverrideEntry is one override: a member read differently from its
+// defining spec, everywhere or within the entries of one map.
+type OverrideEntry struct {
+	// Field and Within are "level.name"; Within is "" for everywhere.
+	Field    string
+	Within   string
+	Required *bool
+	Nullable *bool
+	// Allowed is false when the member is not allowed (there); nil when
+	// the override does not say.
+	Allowed *bool
+	Reason  string
+	Pos     Position
+}
+
+// InternalFormEntry is the internal wire form: a schema that accepts what
+// Accepts does, with its own overrides.
+type InternalFormEntry struct {
+	Schema      string
+	Accepts     string
+	Title       string
+	Description string
+	Overrides   []OverrideEntry
+	Pos         Position
 }
 
 func decodeStandard(f File, root *yaml.Node) *Standard {
@@ -67,6 +110,14 @@ func decodeStandard(f File, root *yaml.Node) *Standard {
 		},
 		Fields:    decodeLevels(p, member(root, "fields")),
 		Endpoints: decodeEndpoints(p, member(root, "endpoints")),
+	}
+	for _, n := range seq(member(src, "components")) {
+		s.Source.Components = append(s.Source.Components, SourceComponentEntry{
+			Name:         scalarString(member(n, "name")),
+			Level:        scalarString(member(n, "level")),
+			QuestionType: scalarString(member(n, "question_type")),
+			Pos:          posOf(p, n),
+		})
 	}
 	for _, n := range seq(member(root, "named_types")) {
 		s.NamedTypes = append(s.NamedTypes, NamedTypeEntry{
@@ -181,5 +232,41 @@ func decodeExtensions(f File, root *yaml.Node) *Extensions {
 			Pos:           posOf(p, n),
 		})
 	}
+	e.Overrides = decodeOverrides(p, member(root, "overrides"))
+	if n := member(root, "internal_form"); n != nil {
+		e.InternalForm = &InternalFormEntry{
+			Schema:      scalarString(member(n, "schema")),
+			Accepts:     scalarString(member(n, "accepts")),
+			Title:       scalarString(member(n, "title")),
+			Description: scalarString(member(n, "description")),
+			Overrides:   decodeOverrides(p, member(n, "overrides")),
+			Pos:         posOf(p, n),
+		}
+	}
 	return e
+}
+
+func decodeOverrides(file string, n *yaml.Node) []OverrideEntry {
+	var out []OverrideEntry
+	for _, o := range seq(n) {
+		out = append(out, OverrideEntry{
+			Field:    scalarString(member(o, "field")),
+			Within:   scalarString(member(o, "within")),
+			Required: optionalBool(member(o, "required")),
+			Nullable: optionalBool(member(o, "nullable")),
+			Allowed:  optionalBool(member(o, "allowed")),
+			Reason:   scalarString(member(o, "reason")),
+			Pos:      posOf(file, o),
+		})
+	}
+	return out
+}
+
+// optionalBool is a boolean the spec may leave out: nil when absent.
+func optionalBool(n *yaml.Node) *bool {
+	if n == nil {
+		return nil
+	}
+	b := scalarBool(n)
+	return &b
 }

@@ -40,6 +40,9 @@ type builder struct {
 	types    typeResolver
 	// schemaOf maps each spec to the schema ID it defines.
 	schemaOf map[SpecKind]table.SchemaID
+	// schemas are every schema ID in schema order: the specs' own, then
+	// the internal form.
+	schemas []schemaDef
 	// families are the extension spec's family names.
 	families map[string]bool
 }
@@ -56,6 +59,15 @@ func newBuilder(raw *load.Specs) *builder {
 		schemaOf: map[SpecKind]table.SchemaID{},
 		families: map[string]bool{},
 	}
+}
+
+// schemaDef is one schema ID and the specs whose fields it accepts.
+type schemaDef struct {
+	id    table.SchemaID
+	specs []SpecKind
+	// accepts, title and description are set for the internal form.
+	accepts            table.SchemaID
+	title, description string
 }
 
 // build runs the stages in dependency order: specs and names first, then
@@ -80,6 +92,7 @@ func (b *builder) build() {
 	b.buildRemovedForms()
 	b.buildErrorsAndLimits()
 	b.buildImplicitRoles()
+	b.buildOverrides()
 	b.buildSchemas()
 }
 
@@ -98,13 +111,17 @@ func (b *builder) buildSpecs() {
 	b.schemaOf[SpecStandard] = table.SchemaID(std.Schema)
 	b.schemaOf[SpecExtensions] = table.SchemaID(ext.Schema)
 	b.schemaOf[SpecContract40] = table.SchemaID(con.Schema)
+	for i, spec := range SpecOrder {
+		b.schemas = append(b.schemas, schemaDef{id: b.schemaOf[spec], specs: append([]SpecKind(nil), SpecOrder[:i+1]...)})
+	}
+	b.buildInternalForm()
 	p := b.raw.Paths
 	b.m.Specs = []Spec{
 		{
 			Kind: SpecStandard, Path: std.File.Path, SHA256: std.File.SHA256,
 			SchemaID: table.SchemaID(std.Schema), Format: std.Format, FormatSchema: p.StandardSchema,
 			Version: std.Version, Title: std.Title,
-			Source: &Source{URL: std.Source.URL, SHA256: std.Source.SHA256, OpenAPIVersion: std.Source.OpenAPI, DocsURL: std.Source.Docs},
+			Source: b.source(std.Source),
 		},
 		{
 			Kind: SpecExtensions, Path: ext.File.Path, SHA256: ext.File.SHA256,
@@ -127,23 +144,58 @@ func (b *builder) checkSchemaID(id string, pos load.Position) {
 
 // acceptingSchemas is which schema IDs accept a spec's fields: the
 // standard's are in every schema, the extension set's in 5.0 and in 4.0
-// (which accepts every 5.0 form), the contract's only in 4.0.
+// (which accepts every 5.0 form), the contract's only in 4.0; the internal
+// form accepts what 4.0 does.
 func (b *builder) acceptingSchemas(spec SpecKind) []table.SchemaID {
 	var out []table.SchemaID
-	for _, s := range SpecOrder[indexOf(SpecOrder, spec):] {
-		out = append(out, b.schemaOf[s])
+	for _, d := range b.schemas {
+		if inSpecs(d.specs, spec) {
+			out = append(out, d.id)
+		}
 	}
 	return out
 }
 
-// schemaSpecs is the inverse: the specs whose fields a schema accepts.
-func (b *builder) schemaSpecs(id table.SchemaID) []SpecKind {
-	for i, s := range SpecOrder {
-		if b.schemaOf[s] == id {
-			return append([]SpecKind(nil), SpecOrder[:i+1]...)
+// buildInternalForm adds the internal wire form's schema, which accepts
+// the specs its base schema accepts.
+func (b *builder) buildInternalForm() {
+	f := b.raw.Extensions.InternalForm
+	if f == nil {
+		return
+	}
+	d := schemaDef{id: table.SchemaID(f.Schema), accepts: table.SchemaID(f.Accepts), title: f.Title, description: f.Description}
+	for _, s := range b.schemas {
+		if s.id == d.id {
+			b.problems.Add(f.Pos, "internal form schema %q is already defined", f.Schema)
+			return
+		}
+		if s.id == d.accepts {
+			d.specs = s.specs
 		}
 	}
-	return nil
+	if d.specs == nil {
+		b.problems.Add(f.Pos, "internal form accepts %q, which no spec defines", f.Accepts)
+		return
+	}
+	b.schemas = append(b.schemas, d)
+}
+
+func (b *builder) source(s load.StandardSource) *Source {
+	src := &Source{URL: s.URL, SHA256: s.SHA256, OpenAPIVersion: s.OpenAPI, DocsURL: s.Docs}
+	seen := map[string]bool{}
+	for _, c := range s.Components {
+		if seen[c.Name] {
+			b.problems.Add(c.Pos, "published component %q listed twice", c.Name)
+		}
+		seen[c.Name] = true
+		if !knownFieldLevel(c.Level) {
+			b.problems.Add(c.Pos, "published component %q: unknown level %q", c.Name, c.Level)
+		}
+		src.Components = append(src.Components, SourceComponent{
+			Name: c.Name, Level: table.Level(c.Level), QuestionType: table.QuestionType(c.QuestionType),
+		})
+	}
+	return src
 }
 
 func (b *builder) buildNamedTypes() {
@@ -174,7 +226,8 @@ func (b *builder) buildFamilies() {
 	}
 }
 
-// questionTypes checks and orders a list of question type names.
+// questionTypes checks a list of question type names and keeps the spec's
+// order, which the reference docs show as written.
 func (b *builder) questionTypes(names []string, pos load.Position) []table.QuestionType {
 	var out []table.QuestionType
 	for _, n := range names {
@@ -185,6 +238,5 @@ func (b *builder) questionTypes(names []string, pos load.Position) []table.Quest
 		}
 		out = append(out, qt)
 	}
-	sortByOrder(out, QuestionTypeOrder)
 	return out
 }

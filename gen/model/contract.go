@@ -34,11 +34,15 @@ func (b *builder) contractComponentFields(c load.Component, comps map[string]loa
 	for _, r := range c.Schema.Required {
 		required[r] = true
 	}
+	unless := b.requiredAlternatives(c)
+	for name := range unless {
+		required[name] = true
+	}
 	for _, p := range c.Schema.Properties {
 		t := b.contractType(p.Schema, comps, p.Pos)
 		f := Field{
 			Spec: SpecContract40, Level: table.Level(c.Level), Name: p.Name,
-			Type: t, TypeText: t.String(), Required: required[p.Name],
+			Type: t, TypeText: t.String(), Required: required[p.Name], RequiredUnless: unless[p.Name],
 			Since:         sinceOf(b.raw.Contract.Schema),
 			QuestionTypes: b.questionTypes(p.Schema.QuestionTypes, p.Pos),
 			Description:   p.Schema.Description,
@@ -52,6 +56,45 @@ func (b *builder) contractComponentFields(c load.Component, comps map[string]loa
 		f.Disposition = b.contractDisposition(f.Key())
 		b.m.Fields = append(b.m.Fields, f)
 	}
+}
+
+// requiredAlternatives reads a component's anyOf of required-only
+// alternatives, such as [{required: [type]}, {required: [preset]}]: the
+// first alternative's member is required unless one of the others' is
+// present. It returns that member and its excusing members; nil when the
+// component has no anyOf.
+func (b *builder) requiredAlternatives(c load.Component) map[string][]string {
+	alts := c.Schema.AnyOf
+	if len(alts) == 0 {
+		return nil
+	}
+	var names []string
+	for _, a := range alts {
+		if a == nil || len(a.Required) != 1 || a.Type != "" || a.Ref != "" || len(a.Properties) > 0 || len(a.AnyOf) > 0 || len(a.AllOf) > 0 {
+			b.problems.Add(c.Pos, "component %s: each anyOf alternative must be a required list of one member", c.Name)
+			return nil
+		}
+		name := a.Required[0]
+		if !hasProperty(c.Schema, name) {
+			b.problems.Add(a.Pos, "component %s: anyOf requires %q, which is not a property", c.Name, name)
+			return nil
+		}
+		names = append(names, name)
+	}
+	if len(names) < 2 {
+		b.problems.Add(c.Pos, "component %s: an anyOf of required members needs two alternatives", c.Name)
+		return nil
+	}
+	return map[string][]string{names[0]: names[1:]}
+}
+
+func hasProperty(s *load.SchemaNode, name string) bool {
+	for _, p := range s.Properties {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // contractDisposition: a 4.0 field the standard or the extension set also

@@ -105,7 +105,7 @@ type Replacement struct {
 type Family struct {
 	Name  table.Family `json:"name"`
 	Title string       `json:"title"`
-	// QuestionTypes it answers, in question type order.
+	// QuestionTypes it answers, in spec order.
 	QuestionTypes []table.QuestionType `json:"question_types"`
 	// RoleAware families read the state's parts by roles.
 	RoleAware bool `json:"role_aware"`

@@ -14,12 +14,13 @@ var legacyCriteriaMembers = map[string]CriteriaKind{
 
 // buildSchemas computes the message shapes of each schema ID.
 func (b *builder) buildSchemas() {
-	for _, spec := range SpecOrder {
-		id := b.schemaOf[spec]
-		s := Schema{ID: id, Specs: b.schemaSpecs(id)}
+	for _, d := range b.schemas {
+		id := d.id
+		s := Schema{ID: id, Accepts: d.accepts, Title: d.title, Description: d.description, Specs: d.specs}
 		s.QuestionTypes = b.questionTypeShapes(s.Specs)
 		s.AssetTypes = b.assetTypeShapes(s.Specs)
 		s.Messages = b.messages(s)
+		b.applyOverrides(&s)
 		b.fillQuestionTypeMembers(&s)
 		for _, e := range b.m.Endpoints {
 			name := e.Method + " " + e.Path
@@ -36,7 +37,8 @@ func inSpecs(specs []SpecKind, s SpecKind) bool { return indexOf(specs, s) < len
 
 // messages merges the fields of the schema's specs level by level. A name
 // defined by two specs is one member (checkCrossSpecMeaning proved they
-// mean the same); it is required only if every spec requires it.
+// mean the same); it is required only if every spec requires it, and then
+// excused by what excuses it in any of them (the weaker requirement).
 func (b *builder) messages(s Schema) []Message {
 	var out []Message
 	for _, level := range LevelOrder {
@@ -49,12 +51,13 @@ func (b *builder) messages(s Schema) []Message {
 				continue
 			}
 			if i := memberIndex(msg.Members, f.Name); i >= 0 {
-				msg.Members[i].Required = msg.Members[i].Required && f.Required
+				mergeRequired(&msg.Members[i], f)
 				continue
 			}
 			msg.Members = append(msg.Members, Member{
 				Name: f.Name, Spec: f.Spec, Type: f.Type, Required: f.Required,
-				QuestionTypes: f.QuestionTypes, Removed: b.isRemoved(s, f),
+				RequiredUnless: append([]string(nil), f.RequiredUnless...),
+				QuestionTypes:  f.QuestionTypes, Removed: b.isRemoved(s, f),
 			})
 		}
 		if len(msg.Members) == 0 {
@@ -86,8 +89,24 @@ func (b *builder) relaxAcrossGroups(s Schema, msg *Message) {
 		m := &msg.Members[i]
 		for _, contract := range []bool{true, false} {
 			if len(defines[contract]) > 0 && !defines[contract][m.Name] {
-				m.Required = false
+				m.Required, m.RequiredUnless = false, nil
 			}
+		}
+	}
+}
+
+// mergeRequired folds another spec's definition of a member into it: a
+// message either spec's way is valid, so the member is required only when
+// both require it, and excused by either's alternatives.
+func mergeRequired(m *Member, f Field) {
+	m.Required = m.Required && f.Required
+	if !m.Required {
+		m.RequiredUnless = nil
+		return
+	}
+	for _, alt := range f.RequiredUnless {
+		if indexOf(m.RequiredUnless, alt) == len(m.RequiredUnless) {
+			m.RequiredUnless = append(m.RequiredUnless, alt)
 		}
 	}
 }
@@ -155,6 +174,12 @@ func (b *builder) questionTypeShapes(specs []SpecKind) []QuestionTypeShape {
 		}
 		if inSpecs(specs, SpecContract40) {
 			qt.LegacyCriteria = b.legacyCriteria(qt.Type)
+		}
+		if qt.LegacyCriteria != nil {
+			// A type with two spellings of its criteria (the standard's and
+			// 4.0's) is valid with either, so neither is required alone; and
+			// 4.0's contract requires neither, for its preset-only questions.
+			qt.Criteria.Required = false
 		}
 		out = append(out, qt)
 	}

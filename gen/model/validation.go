@@ -2,15 +2,15 @@ package model
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // This file is the validator's view of the model: for each schema, the
 // object checks a request validator makes, resolved from the schema's
-// messages, question types, criteria shapes and the removed forms. It only
-// reads facts computed elsewhere in this package and adds nothing to them.
+// messages, entry messages, question types, criteria shapes and the removed
+// forms. It only reads facts computed elsewhere in this package (what is
+// required, nullable or allowed where) and adds nothing to them.
 
 // SchemaValidation is what a request validator checks under one schema.
 type SchemaValidation struct {
@@ -49,7 +49,10 @@ type ObjectCheck struct {
 type MemberCheck struct {
 	Name     string
 	Required bool
-	Value    ValueCheck
+	// RequiredUnless names members whose presence excuses a Required
+	// member (4.0's preset-only question has no type).
+	RequiredUnless []string
+	Value          ValueCheck
 	// Discriminator: the member selects the variant, so its value was
 	// already checked when the variant function runs.
 	Discriminator bool
@@ -144,7 +147,6 @@ func (m *Model) schemaValidation(s *Schema) (SchemaValidation, error) {
 		if v.Batch, err = b.level(LevelBatchName); err != nil {
 			return v, err
 		}
-		b.batchItems(v.Batch, v.Request)
 	}
 	v.Objects = b.objects
 	return v, nil
@@ -156,43 +158,6 @@ const (
 	LevelRequestName = string(table.LevelRequest)
 	LevelBatchName   = "batch"
 )
-
-// batchItems gives the batch's requests their own check when needed: an
-// item takes what the batch itself carries (its model), so a request member
-// the batch also defines is optional in an item even where a single request
-// requires it.
-func (b *validationBuilder) batchItems(batch, request string) {
-	bi, ri := b.index(batch), b.index(request)
-	item := b.objects[ri]
-	item.Name = request + "_in_" + batch
-	item.Members = append([]MemberCheck(nil), item.Members...)
-	changed := false
-	for i, mc := range item.Members {
-		if mc.Required && hasCheck(b.objects[bi].Members, mc.Name) {
-			item.Members[i].Required = false
-			changed = true
-		}
-	}
-	if !changed {
-		return
-	}
-	b.objects = append(b.objects, item)
-	for i := range b.objects[bi].Members {
-		vc := &b.objects[bi].Members[i].Value
-		if vc.Values != nil && vc.Values.Object == request {
-			vc.Values.Object = item.Name
-		}
-	}
-}
-
-func (b *validationBuilder) index(name string) int {
-	for i := range b.objects {
-		if b.objects[i].Name == name {
-			return i
-		}
-	}
-	return -1
-}
 
 func hasCheck(members []MemberCheck, name string) bool {
 	for _, m := range members {
@@ -221,34 +186,68 @@ func (b *validationBuilder) level(name string) (string, error) {
 	if msg == nil {
 		return "", fmt.Errorf("no message for level %q", name)
 	}
+	return name, b.object(name, msg)
+}
+
+// object builds the object check name of a message: a level's own, or the
+// entry message of a map's entries.
+func (b *validationBuilder) object(name string, msg *Message) error {
 	b.built[name] = true
 	at := len(b.objects)
 	b.objects = append(b.objects, ObjectCheck{Name: name})
 	obj := ObjectCheck{Name: name, Removed: b.removed(msg.Level, msg.Members)}
 	for _, mem := range msg.Members {
 		mc, err := b.member(mem)
+		if err == nil {
+			err = b.entries(msg.Level, mem.Name, &mc.Value)
+		}
 		if err != nil {
-			return "", fmt.Errorf("level %s member %s: %w", name, mem.Name, err)
+			return fmt.Errorf("%s member %s: %w", name, mem.Name, err)
 		}
 		obj.Members = append(obj.Members, mc)
 	}
 	var err error
 	switch msg.Level {
 	case table.LevelQuestion:
-		obj.Variants, err = b.questionVariants(msg)
+		obj.Variants, err = b.questionVariants(name, msg)
 	case table.LevelAsset:
 		obj.Variants = b.assetVariants(msg, &obj)
 	}
 	if err != nil {
-		return "", err
+		return err
 	}
 	b.objects[at] = obj
-	return name, nil
+	return nil
+}
+
+// entries points the values of a container's map member at the check of
+// their entry message, where the schema gives them one (a batch's requests
+// take no options of their own).
+func (b *validationBuilder) entries(container table.Level, member string, vc *ValueCheck) error {
+	entry := b.s.Entry(container, member)
+	if entry == nil {
+		return nil
+	}
+	name := string(entry.Level) + "_in_" + string(container)
+	if !b.built[name] {
+		if err := b.object(name, entry); err != nil {
+			return err
+		}
+	}
+	switch {
+	case vc.Values != nil:
+		vc.Values.Object = name
+	case vc.Items != nil:
+		vc.Items.Object = name
+	default:
+		return fmt.Errorf("entry message of %s.%s, which is not a map or an array", container, member)
+	}
+	return nil
 }
 
 func (b *validationBuilder) member(mem Member) (MemberCheck, error) {
 	vc, err := b.value(mem.Type)
-	return MemberCheck{Name: mem.Name, Required: mem.Required, Value: vc}, err
+	return MemberCheck{Name: mem.Name, Required: mem.Required, RequiredUnless: mem.RequiredUnless, Value: vc}, err
 }
 
 // removed lists the removed forms of a level that the schema refuses:
@@ -361,46 +360,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// KindsText names kinds for a person: "string, object or array", with
-// " or null" appended when nullable.
-func KindsText(kinds []Kind, nullable bool) string {
-	names := make([]string, 0, len(kinds)+1)
-	for _, k := range kinds {
-		names = append(names, string(k))
-	}
-	if nullable {
-		names = append(names, "null")
-	}
-	return orList(names)
-}
-
-func orList(names []string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-// SchemaGoName is a schema ID's Go name as runtime/table spells its
-// constants after "Schema": the standard's IDs are "Standard" and the
-// version's digits, others their camel-cased prefix ("VllmSR50").
-func SchemaGoName(id table.SchemaID) string {
-	prefix, version, _ := strings.Cut(string(id), "/")
-	digits := strings.ReplaceAll(version, ".", "")
-	switch prefix {
-	case "systemone":
-		return "Standard" + digits
-	case "vllm-sr":
-		return "VllmSR" + digits
-	}
-	var b strings.Builder
-	for _, part := range strings.FieldsFunc(prefix, func(r rune) bool { return r == '-' || r == '_' }) {
-		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
-	}
-	return b.String() + digits
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -84,17 +85,43 @@ func TestValidationCriteriaRequirements(t *testing.T) {
 	}
 }
 
-func TestValidationBatchItemsTakeTheBatchModel(t *testing.T) {
-	v50 := viewOf(t, table.SchemaVllmSR50)
-	if !memberCheck(t, v50["request"], "model").Required {
-		t.Fatal("the 5.0 request requires model (standard), so an item needs its own check")
+// TestValidationBatchItemsRefuseOptions: a batch item is checked by its
+// own object check, the request's members without options (which belong
+// to the batch), on every schema with a batch.
+func TestValidationBatchItemsRefuseOptions(t *testing.T) {
+	for _, id := range []table.SchemaID{table.SchemaVllmSR50, table.SchemaVllmSR40, table.SchemaInternal} {
+		v := viewOf(t, id)
+		if got := memberCheck(t, v["batch"], "requests").Value.Values.Object; got != "request_in_batch" {
+			t.Errorf("%s: batch requests checked as %q", id, got)
+		}
+		item, ok := v["request_in_batch"]
+		if !ok {
+			t.Fatalf("%s: no batch item check", id)
+		}
+		if hasCheck(item.Members, "options") {
+			t.Errorf("%s: a batch item allows options", id)
+		}
+		if !hasCheck(v["request"].Members, "options") || !hasCheck(v["batch"].Members, "options") {
+			t.Errorf("%s: a request and a batch must keep their options", id)
+		}
+		if memberCheck(t, item, "model").Required || !memberCheck(t, item, "questions").Required {
+			t.Errorf("%s: an item takes the batch's model and needs its questions", id)
+		}
 	}
-	item, ok := v50["request_in_batch"]
-	if !ok || memberCheck(t, item, "model").Required {
-		t.Fatal("a batch item must not require model")
-	}
-	if got := memberCheck(t, v50["batch"], "requests").Value.Values.Object; got != "request_in_batch" {
-		t.Errorf("batch requests checked as %q", got)
+}
+
+// TestValidationPresetOnlyQuestions: on 4.0 (and the internal form) a
+// question's type is excused by its preset; on 5.0 and the standard it is
+// required outright.
+func TestValidationPresetOnlyQuestions(t *testing.T) {
+	for id, want := range map[table.SchemaID][]string{
+		table.SchemaStandard02: nil, table.SchemaVllmSR50: nil,
+		table.SchemaVllmSR40: {"preset"}, table.SchemaInternal: {"preset"},
+	} {
+		typ := memberCheck(t, viewOf(t, id)["question"], "type")
+		if !typ.Required || !cmp.Equal(typ.RequiredUnless, want, cmpopts.EquateEmpty()) {
+			t.Errorf("%s: question type required=%v unless %v, want required unless %v", id, typ.Required, typ.RequiredUnless, want)
+		}
 	}
 }
 

@@ -10,7 +10,7 @@ import "fmt"
 // schema: the question members that type allows, its criteria shape (and
 // 4.0's legacy spelling of it), dispatched on the member whose enum holds
 // every question type.
-func (b *validationBuilder) questionVariants(msg *Message) (*VariantCheck, error) {
+func (b *validationBuilder) questionVariants(object string, msg *Message) (*VariantCheck, error) {
 	types := make([]string, len(b.s.QuestionTypes))
 	for i, qt := range b.s.QuestionTypes {
 		types[i] = string(qt.Type)
@@ -22,7 +22,7 @@ func (b *validationBuilder) questionVariants(msg *Message) (*VariantCheck, error
 	vc := &VariantCheck{Member: disc}
 	names := make([]string, 0, len(b.s.QuestionTypes))
 	for _, qt := range b.s.QuestionTypes {
-		name := string(msg.Level) + "_" + string(qt.Type)
+		name := object + "_" + string(qt.Type)
 		obj, err := b.questionType(msg, qt, name, disc)
 		if err != nil {
 			return nil, fmt.Errorf("question type %s: %w", qt.Type, err)
@@ -111,7 +111,7 @@ func (b *validationBuilder) questionType(msg *Message, qt QuestionTypeShape, nam
 		case mem.Name == disc:
 			mc.Discriminator = true
 		case mem.Name == criteriaMember(msg, qt):
-			mc.Required = criteriaRequired(qt)
+			mc.Required = qt.Criteria.Required
 			mc.Value, err = b.criteria(qt.Criteria, name+"_"+mem.Name)
 		case qt.LegacyCriteria != nil && mem.Name == qt.LegacyCriteria.Member:
 			mc.Required = qt.LegacyCriteria.Criteria.Required
@@ -123,14 +123,6 @@ func (b *validationBuilder) questionType(msg *Message, qt QuestionTypeShape, nam
 		obj.Members = append(obj.Members, mc)
 	}
 	return obj, nil
-}
-
-// criteriaRequired: a question type with two spellings of its criteria (the
-// standard's and 4.0's) is valid with either, so neither is required alone;
-// the standard's is required only where the legacy one is too (4.0's
-// contract requires neither, for its preset-only questions).
-func criteriaRequired(qt QuestionTypeShape) bool {
-	return qt.Criteria.Required && (qt.LegacyCriteria == nil || qt.LegacyCriteria.Criteria.Required)
 }
 
 // CriteriaFieldName is the standard's question member that carries a

@@ -10,160 +10,160 @@ import "github.com/vllm-sr/systemone/runtime/table"
 // Fields is every field of the three specifications: by specification, then
 // level, then the order the specification lists them in.
 var Fields = []table.Field{
-	{Name: "model", Level: "request", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "state", Level: "request", DefinedBy: "systemone/0.2", Type: "content", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "questions", Level: "request", DefinedBy: "systemone/0.2", Type: "object of question", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "assets", Level: "request", DefinedBy: "systemone/0.2", Type: "object of asset", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "type", Level: "question", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "instructions", Level: "question", DefinedBy: "systemone/0.2", Type: "content or null", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "criteria", Level: "question", DefinedBy: "systemone/0.2", Type: "criteria of the question type", Since: "0.2", QuestionTypes: []table.QuestionType{"noul", "choice", "score"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "true", Level: "noul_criteria", DefinedBy: "systemone/0.2", Type: "content or null", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "false", Level: "noul_criteria", DefinedBy: "systemone/0.2", Type: "content or null", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "noul", Level: "question_type", DefinedBy: "systemone/0.2", Type: "object", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "choice", Level: "question_type", DefinedBy: "systemone/0.2", Type: "object", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "score", Level: "question_type", DefinedBy: "systemone/0.2", Type: "object", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "box", Level: "question_type", DefinedBy: "systemone/0.2", Type: "object", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "type", Level: "asset", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "format", Level: "asset", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "data_base64", Level: "asset", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "image", Level: "asset_type", DefinedBy: "systemone/0.2", Type: "object", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "type", Level: "answer", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "noul", Level: "answer", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"noul"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "choice", Level: "answer", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"choice"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "score", Level: "answer", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "confidence", Level: "answer", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"choice", "score", "box"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "probabilities", Level: "answer", DefinedBy: "systemone/0.2", Type: "object of number", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"choice", "score"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "legend", Level: "answer", DefinedBy: "systemone/0.2", Type: "object of content", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "box", Level: "answer", DefinedBy: "systemone/0.2", Type: "object", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"box"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "top", Level: "box_region", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "bottom", Level: "box_region", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "left", Level: "box_region", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "right", Level: "box_region", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "model", Level: "response", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "answers", Level: "response", DefinedBy: "systemone/0.2", Type: "object of answer", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "usage", Level: "response", DefinedBy: "systemone/0.2", Type: "object", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "input_tokens", Level: "usage", DefinedBy: "systemone/0.2", Type: "integer", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "output_tokens", Level: "usage", DefinedBy: "systemone/0.2", Type: "integer", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "detail", Level: "error", DefinedBy: "systemone/0.2", Type: "string, object, or on 422 an array of validation items", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "error_type", Level: "error_detail", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "message", Level: "error_detail", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "loc", Level: "validation_item", DefinedBy: "systemone/0.2", Type: "array of string or integer", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "msg", Level: "validation_item", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "type", Level: "validation_item", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "input", Level: "validation_item", DefinedBy: "systemone/0.2", Type: "any", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "ctx", Level: "validation_item", DefinedBy: "systemone/0.2", Type: "object", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "models", Level: "listing", DefinedBy: "systemone/0.2", Type: "array of model entry", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "name", Level: "listing_entry", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "description", Level: "listing_entry", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "release_date", Level: "listing_entry", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "roles", Level: "request", DefinedBy: "vllm-sr/5.0", Type: "object of user or context or answer", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "options", Level: "request", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "model", Level: "batch", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "requests", Level: "batch", DefinedBy: "vllm-sr/5.0", Type: "object of request", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "options", Level: "batch", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "deadline_ms", Level: "options", DefinedBy: "vllm-sr/5.0", Type: "integer", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "return_meta", Level: "options", DefinedBy: "vllm-sr/5.0", Type: "boolean", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "max_tokens", Level: "options", DefinedBy: "vllm-sr/5.0", Type: "integer", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "preset", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "head", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "router or broad", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, QuestionTypes: []table.QuestionType{"span"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "decision_adapter", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "boolean", Since: "5.0", Families: []table.Family{"vela3_d3"}, QuestionTypes: []table.QuestionType{"noul", "choice", "score"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "over", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "string or array of string", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "overflow", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "window or truncate", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "require_full_input", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "boolean", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "threshold", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "number", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, QuestionTypes: []table.QuestionType{"set", "span"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "at", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "number", Since: "5.0", Families: []table.Family{"decision3", "vela3_d3"}, QuestionTypes: []table.QuestionType{"box"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "rate", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "1 or 2", Since: "5.0", Families: []table.Family{"decision3", "vela3_d3"}, QuestionTypes: []table.QuestionType{"track"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "span", Level: "question_type", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "set", Level: "question_type", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"vela2", "vela3"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "track", Level: "question_type", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision3", "vela3_d3"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "video", Level: "asset_type", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision3", "vela3_d3"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "abstain_probability", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "number", Since: "5.0", Families: []table.Family{"vela2", "vela3"}, QuestionTypes: []table.QuestionType{"noul", "choice"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "input_coverage", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "complete", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "error", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "invalid_question or invalid_input or max_length_exceeded or scan_budget_exceeded or invalid_model_output or deadline_exceeded or unavailable", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "reason", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "message", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "spans", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object of array of object", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "sets", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object of object", Since: "5.0", Families: []table.Family{"vela2", "vela3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "thresholds", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object of number", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "span_heads", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object of router or broad", Since: "5.0", Families: []table.Family{"vela2"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "meta", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "routing", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "model", Level: "batch_response", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "responses", Level: "batch_response", DefinedBy: "vllm-sr/5.0", Type: "object of response", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "usage", Level: "batch_response", DefinedBy: "vllm-sr/5.0", Type: "object", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "label", Level: "span_item", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "start", Level: "span_item", DefinedBy: "vllm-sr/5.0", Type: "integer", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "end", Level: "span_item", DefinedBy: "vllm-sr/5.0", Type: "integer", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "text", Level: "span_item", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "probability", Level: "span_item", DefinedBy: "vllm-sr/5.0", Type: "number", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "selected", Level: "set_result", DefinedBy: "vllm-sr/5.0", Type: "array of string", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "probabilities", Level: "set_result", DefinedBy: "vllm-sr/5.0", Type: "object of number", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "code", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "question", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "state", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "reason", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "limit", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "integer", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "version", Level: "listing_entry", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "features", Level: "listing_entry", DefinedBy: "vllm-sr/5.0", Type: "array of string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "card", Level: "listing_entry", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "status", Level: "health", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "version", Level: "health", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Name: "model", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "state", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "content", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "questions", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "map<question>", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "images", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "map<asset>", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "videos", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "map<asset>", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "states", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "map<content>", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "options", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "options", Since: "4.0", Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "model", Level: "bundle", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "requests", Level: "bundle", DefinedBy: "vllm-sr/4.0", Type: "map<request>", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "long_context", Level: "options", DefinedBy: "vllm-sr/4.0", Type: "boolean", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "type", Level: "question", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "instructions", Level: "question", DefinedBy: "vllm-sr/4.0", Type: "content|null", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "preset", Level: "question", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "choices", Level: "question", DefinedBy: "vllm-sr/4.0", Type: "map<content|null>", Since: "4.0", QuestionTypes: []table.QuestionType{"noul", "choice"}, Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "levels", Level: "question", DefinedBy: "vllm-sr/4.0", Type: "array<content>", Since: "4.0", QuestionTypes: []table.QuestionType{"score"}, Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "labels", Level: "question", DefinedBy: "vllm-sr/4.0", Type: "map<content|null>", Since: "4.0", QuestionTypes: []table.QuestionType{"set", "span"}, Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "format", Level: "asset", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "data_base64", Level: "asset", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "type", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "noul", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "number", Since: "4.0", QuestionTypes: []table.QuestionType{"noul"}, Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "choice", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", QuestionTypes: []table.QuestionType{"choice"}, Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "score", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "number", Since: "4.0", QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "confidence", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "number", Since: "4.0", QuestionTypes: []table.QuestionType{"choice", "score", "box"}, Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "probabilities", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "map<number>", Since: "4.0", QuestionTypes: []table.QuestionType{"choice", "score"}, Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "legend", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "map<content>", Since: "4.0", QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "box", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "box_region", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "error", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "reason", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "message", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "top", Level: "box_region", DefinedBy: "vllm-sr/4.0", Type: "number", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "bottom", Level: "box_region", DefinedBy: "vllm-sr/4.0", Type: "number", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "left", Level: "box_region", DefinedBy: "vllm-sr/4.0", Type: "number", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "right", Level: "box_region", DefinedBy: "vllm-sr/4.0", Type: "number", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "model", Level: "response", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "answers", Level: "response", DefinedBy: "vllm-sr/4.0", Type: "map<answer>", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "states", Level: "response", DefinedBy: "vllm-sr/4.0", Type: "map<map<answer>>", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "usage", Level: "response", DefinedBy: "vllm-sr/4.0", Type: "usage", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "model", Level: "batch_response", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "responses", Level: "batch_response", DefinedBy: "vllm-sr/4.0", Type: "map<response>", Required: true, Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "input_tokens", Level: "usage", DefinedBy: "vllm-sr/4.0", Type: "integer", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "output_tokens", Level: "usage", DefinedBy: "vllm-sr/4.0", Type: "integer", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "error", Level: "error", DefinedBy: "vllm-sr/4.0", Type: "legacy_error", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "code", Level: "legacy_error", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "message", Level: "legacy_error", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "question", Level: "legacy_error", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "state", Level: "legacy_error", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "reason", Level: "legacy_error", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "limit", Level: "legacy_error", DefinedBy: "vllm-sr/4.0", Type: "integer", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "object", Level: "listing", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "data", Level: "listing", DefinedBy: "vllm-sr/4.0", Type: "array<legacy_list_item>", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "id", Level: "legacy_list_item", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "object", Level: "legacy_list_item", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "created", Level: "legacy_list_item", DefinedBy: "vllm-sr/4.0", Type: "integer", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "owned_by", Level: "legacy_list_item", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "status", Level: "health", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Name: "api_version", Level: "health", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
+	{Name: "model", Level: "request", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "state", Level: "request", DefinedBy: "systemone/0.2", Type: "content", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "questions", Level: "request", DefinedBy: "systemone/0.2", Type: "object of question", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "assets", Level: "request", DefinedBy: "systemone/0.2", Type: "object of asset", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "type", Level: "question", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "instructions", Level: "question", DefinedBy: "systemone/0.2", Type: "content or null", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "criteria", Level: "question", DefinedBy: "systemone/0.2", Type: "criteria of the question type", Since: "0.2", QuestionTypes: []table.QuestionType{"noul", "choice", "score"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "true", Level: "noul_criteria", DefinedBy: "systemone/0.2", Type: "content or null", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "false", Level: "noul_criteria", DefinedBy: "systemone/0.2", Type: "content or null", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "noul", Level: "question_type", DefinedBy: "systemone/0.2", Type: "object", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "choice", Level: "question_type", DefinedBy: "systemone/0.2", Type: "object", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "score", Level: "question_type", DefinedBy: "systemone/0.2", Type: "object", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "box", Level: "question_type", DefinedBy: "systemone/0.2", Type: "object", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "type", Level: "asset", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "format", Level: "asset", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "data_base64", Level: "asset", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "image", Level: "asset_type", DefinedBy: "systemone/0.2", Type: "object", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "type", Level: "answer", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "noul", Level: "answer", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"noul"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "choice", Level: "answer", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"choice"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "score", Level: "answer", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "confidence", Level: "answer", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"choice", "score", "box"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "probabilities", Level: "answer", DefinedBy: "systemone/0.2", Type: "object of number", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"choice", "score"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "legend", Level: "answer", DefinedBy: "systemone/0.2", Type: "object of content", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "box", Level: "answer", DefinedBy: "systemone/0.2", Type: "object", Required: true, Since: "0.2", QuestionTypes: []table.QuestionType{"box"}, Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "top", Level: "box_region", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "bottom", Level: "box_region", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "left", Level: "box_region", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "right", Level: "box_region", DefinedBy: "systemone/0.2", Type: "number", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "model", Level: "response", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "answers", Level: "response", DefinedBy: "systemone/0.2", Type: "object of answer", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "usage", Level: "response", DefinedBy: "systemone/0.2", Type: "object", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "input_tokens", Level: "usage", DefinedBy: "systemone/0.2", Type: "integer", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "output_tokens", Level: "usage", DefinedBy: "systemone/0.2", Type: "integer", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "detail", Level: "error", DefinedBy: "systemone/0.2", Type: "string, object, or on 422 an array of validation items", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "error_type", Level: "error_detail", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "message", Level: "error_detail", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "loc", Level: "validation_item", DefinedBy: "systemone/0.2", Type: "array of string or integer", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "msg", Level: "validation_item", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "type", Level: "validation_item", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "input", Level: "validation_item", DefinedBy: "systemone/0.2", Type: "any", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "ctx", Level: "validation_item", DefinedBy: "systemone/0.2", Type: "object", Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "models", Level: "listing", DefinedBy: "systemone/0.2", Type: "array of model entry", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "name", Level: "listing_entry", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "description", Level: "listing_entry", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "release_date", Level: "listing_entry", DefinedBy: "systemone/0.2", Type: "string", Required: true, Since: "0.2", Disposition: "standard", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "roles", Level: "request", DefinedBy: "vllm-sr/5.0", Type: "object of user or context or answer", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "options", Level: "request", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "model", Level: "batch", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "requests", Level: "batch", DefinedBy: "vllm-sr/5.0", Type: "object of request", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "options", Level: "batch", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "deadline_ms", Level: "options", DefinedBy: "vllm-sr/5.0", Type: "integer", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "return_meta", Level: "options", DefinedBy: "vllm-sr/5.0", Type: "boolean", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "max_tokens", Level: "options", DefinedBy: "vllm-sr/5.0", Type: "integer", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "preset", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "head", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "router or broad", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, QuestionTypes: []table.QuestionType{"span"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "decision_adapter", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "boolean", Since: "5.0", Families: []table.Family{"vela3_d3"}, QuestionTypes: []table.QuestionType{"choice", "noul", "score"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "over", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "string or array of string", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "overflow", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "window or truncate", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "require_full_input", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "boolean", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "threshold", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "number", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, QuestionTypes: []table.QuestionType{"set", "span"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "at", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "number", Since: "5.0", Families: []table.Family{"decision3", "vela3_d3"}, QuestionTypes: []table.QuestionType{"box"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "rate", Level: "question", DefinedBy: "vllm-sr/5.0", Type: "1 or 2", Since: "5.0", Families: []table.Family{"decision3", "vela3_d3"}, QuestionTypes: []table.QuestionType{"track"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "span", Level: "question_type", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "set", Level: "question_type", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"vela2", "vela3"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "track", Level: "question_type", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision3", "vela3_d3"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "video", Level: "asset_type", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision3", "vela3_d3"}, Disposition: "refused_at_load", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "abstain_probability", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "number", Since: "5.0", Families: []table.Family{"vela2", "vela3"}, QuestionTypes: []table.QuestionType{"choice", "noul"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "input_coverage", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "complete", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "error", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "invalid_question or invalid_input or max_length_exceeded or scan_budget_exceeded or invalid_model_output or deadline_exceeded or unavailable", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "reason", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "message", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "spans", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object of array of object", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "sets", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object of object", Since: "5.0", Families: []table.Family{"vela2", "vela3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "thresholds", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object of number", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "span_heads", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object of router or broad", Since: "5.0", Families: []table.Family{"vela2"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "meta", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "routing", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "model", Level: "batch_response", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "responses", Level: "batch_response", DefinedBy: "vllm-sr/5.0", Type: "object of response", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "usage", Level: "batch_response", DefinedBy: "vllm-sr/5.0", Type: "object", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "label", Level: "span_item", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "start", Level: "span_item", DefinedBy: "vllm-sr/5.0", Type: "integer", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "end", Level: "span_item", DefinedBy: "vllm-sr/5.0", Type: "integer", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "text", Level: "span_item", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "probability", Level: "span_item", DefinedBy: "vllm-sr/5.0", Type: "number", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "selected", Level: "set_result", DefinedBy: "vllm-sr/5.0", Type: "array of string", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "probabilities", Level: "set_result", DefinedBy: "vllm-sr/5.0", Type: "object of number", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "code", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "question", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "state", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "reason", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "limit", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "integer", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "version", Level: "listing_entry", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "features", Level: "listing_entry", DefinedBy: "vllm-sr/5.0", Type: "array of string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "card", Level: "listing_entry", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "status", Level: "health", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "version", Level: "health", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "model", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "state", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "content", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "questions", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "map<question>", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "images", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "map<asset>", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "videos", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "map<asset>", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "states", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "map<content>", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "options", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "options", Since: "4.0", Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "model", Level: "bundle", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "requests", Level: "bundle", DefinedBy: "vllm-sr/4.0", Type: "map<request>", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "long_context", Level: "options", DefinedBy: "vllm-sr/4.0", Type: "boolean", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "type", Level: "question", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "instructions", Level: "question", DefinedBy: "vllm-sr/4.0", Type: "content|null", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "preset", Level: "question", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "stripped", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "choices", Level: "question", DefinedBy: "vllm-sr/4.0", Type: "map<content|null>", Since: "4.0", QuestionTypes: []table.QuestionType{"choice", "noul"}, Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "levels", Level: "question", DefinedBy: "vllm-sr/4.0", Type: "array<content>", Since: "4.0", QuestionTypes: []table.QuestionType{"score"}, Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "labels", Level: "question", DefinedBy: "vllm-sr/4.0", Type: "map<content|null>", Since: "4.0", QuestionTypes: []table.QuestionType{"set", "span"}, Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "format", Level: "asset", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "data_base64", Level: "asset", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "type", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "noul", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "number", Since: "4.0", QuestionTypes: []table.QuestionType{"noul"}, Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "choice", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", QuestionTypes: []table.QuestionType{"choice"}, Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "score", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "number", Since: "4.0", QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "confidence", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "number", Since: "4.0", QuestionTypes: []table.QuestionType{"choice", "score", "box"}, Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "probabilities", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "map<number>", Since: "4.0", QuestionTypes: []table.QuestionType{"choice", "score"}, Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "legend", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "map<content>", Since: "4.0", QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "box", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "box_region", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "error", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "reason", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "message", Level: "answer", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "top", Level: "box_region", DefinedBy: "vllm-sr/4.0", Type: "number", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "bottom", Level: "box_region", DefinedBy: "vllm-sr/4.0", Type: "number", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "left", Level: "box_region", DefinedBy: "vllm-sr/4.0", Type: "number", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "right", Level: "box_region", DefinedBy: "vllm-sr/4.0", Type: "number", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "model", Level: "response", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "answers", Level: "response", DefinedBy: "vllm-sr/4.0", Type: "map<answer>", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "states", Level: "response", DefinedBy: "vllm-sr/4.0", Type: "map<map<answer>>", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "usage", Level: "response", DefinedBy: "vllm-sr/4.0", Type: "usage", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "model", Level: "batch_response", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "responses", Level: "batch_response", DefinedBy: "vllm-sr/4.0", Type: "map<response>", Required: true, Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "input_tokens", Level: "usage", DefinedBy: "vllm-sr/4.0", Type: "integer", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "output_tokens", Level: "usage", DefinedBy: "vllm-sr/4.0", Type: "integer", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "error", Level: "error", DefinedBy: "vllm-sr/4.0", Type: "legacy_error", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "code", Level: "legacy_error", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "message", Level: "legacy_error", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "question", Level: "legacy_error", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "state", Level: "legacy_error", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "reason", Level: "legacy_error", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "limit", Level: "legacy_error", DefinedBy: "vllm-sr/4.0", Type: "integer", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "object", Level: "listing", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "data", Level: "listing", DefinedBy: "vllm-sr/4.0", Type: "array<legacy_list_item>", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "id", Level: "legacy_list_item", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "object", Level: "legacy_list_item", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "created", Level: "legacy_list_item", DefinedBy: "vllm-sr/4.0", Type: "integer", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "owned_by", Level: "legacy_list_item", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "status", Level: "health", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "api_version", Level: "health", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
 }
 
 // FieldOf returns the field the specification of schema definedBy defines at
@@ -793,6 +793,119 @@ func Known(schema table.SchemaID, level table.Level, name string) bool {
 			}
 		}
 	case "vllm-sr/4.0":
+		switch level {
+		case "request":
+			switch name {
+			case "model", "state", "questions", "assets", "roles", "options", "images", "videos", "states":
+				return true
+			}
+		case "batch":
+			switch name {
+			case "model", "requests", "options":
+				return true
+			}
+		case "bundle":
+			switch name {
+			case "model", "requests":
+				return true
+			}
+		case "options":
+			switch name {
+			case "deadline_ms", "return_meta", "max_tokens", "long_context":
+				return true
+			}
+		case "question":
+			switch name {
+			case "type", "instructions", "criteria", "preset", "head", "decision_adapter", "over", "overflow", "require_full_input", "threshold", "at", "rate", "choices", "levels", "labels":
+				return true
+			}
+		case "noul_criteria":
+			switch name {
+			case "true", "false":
+				return true
+			}
+		case "asset":
+			switch name {
+			case "type", "format", "data_base64":
+				return true
+			}
+		case "answer":
+			switch name {
+			case "type", "noul", "choice", "score", "confidence", "probabilities", "legend", "box", "abstain_probability", "input_coverage", "error", "reason", "message":
+				return true
+			}
+		case "box_region":
+			switch name {
+			case "top", "bottom", "left", "right":
+				return true
+			}
+		case "response":
+			switch name {
+			case "model", "answers", "usage", "spans", "sets", "thresholds", "span_heads", "meta", "routing", "states":
+				return true
+			}
+		case "batch_response":
+			switch name {
+			case "model", "responses", "usage":
+				return true
+			}
+		case "span_item":
+			switch name {
+			case "label", "start", "end", "text", "probability":
+				return true
+			}
+		case "set_result":
+			switch name {
+			case "selected", "probabilities":
+				return true
+			}
+		case "usage":
+			switch name {
+			case "input_tokens", "output_tokens":
+				return true
+			}
+		case "error":
+			switch name {
+			case "detail", "code", "question", "state", "reason", "limit", "error":
+				return true
+			}
+		case "error_detail":
+			switch name {
+			case "error_type", "message":
+				return true
+			}
+		case "validation_item":
+			switch name {
+			case "loc", "msg", "type", "input", "ctx":
+				return true
+			}
+		case "legacy_error":
+			switch name {
+			case "code", "message", "question", "state", "reason", "limit":
+				return true
+			}
+		case "listing":
+			switch name {
+			case "models", "object", "data":
+				return true
+			}
+		case "listing_entry":
+			switch name {
+			case "name", "description", "release_date", "version", "features", "card":
+				return true
+			}
+		case "legacy_list_item":
+			switch name {
+			case "id", "object", "created", "owned_by":
+				return true
+			}
+		case "health":
+			switch name {
+			case "status", "version", "api_version":
+				return true
+			}
+		}
+	case "internal":
 		switch level {
 		case "request":
 			switch name {

@@ -8,15 +8,15 @@ const (
 	// SpecStandard02Path is the specification of systemone/0.2.
 	SpecStandard02Path = "specs/systemone/systemone-0.2.schema.yaml"
 	// SpecStandard02SHA256 is the sha256 of specs/systemone/systemone-0.2.schema.yaml.
-	SpecStandard02SHA256 = "8eb0389f3ba2ac42f36ec3885809350c75def41d140e1374bbe78cc5942fee06"
+	SpecStandard02SHA256 = "211190a399884e6d3ee28ed03e4074198929cb3858922c97e4cfce6db4043653"
 	// SpecVllmSR50Path is the specification of vllm-sr/5.0.
 	SpecVllmSR50Path = "specs/systemone/vllm-sr-5.0.extensions.yaml"
 	// SpecVllmSR50SHA256 is the sha256 of specs/systemone/vllm-sr-5.0.extensions.yaml.
-	SpecVllmSR50SHA256 = "63cfea8924226b23622f89c814596b3b2458848d5ab95a3fcf104647d9d3dfa7"
+	SpecVllmSR50SHA256 = "972a9d8c1684988acee82fe07de797df8a120bff4c16598211156caf5327f95a"
 	// SpecVllmSR40Path is the specification of vllm-sr/4.0.
 	SpecVllmSR40Path = "specs/systemone/vllm-sr-4.0.openapi.yaml"
 	// SpecVllmSR40SHA256 is the sha256 of specs/systemone/vllm-sr-4.0.openapi.yaml.
-	SpecVllmSR40SHA256 = "7157e6261a6a2d28bb20e28815ef5d3c0dede2c6ce042ff88cb2a15d930b6ad8"
+	SpecVllmSR40SHA256 = "e80629fa14a74eef8d80e629f240d61f1a83b5168c7c6699b89001cd7e9ecc6e"
 )
 
 // SpecHashes are the specifications in spec order: standard, extensions, 4.0 contract.

@@ -23,7 +23,7 @@ var Stripped = []table.StrippedField{
 // target speaks systemone/0.2: the standard cannot carry them.
 var RefusedAtLoad = []table.RefusedField{
 	{Level: "question", Name: "head", QuestionTypes: []table.QuestionType{"span"}},
-	{Level: "question", Name: "decision_adapter", QuestionTypes: []table.QuestionType{"noul", "choice", "score"}},
+	{Level: "question", Name: "decision_adapter", QuestionTypes: []table.QuestionType{"choice", "noul", "score"}},
 	{Level: "question", Name: "over"},
 	{Level: "question", Name: "require_full_input"},
 	{Level: "question", Name: "threshold", QuestionTypes: []table.QuestionType{"set", "span"}},

@@ -189,16 +189,16 @@ func ImplicitRole(partName string) string {
 
 // Endpoints are every endpoint of the three specifications.
 var Endpoints = []table.Endpoint{
-	{Method: "POST", Path: "/v1/systemone", DefinedBy: "systemone/0.2", Since: "0.2", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Method: "GET", Path: "/v1/models", DefinedBy: "systemone/0.2", Since: "0.2", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Method: "POST", Path: "/v1/systemone/batch", DefinedBy: "vllm-sr/5.0", Since: "5.0", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Method: "POST", Path: "/v1/decisions", DefinedBy: "vllm-sr/5.0", Since: "5.0", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Method: "GET", Path: "/health", DefinedBy: "vllm-sr/5.0", Since: "5.0", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0"}},
-	{Method: "POST", Path: "/v1/systemone", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Method: "POST", Path: "/v1/decisions", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Method: "POST", Path: "/v1/bundle", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Method: "GET", Path: "/v1/models", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
-	{Method: "GET", Path: "/health", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0"}},
+	{Method: "POST", Path: "/v1/systemone", DefinedBy: "systemone/0.2", Since: "0.2", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Method: "GET", Path: "/v1/models", DefinedBy: "systemone/0.2", Since: "0.2", Schemas: []table.SchemaID{"systemone/0.2", "vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Method: "POST", Path: "/v1/systemone/batch", DefinedBy: "vllm-sr/5.0", Since: "5.0", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Method: "POST", Path: "/v1/decisions", DefinedBy: "vllm-sr/5.0", Since: "5.0", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Method: "GET", Path: "/health", DefinedBy: "vllm-sr/5.0", Since: "5.0", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Method: "POST", Path: "/v1/systemone", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Method: "POST", Path: "/v1/decisions", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Method: "POST", Path: "/v1/bundle", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Method: "GET", Path: "/v1/models", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Method: "GET", Path: "/health", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
 }
 
 // EndpointOf returns the endpoint of method and path that the specification

@@ -30,7 +30,7 @@ var both = []table.SchemaID{s50, s40}
 var batchCases = []requestCase{
 	{"guide batch", both, guideBatch, nil},
 	{"no batch on the standard", []table.SchemaID{s02}, guideBatch, []string{
-		" unknown_schema (vllm-sr/5.0 or vllm-sr/4.0)"}},
+		" unknown_schema (vllm-sr/5.0, vllm-sr/4.0 or internal)"}},
 	{"unknown members at every level", both, `{"colour":1,"options":{"colour":2},"requests":{"r":{"colour":3,"state":"s",` +
 		`"questions":{"q":{"type":"noul","colour":4,"criteria":{"colour":5}}}}}}`, []string{
 		"/colour unknown_member", "/options/colour unknown_member", "/requests/r/colour unknown_member",
@@ -57,8 +57,8 @@ func TestQuestionTypeEscapes(t *testing.T) {
 // TestValidBodiesDoNotAllocate: checking a valid body returns nil and
 // allocates nothing.
 func TestValidBodiesDoNotAllocate(t *testing.T) {
-	bodies := map[table.SchemaID]string{s02: jsSDKRequest, s50: benchRequest(), s40: benchRequest()}
-	for _, schema := range allSchemas {
+	bodies := map[table.SchemaID]string{s02: jsSDKRequest, s50: benchRequest(), s40: benchRequest(), sIn: benchRequest()}
+	for _, schema := range everySchema {
 		v := decode(t, bodies[schema])
 		if got := Request(schema, v); got != nil {
 			t.Fatalf("%s: benchmark body is not valid: %v", schema, got)

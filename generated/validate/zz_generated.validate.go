@@ -27,9 +27,11 @@ func Request(schema table.SchemaID, v jsonvalue.Value) []table.Problem {
 		return RequestVllmSR50(v)
 	case table.SchemaVllmSR40:
 		return RequestVllmSR40(v)
+	case table.SchemaInternal:
+		return RequestInternal(v)
 	}
 	return []table.Problem{{
-		Expected: "systemone/0.2, vllm-sr/5.0 or vllm-sr/4.0",
+		Expected: "systemone/0.2, vllm-sr/5.0, vllm-sr/4.0 or internal",
 		Reason:   table.ReasonUnknownSchema,
 	}}
 }
@@ -100,6 +102,28 @@ func RequestVllmSR40(v jsonvalue.Value) []table.Problem {
 	return problems.List()
 }
 
+// RequestInternal checks a decoded request body against internal.
+func RequestInternal(v jsonvalue.Value) []table.Problem {
+	var problems table.Problems
+	ps := &problems
+	var at table.Path
+	switch v.Kind() {
+	case jsonvalue.KindObject:
+		internalRequest(ps, &at, v)
+	case jsonvalue.KindNull:
+		ps.Add(&at, table.Problem{
+			Expected: "object",
+			Reason:   table.ReasonNotAllowedNull,
+		})
+	default:
+		ps.Add(&at, table.Problem{
+			Expected: "object",
+			Reason:   table.ReasonWrongType,
+		})
+	}
+	return problems.List()
+}
+
 /*
 BatchRequest checks a decoded batch body (POST /v1/systemone/batch) against schema.
 It returns nil when the body is valid, else every problem found, in
@@ -112,9 +136,11 @@ func BatchRequest(schema table.SchemaID, v jsonvalue.Value) []table.Problem {
 		return BatchRequestVllmSR50(v)
 	case table.SchemaVllmSR40:
 		return BatchRequestVllmSR40(v)
+	case table.SchemaInternal:
+		return BatchRequestInternal(v)
 	}
 	return []table.Problem{{
-		Expected: "vllm-sr/5.0 or vllm-sr/4.0",
+		Expected: "vllm-sr/5.0, vllm-sr/4.0 or internal",
 		Reason:   table.ReasonUnknownSchema,
 	}}
 }
@@ -149,6 +175,28 @@ func BatchRequestVllmSR40(v jsonvalue.Value) []table.Problem {
 	switch v.Kind() {
 	case jsonvalue.KindObject:
 		vllmSR40Batch(ps, &at, v)
+	case jsonvalue.KindNull:
+		ps.Add(&at, table.Problem{
+			Expected: "object",
+			Reason:   table.ReasonNotAllowedNull,
+		})
+	default:
+		ps.Add(&at, table.Problem{
+			Expected: "object",
+			Reason:   table.ReasonWrongType,
+		})
+	}
+	return problems.List()
+}
+
+// BatchRequestInternal checks a decoded batch body (POST /v1/systemone/batch) against internal.
+func BatchRequestInternal(v jsonvalue.Value) []table.Problem {
+	var problems table.Problems
+	ps := &problems
+	var at table.Path
+	switch v.Kind() {
+	case jsonvalue.KindObject:
+		internalBatch(ps, &at, v)
 	case jsonvalue.KindNull:
 		ps.Add(&at, table.Problem{
 			Expected: "object",
@@ -896,7 +944,6 @@ func vllmSR50Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 		here := at.Member(m.Name)
 		switch m.Name {
 		case "model":
-			seen |= uint64(0x1)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
@@ -911,7 +958,7 @@ func vllmSR50Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 				})
 			}
 		case "state":
-			seen |= uint64(0x2)
+			seen |= uint64(0x1)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindObject:
@@ -928,7 +975,7 @@ func vllmSR50Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 				})
 			}
 		case "questions":
-			seen |= uint64(0x4)
+			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindObject:
 				if n := m.Value.Len(); n < 1 {
@@ -1082,20 +1129,13 @@ func vllmSR50Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("model")
-		ps.Add(&missing, table.Problem{
-			Member: "model",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-	if seen&uint64(0x2) == 0 {
 		missing := at.Member("state")
 		ps.Add(&missing, table.Problem{
 			Member: "state",
 			Reason: table.ReasonMissingMember,
 		})
 	}
-	if seen&uint64(0x4) == 0 {
+	if seen&uint64(0x2) == 0 {
 		missing := at.Member("questions")
 		ps.Add(&missing, table.Problem{
 			Member: "questions",
@@ -3361,21 +3401,6 @@ func vllmSR50RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					Reason:   table.ReasonWrongType,
 				})
 			}
-		case "options":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				vllmSR50Options(ps, &here, m.Value)
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
 		case "images":
 			ps.Add(&here, table.Problem{
 				Member:      m.Name,
@@ -3789,6 +3814,7 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 				})
 			}
 		case "preset":
+			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
@@ -4105,7 +4131,7 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			})
 		}
 	}
-	if seen&uint64(0x1) == 0 {
+	if seen&uint64(0x3) == 0 {
 		missing := at.Member("type")
 		ps.Add(&missing, table.Problem{
 			Member: "type",
@@ -4231,6 +4257,7 @@ func vllmSR40QuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 				})
 			}
 		case "preset":
+			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
@@ -4348,7 +4375,7 @@ func vllmSR40QuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 			})
 		}
 	}
-	if seen&uint64(0x1) == 0 {
+	if seen&uint64(0x3) == 0 {
 		missing := at.Member("type")
 		ps.Add(&missing, table.Problem{
 			Member: "type",
@@ -4423,6 +4450,7 @@ func vllmSR40QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 				})
 			}
 		case "preset":
+			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
@@ -4567,7 +4595,7 @@ func vllmSR40QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 			})
 		}
 	}
-	if seen&uint64(0x1) == 0 {
+	if seen&uint64(0x3) == 0 {
 		missing := at.Member("type")
 		ps.Add(&missing, table.Problem{
 			Member: "type",
@@ -4646,6 +4674,7 @@ func vllmSR40QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value
 				})
 			}
 		case "preset":
+			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
@@ -4794,7 +4823,7 @@ func vllmSR40QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value
 			})
 		}
 	}
-	if seen&uint64(0x1) == 0 {
+	if seen&uint64(0x3) == 0 {
 		missing := at.Member("type")
 		ps.Add(&missing, table.Problem{
 			Member: "type",
@@ -4827,6 +4856,7 @@ func vllmSR40QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 				})
 			}
 		case "preset":
+			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
@@ -4940,7 +4970,7 @@ func vllmSR40QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 			})
 		}
 	}
-	if seen&uint64(0x1) == 0 {
+	if seen&uint64(0x3) == 0 {
 		missing := at.Member("type")
 		ps.Add(&missing, table.Problem{
 			Member: "type",
@@ -5015,6 +5045,7 @@ func vllmSR40QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 				})
 			}
 		case "preset":
+			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
@@ -5159,7 +5190,7 @@ func vllmSR40QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 			})
 		}
 	}
-	if seen&uint64(0x1) == 0 {
+	if seen&uint64(0x3) == 0 {
 		missing := at.Member("type")
 		ps.Add(&missing, table.Problem{
 			Member: "type",
@@ -5234,6 +5265,7 @@ func vllmSR40QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 				})
 			}
 		case "preset":
+			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
@@ -5398,7 +5430,7 @@ func vllmSR40QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 			})
 		}
 	}
-	if seen&uint64(0x1) == 0 {
+	if seen&uint64(0x3) == 0 {
 		missing := at.Member("type")
 		ps.Add(&missing, table.Problem{
 			Member: "type",
@@ -5431,6 +5463,7 @@ func vllmSR40QuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value
 				})
 			}
 		case "preset":
+			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
@@ -5544,7 +5577,7 @@ func vllmSR40QuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value
 			})
 		}
 	}
-	if seen&uint64(0x1) == 0 {
+	if seen&uint64(0x3) == 0 {
 		missing := at.Member("type")
 		ps.Add(&missing, table.Problem{
 			Member: "type",
@@ -5924,7 +5957,7 @@ func vllmSR40Batch(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					at1 := here.Member(m1.Name)
 					switch m1.Value.Kind() {
 					case jsonvalue.KindObject:
-						vllmSR40Request(ps, &at1, m1.Value)
+						vllmSR40RequestInBatch(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
 						ps.Add(&at1, table.Problem{
 							Expected: "object",
@@ -5974,6 +6007,3124 @@ func vllmSR40Batch(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 		missing := at.Member("requests")
 		ps.Add(&missing, table.Problem{
 			Member: "requests",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// vllmSR40RequestInBatch checks the members of a request_in_batch object under vllm-sr/4.0.
+func vllmSR40RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "model":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "state":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object or array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object or array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "questions":
+			seen |= uint64(0x1)
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						vllmSR40Question(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "assets":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						vllmSR40Asset(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "roles":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+						if !(isText(m1.Value, "user") || isText(m1.Value, "context") || isText(m1.Value, "answer")) {
+							ps.Add(&at1, table.Problem{
+								Expected: "user, context or answer",
+								Reason:   table.ReasonNotInEnum,
+							})
+						}
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "images":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						vllmSR40Asset(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "videos":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						vllmSR40Asset(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "states":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object or array",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object or array",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x1) == 0 {
+		missing := at.Member("questions")
+		ps.Add(&missing, table.Problem{
+			Member: "questions",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalRequest checks the members of a request object under internal.
+func internalRequest(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "model":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "state":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object or array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object or array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "questions":
+			seen |= uint64(0x1)
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						internalQuestion(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "assets":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						internalAsset(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "roles":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+						if !(isText(m1.Value, "user") || isText(m1.Value, "context") || isText(m1.Value, "answer")) {
+							ps.Add(&at1, table.Problem{
+								Expected: "user, context or answer",
+								Reason:   table.ReasonNotInEnum,
+							})
+						}
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "options":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				internalOptions(ps, &here, m.Value)
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "images":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						internalAsset(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "videos":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						internalAsset(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "states":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object or array",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object or array",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x1) == 0 {
+		missing := at.Member("questions")
+		ps.Add(&missing, table.Problem{
+			Member: "questions",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalQuestion checks the members of a question object under internal.
+func internalQuestion(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	if d, ok := v.Get("type"); ok {
+		switch {
+		case isText(d, "noul"):
+			internalQuestionNoul(ps, at, v)
+			return
+		case isText(d, "choice"):
+			internalQuestionChoice(ps, at, v)
+			return
+		case isText(d, "score"):
+			internalQuestionScore(ps, at, v)
+			return
+		case isText(d, "box"):
+			internalQuestionBox(ps, at, v)
+			return
+		case isText(d, "set"):
+			internalQuestionSet(ps, at, v)
+			return
+		case isText(d, "span"):
+			internalQuestionSpan(ps, at, v)
+			return
+		case isText(d, "track"):
+			internalQuestionTrack(ps, at, v)
+			return
+		}
+	}
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			seen |= uint64(0x1)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "noul") || isText(m.Value, "choice") || isText(m.Value, "score") || isText(m.Value, "box") || isText(m.Value, "set") || isText(m.Value, "span") || isText(m.Value, "track")) {
+					ps.Add(&here, table.Problem{
+						Expected: "noul, choice, score, box, set, span or track",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "instructions":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "criteria":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "preset":
+			seen |= uint64(0x2)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "head":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "router") || isText(m.Value, "broad")) {
+					ps.Add(&here, table.Problem{
+						Expected: "router or broad",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "decision_adapter":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "over":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindArray:
+				for i1, item1 := range m.Value.Items() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Item(i1)
+					switch item1.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "overflow":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
+					ps.Add(&here, table.Problem{
+						Expected: "window or truncate",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "require_full_input":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "threshold":
+			switch m.Value.Kind() {
+			case jsonvalue.KindNumber:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "number",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "number",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "at":
+			switch m.Value.Kind() {
+			case jsonvalue.KindNumber:
+				if f, ok := m.Value.Float(); !ok {
+					ps.Add(&here, table.Problem{
+						Expected: "number",
+						Reason:   table.ReasonWrongType,
+					})
+				} else if f < 0.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(0),
+						Reason: table.ReasonBelowMinimum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "number",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "number",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "rate":
+			switch m.Value.Kind() {
+			case jsonvalue.KindNumber:
+				if n, ok := m.Value.Int(); !ok {
+					ps.Add(&here, table.Problem{
+						Expected: "integer",
+						Reason:   table.ReasonWrongType,
+					})
+				} else if n != int64(1) && n != int64(2) {
+					ps.Add(&here, table.Problem{
+						Expected: "1 or 2",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "integer",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "integer",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "choices":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				} else if n > 255 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(255),
+						Reason: table.ReasonTooMany,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object, array or null",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "levels":
+			switch m.Value.Kind() {
+			case jsonvalue.KindArray:
+				if n := m.Value.Len(); n < 2 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(2),
+						Reason: table.ReasonTooFew,
+					})
+				} else if n > 10 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(10),
+						Reason: table.ReasonTooMany,
+					})
+				}
+				for i1, item1 := range m.Value.Items() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Item(i1)
+					switch item1.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object or array",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object or array",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "labels":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				} else if n > 255 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(255),
+						Reason: table.ReasonTooMany,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object, array or null",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x3) == 0 {
+		missing := at.Member("type")
+		ps.Add(&missing, table.Problem{
+			Member: "type",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalQuestionNoulCriteria checks the members of a question_noul_criteria object under internal.
+func internalQuestionNoulCriteria(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "true":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "false":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+}
+
+// internalQuestionNoulChoices checks the members of a question_noul_choices object under internal.
+func internalQuestionNoulChoices(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "true":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "false":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+}
+
+// internalQuestionNoul checks the members of a question_noul object under internal.
+func internalQuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			seen |= uint64(0x1)
+		case "instructions":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "criteria":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				internalQuestionNoulCriteria(ps, &here, m.Value)
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "preset":
+			seen |= uint64(0x2)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "decision_adapter":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "over":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindArray:
+				for i1, item1 := range m.Value.Items() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Item(i1)
+					switch item1.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "overflow":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
+					ps.Add(&here, table.Problem{
+						Expected: "window or truncate",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "require_full_input":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "choices":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				internalQuestionNoulChoices(ps, &here, m.Value)
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x3) == 0 {
+		missing := at.Member("type")
+		ps.Add(&missing, table.Problem{
+			Member: "type",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalQuestionChoice checks the members of a question_choice object under internal.
+func internalQuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			seen |= uint64(0x1)
+		case "instructions":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "criteria":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				} else if n > 255 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(255),
+						Reason: table.ReasonTooMany,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object, array or null",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "preset":
+			seen |= uint64(0x2)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "decision_adapter":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "over":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindArray:
+				for i1, item1 := range m.Value.Items() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Item(i1)
+					switch item1.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "overflow":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
+					ps.Add(&here, table.Problem{
+						Expected: "window or truncate",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "require_full_input":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "choices":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				} else if n > 255 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(255),
+						Reason: table.ReasonTooMany,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object, array or null",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x3) == 0 {
+		missing := at.Member("type")
+		ps.Add(&missing, table.Problem{
+			Member: "type",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalQuestionScore checks the members of a question_score object under internal.
+func internalQuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			seen |= uint64(0x1)
+		case "instructions":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "criteria":
+			switch m.Value.Kind() {
+			case jsonvalue.KindArray:
+				if n := m.Value.Len(); n < 2 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(2),
+						Reason: table.ReasonTooFew,
+					})
+				} else if n > 10 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(10),
+						Reason: table.ReasonTooMany,
+					})
+				}
+				for i1, item1 := range m.Value.Items() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Item(i1)
+					switch item1.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object or array",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object or array",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "preset":
+			seen |= uint64(0x2)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "decision_adapter":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "over":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindArray:
+				for i1, item1 := range m.Value.Items() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Item(i1)
+					switch item1.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "overflow":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
+					ps.Add(&here, table.Problem{
+						Expected: "window or truncate",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "require_full_input":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "levels":
+			switch m.Value.Kind() {
+			case jsonvalue.KindArray:
+				if n := m.Value.Len(); n < 2 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(2),
+						Reason: table.ReasonTooFew,
+					})
+				} else if n > 10 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(10),
+						Reason: table.ReasonTooMany,
+					})
+				}
+				for i1, item1 := range m.Value.Items() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Item(i1)
+					switch item1.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object or array",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object or array",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x3) == 0 {
+		missing := at.Member("type")
+		ps.Add(&missing, table.Problem{
+			Member: "type",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalQuestionBox checks the members of a question_box object under internal.
+func internalQuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			seen |= uint64(0x1)
+		case "instructions":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "preset":
+			seen |= uint64(0x2)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "over":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindArray:
+				for i1, item1 := range m.Value.Items() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Item(i1)
+					switch item1.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "overflow":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
+					ps.Add(&here, table.Problem{
+						Expected: "window or truncate",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "require_full_input":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "at":
+			switch m.Value.Kind() {
+			case jsonvalue.KindNumber:
+				if f, ok := m.Value.Float(); !ok {
+					ps.Add(&here, table.Problem{
+						Expected: "number",
+						Reason:   table.ReasonWrongType,
+					})
+				} else if f < 0.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(0),
+						Reason: table.ReasonBelowMinimum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "number",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "number",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x3) == 0 {
+		missing := at.Member("type")
+		ps.Add(&missing, table.Problem{
+			Member: "type",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalQuestionSet checks the members of a question_set object under internal.
+func internalQuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			seen |= uint64(0x1)
+		case "instructions":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "criteria":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				} else if n > 255 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(255),
+						Reason: table.ReasonTooMany,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object, array or null",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "preset":
+			seen |= uint64(0x2)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "over":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindArray:
+				for i1, item1 := range m.Value.Items() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Item(i1)
+					switch item1.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "overflow":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
+					ps.Add(&here, table.Problem{
+						Expected: "window or truncate",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "require_full_input":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "threshold":
+			switch m.Value.Kind() {
+			case jsonvalue.KindNumber:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "number",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "number",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "labels":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				} else if n > 255 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(255),
+						Reason: table.ReasonTooMany,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object, array or null",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x3) == 0 {
+		missing := at.Member("type")
+		ps.Add(&missing, table.Problem{
+			Member: "type",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalQuestionSpan checks the members of a question_span object under internal.
+func internalQuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			seen |= uint64(0x1)
+		case "instructions":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "criteria":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				} else if n > 255 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(255),
+						Reason: table.ReasonTooMany,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object, array or null",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "preset":
+			seen |= uint64(0x2)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "head":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "router") || isText(m.Value, "broad")) {
+					ps.Add(&here, table.Problem{
+						Expected: "router or broad",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "over":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindArray:
+				for i1, item1 := range m.Value.Items() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Item(i1)
+					switch item1.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "overflow":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
+					ps.Add(&here, table.Problem{
+						Expected: "window or truncate",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "require_full_input":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "threshold":
+			switch m.Value.Kind() {
+			case jsonvalue.KindNumber:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "number",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "number",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "labels":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				} else if n > 255 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(255),
+						Reason: table.ReasonTooMany,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object, array or null",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x3) == 0 {
+		missing := at.Member("type")
+		ps.Add(&missing, table.Problem{
+			Member: "type",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalQuestionTrack checks the members of a question_track object under internal.
+func internalQuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			seen |= uint64(0x1)
+		case "instructions":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object, array or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "preset":
+			seen |= uint64(0x2)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "over":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindArray:
+				for i1, item1 := range m.Value.Items() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Item(i1)
+					switch item1.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string or array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "overflow":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
+					ps.Add(&here, table.Problem{
+						Expected: "window or truncate",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "require_full_input":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "rate":
+			switch m.Value.Kind() {
+			case jsonvalue.KindNumber:
+				if n, ok := m.Value.Int(); !ok {
+					ps.Add(&here, table.Problem{
+						Expected: "integer",
+						Reason:   table.ReasonWrongType,
+					})
+				} else if n != int64(1) && n != int64(2) {
+					ps.Add(&here, table.Problem{
+						Expected: "1 or 2",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "integer",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "integer",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x3) == 0 {
+		missing := at.Member("type")
+		ps.Add(&missing, table.Problem{
+			Member: "type",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalAsset checks the members of a asset object under internal.
+func internalAsset(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	if d, ok := v.Get("type"); ok {
+		switch {
+		case isText(d, "image"):
+			internalAssetImage(ps, at, v)
+			return
+		case isText(d, "video"):
+			internalAssetVideo(ps, at, v)
+			return
+		}
+	}
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "image") || isText(m.Value, "video")) {
+					ps.Add(&here, table.Problem{
+						Expected: "image or video",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "format":
+			seen |= uint64(0x1)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "png") || isText(m.Value, "jpg") || isText(m.Value, "jpeg") || isText(m.Value, "mp4") || isText(m.Value, "webm")) {
+					ps.Add(&here, table.Problem{
+						Expected: "png, jpg, jpeg, mp4 or webm",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "data_base64":
+			seen |= uint64(0x2)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x1) == 0 {
+		missing := at.Member("format")
+		ps.Add(&missing, table.Problem{
+			Member: "format",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+	if seen&uint64(0x2) == 0 {
+		missing := at.Member("data_base64")
+		ps.Add(&missing, table.Problem{
+			Member: "data_base64",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalAssetImage checks the members of a asset_image object under internal.
+func internalAssetImage(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+		case "format":
+			seen |= uint64(0x1)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "png") || isText(m.Value, "jpg") || isText(m.Value, "jpeg")) {
+					ps.Add(&here, table.Problem{
+						Expected: "png, jpg or jpeg",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "data_base64":
+			seen |= uint64(0x2)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x1) == 0 {
+		missing := at.Member("format")
+		ps.Add(&missing, table.Problem{
+			Member: "format",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+	if seen&uint64(0x2) == 0 {
+		missing := at.Member("data_base64")
+		ps.Add(&missing, table.Problem{
+			Member: "data_base64",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalAssetVideo checks the members of a asset_video object under internal.
+func internalAssetVideo(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "type":
+		case "format":
+			seen |= uint64(0x1)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+				if !(isText(m.Value, "mp4") || isText(m.Value, "webm")) {
+					ps.Add(&here, table.Problem{
+						Expected: "mp4 or webm",
+						Reason:   table.ReasonNotInEnum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "data_base64":
+			seen |= uint64(0x2)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x1) == 0 {
+		missing := at.Member("format")
+		ps.Add(&missing, table.Problem{
+			Member: "format",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+	if seen&uint64(0x2) == 0 {
+		missing := at.Member("data_base64")
+		ps.Add(&missing, table.Problem{
+			Member: "data_base64",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalOptions checks the members of a options object under internal.
+func internalOptions(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "deadline_ms":
+			switch m.Value.Kind() {
+			case jsonvalue.KindNumber:
+				if n, ok := m.Value.Int(); !ok {
+					ps.Add(&here, table.Problem{
+						Expected: "integer",
+						Reason:   table.ReasonWrongType,
+					})
+				} else if n < int64(1) {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonBelowMinimum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "integer",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "integer",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "return_meta":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "max_tokens":
+			switch m.Value.Kind() {
+			case jsonvalue.KindNumber:
+				if n, ok := m.Value.Int(); !ok {
+					ps.Add(&here, table.Problem{
+						Expected: "integer",
+						Reason:   table.ReasonWrongType,
+					})
+				} else if n < int64(1) {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonBelowMinimum,
+					})
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "integer",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "integer",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "long_context":
+			switch m.Value.Kind() {
+			case jsonvalue.KindBool:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "boolean",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+}
+
+// internalBatch checks the members of a batch object under internal.
+func internalBatch(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "model":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "requests":
+			seen |= uint64(0x1)
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						internalRequestInBatch(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "options":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				internalOptions(ps, &here, m.Value)
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x1) == 0 {
+		missing := at.Member("requests")
+		ps.Add(&missing, table.Problem{
+			Member: "requests",
+			Reason: table.ReasonMissingMember,
+		})
+	}
+}
+
+// internalRequestInBatch checks the members of a request_in_batch object under internal.
+func internalRequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
+	var seen uint64
+	for _, m := range v.Members() {
+		if ps.Full() {
+			return
+		}
+		here := at.Member(m.Name)
+		switch m.Name {
+		case "model":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "state":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindObject:
+			case jsonvalue.KindArray:
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object or array",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "string, object or array",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "questions":
+			seen |= uint64(0x1)
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						internalQuestion(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "assets":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						internalAsset(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "roles":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+						if !(isText(m1.Value, "user") || isText(m1.Value, "context") || isText(m1.Value, "answer")) {
+							ps.Add(&at1, table.Problem{
+								Expected: "user, context or answer",
+								Reason:   table.ReasonNotInEnum,
+							})
+						}
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object or null",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "images":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						internalAsset(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "videos":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindObject:
+						internalAsset(ps, &at1, m1.Value)
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "object",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		case "states":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				if n := m.Value.Len(); n < 1 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonTooFew,
+					})
+				}
+				for _, m1 := range m.Value.Members() {
+					if ps.Full() {
+						return
+					}
+					at1 := here.Member(m1.Name)
+					switch m1.Value.Kind() {
+					case jsonvalue.KindString:
+					case jsonvalue.KindObject:
+					case jsonvalue.KindArray:
+					case jsonvalue.KindNull:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object or array",
+							Reason:   table.ReasonNotAllowedNull,
+						})
+					default:
+						ps.Add(&at1, table.Problem{
+							Expected: "string, object or array",
+							Reason:   table.ReasonWrongType,
+						})
+					}
+				}
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
+		default:
+			ps.Add(&here, table.Problem{
+				Member: m.Name,
+				Reason: table.ReasonUnknownMember,
+			})
+		}
+	}
+	if seen&uint64(0x1) == 0 {
+		missing := at.Member("questions")
+		ps.Add(&missing, table.Problem{
+			Member: "questions",
 			Reason: table.ReasonMissingMember,
 		})
 	}
