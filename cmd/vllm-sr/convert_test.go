@@ -51,8 +51,8 @@ func TestConvertCommandErrors(t *testing.T) {
 		want        string
 	}{
 		{"missing --to", "{}", []string{"--from", "internal"}, `required flag(s) "to" not set`},
-		{"unknown schema", "{}", []string{"--from", "internal", "--to", "vllm-sr/4.0"}, `unknown schema "vllm-sr/4.0" for --to; supported: internal`},
-		{"unknown deviation", "{}", []string{"--from", "internal", "--to", "internal", "--deviation", "state_text"}, `unknown deviation "state_text"; supported: none`},
+		{"unknown schema", "{}", []string{"--from", "internal", "--to", "vllm-sr/4.0"}, `unknown schema "vllm-sr/4.0" for --to; supported: internal, systemone/0.2, vllm-sr/5.0`},
+		{"unknown deviation", "{}", []string{"--from", "internal", "--to", "systemone/0.2", "--deviation", "ascii_only"}, `unknown deviation "ascii_only"; supported: state_text`},
 		{"refused body", `{"state":"s","questions":{"q":{"type":"noul","stream":1}}}`, []string{"--from", "internal", "--to", "internal"},
 			"questions.q.stream: is not a member of the internal form (unknown_member)"},
 		{"missing file", "", []string{"--from", "internal", "--to", "internal", "no-such-file.json"}, "no such file"},

@@ -22,7 +22,7 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newConvert())
+	root.AddCommand(newConvert(), newConfig(), newServe(), newDecide())
 	return root
 }
 
@@ -34,7 +34,8 @@ func newConvert() *cobra.Command {
 		Short: "Write one request body in another schema, through the IR",
 		Long: "convert reads one request body from FILE, or standard input when FILE is - or absent,\n" +
 			"and writes the same request in the target schema to standard output.\n" +
-			"Schemas: " + joinSchemas(convert.Schemas()) + ".",
+			"Reads: " + joinSchemas(convert.Schemas()) + ". Writes: " + joinSchemas(convert.Targets()) + ".\n" +
+			"Deviations: " + strings.Join(convert.Deviations(), ", ") + ".",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			body, err := readBody(cmd.InOrStdin(), args)

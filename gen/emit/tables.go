@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/vllm-sr/systemone/gen/model"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // tables writes generated/fieldtable/zz_generated.tables.go: the removed
@@ -16,7 +17,7 @@ func (o Options) tables(m *model.Model) ([]File, error) {
 	dir, importPath := o.goPackage("fieldtable")
 	f := newGoFile(importPath, "fieldtable", specPaths(m))
 	for _, add := range []func(*jen.File, *model.Model) error{
-		removedForms, familyTable, errorTables, limitTable, implicitRoles, endpointTable,
+		removedForms, familyTable, errorTables, limitTable, implicitRoles, endpointTable, answerTypes,
 	} {
 		if err := add(f, m); err != nil {
 			return nil, err
@@ -203,4 +204,38 @@ func endpointTable(f *jen.File, m *model.Model) error {
 		tableType("Endpoint"), "Endpoints", keys)
 	f.Add(fn)
 	return err
+}
+
+// answerTypes writes AnswerType: the type an answer to a question of each
+// type carries, from the question types' answers_as (a span answers as a
+// noul). The same question type must answer alike in every schema.
+func answerTypes(f *jen.File, m *model.Model) error {
+	answersAs := map[table.QuestionType]table.QuestionType{}
+	var order []table.QuestionType
+	for _, s := range m.Schemas {
+		for _, qt := range s.QuestionTypes {
+			if qt.AnswersAs == "" {
+				continue
+			}
+			if prev, ok := answersAs[qt.Type]; ok {
+				if prev != qt.AnswersAs {
+					return fmt.Errorf("question type %s answers as %s in one schema and %s in another", qt.Type, prev, qt.AnswersAs)
+				}
+				continue
+			}
+			answersAs[qt.Type] = qt.AnswersAs
+			order = append(order, qt.Type)
+		}
+	}
+	cases := make([]switchCase, len(order))
+	for i, qt := range order {
+		cases[i] = switchCase{labels: []string{string(qt)}, body: []jen.Code{jen.Return(jen.Lit(string(answersAs[qt])))}}
+	}
+	fileComment(f, "AnswerType is the type an answer to a question of type qt carries: its\nown, or the type whose answer shape it answers with.")
+	body := []jen.Code{jen.Return(jen.Id("qt"))}
+	if len(cases) > 0 {
+		body = append([]jen.Code{stringSwitch(jen.Id("qt"), cases)}, body...)
+	}
+	f.Func().Id("AnswerType").Params(jen.Id("qt").Add(tableType("QuestionType"))).Add(tableType("QuestionType")).Block(body...)
+	return nil
 }

@@ -228,3 +228,13 @@ func EndpointOf(definedBy table.SchemaID, method string, path string) (table.End
 	}
 	return table.Endpoint{}, false
 }
+
+// AnswerType is the type an answer to a question of type qt carries: its
+// own, or the type whose answer shape it answers with.
+func AnswerType(qt table.QuestionType) table.QuestionType {
+	switch qt {
+	case "span":
+		return "noul"
+	}
+	return qt
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/modelinput"
@@ -109,7 +110,7 @@ func (s *Scorer) answer(model table.Model, req *sp.Request, q *sp.Question, resp
 		// A span answers as a noul (the highest probability any word
 		// reached); its spans go under the response's spans.
 		resp.Spans = append(resp.Spans, sp.QuestionSpans{Question: q.Name, Spans: span(sd, &plan, &a)})
-		a.Type = table.QuestionNoul
+		a.Type = fieldtable.AnswerType(table.QuestionSpan)
 		resp.Thresholds = append(resp.Thresholds, sp.QuestionThreshold{Question: q.Name, Threshold: plan.Threshold})
 		if model.Card.HasSpanHead(string(sp.SpanHeadBroad)) {
 			resp.SpanHeads = append(resp.SpanHeads, sp.QuestionSpanHead{Question: q.Name, Head: plan.Head})

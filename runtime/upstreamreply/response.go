@@ -1,6 +1,7 @@
 package upstreamreply
 
 import (
+	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -152,7 +153,7 @@ func (rd Reader) answer(v jsonvalue.Value, q targetcodec.QuestionRef) (sp.Answer
 	if !ok || t.Kind() != jsonvalue.KindString {
 		return a, "answer_without_type"
 	}
-	if q.Type != "" && table.QuestionType(t.Str()) != q.Type {
+	if q.Type != "" && table.QuestionType(t.Str()) != fieldtable.AnswerType(q.Type) {
 		return a, "answer_type_mismatch"
 	}
 	a.Type = table.QuestionType(t.Str())

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+)
+
+// newConfig is `vllm-sr config`: check and migrate a Router configuration.
+func newConfig() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Check or migrate a Router configuration",
+	}
+	cmd.AddCommand(newConfigCheck(), newConfigMigrate())
+	return cmd
+}
+
+func newConfigCheck() *cobra.Command {
+	var specs string
+	cmd := &cobra.Command{
+		Use:   "check FILE",
+		Short: "Load a configuration and print every problem and refused rule, one per line",
+		Long: "check loads FILE strictly. It prints every problem, one line each with its line and column;\n" +
+			"a rule its deployment cannot carry or answer is refused on a line naming the rule and the\n" +
+			"deployment. It exits non-zero if there is any. A configuration it accepts is described, one\n" +
+			"fact per line. With --specs DIR it also hashes the specification files under DIR (the\n" +
+			"repository root) against the ones the codecs were built from.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			regs := routerconfig.BuiltinRegistries()
+			if specs != "" {
+				if err := regs.Schemas.VerifySpecFiles(specs); err != nil {
+					return err
+				}
+			}
+			c, err := routerconfig.LoadFile(args[0], regs)
+			var le *routerconfig.LoadError
+			if errors.As(err, &le) {
+				for _, p := range le.Problems {
+					fmt.Fprintln(cmd.OutOrStdout(), p.String())
+				}
+				return fmt.Errorf("%s: %s, %s", args[0], count(len(le.Problems), "problem"), count(len(le.Refusals()), "refused rule"))
+			}
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprint(cmd.OutOrStdout(), routerconfig.Describe(c))
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&specs, "specs", "", "also check the specification files under this repository root")
+	return cmd
+}
+
+func newConfigMigrate() *cobra.Command {
+	return &cobra.Command{
+		Use:   "migrate FILE",
+		Short: "Print FILE with the removed listener-level models and systemone moved into apis",
+		Long: "migrate rewrites each listener that still has the removed models or systemone fields into\n" +
+			"an apis map serving the same models, and prints the result. Comments and key order are kept\n" +
+			"where YAML allows. A configuration with nothing to migrate is printed unchanged.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			data, err := os.ReadFile(args[0])
+			if err != nil {
+				return err
+			}
+			out, changed, err := routerconfig.Migrate(args[0], data, apiregistry.Builtin())
+			var le *routerconfig.LoadError
+			if errors.As(err, &le) {
+				for _, p := range le.Problems {
+					fmt.Fprintln(cmd.ErrOrStderr(), p.String())
+				}
+				return fmt.Errorf("%s: %s to migrate by hand", args[0], count(len(le.Problems), "listener"))
+			}
+			if err != nil {
+				return err
+			}
+			if !changed {
+				fmt.Fprintln(cmd.ErrOrStderr(), args[0]+": nothing to migrate")
+			}
+			_, err = cmd.OutOrStdout().Write(out)
+			return err
+		},
+	}
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}

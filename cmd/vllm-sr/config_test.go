@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+// runCmd runs the command line in process, as main does, and returns its
+// standard output and error streams.
+func runCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetIn(strings.NewReader(""))
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	err = root.Execute()
+	return out.String(), errOut.String(), err
+}
+
+// TestConfigCheckAcceptsTheDocumentedExample keeps docs/examples/router.yaml
+// (the configuration guide's complete example) loadable.
+func TestConfigCheckAcceptsTheDocumentedExample(t *testing.T) {
+	out, _, err := runCmd(t, "config", "check", "../../docs/examples/router.yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"listener public 0.0.0.0:8080 (listed APIs)", "deployment gateway-d3 systemone/0.2", "rule pii deployment=local-vela"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the description lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestConfigCheckSpecs: --specs hashes the specification files under a
+// root, so a root with other bytes fails before the configuration loads.
+func TestConfigCheckSpecs(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(root+"/specs/systemone", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"systemone-0.2.schema.yaml", "vllm-sr-5.0.extensions.yaml", "vllm-sr-4.0.openapi.yaml"} {
+		if err := os.WriteFile(root+"/specs/systemone/"+name, []byte("changed: true\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err := runCmd(t, "config", "check", "--specs", root, "../../docs/examples/router.yaml")
+	if err == nil || !strings.Contains(err.Error(), "specs/systemone/systemone-0.2.schema.yaml has sha256") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestConfigCheckPrintsEveryRefusal(t *testing.T) {
+	out, _, err := runCmd(t, "config", "check", "../../runtime/routerconfig/testdata/check/span-on-standard.yaml")
+	if err == nil || !strings.Contains(err.Error(), "4 problems, 4 refused rules") {
+		t.Fatalf("got %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("want 4 lines, got:\n%s", out)
+	}
+	if !strings.Contains(lines[0], `rule "pii" refused: deployment "gateway-d3" (systemone/0.2, model "d3") cannot carry span question`) {
+		t.Errorf("first refusal: %s", lines[0])
+	}
+}
+
+func TestConfigMigrate(t *testing.T) {
+	const legacy = "../../runtime/routerconfig/testdata/migrate/legacy.yaml"
+	out, _, err := runCmd(t, "config", "migrate", legacy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("../../runtime/routerconfig/testdata/migrate/legacy.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/migrated.yaml", []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if desc, _, err := runCmd(t, "config", "check", dir+"/migrated.yaml"); err != nil {
+		t.Fatalf("the migrated configuration does not pass check: %v\n%s", err, desc)
+	}
+
+	same, stderr, err := runCmd(t, "config", "migrate", "../../docs/examples/router.yaml")
+	original, _ := os.ReadFile("../../docs/examples/router.yaml")
+	if err != nil || same != string(original) || !strings.Contains(stderr, "nothing to migrate") {
+		t.Errorf("a current configuration must come back unchanged: %v %q", err, stderr)
+	}
+
+	_, stderr, err = runCmd(t, "config", "migrate", "../../runtime/routerconfig/testdata/migrate/conflict.yaml")
+	if err == nil || !strings.Contains(err.Error(), "3 listeners to migrate by hand") || strings.Count(stderr, "\n") != 3 {
+		t.Errorf("conflicts: %v\n%s", err, stderr)
+	}
+}
+
+func TestConvertAcrossSchemas(t *testing.T) {
+	body := `{"model":"vllm-sr/vela3","state":{"request":"hi","context":"doc"},"roles":{"request":"user","context":"context"},"questions":{"grounded":{"type":"noul","instructions":"Is the reply grounded?","preset":"grounded"}}}`
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--from", "vllm-sr/5.0", "--to", "systemone/0.2"},
+			`{"model":"vllm-sr/vela3","state":{"request":"hi","context":"doc"},"questions":{"grounded":{"type":"noul","instructions":"Is the reply grounded?"`},
+		{[]string{"--from", "vllm-sr/5.0", "--to", "systemone/0.2", "--deviation", "state_text"},
+			`{"model":"vllm-sr/vela3","state":"{\"request\": \"hi\", \"context\": \"doc\"}","questions"`},
+		{[]string{"--from", "vllm-sr/5.0", "--to", "internal"},
+			`{"model":"vllm-sr/vela3","state":{"request":"hi","context":"doc"},"roles":{"request":"user","context":"context"}`},
+	}
+	for _, c := range cases {
+		out, err := runConvert(t, body, c.args...)
+		if err != nil || !strings.HasPrefix(out, c.want) {
+			t.Errorf("%v: got %s (%v)\nwant prefix %s", c.args, out, err, c.want)
+		}
+	}
+}
+
+// TestGuideExampleIsTheExampleFile keeps the guide's complete example and
+// docs/examples/router.yaml the same text.
+func TestGuideExampleIsTheExampleFile(t *testing.T) {
+	guide, err := os.ReadFile("../../docs/router-config.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := os.ReadFile("../../docs/examples/router.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(guide), "## Complete example")
+	if !ok {
+		t.Fatal("the guide has no complete example")
+	}
+	_, block, _ := strings.Cut(section, "```yaml\n")
+	block, _, _ = strings.Cut(block, "```")
+	if block != string(example) {
+		t.Error("docs/router-config.md's complete example differs from docs/examples/router.yaml")
+	}
+}

@@ -1,0 +1,75 @@
+package router
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+)
+
+// The fixed words of the routing member an auto-routed answer adds.
+const (
+	routingDecision  = "capability"
+	routingAlgorithm = "first_capable_member"
+	routingStage     = "forward"
+)
+
+// choice is a pool member chosen for a request, with its capabilities.
+type choice struct {
+	deployment *routerconfig.Deployment
+	caps       tc.CapabilitySet
+}
+
+// choose returns the first member of pool, in pool order, that answers
+// every question type of b and reads its media (by card, listing or
+// declared capabilities) and whose schema carries b. When none can, the
+// refusal is 400 unsupported_capability naming, for each member, what it
+// is missing.
+func (r *Router) choose(ctx context.Context, pool string, members []*routerconfig.Deployment, b *sp.Batch, single bool) (choice, *sp.ErrorBody) {
+	var why []string
+	for _, d := range members {
+		caps := r.capabilities(ctx, d)
+		m := missing(d, caps, b)
+		if len(m) == 0 {
+			return choice{deployment: d, caps: caps}, nil
+		}
+		why = append(why, (&tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}).Error())
+	}
+	return choice{}, &sp.ErrorBody{
+		Status: http.StatusBadRequest, Code: sp.ErrorUnsupportedCapability, Reason: "no_capable_member",
+		Message: "no member of pool " + quote(pool) + " can answer the request: " + strings.Join(why, "; "),
+	}
+}
+
+// routing is the routing member of an auto-routed answer: the pool
+// (recipe), how the member was decided, the deployment chosen, the model
+// it answered with, and how many upstream calls were made.
+func routing(pool string, c choice, calls int) jsonvalue.Value {
+	v, _ := jsonvalue.Object(
+		jsonvalue.Member{Name: "recipe", Value: jsonvalue.String(pool)},
+		jsonvalue.Member{Name: "decision", Value: jsonvalue.String(routingDecision)},
+		jsonvalue.Member{Name: "algorithm", Value: jsonvalue.String(routingAlgorithm)},
+		jsonvalue.Member{Name: "stage", Value: jsonvalue.String(routingStage)},
+		jsonvalue.Member{Name: "deployment", Value: jsonvalue.String(c.deployment.Name)},
+		jsonvalue.Member{Name: "model", Value: jsonvalue.String(c.deployment.Model)},
+		jsonvalue.Member{Name: "calls", Value: jsonvalue.Int(int64(calls))},
+	)
+	return v
+}
+
+// addRouting sets routing on every response of out.
+func addRouting(out *listener.Outcome, routing jsonvalue.Value) {
+	if out.Response != nil {
+		out.Response.Routing = routing
+	}
+	if out.Batch != nil {
+		for i := range out.Batch.Responses {
+			out.Batch.Responses[i].Response.Routing = routing
+		}
+	}
+}

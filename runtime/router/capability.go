@@ -1,0 +1,134 @@
+package router
+
+import (
+	"context"
+	"errors"
+
+	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/target02"
+	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+)
+
+// capabilities are what d answers and reads: its card's (resolved at
+// load), else its declared ones, else its upstream listing's features
+// (fetched once and cached), else everything its schema carries.
+func (r *Router) capabilities(ctx context.Context, d *routerconfig.Deployment) tc.CapabilitySet {
+	if d.Card != nil || d.Declared != nil {
+		return d.Capabilities
+	}
+	if l, ok := r.listings.entry(ctx, d); ok && l.Features != nil {
+		return featureCapabilities(l.Features, d.Codec)
+	}
+	return d.Capabilities
+}
+
+// featureCapabilities keeps the listing's features that name a capability
+// the deployment's schema carries.
+func featureCapabilities(features []string, codec tc.Codec) tc.CapabilitySet {
+	var out tc.CapabilitySet
+	for _, f := range features {
+		c := tc.Capability(f)
+		if codec == nil || codec.Capabilities().Has(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// target is d as a plan target, with the capabilities r resolved.
+func target(d *routerconfig.Deployment, caps tc.CapabilitySet) tc.Target {
+	t := d.Target()
+	t.Capabilities = append(tc.CapabilitySet(nil), caps...)
+	return t
+}
+
+// missing lists what b asks for that d cannot carry (its schema) or answer
+// (caps: question types and media), with paths inside the batch body;
+// nil when d can take b.
+func missing(d *routerconfig.Deployment, caps tc.CapabilitySet, b *sp.Batch) []tc.Missing {
+	var out []tc.Missing
+	if d.Schema == table.SchemaStandard02 {
+		// The standard's carry check also applies the capabilities to the
+		// question types, so only media are checked below.
+		var ce *tc.CarryError
+		if err := target02.CheckCarry(b, target(d, caps)); errors.As(err, &ce) {
+			out = append(out, ce.Missing...)
+		}
+	}
+	for i := range b.Items {
+		r := &b.Items[i].Request
+		at := sp.Path{{Name: "requests"}, {Name: b.Items[i].Name}}
+		if d.Schema != table.SchemaStandard02 {
+			out = append(out, unansweredTypes(r, caps, at)...)
+		}
+		out = append(out, unreadMedia(r, caps, at)...)
+	}
+	return out
+}
+
+// unansweredTypes lists the questions whose type caps do not answer.
+func unansweredTypes(r *sp.Request, caps tc.CapabilitySet, at sp.Path) []tc.Missing {
+	var out []tc.Missing
+	for i := range r.Questions {
+		q := &r.Questions[i]
+		typ := questionType(q)
+		if typ != "" && !caps.Has(tc.Capability(typ)) {
+			out = append(out, tc.Missing{What: string(typ) + " question", Path: at.Key("questions").Key(q.Name).Key("type")})
+		}
+	}
+	return out
+}
+
+// questionType is q's type, or the type its preset implies.
+func questionType(q *sp.Question) table.QuestionType {
+	if q.Type != "" || q.Preset == nil {
+		return q.Type
+	}
+	if p, ok := catalog.Preset(*q.Preset); ok {
+		return p.Type
+	}
+	return ""
+}
+
+// unreadMedia lists the assets whose medium caps do not read, one per
+// medium.
+func unreadMedia(r *sp.Request, caps tc.CapabilitySet, at sp.Path) []tc.Missing {
+	var out []tc.Missing
+	seen := map[sp.AssetType]bool{}
+	for i := range r.Assets {
+		t := r.Assets[i].Type
+		if seen[t] || caps.Has(tc.Capability(t)) {
+			continue
+		}
+		seen[t] = true
+		out = append(out, tc.Missing{What: string(t) + " asset", Path: at.Key("assets").Key(r.Assets[i].Placeholder)})
+	}
+	return out
+}
+
+// carryRefusal is the 400 unsupported_capability for a request that names
+// d directly and asks what d cannot carry or answer. single: the batch
+// stands for one client request, so paths start at its body's root.
+func carryRefusal(d *routerconfig.Deployment, m []tc.Missing, single bool) *sp.ErrorBody {
+	ce := &tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}
+	return ce.ErrorBody()
+}
+
+// unbatched drops the requests.<item> prefix from paths of a single
+// request's batch.
+func unbatched(m []tc.Missing, single bool) []tc.Missing {
+	if !single {
+		return m
+	}
+	out := make([]tc.Missing, len(m))
+	for i, x := range m {
+		if len(x.Path) >= 2 && x.Path[0].Name == "requests" {
+			x.Path = x.Path[2:]
+		}
+		out[i] = x
+	}
+	return out
+}

@@ -1,0 +1,202 @@
+package router
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+)
+
+// The outcomes of a rule: answered, or with an unknown answer, its
+// on_unknown policy.
+const (
+	OutcomeAnswered = "answered"
+	OutcomeSkip     = string(routerconfig.OnUnknownSkip)
+	OutcomeMatch    = string(routerconfig.OnUnknownMatch)
+	OutcomeFail     = string(routerconfig.OnUnknownFail)
+)
+
+// RuleResult is one rule's evaluation.
+type RuleResult struct {
+	Rule       string
+	Deployment string
+	// Response holds the rule's answers in question order; an unknown
+	// answer carries its error.
+	Response *sp.Response
+	// Unknown names the questions whose answer is unknown, in order.
+	Unknown []string
+	// Outcome is OutcomeAnswered, or the rule's on_unknown policy when an
+	// answer is unknown.
+	Outcome string
+}
+
+// Decide evaluates the named rules as one stage over the input parts
+// (part name to text; a part a rule reads that is not given is empty).
+// The rules bound to one deployment travel as one batch, which its target
+// codec sends as a bundle or a batch call, or splits under max_concurrency
+// where the target has neither; the batch's deadline is its rules'
+// longest timeout_ms, also sent as options.deadline_ms where the schema
+// carries it. Results come back in the order the rules were named.
+func (r *Router) Decide(ctx context.Context, rules []string, input map[string]string) ([]RuleResult, error) {
+	picked, err := r.rules(rules, input)
+	if err != nil {
+		return nil, err
+	}
+	var groups [][]*routerconfig.Rule
+	at := map[string]int{}
+	for _, rule := range picked {
+		i, ok := at[rule.Deployment]
+		if !ok {
+			i = len(groups)
+			at[rule.Deployment] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], rule)
+	}
+	byRule := map[string]RuleResult{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, g := range groups {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results := r.decideOn(ctx, g, input)
+			mu.Lock()
+			for _, res := range results {
+				byRule[res.Rule] = res
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	out := make([]RuleResult, len(picked))
+	for i, rule := range picked {
+		out[i] = byRule[rule.Name]
+	}
+	return out, nil
+}
+
+// rules resolves the rule names and checks the input's part names.
+func (r *Router) rules(names []string, input map[string]string) ([]*routerconfig.Rule, error) {
+	for part := range input {
+		if !slices.Contains(routerconfig.InputParts, part) {
+			return nil, fmt.Errorf("unknown input part %q; allowed: %s", part, strings.Join(routerconfig.InputParts, ", "))
+		}
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no rule named; the configuration has: %s", strings.Join(r.ruleNames(), ", "))
+	}
+	var out []*routerconfig.Rule
+	for _, name := range names {
+		i := slices.IndexFunc(r.cfg.Rules, func(x routerconfig.Rule) bool { return x.Name == name })
+		switch {
+		case i < 0:
+			return nil, fmt.Errorf("unknown rule %q; the configuration has: %s", name, strings.Join(r.ruleNames(), ", "))
+		case slices.ContainsFunc(out, func(x *routerconfig.Rule) bool { return x.Name == name }):
+			return nil, fmt.Errorf("rule %q is named twice", name)
+		}
+		out = append(out, &r.cfg.Rules[i])
+	}
+	return out, nil
+}
+
+func (r *Router) ruleNames() []string {
+	out := make([]string, len(r.cfg.Rules))
+	for i, x := range r.cfg.Rules {
+		out[i] = x.Name
+	}
+	return out
+}
+
+// decideOn sends the rules bound to one deployment as one batch.
+func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input map[string]string) []RuleResult {
+	d, _ := r.cfg.Deployment(rules[0].Deployment)
+	var timeout time.Duration
+	batch := &sp.Batch{}
+	for _, rule := range rules {
+		timeout = max(timeout, rule.Timeout)
+		batch.Items = append(batch.Items, sp.BatchItem{Name: rule.Name, Request: ruleRequest(rule, d.Schema, input)})
+	}
+	ms := timeout.Milliseconds()
+	batch.Options = &sp.Options{DeadlineMs: &ms}
+	deadline := time.Now().Add(timeout)
+	caps := r.capabilities(ctx, d)
+	rn, e := r.runRules(ctx, d, caps, batch, deadline)
+	var batchOut *sp.BatchResponse
+	if e == nil {
+		batchOut = tc.Reassemble(&rn.plan, rn.results)
+	}
+	out := make([]RuleResult, len(rules))
+	for i, rule := range rules {
+		res := RuleResult{Rule: rule.Name, Deployment: d.Name}
+		if batchOut != nil {
+			resp := batchOut.Responses[i].Response
+			res.Response = &resp
+		} else {
+			res.Response = &sp.Response{Answers: failedRule(rule, e), Usage: &sp.Usage{}}
+		}
+		res.Outcome = OutcomeAnswered
+		for _, a := range res.Response.Answers {
+			if a.Error != "" {
+				res.Unknown = append(res.Unknown, a.Name)
+				res.Outcome = string(rule.OnUnknown)
+			}
+		}
+		out[i] = res
+	}
+	return out
+}
+
+// runRules plans a rules batch with d's codec and runs it.
+func (r *Router) runRules(ctx context.Context, d *routerconfig.Deployment, caps tc.CapabilitySet, b *sp.Batch, deadline time.Time) (*run, *sp.ErrorBody) {
+	plan, diags, err := d.Codec.Plan(b, target(d, caps), tc.Policy{Deadline: deadline})
+	if err != nil {
+		return nil, planFailed(err)
+	}
+	devDiags, err := tc.ApplyRequestDeviations(&plan, d.Deviations)
+	if err != nil {
+		return nil, planFailed(err)
+	}
+	r.metrics.recordTarget(d.Name, append(diags, devDiags...))
+	c := &caller{client: r.client, codec: d.Codec, deviations: d.Deviations,
+		observe: func(status int) { r.metrics.recordCall(d.Name, status) }}
+	return &run{plan: plan, results: c.execute(ctx, &plan)}, nil
+}
+
+// failedRule answers every question of a rule whose batch could not be
+// planned with the error's question code.
+func failedRule(rule *routerconfig.Rule, e *sp.ErrorBody) []sp.Answer {
+	out := make([]sp.Answer, len(rule.Questions))
+	for i, q := range rule.Questions {
+		out[i] = sp.Answer{Name: q.Name, Type: q.Type, Error: tc.QuestionErrorOf(e), Reason: e.Reason, Message: e.Message}
+	}
+	return out
+}
+
+// ruleRequest is the request a rule sends: its questions over a state of
+// its input parts, part name to text in the rule's order. The parts keep
+// the roles they have always had: explicit roles (the generated implicit
+// role of each part name) for the standard's and vllm-sr/5.0's targets;
+// the internal form leaves roles absent, which is the same implicit roles.
+func ruleRequest(rule *routerconfig.Rule, schema table.SchemaID, input map[string]string) sp.Request {
+	state := make([]jsonvalue.Member, len(rule.Input))
+	roles := sp.Roles{Mode: sp.RoleModeExplicit}
+	for i, part := range rule.Input {
+		state[i] = jsonvalue.Member{Name: part, Value: jsonvalue.String(input[part])}
+		roles.Parts = append(roles.Parts, sp.RolePart{Key: part, Role: sp.Role(fieldtable.ImplicitRole(part))})
+	}
+	if schema == table.SchemaInternal {
+		roles = sp.Roles{Mode: sp.RoleModeImplicit}
+	}
+	obj, _ := jsonvalue.Object(state...)
+	return sp.Request{State: obj, Roles: roles, Questions: slices.Clone(rule.Questions)}
+}

@@ -1,0 +1,51 @@
+package router
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/listener5"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+)
+
+// ruleJSON is one rule's result as `vllm-sr decide` prints it.
+type ruleJSON struct {
+	Rule       string          `json:"rule"`
+	Deployment string          `json:"deployment"`
+	Outcome    string          `json:"outcome"`
+	Unknown    []string        `json:"unknown"`
+	Response   json.RawMessage `json:"response"`
+}
+
+// DecideJSON writes results as `vllm-sr decide` prints them, indented:
+// {"rules": [{rule, deployment, outcome, unknown, response}]}, each
+// response in the vllm-sr/5.0 /v1/decisions shape (an unknown answer
+// carries its error, reason and message).
+func DecideJSON(results []RuleResult) ([]byte, error) {
+	out := struct {
+		Rules []ruleJSON `json:"rules"`
+	}{Rules: make([]ruleJSON, len(results))}
+	for i, res := range results {
+		cr := &listener.ClientRequest{Endpoint: listener.EndpointDecisions, Request: &sp.Request{}}
+		body, err := listener5.Codec{}.AnswerSuccess(cr, listener.Outcome{Response: res.Response})
+		if err != nil {
+			return nil, err
+		}
+		unknown := res.Unknown
+		if unknown == nil {
+			unknown = []string{}
+		}
+		out.Rules[i] = ruleJSON{Rule: res.Rule, Deployment: res.Deployment, Outcome: res.Outcome, Unknown: unknown, Response: body}
+	}
+	compact, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, compact, "", "  "); err != nil {
+		return nil, err
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}

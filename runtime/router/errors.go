@@ -1,0 +1,46 @@
+package router
+
+import (
+	"errors"
+	"net/http"
+
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+)
+
+// errReplyTooLarge stands for an upstream reply over the body limit.
+var errReplyTooLarge = errors.New("router: the upstream reply is larger than 32 MiB")
+
+func invalidRequest(reason, message string) *sp.ErrorBody {
+	return &sp.ErrorBody{Status: http.StatusBadRequest, Code: sp.ErrorInvalidRequest, Reason: reason, Message: message}
+}
+
+// modelNotServed: the request's model names no deployment or pool the
+// listener serves. The message names the listener, not the model.
+func modelNotServed(listenerName string) *sp.ErrorBody {
+	return &sp.ErrorBody{Status: http.StatusNotFound, Code: sp.ErrorModelNotFound, Reason: "model_not_served",
+		Message: "listener " + quote(listenerName) + " serves no deployment or pool by the request's model"}
+}
+
+// planFailed is the error of a plan the target codec could not make: 400
+// unsupported_capability for what the target cannot carry, 400
+// invalid_request for a request its schema cannot write, else 500.
+func planFailed(err error) *sp.ErrorBody {
+	var ce *tc.CarryError
+	if errors.As(err, &ce) {
+		return ce.ErrorBody()
+	}
+	var pe *sp.ProtocolError
+	if errors.As(err, &pe) && pe.Category != sp.CategoryInvalidIR {
+		return &sp.ErrorBody{Status: http.StatusBadRequest, Code: sp.ErrorUnsupportedCapability,
+			Reason: string(pe.Reason), Message: "the deployment's schema cannot carry the request, at " + pe.Path.String()}
+	}
+	return internalError("unplannable_request", "the request could not be written for the deployment's schema")
+}
+
+func internalError(reason, message string) *sp.ErrorBody {
+	return &sp.ErrorBody{Status: http.StatusInternalServerError, Reason: reason, Message: message}
+}
+
+// quote writes a configuration name in double quotes.
+func quote(s string) string { return `"` + s + `"` }

@@ -1,0 +1,108 @@
+package router
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"sync"
+
+	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+)
+
+// maxReplyBytes bounds an upstream reply the Router reads: the standard's
+// 32 MiB body limit, and one byte to tell a larger body apart.
+const maxReplyBytes = 32<<20 + 1
+
+// caller runs a plan's wire calls for one deployment.
+type caller struct {
+	client     *http.Client
+	codec      tc.Codec
+	deviations []tc.Deviation
+	// observe is told each call's status (0 when no reply came).
+	observe func(status int)
+}
+
+// execute runs p's calls, at most p.MaxConcurrency in flight, the next
+// call starting as soon as one finishes (a sliding window, in plan order),
+// every call bounded by ctx and p.Deadline. Each reply goes through the
+// deployment's deviations, then the codec's DecodeReply.
+//
+// A call not started before the deadline is never sent: its items get no
+// result, which reassembly answers deadline_exceeded, so only their own
+// questions are unknown. The results come back in call order.
+func (c *caller) execute(ctx context.Context, p *tc.Plan) []tc.ItemResult {
+	if !p.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, p.Deadline)
+		defer cancel()
+	}
+	window := p.MaxConcurrency
+	if window < 1 {
+		window = 1
+	}
+	slots := make(chan struct{}, window)
+	perCall := make([][]tc.ItemResult, len(p.Calls))
+	var wg sync.WaitGroup
+launch:
+	for i := range p.Calls {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			break launch
+		}
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-slots }()
+			perCall[i] = c.one(ctx, p, &p.Calls[i])
+		}(i)
+	}
+	wg.Wait()
+	var out []tc.ItemResult
+	for _, rs := range perCall {
+		out = append(out, rs...)
+	}
+	return out
+}
+
+// one sends one call and decodes its reply into its items' results.
+func (c *caller) one(ctx context.Context, p *tc.Plan, call *tc.WireCall) []tc.ItemResult {
+	reply := c.send(ctx, call)
+	if c.observe != nil {
+		c.observe(reply.Status)
+	}
+	if err := tc.ApplyReplyDeviations(&reply, c.deviations); err != nil {
+		return tc.CallFailed(p, call, tc.MalformedReplyError(err), 0)
+	}
+	results, err := c.codec.DecodeReply(*p, *call, reply)
+	if err != nil {
+		return tc.CallFailed(p, call, tc.MalformedReplyError(err), 0)
+	}
+	return results
+}
+
+// send makes the HTTP call. A transport failure, a deadline passing or a
+// reply over the body limit is a reply with Err set and no status.
+func (c *caller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
+	req, err := http.NewRequestWithContext(ctx, call.Method, call.URL, bytes.NewReader(call.Body))
+	if err != nil {
+		return tc.WireReply{Err: err}
+	}
+	for k, vs := range call.Header {
+		req.Header[k] = append([]string(nil), vs...)
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return tc.WireReply{Err: err}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxReplyBytes))
+	if err != nil {
+		return tc.WireReply{Err: err}
+	}
+	if len(body) >= maxReplyBytes {
+		return tc.WireReply{Err: errReplyTooLarge}
+	}
+	return tc.WireReply{Status: resp.StatusCode, Header: resp.Header, Body: body}
+}

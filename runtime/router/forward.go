@@ -1,0 +1,122 @@
+package router
+
+import (
+	"context"
+	"time"
+
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	"github.com/vllm-sr/systemone/runtime/targetinternal"
+)
+
+// run is one job's execution on one deployment: its plan and its results.
+type run struct {
+	plan    tc.Plan
+	results []tc.ItemResult
+	// passThrough: the client's bytes went to the native endpoint.
+	passThrough bool
+}
+
+// runOn plans j for d and runs the plan. A request whose listener plan is
+// pass-through goes to a vllm-sr deployment's native /v1/decisions with
+// the client's own bytes (see passThroughPlan); anything else is planned
+// by d's target codec, then rewritten by d's deviations.
+func (r *Router) runOn(ctx context.Context, d *routerconfig.Deployment, caps tc.CapabilitySet, j *job, deadline time.Time) (*run, *sp.ErrorBody) {
+	out := &run{}
+	c := &caller{client: r.client, codec: d.Codec, deviations: d.Deviations,
+		observe: func(status int) { r.metrics.recordCall(d.Name, status) }}
+	if canPassThrough(d, j) {
+		plan, err := passThroughPlan(d, j, deadline)
+		if err != nil {
+			return nil, planFailed(err)
+		}
+		out.plan, out.passThrough = plan, true
+		c.codec, c.deviations = targetinternal.Codec{}, nil
+	} else {
+		plan, diags, err := d.Codec.Plan(j.batch, target(d, caps), tc.Policy{Deadline: deadline})
+		if err != nil {
+			return nil, planFailed(err)
+		}
+		devDiags, err := tc.ApplyRequestDeviations(&plan, d.Deviations)
+		if err != nil {
+			return nil, planFailed(err)
+		}
+		r.metrics.recordTarget(d.Name, append(diags, devDiags...))
+		out.plan = plan
+	}
+	out.results = c.execute(ctx, &out.plan)
+	return out, nil
+}
+
+// canPassThrough: the listener codec planned pass-through for a single
+// /v1/decisions request, and d is a vllm-sr deployment (whose servers read
+// the internal form on /v1/decisions) with no deviation to apply.
+func canPassThrough(d *routerconfig.Deployment, j *job) bool {
+	return j.cr.Plan == listener.PlanPassThrough && j.cr.Endpoint == listener.EndpointDecisions &&
+		j.single && d.Schema == table.SchemaVllmSR50 && len(d.Deviations) == 0
+}
+
+// passThroughPlan is the internal codec's plan for the request, whose one
+// call carries the client's own bytes when the client's model is what goes
+// upstream. Otherwise the call keeps the internal codec's body, which is
+// the client's request with only its model rewritten (the internal form is
+// lossless).
+func passThroughPlan(d *routerconfig.Deployment, j *job, deadline time.Time) (tc.Plan, error) {
+	plan, _, err := targetinternal.Codec{}.Plan(j.batch, d.Target(), tc.Policy{Deadline: deadline})
+	if err != nil {
+		return tc.Plan{}, err
+	}
+	if j.model == d.Model && len(plan.Calls) == 1 {
+		plan.Calls[0].Body = j.cr.Body
+	}
+	return plan, nil
+}
+
+// outcome turns a run's results into the client's answer: on a fail-fast
+// endpoint the first failure answers the whole request; otherwise each
+// failed item's questions carry their errors. Responses name the model
+// the client asked for.
+func outcome(j *job, rn *run) (listener.Outcome, *sp.ErrorBody) {
+	if j.failFast {
+		if f := firstFailure(j, rn); f != nil {
+			return listener.Outcome{}, f
+		}
+	}
+	batch := tc.Reassemble(&rn.plan, rn.results)
+	model := j.model
+	batch.Model = &model
+	if j.single {
+		resp := batch.Responses[0].Response
+		resp.Model = &model
+		return listener.Outcome{Response: &resp}, nil
+	}
+	return listener.Outcome{Batch: batch}, nil
+}
+
+// firstFailure is the error that answers a fail-fast request: for a single
+// request its item's error as the upstream gave it (paths from the body's
+// root, no state); for a batch or states request the first failed item's,
+// located inside the batch.
+func firstFailure(j *job, rn *run) *sp.ErrorBody {
+	if !j.single {
+		return tc.FirstFailure(&rn.plan, rn.results)
+	}
+	for _, res := range rn.results {
+		if res.Name == singleItem && res.Response != nil {
+			return nil
+		}
+		if res.Name == singleItem && res.Error != nil {
+			e := *res.Error
+			e.State = ""
+			return &e
+		}
+	}
+	e := tc.NoReplyError(context.DeadlineExceeded)
+	if qs := rn.plan.Items; len(qs) == 1 && len(qs[0].Questions) > 0 {
+		e.Question = qs[0].Questions[0].Name
+	}
+	return e
+}

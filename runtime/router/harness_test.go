@@ -1,0 +1,122 @@
+package router_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vllm-sr/systemone/runtime/router"
+	"github.com/vllm-sr/systemone/runtime/srun"
+)
+
+// startRuntime starts a vllm-srun runtime in-process on a loopback port
+// and waits (bounded) until its self-test passed.
+func startRuntime(t *testing.T, model string) *srun.Running {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	run, err := srun.Start(ctx, srun.Config{Model: model, Addr: "127.0.0.1:0", Logger: quiet()})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = run.Wait() })
+	for deadline := time.Now().Add(20 * time.Second); !run.Server().Ready(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("runtime %s not ready", model)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return run
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// freePort returns a loopback port free at the time of the call.
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+// writeConfig fills the template's {{KEY}} placeholders and writes it.
+func writeConfig(t *testing.T, template string, values map[string]string) string {
+	t.Helper()
+	for k, v := range values {
+		template = strings.ReplaceAll(template, "{{"+k+"}}", v)
+	}
+	path := filepath.Join(t.TempDir(), "router.yaml")
+	if err := os.WriteFile(path, []byte(template), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// startRouter loads the configuration and starts the Router through the
+// same functions `vllm-sr serve` calls.
+func startRouter(t *testing.T, path string) *router.Running {
+	t.Helper()
+	cfg, err := router.LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	run, err := router.Start(ctx, cfg, router.Options{Logger: quiet()})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := run.Wait(); err != nil {
+			t.Errorf("router stopped: %v", err)
+		}
+	})
+	return run
+}
+
+// post sends body to url and returns the status and body.
+func post(t *testing.T, url, body string) (int, []byte) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, out
+}
+
+func get(t *testing.T, url string) (int, []byte) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, out
+}
+
+// decodeJSON decodes a body into a generic value, failing the test on
+// invalid JSON.
+func decodeJSON(t *testing.T, body []byte) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(body, &v); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, body)
+	}
+	return v
+}

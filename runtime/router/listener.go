@@ -1,0 +1,63 @@
+package router
+
+import (
+	"net/http"
+
+	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/listener5"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// listenerHandler serves one listener: the APIs of its apis map, GET
+// /v1/models, GET /metrics and GET /health.
+type listenerHandler struct {
+	router *Router
+	lst    *routerconfig.Listener
+	// systemone is the listener's System One entry; nil when it does not
+	// serve System One.
+	systemone *routerconfig.ListenerAPI
+}
+
+func (h *listenerHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	path := req.URL.Path
+	switch path {
+	case "/metrics":
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		_, _ = w.Write(h.router.metrics.Exposition())
+		return
+	case "/health":
+		writeJSON(w, http.StatusOK, []byte(`{"status":"ok"}`))
+		return
+	case "/v1/models":
+		h.models(w, req)
+		return
+	}
+	api, known := h.router.apis.ByPath(path)
+	if !known {
+		h.answerError(w, h.errorAPI(), nil, &sp.ErrorBody{Status: http.StatusNotFound, Reason: "unknown_path",
+			Message: "listener " + quote(h.lst.Name) + " serves no API on this path"})
+		return
+	}
+	served, ok := h.lst.Serves(api.Name, h.router.apis)
+	if !ok {
+		h.answerError(w, h.errorAPI(), nil, &sp.ErrorBody{Status: http.StatusNotFound, Reason: "api_not_served",
+			Message: "listener " + quote(h.lst.Name) + " does not serve the " + api.Name + " API"})
+		return
+	}
+	if api.Kind == apiregistry.KindDecision {
+		h.systemOne(w, req, served)
+		return
+	}
+	h.llm(w, req, served)
+}
+
+// errorAPI is the entry whose codec writes the listener's own errors: its
+// System One entry, else a vllm-sr/5.0 one (the standard's detail body).
+func (h *listenerHandler) errorAPI() *routerconfig.ListenerAPI {
+	if h.systemone != nil {
+		return h.systemone
+	}
+	return &routerconfig.ListenerAPI{Schema: table.SchemaVllmSR50, Codec: listener5.Codec{}}
+}

@@ -1,0 +1,151 @@
+package router
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+)
+
+// models answers GET /v1/models with the served APIs' models only: the
+// System One listing (in the listener's schema) when it serves systemone,
+// and the OpenAI data list of the LLM models it serves.
+func (h *listenerHandler) models(w http.ResponseWriter, req *http.Request) {
+	var body jsonvalue.Value
+	if api := h.systemone; api != nil {
+		listing := h.router.systemOneListing(req.Context(), api)
+		raw, err := api.Codec.AnswerListing(listing)
+		if err == nil {
+			body, err = jsonvalue.Decode(raw, jsonvalue.Options{MaxDepth: 128})
+		}
+		if err != nil {
+			h.answerError(w, h.errorAPI(), nil, internalError("unwritable_listing", "the listing could not be written"))
+			return
+		}
+	} else {
+		body, _ = jsonvalue.Object()
+	}
+	if models, any := h.llmModels(); any {
+		body = withData(body, models)
+	}
+	writeJSON(w, http.StatusOK, jsonvalue.Compact(body))
+}
+
+// systemOneListing lists the deployment and pool keys a client of api can
+// name, sorted: each deployment with its upstream listing's version,
+// features and card when its target codec has a listing and the upstream
+// lists its model, else its capabilities as features; each pool with its
+// members' capabilities.
+func (r *Router) systemOneListing(ctx context.Context, api *routerconfig.ListenerAPI) *sp.Listing {
+	names := api.Models
+	if names == nil {
+		for _, d := range r.cfg.Deployments {
+			names = append(names, d.Name)
+		}
+		for _, p := range r.cfg.Pools {
+			names = append(names, p.Name)
+		}
+	}
+	names = slices.Clone(names)
+	slices.Sort(names)
+	out := &sp.Listing{}
+	for _, name := range names {
+		if d, ok := r.cfg.Deployment(name); ok {
+			out.Models = append(out.Models, r.listedDeployment(ctx, d))
+			continue
+		}
+		if p, ok := r.cfg.Pool(name); ok {
+			out.Models = append(out.Models, r.listedPool(ctx, p))
+		}
+	}
+	return out
+}
+
+func (r *Router) listedDeployment(ctx context.Context, d *routerconfig.Deployment) sp.ListedModel {
+	m := sp.ListedModel{Name: d.Name, Description: "System One deployment of " + d.Model + " (" + string(d.Schema) + ")"}
+	if e, ok := r.listings.entry(ctx, d); ok {
+		m.ReleaseDate, m.Version, m.Card = e.ReleaseDate, e.Version, e.Card
+		if e.Description != "" {
+			m.Description = e.Description
+		}
+	}
+	m.Features = capNames(r.capabilities(ctx, d))
+	return m
+}
+
+func (r *Router) listedPool(ctx context.Context, p *routerconfig.Pool) sp.ListedModel {
+	var features []string
+	for _, member := range p.Members {
+		if d, ok := r.cfg.Deployment(member); ok {
+			features = append(features, capNames(r.capabilities(ctx, d))...)
+		}
+	}
+	slices.Sort(features)
+	return sp.ListedModel{Name: p.Name, Features: slices.Compact(features),
+		Description: "pool routed by capability over " + strings.Join(p.Members, ", ")}
+}
+
+func capNames[S ~[]E, E ~string](caps S) []string {
+	out := make([]string, len(caps))
+	for i, c := range caps {
+		out[i] = string(c)
+	}
+	return out
+}
+
+// llmModels are the LLM models the listener serves, sorted: each served
+// LLM API's listed models, or for an API listing none every model an
+// upstream of that API serves. any is false when it serves no LLM API.
+func (h *listenerHandler) llmModels() (models []string, any bool) {
+	for i := range h.lst.APIs {
+		a := &h.lst.APIs[i]
+		if a.API.Kind != apiregistry.KindLLM {
+			continue
+		}
+		any = true
+		if a.Models != nil {
+			models = append(models, a.Models...)
+			continue
+		}
+		for _, u := range h.router.cfg.Upstreams {
+			if u.API == a.API.Name {
+				models = append(models, u.Models...)
+			}
+		}
+	}
+	slices.Sort(models)
+	return slices.Compact(models), any
+}
+
+// withData adds the OpenAI list to a listing object: the models join its
+// data list when it has one (a vllm-sr/4.0 listing), else object and data
+// members are added in front.
+func withData(body jsonvalue.Value, models []string) jsonvalue.Value {
+	entries := make([]jsonvalue.Value, len(models))
+	for i, m := range models {
+		entries[i], _ = jsonvalue.Object(
+			jsonvalue.Member{Name: "id", Value: jsonvalue.String(m)},
+			jsonvalue.Member{Name: "object", Value: jsonvalue.String("model")},
+			jsonvalue.Member{Name: "owned_by", Value: jsonvalue.String("vllm-sr")},
+		)
+	}
+	members := slices.Clone(body.Members())
+	for i := range members {
+		if members[i].Name == "data" && members[i].Value.Kind() == jsonvalue.KindArray {
+			members[i].Value = jsonvalue.Array(append(slices.Clone(members[i].Value.Items()), entries...)...)
+			out, _ := jsonvalue.Object(members...)
+			return out
+		}
+	}
+	front := []jsonvalue.Member{
+		{Name: "object", Value: jsonvalue.String("list")},
+		{Name: "data", Value: jsonvalue.Array(entries...)},
+	}
+	out, _ := jsonvalue.Object(append(front, members...)...)
+	return out
+}

@@ -1,0 +1,58 @@
+package router
+
+import (
+	"testing"
+	"time"
+
+	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+func TestRuleStateKeepsPartRoles(t *testing.T) {
+	rule := &routerconfig.Rule{Name: "r", Input: []string{"request", "history", "answer"}}
+	input := map[string]string{"request": "help", "answer": "done"}
+	r := ruleRequest(rule, table.SchemaVllmSR50, input)
+	if got := string(jsonvalue.Compact(r.State)); got != `{"request":"help","history":"","answer":"done"}` {
+		t.Fatalf("state %s", got)
+	}
+	want := []sp.RolePart{{Key: "request", Role: "user"}, {Key: "history", Role: "context"}, {Key: "answer", Role: "answer"}}
+	if r.Roles.Mode != sp.RoleModeExplicit || len(r.Roles.Parts) != 3 {
+		t.Fatalf("roles %+v", r.Roles)
+	}
+	for i, p := range want {
+		if r.Roles.Parts[i] != p {
+			t.Fatalf("role %d: %+v, want %+v", i, r.Roles.Parts[i], p)
+		}
+	}
+	if in := ruleRequest(rule, table.SchemaInternal, input); in.Roles.Mode != sp.RoleModeImplicit || in.Roles.Parts != nil {
+		t.Fatalf("the internal form leaves roles absent: %+v", in.Roles)
+	}
+}
+
+func TestDeadlineIsCappedByTheListener(t *testing.T) {
+	now := time.Unix(1000, 0)
+	capped := &routerconfig.ListenerAPI{Settings: []routerconfig.SettingValue{{Name: apiregistry.MaxDeadlineSetting, Value: 500}}}
+	open := &routerconfig.ListenerAPI{}
+	ms := func(v int64) *sp.Options { return &sp.Options{DeadlineMs: &v} }
+	for _, c := range []struct {
+		api  *routerconfig.ListenerAPI
+		opts *sp.Options
+		want time.Duration
+	}{
+		{capped, ms(200), 200 * time.Millisecond},
+		{capped, ms(9000), 500 * time.Millisecond},
+		{capped, nil, 500 * time.Millisecond},
+		{open, ms(9000), 9 * time.Second},
+		{open, nil, 0},
+	} {
+		j := jobOf(&listener.ClientRequest{Endpoint: listener.EndpointSystemOne, Request: &sp.Request{Options: c.opts}})
+		got := j.deadline(c.api, now)
+		if c.want == 0 && !got.IsZero() || c.want != 0 && got.Sub(now) != c.want {
+			t.Errorf("%+v: deadline %v after now, want %v", c.opts, got.Sub(now), c.want)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package router
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+)
+
+// maxBodyBytes is the standard's request body limit.
+const maxBodyBytes = 32 << 20
+
+// systemOne serves one System One request on a listener: read by the
+// listener's codec, routed by its model, forwarded, answered in the
+// client's schema.
+func (h *listenerHandler) systemOne(w http.ResponseWriter, req *http.Request, api *routerconfig.ListenerAPI) {
+	start := time.Now()
+	endpoint := listener.Endpoint(req.URL.Path)
+	attrs := []slog.Attr{slog.String("listener", h.lst.Name), slog.String("endpoint", endpointWord(endpoint))}
+	status, cr := h.serveSystemOne(w, req, api, endpoint, &attrs)
+	if cr != nil {
+		attrs = append(attrs, slog.String("plan", string(cr.Plan)), slog.Any("legacy_forms", cr.Diagnostics.Forms(sp.DiagnosticLegacyForm)))
+	}
+	attrs = append(attrs, slog.Int("status", status), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+	h.router.log.LogAttrs(req.Context(), slog.LevelInfo, "systemone request", attrs...)
+}
+
+// serveSystemOne answers the request and returns the status it answered
+// with and the request as read (nil when it could not be read).
+func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Request, api *routerconfig.ListenerAPI,
+	endpoint listener.Endpoint, attrs *[]slog.Attr) (int, *listener.ClientRequest) {
+	if req.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		return h.answerError(w, api, nil, &sp.ErrorBody{Status: http.StatusMethodNotAllowed, Reason: "method_not_allowed",
+			Message: "this endpoint takes POST"}), nil
+	}
+	body, e := readBody(req)
+	if e != nil {
+		return h.answerError(w, api, nil, e), nil
+	}
+	cr, err := api.Codec.Read(endpoint, body, req.Header)
+	if err != nil {
+		return h.answerError(w, api, nil, refusalBody(err)), nil
+	}
+	h.router.metrics.recordRead(h.lst.Name, cr)
+	out, e := h.router.forward(req.Context(), h.lst.Name, api, cr, attrs)
+	if e != nil {
+		return h.answerError(w, api, cr, e), cr
+	}
+	answer, err := api.Codec.AnswerSuccess(cr, out)
+	if err != nil {
+		return h.answerError(w, api, cr, internalError("unwritable_answer", "the answer could not be written in the client's schema")), cr
+	}
+	writeJSON(w, http.StatusOK, answer)
+	return http.StatusOK, cr
+}
+
+// forward routes a read request by its model and runs it: on the
+// deployment it names (refused before any call when that deployment
+// cannot carry or answer it), or on the first capable member of the pool
+// it names, whose answer adds routing.
+func (r *Router) forward(ctx context.Context, listenerName string, api *routerconfig.ListenerAPI, cr *listener.ClientRequest, attrs *[]slog.Attr) (listener.Outcome, *sp.ErrorBody) {
+	j := jobOf(cr)
+	if j.model == "" {
+		return listener.Outcome{}, invalidRequest("missing_model", "the request names no model; name a deployment or a pool")
+	}
+	if api.Models != nil && !slices.Contains(api.Models, j.model) {
+		return listener.Outcome{}, modelNotServed(listenerName)
+	}
+	members, known := r.cfg.Route(j.model)
+	if !known {
+		return listener.Outcome{}, modelNotServed(listenerName)
+	}
+	deadline := j.deadline(api, time.Now())
+	_, pooled := r.cfg.Pool(j.model)
+	var chosen choice
+	if pooled {
+		c, refusal := r.choose(ctx, j.model, members, j.batch, j.single)
+		if refusal != nil {
+			return listener.Outcome{}, refusal
+		}
+		chosen = c
+	} else {
+		d := members[0]
+		caps := r.capabilities(ctx, d)
+		if m := missing(d, caps, j.batch); len(m) > 0 {
+			return listener.Outcome{}, carryRefusal(d, m, j.single)
+		}
+		chosen = choice{deployment: d, caps: caps}
+	}
+	rn, e := r.runOn(ctx, chosen.deployment, chosen.caps, j, deadline)
+	if e != nil {
+		return listener.Outcome{}, e
+	}
+	*attrs = append(*attrs, slog.String("deployment", chosen.deployment.Name), slog.Int("upstream_calls", len(rn.plan.Calls)),
+		slog.Bool("pass_through_bytes", rn.passThrough))
+	out, e := outcome(j, rn)
+	if e == nil && pooled {
+		addRouting(&out, routing(j.model, chosen, len(rn.plan.Calls)))
+	}
+	return out, e
+}
+
+// readBody reads the request body up to the standard's limit.
+func readBody(req *http.Request) ([]byte, *sp.ErrorBody) {
+	tooLarge := func() *sp.ErrorBody {
+		limit := int64(maxBodyBytes)
+		return &sp.ErrorBody{Status: http.StatusRequestEntityTooLarge, Code: sp.ErrorRequestTooLarge, Reason: "body_bytes",
+			Limit: &limit, Message: "the request body is larger than the limit"}
+	}
+	if req.ContentLength > maxBodyBytes {
+		return nil, tooLarge()
+	}
+	body, err := io.ReadAll(io.LimitReader(req.Body, maxBodyBytes+1))
+	switch {
+	case err != nil:
+		return nil, invalidRequest("unreadable_body", "the request body could not be read")
+	case len(body) > maxBodyBytes:
+		return nil, tooLarge()
+	}
+	return body, nil
+}
+
+// refusalBody is the error body of a request the listener codec refused.
+func refusalBody(err error) *sp.ErrorBody {
+	var ref *listener.Refusal
+	if !errors.As(err, &ref) {
+		return invalidRequest("unreadable_request", "the request could not be read")
+	}
+	e := ref.Body
+	if e.Status == 0 {
+		e.Status = http.StatusBadRequest
+	}
+	return &e
+}
+
+// answerError writes e in the client's schema and returns the status.
+func (h *listenerHandler) answerError(w http.ResponseWriter, api *routerconfig.ListenerAPI, cr *listener.ClientRequest, e *sp.ErrorBody) int {
+	status, body := api.Codec.AnswerError(cr, e)
+	writeJSON(w, status, body)
+	return status
+}
+
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
