@@ -56,37 +56,59 @@ const maxPooledScratch = 1 << 14
 
 var decoderPool = sync.Pool{New: func() any { return new(decoder) }}
 
-// decoder is one single-pass, recursive-descent read of a document. The
-// members and items of the containers being read are stacked in members and
-// items; each container, once closed, copies its own entries into a slice
-// of the exact size, so every container costs one allocation.
+// decoder is one single-pass, recursive-descent read of a document into a
+// pointer-free scratch form, turned into Values once the whole document is
+// read (build), so that a document costs four allocations whatever its
+// shape: one []Member for every object's members, one []Value for every
+// array's items, one []container for every container, and one string for
+// every member name.
 //
-// Member names are decoded into one arena, in document order, and the
-// stacked members carry their name's span in it (spans, parallel to
-// members). Once the document is read, the arena becomes one string and
-// every member's Name a substring of it (nameMembers), so names cost one
-// allocation per document.
+// While a container is open, its entries are stacked (stackMembers,
+// stackItems); when it closes they move, as one block, to the done lists,
+// which so hold every container's entries contiguously, children before
+// parents. A container's node is the span of its block; the final slices
+// have the done lists' layout, so a node's span is also where its members
+// or items lie in them.
+//
+// Member names are decoded into one arena (names), in document order; a
+// member carries its name's span in it.
 type decoder struct {
 	data     []byte
 	pos      int
 	maxDepth int
 
-	members   []Member
-	spans     []nameSpan // the stacked members' names in the arena
-	items     []Value
-	membersHW int // high-water marks, to clear the scratch on release
-	itemsHW   int
-	names     []byte           // the arena: every member name, decoded
-	nameEnds  []int            // where each name ends in the arena, in document order
-	seen      []map[uint64]int // per depth: name hashes of an object beyond linearLimit
+	stackMembers []memberNode
+	stackItems   []node
+	doneMembers  []memberNode
+	doneItems    []node
+	containers   int              // how many arrays and objects were read
+	names        []byte           // the arena: every member name, decoded
+	seen         []map[uint64]int // per depth: name hashes of an object beyond linearLimit
 
 	fault *SyntaxError
 	path  []pathSegment // innermost first, recorded while unwinding
 }
 
+// node is one decoded value in scratch form: for a scalar, its literal is
+// data[start:end]; for a container, its members or items are the done
+// list's [start:end].
+type node struct {
+	kind       Kind
+	start, end int
+}
+
+// memberNode is one decoded member in scratch form: its decoded name is
+// names[name.start:name.end], its quoted name as written data[raw.start:raw.end].
+type memberNode struct {
+	name, raw span
+	value     node
+}
+
+// span is a half-open range of offsets.
+type span struct{ start, end int }
+
 func (d *decoder) reset(data []byte, opts Options) {
-	d.data, d.pos = data, 0
-	d.names, d.nameEnds, d.spans = d.names[:0], d.nameEnds[:0], d.spans[:0]
+	d.data, d.pos, d.containers = data, 0, 0
 	d.maxDepth = opts.MaxDepth
 	if d.maxDepth <= 0 {
 		d.maxDepth = DefaultMaxDepth
@@ -95,30 +117,30 @@ func (d *decoder) reset(data []byte, opts Options) {
 	d.fault, d.path = nil, nil
 }
 
-// release drops every reference to the input so the pooled decoder does not
-// keep it alive.
+// release empties the scratch (it holds no pointers, so it keeps nothing
+// alive) and drops the input, bounding what the pool keeps.
 func (d *decoder) release() {
-	// A refused document leaves entries above the high-water marks.
-	clear(d.members[:max(d.membersHW, len(d.members))])
-	clear(d.items[:max(d.itemsHW, len(d.items))])
-	d.members, d.items = d.members[:0], d.items[:0]
-	if cap(d.members) > maxPooledScratch {
-		d.members = nil
-	}
-	if cap(d.items) > maxPooledScratch {
-		d.items = nil
-	}
-	d.membersHW, d.itemsHW = 0, 0
-	for _, m := range d.seen {
-		clear(m)
-	}
+	d.stackMembers = trimScratch(d.stackMembers)
+	d.stackItems = trimScratch(d.stackItems)
+	d.doneMembers = trimScratch(d.doneMembers)
+	d.doneItems = trimScratch(d.doneItems)
+	d.names = d.names[:0]
 	if cap(d.names) > maxPooledScratch*16 {
 		d.names = nil
 	}
-	if cap(d.nameEnds) > maxPooledScratch {
-		d.nameEnds, d.spans = nil, nil
+	for _, m := range d.seen {
+		clear(m)
 	}
 	d.data, d.fault, d.path = nil, nil, nil
+}
+
+// trimScratch empties s, and drops it when it grew beyond what the pool
+// should keep.
+func trimScratch[T any](s []T) []T {
+	if cap(s) > maxPooledScratch {
+		return nil
+	}
+	return s[:0]
 }
 
 // fail records the fault and returns false, for "return d.fail(...)".
@@ -127,7 +149,7 @@ func (d *decoder) fail(offset int, reason, detail string) bool {
 	return false
 }
 
-// failEnd records that the input ended inside a value.
+// failEnd records that the input ends inside a value.
 func (d *decoder) failEnd() bool {
 	return d.fail(len(d.data), ReasonUnexpectedEnd, "the input ends inside a value")
 }
@@ -140,11 +162,7 @@ func (d *decoder) document() (Value, bool) {
 		d.fault.Path = "$"
 		return Value{}, false
 	}
-	v, ok := d.value(0)
-	if ok && len(d.nameEnds) > 0 {
-		arena, next := string(d.names), 0
-		nameMembers(&v, arena, d.nameEnds, &next)
-	}
+	root, ok := d.value(0)
 	if ok {
 		d.skipSpace()
 		if d.pos < len(d.data) {
@@ -153,8 +171,67 @@ func (d *decoder) document() (Value, bool) {
 	}
 	if !ok {
 		d.fault.Path = formatPath(d.path)
+		return Value{}, false
 	}
-	return v, ok
+	return d.build(root), true
+}
+
+// build turns the scratch form into Values: it allocates the document's
+// members, items, containers and names once and fills them from the done
+// lists, whose layout members and items share.
+func (d *decoder) build(root node) Value {
+	if root.kind != KindObject && root.kind != KindArray {
+		return d.scalar(root)
+	}
+	t := tree{
+		members:    make([]Member, len(d.doneMembers)),
+		items:      make([]Value, len(d.doneItems)),
+		containers: make([]container, d.containers),
+	}
+	names := string(d.names)
+	for i := range d.doneMembers {
+		m := &d.doneMembers[i]
+		t.members[i] = Member{
+			Name:    names[m.name.start:m.name.end],
+			RawName: d.data[m.raw.start:m.raw.end:m.raw.end],
+			Value:   d.valueOf(m.value, &t),
+		}
+	}
+	for i, n := range d.doneItems {
+		t.items[i] = d.valueOf(n, &t)
+	}
+	return d.valueOf(root, &t)
+}
+
+// tree is a document's final members and items, laid out as the done
+// lists are, and its containers, handed out in turn (every container node
+// is met once: in a done list or as the root).
+type tree struct {
+	members    []Member
+	items      []Value
+	containers []container
+	next       int // the next container to hand out
+}
+
+// valueOf is the final Value of n, whose entries (for a container) are in t.
+func (d *decoder) valueOf(n node, t *tree) Value {
+	switch n.kind {
+	case KindObject:
+		c := &t.containers[t.next]
+		t.next++
+		c.members = t.members[n.start:n.end:n.end]
+		return Value{kind: KindObject, c: c}
+	case KindArray:
+		c := &t.containers[t.next]
+		t.next++
+		c.items = t.items[n.start:n.end:n.end]
+		return Value{kind: KindArray, c: c}
+	}
+	return d.scalar(n)
+}
+
+func (d *decoder) scalar(n node) Value {
+	return Value{kind: n.kind, raw: d.data[n.start:n.end:n.end]}
 }
 
 func (d *decoder) skipSpace() {
@@ -170,7 +247,7 @@ func (d *decoder) skipSpace() {
 
 // value reads the value starting at d.pos, which is inside the input and
 // not whitespace. depth is the nesting of the enclosing containers.
-func (d *decoder) value(depth int) (Value, bool) {
+func (d *decoder) value(depth int) (node, bool) {
 	switch c := d.data[d.pos]; c {
 	case '{':
 		return d.object(depth + 1)
@@ -179,9 +256,9 @@ func (d *decoder) value(depth int) (Value, bool) {
 	case '"':
 		start := d.pos
 		if _, ok := d.str(); !ok {
-			return Value{}, false
+			return node{}, false
 		}
-		return Value{kind: KindString, raw: d.data[start:d.pos]}, true
+		return node{kind: KindString, start: start, end: d.pos}, true
 	case 't':
 		return d.literal(litTrue, KindBool)
 	case 'f':
@@ -192,35 +269,36 @@ func (d *decoder) value(depth int) (Value, bool) {
 		if c == '-' || isDigit(c) {
 			return d.number()
 		}
-		return Value{}, d.fail(d.pos, ReasonInvalidSyntax, "not the start of a JSON value")
+		return node{}, d.fail(d.pos, ReasonInvalidSyntax, "not the start of a JSON value")
 	}
 }
 
-func (d *decoder) literal(lit []byte, kind Kind) (Value, bool) {
+func (d *decoder) literal(lit []byte, kind Kind) (node, bool) {
 	rest := d.data[d.pos:]
 	if bytes.HasPrefix(rest, lit) {
+		start := d.pos
 		d.pos += len(lit)
-		return Value{kind: kind, raw: lit}, true
+		return node{kind: kind, start: start, end: d.pos}, true
 	}
 	if len(rest) < len(lit) && bytes.HasPrefix(lit, rest) {
-		return Value{}, d.failEnd()
+		return node{}, d.failEnd()
 	}
-	return Value{}, d.fail(d.pos, ReasonInvalidSyntax, "invalid literal")
+	return node{}, d.fail(d.pos, ReasonInvalidSyntax, "invalid literal")
 }
 
-func (d *decoder) number() (Value, bool) {
+func (d *decoder) number() (node, bool) {
 	end, fault := scanNumber(d.data, d.pos)
 	switch fault {
 	case numberTruncated:
-		return Value{}, d.failEnd()
+		return node{}, d.failEnd()
 	case numberMalformed:
-		return Value{}, d.fail(end, ReasonInvalidSyntax, "invalid number")
+		return node{}, d.fail(end, ReasonInvalidSyntax, "invalid number")
 	case numberLeadingZero:
-		return Value{}, d.fail(end, ReasonInvalidSyntax, "leading zero in number")
+		return node{}, d.fail(end, ReasonInvalidSyntax, "leading zero in number")
 	}
-	raw := d.data[d.pos:end]
+	start := d.pos
 	d.pos = end
-	return Value{kind: KindNumber, raw: raw}, true
+	return node{kind: KindNumber, start: start, end: end}, true
 }
 
 // checkDepth refuses a container opened at depth beyond the limit.
@@ -229,48 +307,4 @@ func (d *decoder) checkDepth(depth int) bool {
 		return d.fail(d.pos, ReasonTooDeep, "nesting deeper than the limit")
 	}
 	return true
-}
-
-func (d *decoder) array(depth int) (Value, bool) {
-	if !d.checkDepth(depth) {
-		return Value{}, false
-	}
-	d.pos++ // '['
-	d.skipSpace()
-	if d.pos < len(d.data) && d.data[d.pos] == ']' {
-		d.pos++
-		return Value{kind: KindArray, items: []Value{}}, true
-	}
-	base := len(d.items)
-	for index := 0; ; index++ {
-		if d.pos >= len(d.data) {
-			return Value{}, d.failEnd()
-		}
-		v, ok := d.value(depth)
-		if !ok {
-			d.path = append(d.path, pathSegment{index: index, isIndex: true})
-			return Value{}, false
-		}
-		d.items = append(d.items, v)
-		d.skipSpace()
-		if d.pos >= len(d.data) {
-			return Value{}, d.failEnd()
-		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-			d.skipSpace()
-			continue
-		case ']':
-			d.pos++
-		default:
-			return Value{}, d.fail(d.pos, ReasonInvalidSyntax, "expected ',' or ']' after an array item")
-		}
-		break
-	}
-	d.itemsHW = max(d.itemsHW, len(d.items))
-	items := make([]Value, len(d.items)-base)
-	copy(items, d.items[base:])
-	d.items = d.items[:base]
-	return Value{kind: KindArray, items: items}, true
 }

@@ -5,49 +5,88 @@ import (
 	"hash/maphash"
 )
 
-// nameSpan is where one member's decoded name lies in the decoder's arena.
-type nameSpan struct{ start, end int }
-
 // hashSeed keys the name hashes that find duplicates in large objects.
 var hashSeed = maphash.MakeSeed()
 
-func (d *decoder) object(depth int) (Value, bool) {
+func (d *decoder) array(depth int) (node, bool) {
 	if !d.checkDepth(depth) {
-		return Value{}, false
+		return node{}, false
 	}
+	d.containers++
+	d.pos++ // '['
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return node{kind: KindArray, start: len(d.doneItems), end: len(d.doneItems)}, true
+	}
+	base := len(d.stackItems)
+	for index := 0; ; index++ {
+		if d.pos >= len(d.data) {
+			return node{}, d.failEnd()
+		}
+		v, ok := d.value(depth)
+		if !ok {
+			d.path = append(d.path, pathSegment{index: index, isIndex: true})
+			return node{}, false
+		}
+		d.stackItems = append(d.stackItems, v)
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return node{}, d.failEnd()
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+			d.skipSpace()
+			continue
+		case ']':
+			d.pos++
+		default:
+			return node{}, d.fail(d.pos, ReasonInvalidSyntax, "expected ',' or ']' after an array item")
+		}
+		break
+	}
+	start := len(d.doneItems)
+	d.doneItems = append(d.doneItems, d.stackItems[base:]...)
+	d.stackItems = d.stackItems[:base]
+	return node{kind: KindArray, start: start, end: len(d.doneItems)}, true
+}
+
+func (d *decoder) object(depth int) (node, bool) {
+	if !d.checkDepth(depth) {
+		return node{}, false
+	}
+	d.containers++
 	d.pos++ // '{'
 	d.skipSpace()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
-		return Value{kind: KindObject, members: []Member{}}, true
+		return node{kind: KindObject, start: len(d.doneMembers), end: len(d.doneMembers)}, true
 	}
-	base := len(d.members)
+	base := len(d.stackMembers)
 	var seen map[uint64]int
 	for {
-		rawName, span, ok := d.memberName()
+		m, ok := d.memberName()
 		if !ok {
-			return Value{}, false
+			return node{}, false
 		}
-		if seen, ok = d.checkUnique(span, base, depth, seen); !ok {
-			d.fail(d.pos-len(rawName), ReasonDuplicateMember, "a member name repeats in its object")
-			d.path = append(d.path, pathSegment{name: string(d.names[span.start:span.end])})
-			return Value{}, false
+		if seen, ok = d.checkUnique(m.name, base, depth, seen); !ok {
+			d.fail(m.raw.start, ReasonDuplicateMember, "a member name repeats in its object")
+			d.path = append(d.path, pathSegment{name: string(d.names[m.name.start:m.name.end])})
+			return node{}, false
 		}
 		if ok = d.colon(); ok {
-			var v Value
-			if v, ok = d.value(depth); ok {
-				// Name is set once the document is read (nameMembers).
-				d.members = append(d.members, Member{RawName: rawName, Value: v})
-				d.spans = append(d.spans, span)
+			if m.value, ok = d.value(depth); ok {
+				d.stackMembers = append(d.stackMembers, m)
 			}
 		}
 		if !ok {
-			d.path = append(d.path, pathSegment{name: string(d.names[span.start:span.end])})
-			return Value{}, false
+			d.path = append(d.path, pathSegment{name: string(d.names[m.name.start:m.name.end])})
+			return node{}, false
 		}
 		d.skipSpace()
 		if d.pos >= len(d.data) {
-			return Value{}, d.failEnd()
+			return node{}, d.failEnd()
 		}
 		switch d.data[d.pos] {
 		case ',':
@@ -57,42 +96,39 @@ func (d *decoder) object(depth int) (Value, bool) {
 		case '}':
 			d.pos++
 		default:
-			return Value{}, d.fail(d.pos, ReasonInvalidSyntax, "expected ',' or '}' after a member")
+			return node{}, d.fail(d.pos, ReasonInvalidSyntax, "expected ',' or '}' after a member")
 		}
 		break
 	}
-	d.membersHW = max(d.membersHW, len(d.members))
-	members := make([]Member, len(d.members)-base)
-	copy(members, d.members[base:])
-	d.members = d.members[:base]
-	d.spans = d.spans[:base]
-	return Value{kind: KindObject, members: members}, true
+	start := len(d.doneMembers)
+	d.doneMembers = append(d.doneMembers, d.stackMembers[base:]...)
+	d.stackMembers = d.stackMembers[:base]
+	return node{kind: KindObject, start: start, end: len(d.doneMembers)}, true
 }
 
 // memberName reads a member's name, leaves d.pos just past it, and decodes
-// it into the arena.
-func (d *decoder) memberName() (raw []byte, span nameSpan, ok bool) {
+// it into the arena. The member's value is left to the caller.
+func (d *decoder) memberName() (m memberNode, ok bool) {
 	if d.pos >= len(d.data) {
-		return nil, span, d.failEnd()
+		return m, d.failEnd()
 	}
 	if d.data[d.pos] != '"' {
-		return nil, span, d.fail(d.pos, ReasonInvalidSyntax, "expected a member name")
+		return m, d.fail(d.pos, ReasonInvalidSyntax, "expected a member name")
 	}
-	start := d.pos
+	m.raw.start = d.pos
 	escaped, ok := d.str()
 	if !ok {
-		return nil, span, false
+		return m, false
 	}
-	raw = d.data[start:d.pos]
-	span.start = len(d.names)
+	m.raw.end = d.pos
+	m.name.start = len(d.names)
 	if escaped {
-		d.names = appendUnquoted(d.names, raw)
+		d.names = appendUnquoted(d.names, d.data[m.raw.start:m.raw.end])
 	} else {
-		d.names = append(d.names, raw[1:len(raw)-1]...)
+		d.names = append(d.names, d.data[m.raw.start+1:m.raw.end-1]...)
 	}
-	span.end = len(d.names)
-	d.nameEnds = append(d.nameEnds, span.end)
-	return raw, span, true
+	m.name.end = len(d.names)
+	return m, true
 }
 
 // colon reads the ':' after a member name, with the whitespace around it,
@@ -113,15 +149,15 @@ func (d *decoder) colon() bool {
 	return true
 }
 
-// checkUnique reports whether the name at span is new among the members
-// stacked from base: by comparison for the first linearLimit members, then
-// by a set of name hashes kept per depth (built on first need and returned
-// for the next calls), confirmed by comparison on a hit.
-func (d *decoder) checkUnique(span nameSpan, base, depth int, seen map[uint64]int) (map[uint64]int, bool) {
-	name := d.names[span.start:span.end]
-	stacked := d.spans[base:]
+// checkUnique reports whether the decoded name at name is new among the
+// members stacked from base: by comparison for the first linearLimit
+// members, then by a set of name hashes kept per depth (built on first need
+// and returned for the next calls), confirmed by comparison on a hit.
+func (d *decoder) checkUnique(name span, base, depth int, seen map[uint64]int) (map[uint64]int, bool) {
+	text := d.names[name.start:name.end]
+	stacked := d.stackMembers[base:]
 	if len(stacked) < linearLimit {
-		return seen, !d.nameIn(name, stacked)
+		return seen, !d.nameIn(text, stacked)
 	}
 	if seen == nil {
 		for len(d.seen) <= depth {
@@ -132,49 +168,26 @@ func (d *decoder) checkUnique(span nameSpan, base, depth int, seen map[uint64]in
 		}
 		seen = d.seen[depth]
 		clear(seen)
-		for _, s := range stacked {
+		for i := range stacked {
+			s := stacked[i].name
 			seen[maphash.Bytes(hashSeed, d.names[s.start:s.end])]++
 		}
 	}
-	h := maphash.Bytes(hashSeed, name)
-	if seen[h] > 0 && d.nameIn(name, stacked) {
+	h := maphash.Bytes(hashSeed, text)
+	if seen[h] > 0 && d.nameIn(text, stacked) {
 		return seen, false
 	}
 	seen[h]++
 	return seen, true
 }
 
-// nameIn reports whether name equals one of the names at spans.
-func (d *decoder) nameIn(name []byte, spans []nameSpan) bool {
-	for _, s := range spans {
-		if bytes.Equal(d.names[s.start:s.end], name) {
+// nameIn reports whether text is the decoded name of one of members.
+func (d *decoder) nameIn(text []byte, members []memberNode) bool {
+	for i := range members {
+		s := members[i].name
+		if s.end-s.start == len(text) && bytes.Equal(d.names[s.start:s.end], text) {
 			return true
 		}
 	}
 	return false
-}
-
-// nameMembers gives every member of v, in document order, its name from
-// arena, where ends[*next] ends the next one (it starts where the one
-// before ends).
-func nameMembers(v *Value, arena string, ends []int, next *int) {
-	switch v.kind {
-	case KindObject:
-		for i := range v.members {
-			m := &v.members[i]
-			start := 0
-			if *next > 0 {
-				start = ends[*next-1]
-			}
-			m.Name = arena[start:ends[*next]]
-			*next++
-			nameMembers(&m.Value, arena, ends, next)
-		}
-	case KindArray:
-		for i := range v.items {
-			if k := v.items[i].kind; k == KindObject || k == KindArray {
-				nameMembers(&v.items[i], arena, ends, next)
-			}
-		}
-	}
 }

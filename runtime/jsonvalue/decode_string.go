@@ -14,30 +14,40 @@ const (
 
 // specialMask flags, in the high bit of each byte, the bytes of the eight
 // packed in x that a string scan must look at: a control character
-// (< 0x20), '"', '\\', or a byte >= 0x80. The tests are the classic "has a
-// byte less than n" and "has a zero byte" bit tricks: the lowest flagged
-// byte is always a true one (a borrow only flags bytes above a true one),
-// so the scan may jump straight to it.
+// (< 0x20), '"', '\\', or a byte >= 0x80. Each term is a "has a byte below
+// n" or "has a zero byte" bit trick, which may also flag bytes above a
+// flagged one (a borrow runs upwards) but never below it, so the lowest
+// flagged byte is always a true one and the scan may jump straight to it.
+// The usual "&^ x" that stops bytes >= 0x80 from being flagged is left out:
+// those bytes are special here, and "| x" flags them anyway.
 func specialMask(x uint64) uint64 {
-	quote := x ^ (ones * '"')
-	slash := x ^ (ones * '\\')
-	control := (x - ones*0x20) &^ x
-	return (control | (quote-ones)&^quote | (slash-ones)&^slash | x) & highs
+	control := x - ones*0x20
+	quote := (x ^ (ones * '"')) - ones
+	slash := (x ^ (ones * '\\')) - ones
+	return (control | quote | slash | x) & highs
 }
 
 // skipPlain returns the offset of the first byte at or after i that is not
-// safeASCII, or len(data).
+// safeASCII, or len(data). Long runs go 32 bytes a step, looking at the
+// four words' masks only when one of them flags a byte.
 func skipPlain(data []byte, i int) int {
-	for i+16 <= len(data) {
-		lo := specialMask(binary.LittleEndian.Uint64(data[i:]))
-		hi := specialMask(binary.LittleEndian.Uint64(data[i+8:]))
-		if lo|hi != 0 {
-			if lo != 0 {
-				return i + bits.TrailingZeros64(lo)>>3
+	for i+32 <= len(data) {
+		m0 := specialMask(binary.LittleEndian.Uint64(data[i:]))
+		m1 := specialMask(binary.LittleEndian.Uint64(data[i+8:]))
+		m2 := specialMask(binary.LittleEndian.Uint64(data[i+16:]))
+		m3 := specialMask(binary.LittleEndian.Uint64(data[i+24:]))
+		if m0|m1|m2|m3 != 0 {
+			switch {
+			case m0 != 0:
+				return i + bits.TrailingZeros64(m0)>>3
+			case m1 != 0:
+				return i + 8 + bits.TrailingZeros64(m1)>>3
+			case m2 != 0:
+				return i + 16 + bits.TrailingZeros64(m2)>>3
 			}
-			return i + 8 + bits.TrailingZeros64(hi)>>3
+			return i + 24 + bits.TrailingZeros64(m3)>>3
 		}
-		i += 16
+		i += 32
 	}
 	for i+8 <= len(data) {
 		if m := specialMask(binary.LittleEndian.Uint64(data[i:])); m != 0 {

@@ -12,8 +12,8 @@ func AppendCompact(dst []byte, v Value) []byte {
 	switch v.kind {
 	case KindObject:
 		dst = append(dst, '{')
-		for i := range v.members {
-			m := &v.members[i]
+		for i := range v.c.members {
+			m := &v.c.members[i]
 			if i > 0 {
 				dst = append(dst, ',')
 			}
@@ -28,11 +28,11 @@ func AppendCompact(dst []byte, v Value) []byte {
 		return append(dst, '}')
 	case KindArray:
 		dst = append(dst, '[')
-		for i := range v.items {
+		for i := range v.c.items {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = AppendCompact(dst, v.items[i])
+			dst = AppendCompact(dst, v.c.items[i])
 		}
 		return append(dst, ']')
 	case KindInvalid:
@@ -52,9 +52,9 @@ func Compact(v Value) []byte {
 func compactSize(v Value) int {
 	switch v.kind {
 	case KindObject:
-		n := 1 + len(v.members) // '{', the commas and '}'
-		for i := range v.members {
-			m := &v.members[i]
+		n := 1 + len(v.c.members) // '{', the commas and '}'
+		for i := range v.c.members {
+			m := &v.c.members[i]
 			if len(m.RawName) > 0 {
 				n += len(m.RawName)
 			} else {
@@ -64,9 +64,9 @@ func compactSize(v Value) int {
 		}
 		return max(n, 2)
 	case KindArray:
-		n := 1 + len(v.items)
-		for i := range v.items {
-			n += compactSize(v.items[i])
+		n := 1 + len(v.c.items)
+		for i := range v.c.items {
+			n += compactSize(v.c.items[i])
 		}
 		return max(n, 2)
 	case KindInvalid:
@@ -90,8 +90,8 @@ func AppendPython(dst []byte, v Value) []byte {
 	switch v.kind {
 	case KindObject:
 		dst = append(dst, '{')
-		for i := range v.members {
-			m := &v.members[i]
+		for i := range v.c.members {
+			m := &v.c.members[i]
 			if i > 0 {
 				dst = append(dst, ',', ' ')
 			}
@@ -106,11 +106,11 @@ func AppendPython(dst []byte, v Value) []byte {
 		return append(dst, '}')
 	case KindArray:
 		dst = append(dst, '[')
-		for i := range v.items {
+		for i := range v.c.items {
 			if i > 0 {
 				dst = append(dst, ',', ' ')
 			}
-			dst = AppendPython(dst, v.items[i])
+			dst = AppendPython(dst, v.c.items[i])
 		}
 		return append(dst, ']')
 	case KindString:
@@ -138,22 +138,22 @@ func Equal(a, b Value) bool {
 	}
 	switch a.kind {
 	case KindObject:
-		if len(a.members) != len(b.members) {
+		if len(a.c.members) != len(b.c.members) {
 			return false
 		}
-		for i := range a.members {
-			am, bm := &a.members[i], &b.members[i]
+		for i := range a.c.members {
+			am, bm := &a.c.members[i], &b.c.members[i]
 			if am.Name != bm.Name || !Equal(am.Value, bm.Value) {
 				return false
 			}
 		}
 		return true
 	case KindArray:
-		if len(a.items) != len(b.items) {
+		if len(a.c.items) != len(b.c.items) {
 			return false
 		}
-		for i := range a.items {
-			if !Equal(a.items[i], b.items[i]) {
+		for i := range a.c.items {
+			if !Equal(a.c.items[i], b.c.items[i]) {
 				return false
 			}
 		}

@@ -108,7 +108,7 @@ func (b *jsontextBuilder) object() (Value, error) {
 	members := make([]Member, len(b.members)-base)
 	copy(members, b.members[base:])
 	b.members = b.members[:base]
-	return Value{kind: KindObject, members: members}, nil
+	return Value{kind: KindObject, c: &container{members: members}}, nil
 }
 
 func (b *jsontextBuilder) array() (Value, error) {
@@ -132,5 +132,5 @@ func (b *jsontextBuilder) array() (Value, error) {
 	items := make([]Value, len(b.items)-base)
 	copy(items, b.items[base:])
 	b.items = b.items[:base]
-	return Value{kind: KindArray, items: items}, nil
+	return Value{kind: KindArray, c: &container{items: items}}, nil
 }

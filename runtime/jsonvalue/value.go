@@ -34,9 +34,19 @@ type Value struct {
 	kind Kind
 	// raw holds a scalar's exact source bytes: a string with its quotes and
 	// escapes as written, a number literal, true, false or null.
-	raw     []byte
-	members []Member // KindObject, in order
-	items   []Value  // KindArray
+	raw []byte
+	// c holds a container's members or items; nil for scalars and the zero
+	// Value. Keeping both slices behind one pointer halves a Value (and so
+	// every Member, and every IR type holding Values) against holding them
+	// inline; a decoded document's containers are one allocation.
+	c *container
+}
+
+// container is a container's entries: members for KindObject (in order,
+// never nil), items for KindArray (never nil).
+type container struct {
+	members []Member
+	items   []Value
 }
 
 // Member is one name/value pair of an object.
@@ -65,28 +75,39 @@ func (v Value) Raw() []byte { return v.raw }
 
 // Members returns an object's members in order; nil for any other kind.
 // Callers must not modify the result.
-func (v Value) Members() []Member { return v.members }
+func (v Value) Members() []Member {
+	if v.kind != KindObject {
+		return nil
+	}
+	return v.c.members
+}
 
 // Items returns an array's items in order; nil for any other kind. Callers
 // must not modify the result.
-func (v Value) Items() []Value { return v.items }
+func (v Value) Items() []Value {
+	if v.kind != KindArray {
+		return nil
+	}
+	return v.c.items
+}
 
 // Len is the number of members or items of a container, else 0.
 func (v Value) Len() int {
 	switch v.kind {
 	case KindObject:
-		return len(v.members)
+		return len(v.c.members)
 	case KindArray:
-		return len(v.items)
+		return len(v.c.items)
 	}
 	return 0
 }
 
 // Get returns the member named name and whether it is present.
 func (v Value) Get(name string) (Value, bool) {
-	for i := range v.members {
-		if v.members[i].Name == name {
-			return v.members[i].Value, true
+	members := v.Members()
+	for i := range members {
+		if members[i].Name == name {
+			return members[i].Value, true
 		}
 	}
 	return Value{}, false
@@ -171,7 +192,7 @@ func Array(items ...Value) Value {
 	if items == nil {
 		items = []Value{}
 	}
-	return Value{kind: KindArray, items: items}
+	return Value{kind: KindArray, c: &container{items: items}}
 }
 
 // Object builds an object from members, in order. It reports false when two
@@ -190,7 +211,7 @@ func Object(members ...Member) (Value, bool) {
 	if members == nil {
 		members = []Member{}
 	}
-	return Value{kind: KindObject, members: members}, true
+	return Value{kind: KindObject, c: &container{members: members}}, true
 }
 
 const maxFloat = 1.7976931348623157e308

@@ -33,7 +33,9 @@ func (b *Builder) Request(v jsonvalue.Value, path sp.Path, failures []QuestionFa
 		r.Roles.Mode = sp.RoleModeImplicit
 	}
 	var assetSpellings, statesSeen int
-	for _, m := range v.Members() {
+	members := v.Members()
+	for i := range members {
+		m := &members[i]
 		switch m.Name {
 		case "model":
 			s := m.Value.Str()
@@ -54,7 +56,7 @@ func (b *Builder) Request(v jsonvalue.Value, path sp.Path, failures []QuestionFa
 			r.Questions = qs
 		case "assets", "images", "videos":
 			assetSpellings |= assetSpelling(m.Name)
-			if refusal := b.assets(&r, &m, path.Key(m.Name)); refusal != nil {
+			if refusal := b.assets(&r, m, path.Key(m.Name)); refusal != nil {
 				return r, refusal
 			}
 		case "options":
@@ -120,18 +122,20 @@ func readRoles(v jsonvalue.Value) sp.Roles {
 
 func (b *Builder) questions(v jsonvalue.Value, path sp.Path, failures []QuestionFailure, item string) ([]sp.Question, *Refusal) {
 	ms := v.Members()
-	qs := make([]sp.Question, 0, len(ms))
+	qs := make([]sp.Question, len(ms))
+	n := 0
 	for i := range ms {
 		if failed(failures, item, ms[i].Name) {
 			continue
 		}
-		q, refusal := b.question(&ms[i], path)
-		if refusal != nil {
+		// Built in place: a Question is large, and copying it costs more
+		// than reading it.
+		if refusal := b.question(&qs[n], &ms[i], path); refusal != nil {
 			return nil, refusal
 		}
-		qs = append(qs, q)
+		n++
 	}
-	return qs, nil
+	return qs[:n:n], nil
 }
 
 func failed(failures []QuestionFailure, item, name string) bool {
@@ -143,10 +147,13 @@ func failed(failures []QuestionFailure, item, name string) bool {
 	return false
 }
 
-func (b *Builder) question(entry *jsonvalue.Member, parent sp.Path) (sp.Question, *Refusal) {
-	q := sp.Question{Name: entry.Name}
+// question fills q, which is the zero Question, from entry.
+func (b *Builder) question(q *sp.Question, entry *jsonvalue.Member, parent sp.Path) *Refusal {
+	q.Name = entry.Name
 	criteriaSeen := false
-	for _, m := range entry.Value.Members() {
+	members := entry.Value.Members()
+	for i := range members {
+		m := &members[i]
 		switch m.Name {
 		case "type":
 			q.Type = questionType(m.Value)
@@ -154,7 +161,7 @@ func (b *Builder) question(entry *jsonvalue.Member, parent sp.Path) (sp.Question
 			q.Instructions = m.Value
 		case "criteria", "choices", "levels", "labels":
 			if criteriaSeen {
-				return q, RefuseAt(string(sp.ReasonConflict), parent.Key(entry.Name).Key(m.Name), "a question has one criteria member")
+				return RefuseAt(string(sp.ReasonConflict), parent.Key(entry.Name).Key(m.Name), "a question has one criteria member")
 			}
 			criteriaSeen = true
 			q.Criteria = readCriteria(m.Value)
@@ -162,13 +169,13 @@ func (b *Builder) question(entry *jsonvalue.Member, parent sp.Path) (sp.Question
 				b.legacy(m.Name, parent.Key(entry.Name).Key(m.Name))
 			}
 		default:
-			extensionMember(&q, &m)
+			extensionMember(q, m)
 		}
 	}
 	if q.Preset != nil && !q.Instructions.IsValid() {
 		b.legacy(sp.FormPresetOnly, parent.Key(entry.Name))
 	}
-	return q, nil
+	return nil
 }
 
 // extensionMember reads the extension members of a question.
@@ -263,22 +270,37 @@ func (b *Builder) assets(r *sp.Request, m *jsonvalue.Member, path sp.Path) *Refu
 }
 
 // Options reads an options object (a request's, or a batch's).
+// The Options and the values its fields point at are one allocation.
 func (b *Builder) Options(v jsonvalue.Value, path sp.Path) *sp.Options {
-	o := &sp.Options{}
-	for _, m := range v.Members() {
+	block := &optionsBlock{}
+	o := &block.options
+	members := v.Members()
+	for i := range members {
+		m := &members[i]
 		switch m.Name {
 		case "deadline_ms":
-			o.DeadlineMs = intPtr(m.Value)
+			block.deadlineMs, _ = m.Value.Int()
+			o.DeadlineMs = &block.deadlineMs
 		case "return_meta":
-			o.ReturnMeta = boolPtr(m.Value)
+			block.returnMeta = m.Value.Bool()
+			o.ReturnMeta = &block.returnMeta
 		case "max_tokens":
-			o.MaxTokens = intPtr(m.Value)
+			block.maxTokens, _ = m.Value.Int()
+			o.MaxTokens = &block.maxTokens
 		case "long_context":
-			o.LongContext = boolPtr(m.Value)
+			block.longContext = m.Value.Bool()
+			o.LongContext = &block.longContext
 			b.legacy(sp.FormLongContext, path.Key(m.Name))
 		}
 	}
 	return o
+}
+
+// optionsBlock holds an Options and the values of its pointer fields.
+type optionsBlock struct {
+	options                 sp.Options
+	deadlineMs, maxTokens   int64
+	returnMeta, longContext bool
 }
 
 // questionType maps a validated type string to its constant without

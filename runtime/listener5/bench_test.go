@@ -97,6 +97,7 @@ func BenchmarkListener5Read(b *testing.B) {
 	}
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		if _, err := c.Read(listener.EndpointSystemOne, body, nil); err != nil {
 			b.Fatal(err)
@@ -108,6 +109,7 @@ func BenchmarkEncodingJSONTyped(b *testing.B) {
 	body := benchRequest()
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		var r typedRequest
 		if err := json.Unmarshal(body, &r); err != nil {
@@ -122,6 +124,7 @@ func BenchmarkKinOpenAPIValidate(b *testing.B) {
 	ctx := context.Background()
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://bench/v1/systemone", bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")

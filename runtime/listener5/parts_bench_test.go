@@ -14,6 +14,7 @@ func BenchmarkPartDecode(b *testing.B) {
 	body := benchRequest()
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		if _, err := jsonvalue.Decode(body, jsonvalue.Options{MaxDepth: 72}); err != nil {
 			b.Fatal(err)
@@ -24,6 +25,7 @@ func BenchmarkPartDecode(b *testing.B) {
 func BenchmarkPartValidate(b *testing.B) {
 	v, _ := jsonvalue.Decode(benchRequest(), jsonvalue.Options{})
 	b.ReportAllocs()
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		if validate.RequestVllmSR50(v) != nil {
 			b.Fatal("invalid")
@@ -34,6 +36,7 @@ func BenchmarkPartValidate(b *testing.B) {
 func BenchmarkPartBuild(b *testing.B) {
 	v, _ := jsonvalue.Decode(benchRequest(), jsonvalue.Options{})
 	b.ReportAllocs()
+	defer cpuPerOp(b)()
 	for b.Loop() {
 		var bl listener.Builder
 		if _, r := bl.Request(v, nil, nil, ""); r != nil {
