@@ -42,7 +42,7 @@ func newConvert() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out, err := convert.Convert(table.SchemaID(from), table.SchemaID(to), deviations, body)
+			out, err := translate(cmd, table.SchemaID(from), table.SchemaID(to), deviations, body)
 			if err != nil {
 				return err
 			}
@@ -53,6 +53,7 @@ func newConvert() *cobra.Command {
 	cmd.Flags().StringVar(&from, "from", "", "the schema the body is written in (required)")
 	cmd.Flags().StringVar(&to, "to", "", "the schema to write (required)")
 	cmd.Flags().StringArrayVar(&deviations, "deviation", nil, "a deviation to apply after the target codec; repeatable")
+	addHeadersFlag(cmd)
 	_ = cmd.MarkFlagRequired("from")
 	_ = cmd.MarkFlagRequired("to")
 	return cmd

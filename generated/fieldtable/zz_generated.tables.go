@@ -113,6 +113,7 @@ var RequestErrors = []table.RequestErrorCode{
 	{Code: "invalid_request", Status: 400},
 	{Code: "unsupported_capability", Status: 400},
 	{Code: "model_not_found", Status: 404},
+	{Code: "not_found", Status: 404},
 	{Code: "request_too_large", Status: 413},
 	{Code: "question_failed"},
 	{Code: "starting", Status: 503, RetryAfter: true},
@@ -129,16 +130,18 @@ func RequestError(code string) (table.RequestErrorCode, bool) {
 		return RequestErrors[1], true
 	case "model_not_found":
 		return RequestErrors[2], true
-	case "request_too_large":
+	case "not_found":
 		return RequestErrors[3], true
-	case "question_failed":
+	case "request_too_large":
 		return RequestErrors[4], true
-	case "starting":
+	case "question_failed":
 		return RequestErrors[5], true
-	case "unavailable":
+	case "starting":
 		return RequestErrors[6], true
-	case "overloaded":
+	case "unavailable":
 		return RequestErrors[7], true
+	case "overloaded":
+		return RequestErrors[8], true
 	}
 	return table.RequestErrorCode{}, false
 }

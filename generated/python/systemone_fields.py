@@ -4,7 +4,7 @@
 # The specifications: schema ID, path and sha256.
 SPECS = (
     {"schema": "systemone/0.2", "path": "specs/systemone/systemone-0.2.schema.yaml", "sha256": "211190a399884e6d3ee28ed03e4074198929cb3858922c97e4cfce6db4043653"},
-    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "972a9d8c1684988acee82fe07de797df8a120bff4c16598211156caf5327f95a"},
+    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "853a0d2ebf8bd04b4f14e0b24365d3302b21733ae164d36e15681a41ccc9eca9"},
     {"schema": "vllm-sr/4.0", "path": "specs/systemone/vllm-sr-4.0.openapi.yaml", "sha256": "e80629fa14a74eef8d80e629f240d61f1a83b5168c7c6699b89001cd7e9ecc6e"},
 )
 
@@ -214,6 +214,7 @@ REQUEST_ERRORS = {
     "invalid_request": 400,
     "unsupported_capability": 400,
     "model_not_found": 404,
+    "not_found": 404,
     "request_too_large": 413,
     "question_failed": 0,
     "starting": 503,

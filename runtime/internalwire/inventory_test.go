@@ -12,10 +12,9 @@ import (
 )
 
 // The codec's vocabulary, the member names it reads and writes at each
-// level, is exactly what the generated field table gives the 4.0 contract
-// (the internal form is 4.0's request forms plus roles): nothing the codec
-// accepts is unknown to the specifications, and nothing they define is
-// refused.
+// level, is exactly what the generated field table gives the internal
+// schema (4.0's request forms plus roles): nothing the codec accepts is
+// unknown to the specifications, and nothing they define is refused.
 func codecMembers() map[table.Level][]string {
 	question := slices.Concat(questionSlots, []string{"choices", "levels", "labels"})
 	return map[table.Level][]string{
@@ -30,8 +29,8 @@ func codecMembers() map[table.Level][]string {
 func TestCodecMembersAreKnownToTheSpecs(t *testing.T) {
 	for level, names := range codecMembers() {
 		for _, name := range names {
-			if !fieldtable.Known(table.SchemaVllmSR40, level, name) {
-				t.Errorf("the codec reads %s member %q, which the 4.0 contract does not define", level, name)
+			if !fieldtable.Known(table.SchemaInternal, level, name) {
+				t.Errorf("the codec reads %s member %q, which the internal schema does not define", level, name)
 			}
 		}
 	}
@@ -42,7 +41,7 @@ func TestEverySpecMemberIsRead(t *testing.T) {
 	checked := 0
 	for _, f := range fieldtable.Fields {
 		names, ok := members[f.Level]
-		if !ok || !slices.Contains(f.Schemas, table.SchemaVllmSR40) {
+		if !ok || !slices.Contains(f.Schemas, table.SchemaInternal) {
 			continue
 		}
 		checked++
@@ -51,14 +50,14 @@ func TestEverySpecMemberIsRead(t *testing.T) {
 		}
 	}
 	if checked == 0 {
-		t.Fatal("the generated field table has no 4.0 fields at the codec's levels")
+		t.Fatal("the generated field table has no internal-schema fields at the codec's levels")
 	}
 }
 
 // Each noul criteria key the specs define is one the codec accepts.
 func TestNoulCriteriaKeys(t *testing.T) {
 	for _, f := range fieldtable.Fields {
-		if f.Level != table.LevelNoulCriteria || !slices.Contains(f.Schemas, table.SchemaVllmSR40) {
+		if f.Level != table.LevelNoulCriteria || !slices.Contains(f.Schemas, table.SchemaInternal) {
 			continue
 		}
 		body := `{"state":"s","questions":{"q":{"type":"noul","criteria":{"` + f.Name + `":null}}}}`

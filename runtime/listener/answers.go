@@ -1,6 +1,7 @@
 package listener
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 
@@ -260,7 +261,7 @@ func (w *writer) flat(e *sp.ErrorBody) {
 
 // legacyError writes vllm-sr/4.0's {code, message, question, state,
 // reason, limit}; code is required there, so an error without one takes
-// the first generated request error of its status.
+// legacyCode of its status.
 func (w *writer) legacyError(e *sp.ErrorBody, status int) {
 	code := string(e.Code)
 	if code == "" {
@@ -274,16 +275,22 @@ func (w *writer) legacyError(e *sp.ErrorBody, status int) {
 	w.dst = append(w.dst, '}')
 }
 
+// legacyCode is the code of an error that names none: the generated
+// request error of its status when exactly one has it, else "error". A
+// status several codes share (404: model_not_found and not_found) says
+// nothing about which, so every producer of such an error names its code.
 func legacyCode(status int) string {
+	code := ""
 	for _, c := range fieldtable.RequestErrors {
-		if c.Status == status {
-			return c.Code
+		if c.Status != status {
+			continue
 		}
+		if code != "" {
+			return "error"
+		}
+		code = c.Code
 	}
-	if status == http.StatusNotFound {
-		return "not_found"
-	}
-	return "error"
+	return cmp.Or(code, "error")
 }
 
 // Listing writes GET /v1/models: {models: [...]}, and with Legacy first

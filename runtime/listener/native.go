@@ -10,12 +10,11 @@ import (
 // The native endpoints read the internal form on every listener, with
 // runtime/internalwire, and go on as they came: a pass-through plan.
 
-// ReadDecisions reads a POST /v1/decisions body. The internal form is
-// vllm-sr/4.0's forms plus roles, so the generated vllm-sr/4.0 validator
-// checks it (tolerating what the internal form adds: roles null, and a
-// preset-only question without a type). A question that breaks its schema
-// fails on its own and is answered with its error in the 200; the other
-// questions go on. A request none of whose questions is valid is refused.
+// ReadDecisions reads a POST /v1/decisions body, checked by the generated
+// internal-schema validator (vllm-sr/4.0's forms plus roles, roles null and
+// preset-only questions). A question that breaks its schema fails on its
+// own and is answered with its error in the 200; the other questions go
+// on. A request none of whose questions is valid is refused.
 //
 // Without failures the plan is pass-through with the client's bytes; with
 // some it is translate, since the failed questions must not go on: the IR
@@ -26,7 +25,7 @@ func ReadDecisions(schema table.SchemaID, body []byte) (*ClientRequest, error) {
 	if refusal != nil {
 		return nil, refusal
 	}
-	t := TriageProblems(validate.RequestVllmSR40(root), false, InternalTolerance(root))
+	t := TriageProblems(validate.Request(table.SchemaInternal, root), false, nil)
 	if len(t.Request) > 0 {
 		return nil, RefuseProblems(table.SchemaInternal, t.Request)
 	}
@@ -70,7 +69,9 @@ func withoutFailed(root jsonvalue.Value, failures []QuestionFailure) jsonvalue.V
 }
 
 // ReadBundle reads a POST /v1/bundle body: named requests in the internal
-// form, checked by internalwire and passed through.
+// form, checked by internalwire and passed through. (The generated
+// internal batch validator does not fit: a bundle's items may carry their
+// own options, a batch's may not.)
 func ReadBundle(schema table.SchemaID, body []byte) (*ClientRequest, error) {
 	if refusal := CheckSize(body); refusal != nil {
 		return nil, refusal
@@ -83,23 +84,11 @@ func ReadBundle(schema table.SchemaID, body []byte) (*ClientRequest, error) {
 		Diagnostics: diags, Body: body}, nil
 }
 
-// InternalTolerance drops the problems the vllm-sr/4.0 validator reports
-// for what the internal form adds: roles null (no roles), and those of
-// PresetOnlyTolerance.
-func InternalTolerance(root jsonvalue.Value) Ignore {
-	presetOnly := PresetOnlyTolerance(root, false)
-	return func(segs []string, p table.Problem) bool {
-		if len(segs) == 1 && segs[0] == "roles" && p.Reason == table.ReasonNotAllowedNull {
-			return true
-		}
-		return presetOnly(segs, p)
-	}
-}
-
 // PresetOnlyTolerance drops the missing-type problem of a question that
-// names a preset: vllm-sr/4.0 (and the internal form) accept a preset-only
-// question, whose preset implies its type, although the frozen 4.0
-// OpenAPI lists type as required.
+// names a preset: vllm-sr/4.0 accepts a preset-only question, whose preset
+// implies its type, although the frozen 4.0 OpenAPI lists type as
+// required. (The internal schema says so itself; only the 4.0 listener
+// needs this.)
 func PresetOnlyTolerance(root jsonvalue.Value, batch bool) Ignore {
 	return func(segs []string, p table.Problem) bool {
 		if p.Reason != table.ReasonMissingMember || p.Member != "type" {

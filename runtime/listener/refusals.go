@@ -120,7 +120,8 @@ func CheckSize(body []byte) *Refusal {
 // RefuseEndpoint refuses a path the codec does not serve: 404.
 func RefuseEndpoint(schema table.SchemaID) *Refusal {
 	return &Refusal{Body: sp.ErrorBody{
-		Status:  404,
+		Status:  requestStatus(sp.ErrorNotFound),
+		Code:    sp.ErrorNotFound,
 		Message: "the path is not a System One endpoint of " + string(schema),
 		Reason:  ReasonUnknownEndpoint,
 	}}

@@ -96,7 +96,8 @@ func methodNotAllowed() *sp.ErrorBody {
 
 func unknownPath() *sp.ErrorBody {
 	return &sp.ErrorBody{
-		Status:  http.StatusNotFound,
+		Status:  requestStatus(sp.ErrorNotFound),
+		Code:    sp.ErrorNotFound,
 		Message: "no endpoint at this path; the server answers /v1/systemone, /v1/systemone/batch, /v1/decisions, /v1/bundle, /v1/models, /health and /metrics",
 		Reason:  "unknown_path",
 	}

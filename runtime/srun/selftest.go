@@ -15,9 +15,9 @@ import (
 // SelfTest runs the served model's family self-test requests (from the
 // generated corpus, in the internal form) through the engine, and marks
 // the server ready when every question of every request is answered. A
-// family's self-tests cover all its sizes; a case asking a question type
-// or preset this model's card does not list is not this model's and is
-// skipped, but at least one case must apply. A failure leaves the server
+// family's self-tests cover all its sizes; a case asking a question type,
+// preset, medium or the decision adapter this model's card does not list
+// is not this model's and is skipped, but at least one case must apply. A failure leaves the server
 // not ready and names the case and question.
 func (s *Server) SelfTest(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.SelfTestTimeout)
@@ -74,11 +74,15 @@ func (s *Server) selfTestCase(ctx context.Context, c table.CorpusCase) (bool, er
 }
 
 // covers reports whether card lists every question type and preset req
-// asks, and every medium its assets are.
+// asks, every medium its assets are, and the decision adapter when a
+// question opts in to it (a family's smaller sizes may ship without it).
 func covers(card *table.Card, req *sp.Request) bool {
 	for i := range req.Questions {
 		q := &req.Questions[i]
 		if q.Type != "" && !card.Answers(q.Type) {
+			return false
+		}
+		if q.DecisionAdapter != nil && *q.DecisionAdapter && !card.DecisionAdapter {
 			return false
 		}
 		if q.Preset != nil {

@@ -6,6 +6,7 @@ type ErrorCode string
 const (
 	ErrorInvalidRequest        ErrorCode = "invalid_request"
 	ErrorModelNotFound         ErrorCode = "model_not_found"
+	ErrorNotFound              ErrorCode = "not_found"
 	ErrorOverloaded            ErrorCode = "overloaded"
 	ErrorQuestionFailed        ErrorCode = "question_failed"
 	ErrorRequestTooLarge       ErrorCode = "request_too_large"
