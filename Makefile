@@ -29,6 +29,16 @@ lint: ## gofmt and go vet
 run: ## Serve vllm-sr/vela3-fast with the model runtime on localhost:8100 (docs/runtime.md)
 	$(GO) run ./cmd/vllm-srun serve vllm-sr/vela3-fast --device cpu --port 8100
 
+FUZZTIME ?= 5s
+
+fuzz-smoke: ## Run every Fuzz target for FUZZTIME (default 5s) each; crashers land in the package's testdata/fuzz/
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "fuzz $$pkg $$target"; \
+			$(GO) test -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 3s $$pkg; \
+		done; \
+	done
+
 BENCH_PKGS := ./runtime/listener5/ ./runtime/jsonvalue/ ./runtime/internalwire/
 BENCH_COUNT ?= 6
 
