@@ -24,6 +24,9 @@
 //     them and counts them (metrics.go), never rewrites them.
 //   - What a deployment cannot carry or answer is refused with 400
 //     unsupported_capability before any upstream call.
+//   - On /v1/systemone and /v1/systemone/batch the first failure in
+//     request order answers the whole request (failfast.go); per-question
+//     errors inside a 200 are only for /v1/decisions and /v1/bundle.
 //   - Error reasons are fixed words and messages never copy request
 //     values; configuration names (listeners, deployments, pools, rules)
 //     are not request data and may be named.

@@ -29,6 +29,11 @@ func TestRouterEndToEnd(t *testing.T) {
 	t.Run("models per listener", func(t *testing.T) { testModels(t, e) })
 	t.Run("decide stage", func(t *testing.T) { testDecide(t, e) })
 	t.Run("metrics", func(t *testing.T) { testMetrics(t, e) })
+	t.Run("a failed question fails a fail-fast request", func(t *testing.T) { testQuestionFailed(t, e) })
+	t.Run("Retry-After passed on", func(t *testing.T) { testRetryAfter(t, e) })
+	t.Run("max_deadline_ms caps the deadline sent upstream", func(t *testing.T) { testMaxDeadline(t, e) })
+	t.Run("unknown model lists the served keys", func(t *testing.T) { testUnknownModel(t, e) })
+	t.Run("413 above 32 MiB without reading past it", func(t *testing.T) { testBodyLimit(t, e) })
 }
 
 func testBatchSplit(t *testing.T, e *env) {

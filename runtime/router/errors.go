@@ -3,6 +3,7 @@ package router
 import (
 	"errors"
 	"net/http"
+	"strings"
 
 	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
@@ -15,11 +16,25 @@ func invalidRequest(reason, message string) *sp.ErrorBody {
 	return &sp.ErrorBody{Status: http.StatusBadRequest, Code: sp.ErrorInvalidRequest, Reason: reason, Message: message}
 }
 
-// modelNotServed: the request's model names no deployment or pool the
-// listener serves. The message names the listener, not the model.
-func modelNotServed(listenerName string) *sp.ErrorBody {
-	return &sp.ErrorBody{Status: http.StatusNotFound, Code: sp.ErrorModelNotFound, Reason: "model_not_served",
-		Message: "listener " + quote(listenerName) + " serves no deployment or pool by the request's model"}
+// modelNotFound: the request's model names no deployment or pool the
+// listener serves. The message never copies the request's model: it says
+// whether the name is configured at all (known) and lists the keys the
+// listener serves, which are configuration, not request data.
+func modelNotFound(listenerName string, known bool, served []string) *sp.ErrorBody {
+	reason, what := "unknown_model", "the request's model is not a deployment or pool of the configuration"
+	if known {
+		reason, what = "model_not_served", "the request's model is not a deployment or pool listener "+quote(listenerName)+" serves"
+	}
+	list := "none"
+	if len(served) > 0 {
+		quoted := make([]string, len(served))
+		for i, name := range served {
+			quoted[i] = quote(name)
+		}
+		list = strings.Join(quoted, ", ")
+	}
+	return &sp.ErrorBody{Status: http.StatusNotFound, Code: sp.ErrorModelNotFound, Reason: reason,
+		Message: what + "; listener " + quote(listenerName) + " serves: " + list}
 }
 
 // planFailed is the error of a plan the target codec could not make: 400

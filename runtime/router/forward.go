@@ -52,8 +52,8 @@ func (r *Router) runOn(ctx context.Context, d *routerconfig.Deployment, caps tc.
 }
 
 // canPassThrough: the listener codec planned pass-through for a single
-// /v1/decisions request, and d is a vllm-sr deployment (whose servers read
-// the internal form on /v1/decisions) with no deviation to apply.
+// /v1/decisions request, and d is a vllm-sr deployment (whose servers
+// read the internal form on /v1/decisions) with no deviation to apply.
 func canPassThrough(d *routerconfig.Deployment, j *job) bool {
 	return j.cr.Plan == listener.PlanPassThrough && j.cr.Endpoint == listener.EndpointDecisions &&
 		j.single && d.Schema == table.SchemaVllmSR50 && len(d.Deviations) == 0
@@ -61,28 +61,29 @@ func canPassThrough(d *routerconfig.Deployment, j *job) bool {
 
 // passThroughPlan is the internal codec's plan for the request, whose one
 // call carries the client's own bytes when the client's model is what goes
-// upstream. Otherwise the call keeps the internal codec's body, which is
-// the client's request with only its model rewritten (the internal form is
-// lossless).
+// upstream and the listener did not lower its deadline. Otherwise the call
+// keeps the internal codec's body, which is the client's request with only
+// its model or deadline_ms rewritten (the internal form is lossless).
 func passThroughPlan(d *routerconfig.Deployment, j *job, deadline time.Time) (tc.Plan, error) {
 	plan, _, err := targetinternal.Codec{}.Plan(j.batch, d.Target(), tc.Policy{Deadline: deadline})
 	if err != nil {
 		return tc.Plan{}, err
 	}
-	if j.model == d.Model && len(plan.Calls) == 1 {
+	if j.model == d.Model && !j.deadlineCapped && len(plan.Calls) == 1 {
 		plan.Calls[0].Body = j.cr.Body
 	}
 	return plan, nil
 }
 
 // outcome turns a run's results into the client's answer: on a fail-fast
-// endpoint the first failure answers the whole request; otherwise each
-// failed item's questions carry their errors. Responses name the model
-// the client asked for.
-func outcome(j *job, rn *run) (listener.Outcome, *sp.ErrorBody) {
+// endpoint the first failure answers the whole request (firstFailure),
+// with the delay its upstream asked for; otherwise each failed item's
+// questions carry their errors. Responses name the model the client asked
+// for.
+func outcome(j *job, rn *run) (listener.Outcome, time.Duration, *sp.ErrorBody) {
 	if j.failFast {
-		if f := firstFailure(j, rn); f != nil {
-			return listener.Outcome{}, f
+		if f, retryAfter := firstFailure(j, rn); f != nil {
+			return listener.Outcome{}, retryAfter, f
 		}
 	}
 	batch := tc.Reassemble(&rn.plan, rn.results)
@@ -91,32 +92,7 @@ func outcome(j *job, rn *run) (listener.Outcome, *sp.ErrorBody) {
 	if j.single {
 		resp := batch.Responses[0].Response
 		resp.Model = &model
-		return listener.Outcome{Response: &resp}, nil
+		return listener.Outcome{Response: &resp}, 0, nil
 	}
-	return listener.Outcome{Batch: batch}, nil
-}
-
-// firstFailure is the error that answers a fail-fast request: for a single
-// request its item's error as the upstream gave it (paths from the body's
-// root, no state); for a batch or states request the first failed item's,
-// located inside the batch.
-func firstFailure(j *job, rn *run) *sp.ErrorBody {
-	if !j.single {
-		return tc.FirstFailure(&rn.plan, rn.results)
-	}
-	for _, res := range rn.results {
-		if res.Name == singleItem && res.Response != nil {
-			return nil
-		}
-		if res.Name == singleItem && res.Error != nil {
-			e := *res.Error
-			e.State = ""
-			return &e
-		}
-	}
-	e := tc.NoReplyError(context.DeadlineExceeded)
-	if qs := rn.plan.Items; len(qs) == 1 && len(qs[0].Questions) > 0 {
-		e.Question = qs[0].Questions[0].Name
-	}
-	return e
+	return listener.Outcome{Batch: batch}, 0, nil
 }

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"slices"
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/apiregistry"
@@ -27,6 +28,9 @@ type job struct {
 	failFast bool
 	// model is the name the client asked for: a deployment or a pool.
 	model string
+	// deadlineCapped: the client's deadline_ms was above the listener's
+	// max_deadline_ms and the batch carries the cap instead (capDeadline).
+	deadlineCapped bool
 }
 
 // jobOf turns a read client request into the batch targets plan. The IR
@@ -61,11 +65,19 @@ func deref(s *string) string {
 	return *s
 }
 
-// deadlineMs is the deadline the client asked for, in milliseconds; nil
-// when it asked for none.
+// deadlineMs is the deadline the job goes with, in milliseconds: the
+// batch's, else, for a single or states request, its items' (which share
+// the request's options, capped or not); nil when the client asked for
+// none.
 func (j *job) deadlineMs() *int64 {
 	if o := j.batch.Options; o != nil && o.DeadlineMs != nil {
 		return o.DeadlineMs
+	}
+	if (j.single || j.states) && len(j.batch.Items) > 0 {
+		if o := j.batch.Items[0].Request.Options; o != nil {
+			return o.DeadlineMs
+		}
+		return nil
 	}
 	if j.cr.Request != nil && j.cr.Request.Options != nil {
 		return j.cr.Request.Options.DeadlineMs
@@ -86,4 +98,38 @@ func (j *job) deadline(api *routerconfig.ListenerAPI, now time.Time) time.Time {
 		return now.Add(time.Duration(limit) * time.Millisecond)
 	}
 	return now.Add(time.Duration(*ms) * time.Millisecond)
+}
+
+// capDeadline lowers the options.deadline_ms that goes upstream to the
+// listener's max_deadline_ms when the client asked for more, so a
+// deployment that reads the deadline (vllm-sr/5.0, the internal form)
+// works to the deadline the Router enforces. The IR the codec read is not
+// modified: the batch, its items and their options are copies. A capped
+// request never goes on with the client's own bytes, which carry the
+// client's deadline.
+func (j *job) capDeadline(api *routerconfig.ListenerAPI) {
+	ms := j.deadlineMs()
+	limit, capped := api.Setting(apiregistry.MaxDeadlineSetting)
+	if ms == nil || !capped || *ms <= limit {
+		return
+	}
+	b := *j.batch
+	b.Options = cappedOptions(b.Options, limit)
+	b.Items = slices.Clone(b.Items)
+	for i := range b.Items {
+		b.Items[i].Request.Options = cappedOptions(b.Items[i].Request.Options, limit)
+	}
+	j.batch = &b
+	j.deadlineCapped = true
+}
+
+// cappedOptions is a copy of o whose deadline_ms is at most limit; nil
+// stays nil.
+func cappedOptions(o *sp.Options, limit int64) *sp.Options {
+	if o == nil || o.DeadlineMs == nil || *o.DeadlineMs <= limit {
+		return o
+	}
+	c := *o
+	c.DeadlineMs = &limit
+	return &c
 }

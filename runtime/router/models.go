@@ -42,6 +42,22 @@ func (h *listenerHandler) models(w http.ResponseWriter, req *http.Request) {
 // lists its model, else its capabilities as features; each pool with its
 // members' capabilities.
 func (r *Router) systemOneListing(ctx context.Context, api *routerconfig.ListenerAPI) *sp.Listing {
+	out := &sp.Listing{}
+	for _, name := range r.servedModels(api) {
+		if d, ok := r.cfg.Deployment(name); ok {
+			out.Models = append(out.Models, r.listedDeployment(ctx, d))
+			continue
+		}
+		if p, ok := r.cfg.Pool(name); ok {
+			out.Models = append(out.Models, r.listedPool(ctx, p))
+		}
+	}
+	return out
+}
+
+// servedModels are the deployment and pool keys a client of api can name,
+// sorted: the API's models list, else every deployment and pool.
+func (r *Router) servedModels(api *routerconfig.ListenerAPI) []string {
 	names := api.Models
 	if names == nil {
 		for _, d := range r.cfg.Deployments {
@@ -53,17 +69,7 @@ func (r *Router) systemOneListing(ctx context.Context, api *routerconfig.Listene
 	}
 	names = slices.Clone(names)
 	slices.Sort(names)
-	out := &sp.Listing{}
-	for _, name := range names {
-		if d, ok := r.cfg.Deployment(name); ok {
-			out.Models = append(out.Models, r.listedDeployment(ctx, d))
-			continue
-		}
-		if p, ok := r.cfg.Pool(name); ok {
-			out.Models = append(out.Models, r.listedPool(ctx, p))
-		}
-	}
-	return out
+	return names
 }
 
 func (r *Router) listedDeployment(ctx context.Context, d *routerconfig.Deployment) sp.ListedModel {

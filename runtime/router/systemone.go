@@ -3,12 +3,13 @@ package router
 import (
 	"context"
 	"errors"
-	"io"
 	"log/slog"
 	"net/http"
 	"slices"
+	"strconv"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
@@ -41,7 +42,7 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 		return h.answerError(w, api, nil, &sp.ErrorBody{Status: http.StatusMethodNotAllowed, Reason: "method_not_allowed",
 			Message: "this endpoint takes POST"}), nil
 	}
-	body, e := readBody(req)
+	body, e := readBody(w, req)
 	if e != nil {
 		return h.answerError(w, api, nil, e), nil
 	}
@@ -50,8 +51,9 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 		return h.answerError(w, api, nil, refusalBody(err)), nil
 	}
 	h.router.metrics.recordRead(h.lst.Name, cr)
-	out, e := h.router.forward(req.Context(), h.lst.Name, api, cr, attrs)
+	out, retryAfter, e := h.router.forward(req.Context(), h.lst.Name, api, cr, attrs)
 	if e != nil {
+		setRetryAfter(w.Header(), retryAfter)
 		return h.answerError(w, api, cr, e), cr
 	}
 	answer, err := api.Codec.AnswerSuccess(cr, out)
@@ -65,65 +67,62 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 // forward routes a read request by its model and runs it: on the
 // deployment it names (refused before any call when that deployment
 // cannot carry or answer it), or on the first capable member of the pool
-// it names, whose answer adds routing.
-func (r *Router) forward(ctx context.Context, listenerName string, api *routerconfig.ListenerAPI, cr *listener.ClientRequest, attrs *[]slog.Attr) (listener.Outcome, *sp.ErrorBody) {
+// it names, whose answer adds routing. On an error, retryAfter is the
+// delay the upstream asked for with the failure that answers the request
+// (zero when none).
+func (r *Router) forward(ctx context.Context, listenerName string, api *routerconfig.ListenerAPI, cr *listener.ClientRequest,
+	attrs *[]slog.Attr) (out listener.Outcome, retryAfter time.Duration, e *sp.ErrorBody) {
 	j := jobOf(cr)
 	if j.model == "" {
-		return listener.Outcome{}, invalidRequest("missing_model", "the request names no model; name a deployment or a pool")
-	}
-	if api.Models != nil && !slices.Contains(api.Models, j.model) {
-		return listener.Outcome{}, modelNotServed(listenerName)
+		return listener.Outcome{}, 0, invalidRequest("missing_model", "the request names no model; name a deployment or a pool")
 	}
 	members, known := r.cfg.Route(j.model)
-	if !known {
-		return listener.Outcome{}, modelNotServed(listenerName)
+	if api.Models != nil && !slices.Contains(api.Models, j.model) || !known {
+		return listener.Outcome{}, 0, modelNotFound(listenerName, known, r.servedModels(api))
 	}
 	deadline := j.deadline(api, time.Now())
+	j.capDeadline(api)
 	_, pooled := r.cfg.Pool(j.model)
 	var chosen choice
 	if pooled {
 		c, refusal := r.choose(ctx, j.model, members, j.batch, j.single)
 		if refusal != nil {
-			return listener.Outcome{}, refusal
+			return listener.Outcome{}, 0, refusal
 		}
 		chosen = c
 	} else {
 		d := members[0]
 		caps := r.capabilities(ctx, d)
 		if m := missing(d, caps, j.batch); len(m) > 0 {
-			return listener.Outcome{}, carryRefusal(d, m, j.single)
+			return listener.Outcome{}, 0, carryRefusal(d, m, j.single)
 		}
 		chosen = choice{deployment: d, caps: caps}
 	}
 	rn, e := r.runOn(ctx, chosen.deployment, chosen.caps, j, deadline)
 	if e != nil {
-		return listener.Outcome{}, e
+		return listener.Outcome{}, 0, e
 	}
 	*attrs = append(*attrs, slog.String("deployment", chosen.deployment.Name), slog.Int("upstream_calls", len(rn.plan.Calls)),
 		slog.Bool("pass_through_bytes", rn.passThrough))
-	out, e := outcome(j, rn)
+	out, retryAfter, e = outcome(j, rn)
 	if e == nil && pooled {
 		addRouting(&out, routing(j.model, chosen, len(rn.plan.Calls)))
 	}
-	return out, e
+	return out, retryAfter, e
 }
 
-// readBody reads the request body up to the standard's limit.
-func readBody(req *http.Request) ([]byte, *sp.ErrorBody) {
-	tooLarge := func() *sp.ErrorBody {
-		limit := int64(maxBodyBytes)
-		return &sp.ErrorBody{Status: http.StatusRequestEntityTooLarge, Code: sp.ErrorRequestTooLarge, Reason: "body_bytes",
-			Limit: &limit, Message: "the request body is larger than the limit"}
-	}
-	if req.ContentLength > maxBodyBytes {
-		return nil, tooLarge()
-	}
-	body, err := io.ReadAll(io.LimitReader(req.Body, maxBodyBytes+1))
+// readBody reads the request body up to the standard's limit, deciding a
+// body is too large without reading more than the limit (bodylimit).
+func readBody(w http.ResponseWriter, req *http.Request) ([]byte, *sp.ErrorBody) {
+	body, err := bodylimit.Read(w, req, maxBodyBytes)
+	var tooLarge *bodylimit.TooLargeError
 	switch {
+	case errors.As(err, &tooLarge):
+		limit := tooLarge.Limit
+		return nil, &sp.ErrorBody{Status: http.StatusRequestEntityTooLarge, Code: sp.ErrorRequestTooLarge, Reason: "body_bytes",
+			Limit: &limit, Message: "the request body is larger than the limit of " + strconv.FormatInt(limit, 10) + " bytes"}
 	case err != nil:
 		return nil, invalidRequest("unreadable_body", "the request body could not be read")
-	case len(body) > maxBodyBytes:
-		return nil, tooLarge()
 	}
 	return body, nil
 }

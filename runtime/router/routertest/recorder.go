@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,17 +17,36 @@ import (
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/listener5"
 	"github.com/vllm-sr/systemone/runtime/refscorer"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
-// SlowMarker in a request body makes the recorder hold the call past any
-// test deadline.
-const SlowMarker = "SLOW"
+// Markers in a request body script the recorder's reply.
+const (
+	// SlowMarker makes the recorder hold the call past any test deadline.
+	SlowMarker = "SLOW"
+	// NoAnswerMarker in a question's instructions makes the recorder's 200
+	// leave that question out of its answers, as a faulty upstream would.
+	NoAnswerMarker = "NOANSWER"
+	// OverloadedMarker makes the recorder answer 529 with Retry-After-Ms
+	// OverloadedRetryAfterMs, the standard's overloaded reply.
+	OverloadedMarker = "OVERLOADED"
+	// RateLimitedMarker makes the recorder answer 429 with Retry-After
+	// RateLimitedRetryAfter (seconds).
+	RateLimitedMarker = "RATELIMITED"
+)
+
+// The delays the recorder's 529 and 429 replies ask for.
+const (
+	OverloadedRetryAfterMs = "1500"
+	RateLimitedRetryAfter  = "3"
+)
 
 // Recorder is an upstream that speaks only systemone/0.2: it validates
 // every POST /v1/systemone body with the generated systemone/0.2
 // validator, refuses any other member (every extension field) with 400
 // naming it, records each call and the most calls it saw in flight, and
-// answers valid requests with the reference scorer.
+// answers valid requests with the reference scorer, or as the markers
+// above script it.
 type Recorder struct {
 	Server *httptest.Server
 	hold   time.Duration // how long each call is held, to show concurrency
@@ -72,6 +92,16 @@ func (rec *Recorder) systemOne(w http.ResponseWriter, r *http.Request) {
 		rec.inFlight--
 		rec.mu.Unlock()
 	}()
+	switch {
+	case bytes.Contains(body, []byte(OverloadedMarker)):
+		w.Header().Set("Retry-After-Ms", OverloadedRetryAfterMs)
+		writeBody(w, 529, `{"detail":"Overloaded"}`)
+		return
+	case bytes.Contains(body, []byte(RateLimitedMarker)):
+		w.Header().Set("Retry-After", RateLimitedRetryAfter)
+		writeBody(w, http.StatusTooManyRequests, `{"detail":"Rate limited"}`)
+		return
+	}
 	hold := rec.hold
 	if bytes.Contains(body, []byte(SlowMarker)) {
 		hold = 5 * time.Second
@@ -106,8 +136,27 @@ func (rec *Recorder) systemOne(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	resp.Model = cr.Request.Model
+	resp.Answers = withoutMarked(cr.Request.Questions, resp.Answers)
 	out, _ := listener5.Codec{}.AnswerSuccess(cr, listener.Outcome{Response: resp})
 	writeBody(w, 200, string(out))
+}
+
+// withoutMarked drops the answers of the questions whose instructions
+// carry NoAnswerMarker.
+func withoutMarked(qs []sp.Question, answers []sp.Answer) []sp.Answer {
+	marked := map[string]bool{}
+	for _, q := range qs {
+		if q.Instructions.Kind() == jsonvalue.KindString && strings.Contains(q.Instructions.Str(), NoAnswerMarker) {
+			marked[q.Name] = true
+		}
+	}
+	kept := answers[:0:0]
+	for _, a := range answers {
+		if !marked[a.Name] {
+			kept = append(kept, a)
+		}
+	}
+	return kept
 }
 
 // Refused are the validator messages of the bodies refused, in order.

@@ -1,0 +1,142 @@
+package router
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+)
+
+// A fail-fast request (POST /v1/systemone, /v1/systemone/batch, a 4.0
+// states request on /v1/systemone) is answered by its first failure in
+// request order: items in order, each item's questions in order. Per-
+// question errors inside a 200 are only for /v1/decisions and /v1/bundle.
+
+// firstFailure is the error that answers a fail-fast request, nil when
+// every question of every item was answered, and the delay the upstream
+// asked for with the failure that answers (zero when none).
+//
+// An item whose call failed answers with the call's error as the upstream
+// gave it; an item whose reply answered with a question's error (a
+// vllm-sr/5.0 upstream's answer error, an answer missing or malformed in
+// the reply) answers with question_failed for that question
+// (questionFailed). The order, the state and the collateral failures of a
+// batch call are targetcodec.FirstFailure's; only the batch endpoint
+// locates a 422 detail inside the batch body, as the client sent one.
+func firstFailure(j *job, rn *run) (*sp.ErrorBody, time.Duration) {
+	results := make([]tc.ItemResult, len(rn.results))
+	for i, res := range rn.results {
+		results[i] = res
+		if res.Response == nil {
+			continue
+		}
+		if a := firstFailedAnswer(res.Response); a != nil {
+			results[i] = tc.ItemResult{Name: res.Name, Error: questionFailed(a)}
+		}
+	}
+	e := tc.FirstFailure(&rn.plan, results)
+	if e == nil {
+		return nil, 0
+	}
+	item := e.State
+	if e.Code == sp.ErrorQuestionFailed && e.Question == "" {
+		// An item no reply answered: its first question is the first
+		// that could not be answered.
+		if it, ok := rn.plan.Item(item); ok && len(it.Questions) > 0 {
+			e.Question = it.Questions[0].Name
+		}
+	}
+	if !j.single && !j.states {
+		return e, retryAfterOf(results, item)
+	}
+	// A single request or a 4.0 states request: paths start at the body's
+	// root, and only a state names itself.
+	e.Detail = locateInRequest(e.Detail, item)
+	if j.single {
+		e.State = ""
+	}
+	return e, retryAfterOf(results, item)
+}
+
+// firstFailedAnswer is the first answer, in question order, that carries
+// an error; nil when none does.
+func firstFailedAnswer(r *sp.Response) *sp.Answer {
+	for i := range r.Answers {
+		if r.Answers[i].Error != "" {
+			return &r.Answers[i]
+		}
+	}
+	return nil
+}
+
+// questionFailed is the error a failed answer gives a fail-fast request:
+// the status of its error kind from the generated table (500 for a kind
+// the table does not know), code question_failed, its reason and limit,
+// and on a 422 the standard's detail list locating the question from the
+// body's root (firstFailure moves it into a batch).
+func questionFailed(a *sp.Answer) *sp.ErrorBody {
+	status := http.StatusInternalServerError
+	if kind, ok := fieldtable.QuestionError(string(a.Error)); ok {
+		status = kind.Status
+	}
+	reason := a.Reason
+	if reason == "" {
+		reason = string(a.Error)
+	}
+	// The question's name is how the client finds it; the answer's message
+	// is a fixed sentence (the IR carries no request data in it).
+	msg := fmt.Sprintf("question %q cannot be answered: %s", a.Name, a.Message)
+	e := &sp.ErrorBody{Status: status, Code: sp.ErrorQuestionFailed, Message: msg, Question: a.Name,
+		Reason: reason, Limit: a.Limit}
+	if status == http.StatusUnprocessableEntity {
+		loc := sp.Path{}.Key("body").Key("questions").Key(a.Name)
+		e.Detail = []sp.DetailItem{{Loc: loc, Msg: msg, Type: string(a.Error)}}
+	}
+	return e
+}
+
+// locateInRequest moves each detail item's loc out of the batch body
+// (body.requests.<item>...) to the request's own (body...): the shape of
+// a single request, and of a 4.0 states request, whose states share one
+// body.
+func locateInRequest(detail []sp.DetailItem, item string) []sp.DetailItem {
+	if detail == nil {
+		return nil
+	}
+	out := make([]sp.DetailItem, len(detail))
+	for i, d := range detail {
+		out[i] = d
+		if len(d.Loc) >= 3 && d.Loc[0].Name == "body" && !d.Loc[1].IsIndex && d.Loc[1].Name == "requests" &&
+			!d.Loc[2].IsIndex && d.Loc[2].Name == item {
+			out[i].Loc = append(sp.Path{d.Loc[0]}, d.Loc[3:]...)
+		}
+	}
+	return out
+}
+
+// retryAfterOf is the delay the result that answers item asked for: the
+// first result naming item that has a response or an error, as
+// reassembly picks it.
+func retryAfterOf(results []tc.ItemResult, item string) time.Duration {
+	for _, r := range results {
+		if r.Name == item && (r.Response != nil || r.Error != nil) {
+			return r.RetryAfter
+		}
+	}
+	return 0
+}
+
+// setRetryAfter passes an upstream's delay on to the client as
+// Retry-After, in whole seconds rounded up (the header has no fractions);
+// nothing for no delay.
+func setRetryAfter(h http.Header, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	h.Set("Retry-After", strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10))
+}

@@ -1,0 +1,117 @@
+package router
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+)
+
+// TestQuestionFailedStatus: each question error kind answers a fail-fast
+// request with the status of the seeds' table (the generated one), code
+// question_failed, its reason and limit, and a detail list only on 422.
+func TestQuestionFailedStatus(t *testing.T) {
+	limit := int64(8192)
+	for _, c := range []struct {
+		kind   sp.QuestionErrorCode
+		status int
+	}{
+		{"invalid_question", 422}, {"invalid_input", 400}, {"max_length_exceeded", 400}, {"scan_budget_exceeded", 400},
+		{"invalid_model_output", 500}, {"unavailable", 503}, {"deadline_exceeded", 504}, {"not_a_kind", 500},
+	} {
+		a := &sp.Answer{Name: "team", Error: c.kind, Reason: "some_reason", Message: "the question is malformed", Limit: &limit}
+		e := questionFailed(a)
+		if e.Status != c.status || e.Code != sp.ErrorQuestionFailed || e.Question != "team" || e.Reason != "some_reason" ||
+			e.Limit == nil || *e.Limit != limit || e.Message != `question "team" cannot be answered: the question is malformed` {
+			t.Errorf("%s: %+v", c.kind, e)
+		}
+		if (c.status == 422) != (e.Detail != nil) {
+			t.Errorf("%s: detail %v", c.kind, e.Detail)
+		}
+	}
+	e := questionFailed(&sp.Answer{Name: "team", Error: "invalid_question"})
+	if e.Reason != "invalid_question" || len(e.Detail) != 1 || e.Detail[0].Loc.String() != pathOf("body", "questions", "team").String() ||
+		e.Detail[0].Type != "invalid_question" {
+		t.Fatalf("%+v", e)
+	}
+}
+
+// TestFirstFailureOrderAndLocation: the first failure in request order
+// answers, wherever it is (an answered item's question, a failed call);
+// its 422 detail is located in the body the client sent.
+func TestFirstFailureOrderAndLocation(t *testing.T) {
+	plan := tc.Plan{Order: []string{"s1", "s2"}, Items: []tc.PlannedItem{
+		{Name: "s1", Questions: []tc.QuestionRef{{Name: "a"}, {Name: "b"}}},
+		{Name: "s2", Questions: []tc.QuestionRef{{Name: "a"}, {Name: "b"}}},
+	}}
+	answered := &sp.Response{Answers: []sp.Answer{{Name: "a"}, {Name: "b", Error: "invalid_question", Message: "malformed"}}}
+	overloaded := &sp.ErrorBody{Status: 529, Code: "overloaded", Message: "Overloaded"}
+	rn := &run{plan: plan, results: []tc.ItemResult{
+		{Name: "s1", Response: answered},
+		{Name: "s2", Error: overloaded, RetryAfter: 1200 * time.Millisecond},
+	}}
+	for _, c := range []struct {
+		job   job
+		state string
+		loc   sp.Path
+	}{
+		{job{states: true}, "s1", pathOf("body", "questions", "b")},
+		{job{}, "s1", pathOf("body", "requests", "s1", "questions", "b")},
+	} {
+		e, retry := firstFailure(&c.job, rn)
+		if e == nil || e.Status != 422 || e.State != c.state || e.Question != "b" || retry != 0 ||
+			len(e.Detail) != 1 || e.Detail[0].Loc.String() != c.loc.String() {
+			t.Fatalf("%+v: %+v", c.job, e)
+		}
+	}
+
+	// The call failure comes first: it answers, with its delay.
+	rn.results[0], rn.results[1] = tc.ItemResult{Name: "s1", Error: overloaded, RetryAfter: 1200 * time.Millisecond},
+		tc.ItemResult{Name: "s2", Response: answered}
+	e, retry := firstFailure(&job{}, rn)
+	if e == nil || e.Status != 529 || e.State != "s1" || retry != 1200*time.Millisecond {
+		t.Fatalf("%+v %v", e, retry)
+	}
+
+	// A collateral failure of a batch call gives way to its cause.
+	rn.results[0] = tc.ItemResult{Name: "s1", Error: &sp.ErrorBody{Status: 502, Reason: tc.ReasonBatchCallFailed}}
+	if e, _ := firstFailure(&job{}, rn); e == nil || e.State != "s2" || e.Question != "b" {
+		t.Fatalf("collateral: %+v", e)
+	}
+
+	// A single request: no state, paths from the body's root, and an item
+	// no reply answered names its first question.
+	single := &run{plan: tc.Plan{Order: []string{singleItem}, Items: []tc.PlannedItem{
+		{Name: singleItem, Questions: []tc.QuestionRef{{Name: "first"}, {Name: "second"}}}}}}
+	e, _ = firstFailure(&job{single: true}, single)
+	if e == nil || e.Status != http.StatusGatewayTimeout || e.State != "" || e.Question != "first" || e.Code != sp.ErrorQuestionFailed {
+		t.Fatalf("no reply: %+v", e)
+	}
+	single.results = []tc.ItemResult{{Name: singleItem, Response: &sp.Response{Answers: []sp.Answer{{Name: "first"}, {Name: "second"}}}}}
+	if e, _ := firstFailure(&job{single: true}, single); e != nil {
+		t.Fatalf("every question answered: %+v", e)
+	}
+}
+
+func TestSetRetryAfter(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{{0, ""}, {-time.Second, ""}, {time.Millisecond, "1"}, {1500 * time.Millisecond, "2"}, {3 * time.Second, "3"}} {
+		h := http.Header{}
+		setRetryAfter(h, c.d)
+		if got := h.Get("Retry-After"); got != c.want {
+			t.Errorf("%v: %q, want %q", c.d, got, c.want)
+		}
+	}
+}
+
+func pathOf(names ...string) sp.Path {
+	var p sp.Path
+	for _, n := range names {
+		p = p.Key(n)
+	}
+	return p
+}
