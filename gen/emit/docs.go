@@ -75,6 +75,9 @@ type levelView struct {
 	Level  table.Level
 	Title  string
 	Fields []*model.Field
+	// Declared are the answer members this level's question types declare
+	// (level question_type only), shown under the types that own them.
+	Declared []*model.Field
 }
 
 type matrixRow struct {
@@ -112,6 +115,7 @@ func newDocsView(m *model.Model) (*docsView, error) {
 			v.StandardLevels = addToLevel(v.StandardLevels, f)
 		}
 	}
+	addDeclaredAnswerMembers(v.ExtensionLevels)
 	for _, e := range m.Endpoints {
 		v.Endpoints[string(e.Spec)] = append(v.Endpoints[string(e.Spec)], e)
 	}
@@ -135,6 +139,24 @@ func addToLevel(levels []levelView, f *model.Field) []levelView {
 		}
 	}
 	return append(levels, levelView{Level: f.Level, Title: levelTitle(f.Level), Fields: []*model.Field{f}})
+}
+
+// addDeclaredAnswerMembers shows each answer member a question type
+// declares under the question type level too, beside the type it belongs to.
+func addDeclaredAnswerMembers(levels []levelView) {
+	var declared []*model.Field
+	for _, l := range levels {
+		for _, f := range l.Fields {
+			if f.DeclaredBy != "" {
+				declared = append(declared, f)
+			}
+		}
+	}
+	for i := range levels {
+		if levels[i].Level == table.LevelQuestionType {
+			levels[i].Declared = declared
+		}
+	}
 }
 
 func honours(m *model.Model, f *model.Field) []bool {

@@ -25,11 +25,24 @@ type FieldEntry struct {
 	Criteria      *CriteriaEntry
 	Formats       []string
 	AnswersAs     string
+	// AnswerMembers are the answer members a question type entry declares
+	// for its own answers (extension format, question_type level only).
+	AnswerMembers []AnswerMemberEntry
 	// Extension format only.
 	Since         string
 	Families      Families
 	OnSystemOne02 string
 	Pos           Position
+}
+
+// AnswerMemberEntry is an answer member declared by a question type
+// entry: the answer takes the entry's version, families and question type.
+type AnswerMemberEntry struct {
+	Name        string
+	Type        string
+	TypeText    string
+	Description string
+	Pos         Position
 }
 
 // Families is a families value: a word ("all", "the Router") or a list.
@@ -205,6 +218,15 @@ func decodeField(file string, n *yaml.Node) FieldEntry {
 		Families:      decodeFamilies(member(n, "families")),
 		OnSystemOne02: scalarString(member(n, "on_systemone_0_2")),
 		Pos:           posOf(file, n),
+	}
+	for _, am := range seq(member(n, "answer_members")) {
+		f.AnswerMembers = append(f.AnswerMembers, AnswerMemberEntry{
+			Name:        scalarString(member(am, "name")),
+			Type:        scalarString(member(am, "type")),
+			TypeText:    scalarString(member(am, "type_text")),
+			Description: scalarString(member(am, "description")),
+			Pos:         posOf(file, am),
+		})
 	}
 	if c := member(n, "criteria"); c != nil {
 		f.Criteria = &CriteriaEntry{

@@ -77,6 +77,9 @@ type OverrideEntry struct {
 	// Allowed is false when the member is not allowed (there); nil when
 	// the override does not say.
 	Allowed *bool
+	// Schemas limit an extension-set override to these schema IDs; empty:
+	// every schema that includes the extension set.
+	Schemas []string
 	Reason  string
 	Pos     Position
 }
@@ -255,6 +258,7 @@ func decodeOverrides(file string, n *yaml.Node) []OverrideEntry {
 			Required: optionalBool(member(o, "required")),
 			Nullable: optionalBool(member(o, "nullable")),
 			Allowed:  optionalBool(member(o, "allowed")),
+			Schemas:  stringList(member(o, "schemas")),
 			Reason:   scalarString(member(o, "reason")),
 			Pos:      posOf(file, o),
 		})

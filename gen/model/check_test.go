@@ -73,6 +73,10 @@ func TestBuildRefusesBrokenSpecs(t *testing.T) {
 			{`note: "/v1/systemone takes exactly one request."}`, `replacement endpoint "POST /v1/systemone/batches" is not defined`, false},
 			{`note: "The standard's request header."}`, "replacement header TypeSafe-Danger-Zone-Long-Context: yes is not defined", false},
 		}},
+		{"misplaced_answer_members.extensions.yaml", extensionsPath, []want{
+			{"- {name: at_seen, type: number, description: The second read.}", "answer_members belong only to a question_type entry", false},
+			{"- field: request.options", `override of request.options: schema "systemone/0.2" does not include the extension set`, false},
+		}},
 		{"bad_implicit_roles.openapi.yaml", contractPath, []want{
 			{"{key: answer, role: assistant}", `implicit role "assistant" is not one of [user context answer]`, false},
 			{"- {key: history, role: context}", `implicit role of "history" defined twice`, true},

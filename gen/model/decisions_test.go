@@ -52,7 +52,9 @@ func TestModelOptionalOnVllmSR50(t *testing.T) {
 	}
 }
 
-// A batch's items follow the request message without options.
+// A vllm-sr/5.0 or 4.0 batch's items follow the request message without
+// options; the internal bundle's items are complete internal requests,
+// options included.
 func TestBatchEntriesHaveNoOptions(t *testing.T) {
 	m := repoModel(t)
 	for _, id := range []table.SchemaID{table.SchemaVllmSR50, table.SchemaVllmSR40, table.SchemaInternal} {
@@ -60,8 +62,16 @@ func TestBatchEntriesHaveNoOptions(t *testing.T) {
 		if entry == nil || entry.Level != table.LevelRequest {
 			t.Fatalf("%s: no entry message for batch.requests", id)
 		}
-		if entry.Member("options") != nil || entry.Member("questions") == nil {
-			t.Errorf("%s: batch items %v, want the request's members without options", id, memberNames(entry))
+		wantOptions := id == table.SchemaInternal
+		if (entry.Member("options") != nil) != wantOptions || entry.Member("questions") == nil {
+			t.Errorf("%s: batch items %v, want the request's members (options: %v)", id, memberNames(entry), wantOptions)
+		}
+	}
+	for _, o := range m.Overrides {
+		if o.Level == table.LevelRequest && o.Name == "options" && o.WithinLevel == table.LevelBatch {
+			if !slices.Equal(o.Schemas, []table.SchemaID{table.SchemaVllmSR50, table.SchemaVllmSR40}) {
+				t.Errorf("the batch-item options override applies to %v, want vllm-sr/5.0 and vllm-sr/4.0 only", o.Schemas)
+			}
 		}
 	}
 	if m.Schema(table.SchemaStandard02).Entries != nil {
@@ -157,6 +167,37 @@ func TestBuildRefusesBadOverrides(t *testing.T) {
 		}
 		if _, err := Build(raw); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: Build = %v, want %q", entry, err, msg)
+		}
+	}
+}
+
+// The track question type declares its answer member track: an answer
+// field of that question type alone, with the type's version and
+// families, never sent by a standard server, accepted wherever the
+// extension set is, and listed among the type's answer members.
+func TestTrackDeclaresItsAnswerMember(t *testing.T) {
+	m := repoModel(t)
+	f := m.Field(SpecExtensions, table.LevelAnswer, "track")
+	if f == nil {
+		t.Fatal("the extension spec defines no answer member track")
+	}
+	qt := m.Field(SpecExtensions, table.LevelQuestionType, "track")
+	if f.DeclaredBy != table.QuestionTrack || !slices.Equal(f.QuestionTypes, []table.QuestionType{table.QuestionTrack}) {
+		t.Errorf("answer.track declared by %q for question types %v, want the track question type alone", f.DeclaredBy, f.QuestionTypes)
+	}
+	if f.Since != qt.Since || !slices.Equal(f.Families, qt.Families) || f.Disposition != table.DispositionNeverSent {
+		t.Errorf("answer.track since %q families %v disposition %q, want the question type's %q %v and never_sent", f.Since, f.Families, f.Disposition, qt.Since, qt.Families)
+	}
+	if !slices.Equal(f.Schemas, []table.SchemaID{table.SchemaVllmSR50, table.SchemaVllmSR40, table.SchemaInternal}) {
+		t.Errorf("answer.track schemas %v, want every schema with the extension set", f.Schemas)
+	}
+	for _, id := range f.Schemas {
+		shape := m.Schema(id).QuestionType(table.QuestionTrack)
+		if shape == nil || !slices.Contains(shape.AnswerMembers, "track") {
+			t.Errorf("%s: the track question type's answer members lack track", id)
+		}
+		if box := m.Schema(id).QuestionType(table.QuestionBox); box != nil && slices.Contains(box.AnswerMembers, "track") {
+			t.Errorf("%s: the box question type lists the answer member track", id)
 		}
 	}
 }

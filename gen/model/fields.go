@@ -31,6 +31,9 @@ func (b *builder) buildStandardFields() {
 }
 
 func (b *builder) buildExtensionFields() {
+	// Answer members a question type declares follow the spec's own
+	// answer fields, so the listed ones keep the seed's order.
+	var declared []Field
 	for _, lf := range b.raw.Extensions.Fields {
 		if !knownFieldLevel(lf.Level) {
 			b.problems.Add(lf.Pos, "unknown level %q", lf.Level)
@@ -47,8 +50,42 @@ func (b *builder) buildExtensionFields() {
 			f.DocumentedIn = []DocSource{DocExtension}
 			b.checkFamiliesAnswer(f)
 			b.m.Fields = append(b.m.Fields, f)
+			declared = append(declared, b.declaredAnswerMembers(f, e.AnswerMembers)...)
 		}
 	}
+	b.m.Fields = append(b.m.Fields, declared...)
+}
+
+// declaredAnswerMembers turns the answer members a question type entry
+// declares into answer fields of that question type. They belong to the
+// type's definition, so they take its version and families; a standard
+// server answers no extension question type, so it never sends them.
+func (b *builder) declaredAnswerMembers(qt Field, members []load.AnswerMemberEntry) []Field {
+	if len(members) > 0 && qt.Level != table.LevelQuestionType {
+		b.problems.Add(members[0].Pos, "answer_members belong only to a question_type entry")
+		return nil
+	}
+	out := make([]Field, 0, len(members))
+	for _, am := range members {
+		f := Field{
+			Spec: qt.Spec, Level: table.LevelAnswer, Name: am.Name, TypeText: am.TypeText,
+			Since: qt.Since, Families: qt.Families, FamiliesText: qt.FamiliesText,
+			QuestionTypes: []table.QuestionType{table.QuestionType(qt.Name)},
+			Disposition:   table.DispositionNeverSent,
+			Description:   am.Description, DocumentedIn: qt.DocumentedIn,
+			Schemas: qt.Schemas, DeclaredBy: table.QuestionType(qt.Name), Pos: am.Pos,
+		}
+		t, err := b.types.parse(am.Type)
+		if err != nil {
+			b.problems.Add(am.Pos, "answer member %s of question type %s: %v", am.Name, qt.Name, err)
+		}
+		f.Type = t
+		if f.TypeText == "" {
+			f.TypeText = am.Type
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // yamlField resolves what both YAML formats share.

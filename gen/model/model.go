@@ -217,6 +217,10 @@ type Field struct {
 	// AnswersAs is the question type whose answer shape a question type
 	// answers with (level question_type only; span answers as a noul).
 	AnswersAs table.QuestionType `json:"answers_as,omitempty"`
+	// DeclaredBy is the question type whose entry declares this answer
+	// member as part of its definition (level answer only; empty for a
+	// field the spec lists at its own level).
+	DeclaredBy table.QuestionType `json:"declared_by,omitempty"`
 	// Pos is where the field is defined.
 	Pos Position `json:"-"`
 }

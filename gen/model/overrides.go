@@ -8,9 +8,10 @@ import (
 )
 
 // buildOverrides resolves the extension set's overrides, which apply to
-// every schema that includes the extension set, then the internal form's,
-// which apply to it alone. Each must name a field the schemas define and,
-// with within, a map member whose values are the field's level.
+// every schema that includes the extension set or to those of them the
+// override lists, then the internal form's, which apply to it alone. Each
+// must name a field the schemas define and, with within, a map member whose
+// values are the field's level.
 func (b *builder) buildOverrides() {
 	ext := b.raw.Extensions
 	var withExtensions []table.SchemaID
@@ -20,13 +21,37 @@ func (b *builder) buildOverrides() {
 		}
 	}
 	for _, o := range ext.Overrides {
-		b.addOverride(o, withExtensions)
+		b.addOverride(o, b.overrideSchemas(o, withExtensions))
 	}
 	if f := ext.InternalForm; f != nil {
 		for _, o := range f.Overrides {
+			if len(o.Schemas) > 0 {
+				b.problems.Add(o.Pos, "override of %s: an internal form override applies to the internal form alone and lists no schemas", o.Field)
+			}
 			b.addOverride(o, []table.SchemaID{table.SchemaID(f.Schema)})
 		}
 	}
+}
+
+// overrideSchemas is the schemas an extension-set override applies to:
+// those it lists, each one that includes the extension set, in schema
+// order; every such schema when it lists none.
+func (b *builder) overrideSchemas(o load.OverrideEntry, withExtensions []table.SchemaID) []table.SchemaID {
+	if len(o.Schemas) == 0 {
+		return withExtensions
+	}
+	var out []table.SchemaID
+	for _, id := range withExtensions {
+		if indexOf(o.Schemas, string(id)) < len(o.Schemas) {
+			out = append(out, id)
+		}
+	}
+	for _, id := range o.Schemas {
+		if indexOf(withExtensions, table.SchemaID(id)) == len(withExtensions) {
+			b.problems.Add(o.Pos, "override of %s: schema %q does not include the extension set", o.Field, id)
+		}
+	}
+	return out
 }
 
 func (b *builder) addOverride(e load.OverrideEntry, schemas []table.SchemaID) {
@@ -47,6 +72,9 @@ func (b *builder) addOverride(e load.OverrideEntry, schemas []table.SchemaID) {
 			b.problems.Add(e.Pos, "override of %s within %s: that member is not a map or array of %s", e.Field, e.Within, level)
 			return
 		}
+	}
+	if e.Allowed == nil && e.Required == nil && e.Nullable == nil {
+		b.problems.Add(e.Pos, "override of %s changes nothing: it needs required, nullable or allowed", e.Field)
 	}
 	if e.Allowed != nil && (e.Required != nil || e.Nullable != nil) {
 		b.problems.Add(e.Pos, "override of %s: a member that is not allowed takes no other setting", e.Field)

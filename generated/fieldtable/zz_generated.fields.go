@@ -82,6 +82,7 @@ var Fields = []table.Field{
 	{Name: "error", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "invalid_question or invalid_input or max_length_exceeded or scan_budget_exceeded or invalid_model_output or deadline_exceeded or unavailable", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "reason", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "message", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "track", Level: "answer", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision3", "vela3_d3"}, QuestionTypes: []table.QuestionType{"track"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "spans", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object of array of object", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "sets", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object of object", Since: "5.0", Families: []table.Family{"vela2", "vela3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "thresholds", Level: "response", DefinedBy: "vllm-sr/5.0", Type: "object of number", Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
@@ -384,79 +385,81 @@ func FieldOf(definedBy table.SchemaID, level table.Level, name string) (table.Fi
 				return Fields[70], true
 			case "message":
 				return Fields[71], true
+			case "track":
+				return Fields[72], true
 			}
 		case "response":
 			switch name {
 			case "spans":
-				return Fields[72], true
-			case "sets":
 				return Fields[73], true
-			case "thresholds":
+			case "sets":
 				return Fields[74], true
-			case "span_heads":
+			case "thresholds":
 				return Fields[75], true
-			case "meta":
+			case "span_heads":
 				return Fields[76], true
-			case "routing":
+			case "meta":
 				return Fields[77], true
+			case "routing":
+				return Fields[78], true
 			}
 		case "batch_response":
 			switch name {
 			case "model":
-				return Fields[78], true
-			case "responses":
 				return Fields[79], true
-			case "usage":
+			case "responses":
 				return Fields[80], true
+			case "usage":
+				return Fields[81], true
 			}
 		case "span_item":
 			switch name {
 			case "label":
-				return Fields[81], true
-			case "start":
 				return Fields[82], true
-			case "end":
+			case "start":
 				return Fields[83], true
-			case "text":
+			case "end":
 				return Fields[84], true
-			case "probability":
+			case "text":
 				return Fields[85], true
+			case "probability":
+				return Fields[86], true
 			}
 		case "set_result":
 			switch name {
 			case "selected":
-				return Fields[86], true
-			case "probabilities":
 				return Fields[87], true
+			case "probabilities":
+				return Fields[88], true
 			}
 		case "error":
 			switch name {
 			case "code":
-				return Fields[88], true
-			case "question":
 				return Fields[89], true
-			case "state":
+			case "question":
 				return Fields[90], true
-			case "reason":
+			case "state":
 				return Fields[91], true
-			case "limit":
+			case "reason":
 				return Fields[92], true
+			case "limit":
+				return Fields[93], true
 			}
 		case "listing_entry":
 			switch name {
 			case "version":
-				return Fields[93], true
-			case "features":
 				return Fields[94], true
-			case "card":
+			case "features":
 				return Fields[95], true
+			case "card":
+				return Fields[96], true
 			}
 		case "health":
 			switch name {
 			case "status":
-				return Fields[96], true
-			case "version":
 				return Fields[97], true
+			case "version":
+				return Fields[98], true
 			}
 		}
 	case "vllm-sr/4.0":
@@ -464,159 +467,159 @@ func FieldOf(definedBy table.SchemaID, level table.Level, name string) (table.Fi
 		case "request":
 			switch name {
 			case "model":
-				return Fields[98], true
-			case "state":
 				return Fields[99], true
-			case "questions":
+			case "state":
 				return Fields[100], true
-			case "images":
+			case "questions":
 				return Fields[101], true
-			case "videos":
+			case "images":
 				return Fields[102], true
-			case "states":
+			case "videos":
 				return Fields[103], true
-			case "options":
+			case "states":
 				return Fields[104], true
+			case "options":
+				return Fields[105], true
 			}
 		case "bundle":
 			switch name {
 			case "model":
-				return Fields[105], true
-			case "requests":
 				return Fields[106], true
+			case "requests":
+				return Fields[107], true
 			}
 		case "options":
 			switch name {
 			case "long_context":
-				return Fields[107], true
+				return Fields[108], true
 			}
 		case "question":
 			switch name {
 			case "type":
-				return Fields[108], true
-			case "instructions":
 				return Fields[109], true
-			case "preset":
+			case "instructions":
 				return Fields[110], true
-			case "choices":
+			case "preset":
 				return Fields[111], true
-			case "levels":
+			case "choices":
 				return Fields[112], true
-			case "labels":
+			case "levels":
 				return Fields[113], true
+			case "labels":
+				return Fields[114], true
 			}
 		case "asset":
 			switch name {
 			case "format":
-				return Fields[114], true
-			case "data_base64":
 				return Fields[115], true
+			case "data_base64":
+				return Fields[116], true
 			}
 		case "answer":
 			switch name {
 			case "type":
-				return Fields[116], true
-			case "noul":
 				return Fields[117], true
-			case "choice":
+			case "noul":
 				return Fields[118], true
-			case "score":
+			case "choice":
 				return Fields[119], true
-			case "confidence":
+			case "score":
 				return Fields[120], true
-			case "probabilities":
+			case "confidence":
 				return Fields[121], true
-			case "legend":
+			case "probabilities":
 				return Fields[122], true
-			case "box":
+			case "legend":
 				return Fields[123], true
-			case "error":
+			case "box":
 				return Fields[124], true
-			case "reason":
+			case "error":
 				return Fields[125], true
-			case "message":
+			case "reason":
 				return Fields[126], true
+			case "message":
+				return Fields[127], true
 			}
 		case "box_region":
 			switch name {
 			case "top":
-				return Fields[127], true
-			case "bottom":
 				return Fields[128], true
-			case "left":
+			case "bottom":
 				return Fields[129], true
-			case "right":
+			case "left":
 				return Fields[130], true
+			case "right":
+				return Fields[131], true
 			}
 		case "response":
 			switch name {
 			case "model":
-				return Fields[131], true
-			case "answers":
 				return Fields[132], true
-			case "states":
+			case "answers":
 				return Fields[133], true
-			case "usage":
+			case "states":
 				return Fields[134], true
+			case "usage":
+				return Fields[135], true
 			}
 		case "batch_response":
 			switch name {
 			case "model":
-				return Fields[135], true
-			case "responses":
 				return Fields[136], true
+			case "responses":
+				return Fields[137], true
 			}
 		case "usage":
 			switch name {
 			case "input_tokens":
-				return Fields[137], true
-			case "output_tokens":
 				return Fields[138], true
+			case "output_tokens":
+				return Fields[139], true
 			}
 		case "error":
 			switch name {
 			case "error":
-				return Fields[139], true
+				return Fields[140], true
 			}
 		case "legacy_error":
 			switch name {
 			case "code":
-				return Fields[140], true
-			case "message":
 				return Fields[141], true
-			case "question":
+			case "message":
 				return Fields[142], true
-			case "state":
+			case "question":
 				return Fields[143], true
-			case "reason":
+			case "state":
 				return Fields[144], true
-			case "limit":
+			case "reason":
 				return Fields[145], true
+			case "limit":
+				return Fields[146], true
 			}
 		case "listing":
 			switch name {
 			case "object":
-				return Fields[146], true
-			case "data":
 				return Fields[147], true
+			case "data":
+				return Fields[148], true
 			}
 		case "legacy_list_item":
 			switch name {
 			case "id":
-				return Fields[148], true
-			case "object":
 				return Fields[149], true
-			case "created":
+			case "object":
 				return Fields[150], true
-			case "owned_by":
+			case "created":
 				return Fields[151], true
+			case "owned_by":
+				return Fields[152], true
 			}
 		case "health":
 			switch name {
 			case "status":
-				return Fields[152], true
-			case "api_version":
 				return Fields[153], true
+			case "api_version":
+				return Fields[154], true
 			}
 		}
 	}
@@ -728,7 +731,7 @@ func Known(schema table.SchemaID, level table.Level, name string) bool {
 			}
 		case "answer":
 			switch name {
-			case "type", "noul", "choice", "score", "confidence", "probabilities", "legend", "box", "abstain_probability", "input_coverage", "error", "reason", "message":
+			case "type", "noul", "choice", "score", "confidence", "probabilities", "legend", "box", "abstain_probability", "input_coverage", "error", "reason", "message", "track":
 				return true
 			}
 		case "box_region":
@@ -831,7 +834,7 @@ func Known(schema table.SchemaID, level table.Level, name string) bool {
 			}
 		case "answer":
 			switch name {
-			case "type", "noul", "choice", "score", "confidence", "probabilities", "legend", "box", "abstain_probability", "input_coverage", "error", "reason", "message":
+			case "type", "noul", "choice", "score", "confidence", "probabilities", "legend", "box", "abstain_probability", "input_coverage", "error", "reason", "message", "track":
 				return true
 			}
 		case "box_region":
@@ -944,7 +947,7 @@ func Known(schema table.SchemaID, level table.Level, name string) bool {
 			}
 		case "answer":
 			switch name {
-			case "type", "noul", "choice", "score", "confidence", "probabilities", "legend", "box", "abstain_probability", "input_coverage", "error", "reason", "message":
+			case "type", "noul", "choice", "score", "confidence", "probabilities", "legend", "box", "abstain_probability", "input_coverage", "error", "reason", "message", "track":
 				return true
 			}
 		case "box_region":

@@ -30,10 +30,16 @@ var decisionCases = []requestCase{
 func TestRequestDecisions(t *testing.T) { runCases(t, Request, decisionCases) }
 
 var batchDecisionCases = []requestCase{
-	{"an item with options", []table.SchemaID{s50, s40, sIn},
+	{"an item with options", []table.SchemaID{s50, s40},
 		`{"model":"m","requests":{"a":{"state":"s","options":{"deadline_ms":5},"questions":{"q":{"type":"noul"}}},` +
 			`"b":{"model":"m","state":"s","questions":{"q":{"type":"noul"}}}},"options":{"deadline_ms":3000}}`, []string{
 			"/requests/a/options unknown_member"}},
+	{"an internal bundle item with its own options", []table.SchemaID{sIn},
+		`{"model":"m","requests":{"a":{"state":"s","options":{"deadline_ms":5,"long_context":true},"questions":{"q":{"type":"noul"}}},` +
+			`"b":{"state":"s","options":{"return_meta":true},"questions":{"q":{"type":"noul"}}}}}`, nil},
+	{"an internal bundle item with an unknown option", []table.SchemaID{sIn},
+		`{"requests":{"a":{"state":"s","options":{"colour":"red"},"questions":{"q":{"type":"noul"}}}}}`, []string{
+			"/requests/a/options/colour unknown_member"}},
 	{"items take the batch's model and may repeat it", []table.SchemaID{s50, s40, sIn}, guideBatch, nil},
 }
 

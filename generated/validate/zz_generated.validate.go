@@ -9005,6 +9005,21 @@ func internalRequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					Reason:   table.ReasonWrongType,
 				})
 			}
+		case "options":
+			switch m.Value.Kind() {
+			case jsonvalue.KindObject:
+				internalOptions(ps, &here, m.Value)
+			case jsonvalue.KindNull:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonNotAllowedNull,
+				})
+			default:
+				ps.Add(&here, table.Problem{
+					Expected: "object",
+					Reason:   table.ReasonWrongType,
+				})
+			}
 		case "images":
 			switch m.Value.Kind() {
 			case jsonvalue.KindObject:

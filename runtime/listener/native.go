@@ -69,12 +69,17 @@ func withoutFailed(root jsonvalue.Value, failures []QuestionFailure) jsonvalue.V
 }
 
 // ReadBundle reads a POST /v1/bundle body: named requests in the internal
-// form, checked by internalwire and passed through. (The generated
-// internal batch validator does not fit: a bundle's items may carry their
-// own options, a batch's may not.)
+// form, each complete with its own options, checked by the generated
+// internal batch validator (whose items keep options: the spec limits the
+// batch-item refusal of options to vllm-sr/5.0 and 4.0), then read by
+// internalwire and passed through. Any problem refuses the whole bundle.
 func ReadBundle(schema table.SchemaID, body []byte) (*ClientRequest, error) {
-	if refusal := CheckSize(body); refusal != nil {
+	root, refusal := Decode(body, internalwire.MaxDepth)
+	if refusal != nil {
 		return nil, refusal
+	}
+	if problems := validate.BatchRequestInternal(root); len(problems) > 0 {
+		return nil, RefuseProblems(table.SchemaInternal, problems)
 	}
 	b, diags, err := internalwire.DecodeBundle(body)
 	if err != nil {

@@ -63,27 +63,6 @@ func TestScorerAnswersUseOnlyKnownMembers(t *testing.T) {
 	if cases == 0 {
 		t.Fatal("the corpus has no family self-tests")
 	}
-	for key := range undefinedByTheSeed {
-		if fieldtable.Known(table.SchemaVllmSR40, key.level, key.name) {
-			t.Errorf("%s member %q is defined now: drop it from undefinedByTheSeed", key.level, key.name)
-		}
-	}
-}
-
-// memberKey is a member name at a level.
-type memberKey struct {
-	level table.Level
-	name  string
-}
-
-// undefinedByTheSeed are members the codec writes although no field table
-// defines them, because the requirements name none: the frozen 4.0
-// contract lists the track question type but no answer member for it, and
-// neither does the seed extension reference (see the same list in
-// runtime/listener5). Each entry must stay undefined: once a spec defines
-// it, the test above reports the entry as stale.
-var undefinedByTheSeed = map[memberKey]bool{
-	{table.LevelAnswer, "track"}: true,
 }
 
 // unknownMembers walks a response body and names every member the field
@@ -93,7 +72,7 @@ func unknownMembers(schema table.SchemaID, response map[string]any) []string {
 	check := func(level table.Level, at string, obj any) {
 		m, _ := obj.(map[string]any)
 		for name := range m {
-			if !fieldtable.Known(schema, level, name) && !undefinedByTheSeed[memberKey{level, name}] {
+			if !fieldtable.Known(schema, level, name) {
 				found = append(found, fmt.Sprintf("%s member %q at %s is not defined by %s", level, name, at, schema))
 			}
 		}

@@ -63,28 +63,6 @@ func TestScorerAnswersUseOnlyKnownMembers(t *testing.T) {
 	if cases == 0 {
 		t.Fatal("the corpus has no family self-tests")
 	}
-	for key := range undefinedByTheSeed {
-		if fieldtable.Known(table.SchemaVllmSR50, key.level, key.name) {
-			t.Errorf("%s member %q is defined now: drop it from undefinedByTheSeed", key.level, key.name)
-		}
-	}
-}
-
-// memberKey is a member name at a level.
-type memberKey struct {
-	level table.Level
-	name  string
-}
-
-// undefinedByTheSeed are members the codec writes although no field table
-// defines them, because the requirements name none. The seed extension
-// reference declares the track question type ("a box for each sampled
-// moment") but no answer member to carry those boxes, and gen/model's
-// TestExtensionSpecMatchesSeed keeps the extension spec to the seed; the
-// lead decides where a track answer goes. Each entry must stay undefined:
-// once a spec defines it, the test above reports the entry as stale.
-var undefinedByTheSeed = map[memberKey]bool{
-	{table.LevelAnswer, "track"}: true,
 }
 
 // unknownMembers walks a response body and names every member the field
@@ -94,7 +72,7 @@ func unknownMembers(schema table.SchemaID, response map[string]any) []string {
 	check := func(level table.Level, at string, obj any) {
 		m, _ := obj.(map[string]any)
 		for name := range m {
-			if !fieldtable.Known(schema, level, name) && !undefinedByTheSeed[memberKey{level, name}] {
+			if !fieldtable.Known(schema, level, name) {
 				found = append(found, fmt.Sprintf("%s member %q at %s is not defined by %s", level, name, at, schema))
 			}
 		}
