@@ -1,7 +1,14 @@
 package deviation
 
 import (
+	"context"
+	"reflect"
 	"testing"
+
+	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/refscorer"
+	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -77,34 +84,55 @@ func TestStateTextAppliesTo(t *testing.T) {
 
 // decision3Input is how Decision 3 renders a state into model input: a
 // text state as its text, an object or array state as its json.dumps text.
-func decision3Input(state jsonvalue.Value) string {
-	if state.Kind() == jsonvalue.KindString {
-		return state.Str()
-	}
-	return string(jsonvalue.Python(state))
-}
-
-// TestCrossFamilyEquivalence: an object state and its state_text give
-// Decision 3 the same input, and Vela parses the text back into the same
-// value (no reference scorer exists in this repository, so the rendered
-// input is compared).
+// TestCrossFamilyEquivalence: an object or array state and its state_text
+// get the same answers from Decision 3 (which reads an object state as its
+// json.dumps text), as the reference scorer computes them, and Vela parses
+// the text back into the same value.
 func TestCrossFamilyEquivalence(t *testing.T) {
 	for _, s := range []string{
 		`{"request":"How long is the refund window?","candidate":"Refunds within 30 days.","n":49}`,
 		`{"nested":{"list":[1,true,null,"ü"]},"emoji":"😀"}`,
-		`["⟦img-1⟧","What happens here?"]`,
+		`["What happens here?",{"turn":2,"text":"Still broken."}]`,
 	} {
 		state, err := jsonvalue.Decode([]byte(s), jsonvalue.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		text := StateTextOf(state)
-		if decision3Input(state) != decision3Input(text) {
-			t.Errorf("Decision 3 input differs for %s", s)
+		if a, b := decide3(t, state), decide3(t, text); !reflect.DeepEqual(a, b) {
+			t.Errorf("Decision 3 answers differ for %s:\nobject %+v\ntext   %+v", s, a, b)
 		}
 		back, err := jsonvalue.Decode([]byte(text.Str()), jsonvalue.Options{})
 		if err != nil || !jsonvalue.Equal(back, state) {
 			t.Errorf("Vela cannot parse %s back: %v", text.Str(), err)
 		}
 	}
+}
+
+// decide3 is the reference scorer's answers from vllm-sr/decision3 to one
+// choice, one noul and one score question about state.
+func decide3(t *testing.T, state jsonvalue.Value) []sp.Answer {
+	t.Helper()
+	req, _, err := internalwire.DecodeRequest([]byte(`{"state":"","questions":{` +
+		`"team":{"type":"choice","instructions":"Which team?","choices":{"billing":null,"engineering":"Outages"}},` +
+		`"urgent":{"type":"noul","instructions":"Is it urgent?"},` +
+		`"tone":{"type":"score","instructions":"How calm?","levels":["angry","neutral","calm"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.State = state
+	model, ok := catalog.Model("vllm-sr/decision3")
+	if !ok {
+		t.Fatal("vllm-sr/decision3 is not in the catalogue")
+	}
+	resp, err := (&refscorer.Scorer{}).Decide(context.Background(), model, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range resp.Answers {
+		if a.Error != "" {
+			t.Fatalf("question %s failed: %s %s", a.Name, a.Error, a.Reason)
+		}
+	}
+	return resp.Answers
 }
