@@ -15,8 +15,8 @@ check-generated: generate ## Fail when generated/ or docs/reference/ differ from
 		git status --porcelain -- generated docs/reference; \
 		echo "generated files are stale: run 'make generate' and commit the result"; exit 1; fi
 
-golden-update: ## Rewrite srgen's golden test files (then review the diff)
-	SRGEN_UPDATE_GOLDEN=1 $(GO) test -count=1 ./gen/...
+golden-update: ## Rewrite every golden test file, srgen's and the runtime's (then review the diff)
+	SRGEN_UPDATE_GOLDEN=1 $(GO) test -count=1 $(PKGS)
 
 test: ## Run every test (the README's test command; what .ci/run runs)
 	$(GO) vet $(PKGS)

@@ -3,17 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/router/routertest"
 )
-
-var updateDecide = flag.Bool("update", false, "rewrite testdata/decide-urgent.golden")
 
 const decideConfig = `deployments:
   gateway-d3:
@@ -70,22 +68,7 @@ func TestDecideCommandEvaluatesUrgent(t *testing.T) {
 	if sent.Model != "d3" || sent.State["request"] == "" || sent.State["history"] != "hello" || sent.Roles != nil {
 		t.Fatalf("sent %s", calls[0])
 	}
-	goldenFile := filepath.Join("testdata", "decide-urgent.golden")
-	if *updateDecide || os.Getenv("SRGEN_UPDATE_GOLDEN") == "1" {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(goldenFile, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(goldenFile)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if out != string(want) {
-		t.Fatalf("got\n%s\nwant\n%s", out, want)
-	}
+	golden.Check(t, "testdata/decide-urgent.golden", []byte(out))
 }
 
 func TestDecideCommandRefusesBadFlags(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vllm-sr/systemone/gen/internal/golden"
 	"github.com/vllm-sr/systemone/gen/model"
+	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/vllm-sr/systemone/gen/internal/golden"
 	"github.com/vllm-sr/systemone/gen/model"
+	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 

@@ -1,19 +1,14 @@
 package convert
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/corpus"
+	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-func updating() bool { return *update || os.Getenv("SRGEN_UPDATE_GOLDEN") == "1" }
 
 // conversion is one --to and its deviations.
 type conversion struct {
@@ -57,7 +52,7 @@ func TestCrossSchemaGolden(t *testing.T) {
 				b.WriteString("\n")
 			}
 			name := strings.ReplaceAll(c.Name, "/", "__") + ".golden"
-			golden(t, filepath.Join("testdata", "cross", name), b.String())
+			golden.Check(t, filepath.Join("testdata", "cross", name), []byte(b.String()))
 		})
 	}
 }
@@ -139,25 +134,5 @@ func TestStandardTargetNeedsAModel(t *testing.T) {
 	_, err := Convert(table.SchemaInternal, table.SchemaStandard02, nil, []byte(`{"state":"s","questions":{"q":{"type":"noul"}}}`))
 	if err == nil || err.Error() != "the systemone/0.2 schema cannot carry the request: model: is required (missing_member)" {
 		t.Fatalf("got %v", err)
-	}
-}
-
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if updating() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
 	}
 }

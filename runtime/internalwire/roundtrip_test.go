@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
@@ -42,7 +43,7 @@ func TestRequestRoundTripIsByteIdentical(t *testing.T) {
 			if !reflect.DeepEqual(r, again) {
 				t.Fatalf("re-reading gave another IR:\n%s\nthen\n%s", sop.DumpRequest(r), sop.DumpRequest(again))
 			}
-			checkGolden(t, strings.ReplaceAll(c.name, "/", "__")+".ir", []byte(sop.DumpRequest(r)+dumpDiagnostics(diags)))
+			golden.Check(t, "testdata/golden/"+strings.ReplaceAll(c.name, "/", "__")+".ir", []byte(sop.DumpRequest(r)+dumpDiagnostics(diags)))
 		})
 	}
 }
@@ -61,7 +62,7 @@ func TestBundleRoundTripIsByteIdentical(t *testing.T) {
 			if want := compactForm(t, c.body); !bytes.Equal(got, want) {
 				t.Fatalf("round trip changed the body:\n got %s\nwant %s", got, want)
 			}
-			checkGolden(t, strings.ReplaceAll(c.name, "/", "__")+".ir", []byte(sop.DumpBatch(b)+dumpDiagnostics(diags)))
+			golden.Check(t, "testdata/golden/"+strings.ReplaceAll(c.name, "/", "__")+".ir", []byte(sop.DumpBatch(b)+dumpDiagnostics(diags)))
 		})
 	}
 }

@@ -100,29 +100,22 @@ func (w *writer) usage(u *sp.Usage) {
 // batchResponse writes {model, responses, usage}: each response under its
 // name, the usage summed when the outcome carries none.
 func (w *writer) batchResponse(b *sp.BatchResponse, failures []QuestionFailure) {
-	w.dst = append(w.dst, '{')
-	first := true
-	if b.Model != nil {
-		w.key("model", true)
-		w.str(*b.Model)
-		first = false
-	}
-	w.key("responses", first)
-	w.dst = append(w.dst, '{')
-	for i := range b.Responses {
-		nr := &b.Responses[i]
-		w.key(nr.Name, i == 0)
+	w.namedResponses(b, "responses", func(nr *sp.NamedResponse) {
 		w.response(&nr.Response, MergeFailures(nr.Response.Answers, failures, nr.Name), nil)
-	}
-	w.dst = append(w.dst, '}')
-	w.key("usage", false)
-	w.usage(batchUsage(b))
-	w.dst = append(w.dst, '}')
+	})
 }
 
 // statesResponse writes vllm-sr/4.0's answer to a states request:
 // {model, states: {state: {question: answer}}, usage}.
 func (w *writer) statesResponse(b *sp.BatchResponse, failures []QuestionFailure) {
+	w.namedResponses(b, "states", func(nr *sp.NamedResponse) {
+		w.answers(MergeFailures(nr.Response.Answers, failures, ""))
+	})
+}
+
+// namedResponses writes {model, <member>: {name: each(response)}, usage},
+// the model left out when the outcome has none.
+func (w *writer) namedResponses(b *sp.BatchResponse, member string, each func(nr *sp.NamedResponse)) {
 	w.dst = append(w.dst, '{')
 	first := true
 	if b.Model != nil {
@@ -130,12 +123,12 @@ func (w *writer) statesResponse(b *sp.BatchResponse, failures []QuestionFailure)
 		w.str(*b.Model)
 		first = false
 	}
-	w.key("states", first)
+	w.key(member, first)
 	w.dst = append(w.dst, '{')
 	for i := range b.Responses {
 		nr := &b.Responses[i]
 		w.key(nr.Name, i == 0)
-		w.answers(MergeFailures(nr.Response.Answers, failures, ""))
+		each(nr)
 	}
 	w.dst = append(w.dst, '}')
 	w.key("usage", false)

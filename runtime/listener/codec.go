@@ -3,6 +3,8 @@ package listener
 import (
 	"net/http"
 
+	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -82,4 +84,43 @@ type Codec interface {
 	AnswerError(req *ClientRequest, e *sp.ErrorBody) (status int, body []byte)
 	// AnswerListing writes GET /v1/models in the client's schema.
 	AnswerListing(l *sp.Listing) ([]byte, error)
+}
+
+// SchemaReaders are one listener schema's readers of its own endpoints.
+// Every listener codec reads the native endpoints (decisions, bundles)
+// the same way, so Read routes those here and only these two vary.
+type SchemaReaders struct {
+	Schema  table.SchemaID
+	Request BodyReader // POST /v1/systemone
+	Batch   BodyReader // POST /v1/systemone/batch
+}
+
+// BodyReader reads a body already decoded into root (at most
+// internalwire.MaxDepth deep); body is the client's bytes, kept for a
+// pass-through plan.
+type BodyReader func(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error)
+
+// Read routes a client's body by the path it was sent to: the schema's
+// own readers, given the body decoded once, the native readers, or a
+// refusal naming the schema for a path it does not serve.
+func (s SchemaReaders) Read(path Endpoint, body []byte, header http.Header) (*ClientRequest, error) {
+	switch path {
+	case EndpointSystemOne:
+		return decodeThen(s.Request, body, header)
+	case EndpointBatch:
+		return decodeThen(s.Batch, body, header)
+	case EndpointDecisions:
+		return ReadDecisions(s.Schema, body)
+	case EndpointBundle:
+		return ReadBundle(s.Schema, body)
+	}
+	return nil, RefuseEndpoint(s.Schema)
+}
+
+func decodeThen(read BodyReader, body []byte, header http.Header) (*ClientRequest, error) {
+	root, refusal := Decode(body, internalwire.MaxDepth)
+	if refusal != nil {
+		return nil, refusal
+	}
+	return read(root, body, header)
 }

@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/validate"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
@@ -21,30 +20,19 @@ var _ listener.Codec = Codec{}
 var answerer = listener.Answerer{Legacy: true}
 
 // Schema returns vllm-sr/4.0.
-func (Codec) Schema() table.SchemaID { return table.SchemaVllmSR40 }
+func (Codec) Schema() table.SchemaID { return readers.Schema }
+
+// readers are the 4.0 readers of the systemone endpoints.
+var readers = listener.SchemaReaders{Schema: table.SchemaVllmSR40, Request: readRequest, Batch: readBatch}
 
 // Read reads a client's body sent to path.
 func (Codec) Read(path listener.Endpoint, body []byte, header http.Header) (*listener.ClientRequest, error) {
-	switch path {
-	case listener.EndpointSystemOne:
-		return readRequest(body, header)
-	case listener.EndpointBatch:
-		return readBatch(body, header)
-	case listener.EndpointDecisions:
-		return listener.ReadDecisions(table.SchemaVllmSR40, body)
-	case listener.EndpointBundle:
-		return listener.ReadBundle(table.SchemaVllmSR40, body)
-	}
-	return nil, listener.RefuseEndpoint(table.SchemaVllmSR40)
+	return readers.Read(path, body, header)
 }
 
 // readRequest reads POST /v1/systemone: a request or a states request, in
 // any 4.0 or 5.0 form.
-func readRequest(body []byte, header http.Header) (*listener.ClientRequest, error) {
-	root, refusal := listener.Decode(body, internalwire.MaxDepth)
-	if refusal != nil {
-		return nil, refusal
-	}
+func readRequest(root jsonvalue.Value, body []byte, header http.Header) (*listener.ClientRequest, error) {
 	if problems := validate.RequestVllmSR40(root); problems != nil {
 		if err := refuse(problems, root, false); err != nil {
 			return nil, err
@@ -78,11 +66,7 @@ func longContextInBody(o *sp.Options) bool {
 
 // readBatch reads POST /v1/systemone/batch, a 5.0 form, with 4.0's
 // readings of its items (implicit roles, placeholder arrays).
-func readBatch(body []byte, header http.Header) (*listener.ClientRequest, error) {
-	root, refusal := listener.Decode(body, internalwire.MaxDepth)
-	if refusal != nil {
-		return nil, refusal
-	}
+func readBatch(root jsonvalue.Value, body []byte, header http.Header) (*listener.ClientRequest, error) {
 	if problems := validate.BatchRequestVllmSR40(root); problems != nil {
 		if err := refuse(problems, root, true); err != nil {
 			return nil, err

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/validate"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -13,11 +13,7 @@ import (
 // readBatch reads POST /v1/systemone/batch: {model, requests, options}.
 // Every item is a complete standard request; it takes the batch's model
 // and may repeat it, and the options are the batch's alone.
-func readBatch(body []byte, header http.Header) (*listener.ClientRequest, error) {
-	root, refusal := listener.Decode(body, internalwire.MaxDepth)
-	if refusal != nil {
-		return nil, refusal
-	}
+func readBatch(root jsonvalue.Value, body []byte, header http.Header) (*listener.ClientRequest, error) {
 	if problems := validate.BatchRequestVllmSR50(root); problems != nil {
 		return nil, refuse(problems, root, true)
 	}

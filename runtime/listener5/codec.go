@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/validate"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
@@ -21,30 +20,20 @@ var _ listener.Codec = Codec{}
 var answerer = listener.Answerer{}
 
 // Schema returns vllm-sr/5.0.
-func (Codec) Schema() table.SchemaID { return table.SchemaVllmSR50 }
+func (Codec) Schema() table.SchemaID { return readers.Schema }
+
+// readers are the 5.0 readers of the systemone endpoints.
+var readers = listener.SchemaReaders{Schema: table.SchemaVllmSR50, Request: readRequest, Batch: readBatch}
 
 // Read reads a client's body sent to path.
 func (Codec) Read(path listener.Endpoint, body []byte, header http.Header) (*listener.ClientRequest, error) {
-	switch path {
-	case listener.EndpointSystemOne:
-		return readRequest(body, header)
-	case listener.EndpointBatch:
-		return readBatch(body, header)
-	case listener.EndpointDecisions:
-		return listener.ReadDecisions(table.SchemaVllmSR50, body)
-	case listener.EndpointBundle:
-		return listener.ReadBundle(table.SchemaVllmSR50, body)
-	}
-	return nil, listener.RefuseEndpoint(table.SchemaVllmSR50)
+	return readers.Read(path, body, header)
 }
 
-// readRequest reads POST /v1/systemone: one request, decoded once,
-// checked by the generated validator, then mapped into the IR.
-func readRequest(body []byte, header http.Header) (*listener.ClientRequest, error) {
-	root, refusal := listener.Decode(body, internalwire.MaxDepth)
-	if refusal != nil {
-		return nil, refusal
-	}
+// readRequest reads POST /v1/systemone: one request, decoded once (by
+// listener.SchemaReaders), checked by the generated validator, then
+// mapped into the IR.
+func readRequest(root jsonvalue.Value, body []byte, header http.Header) (*listener.ClientRequest, error) {
 	if problems := validate.RequestVllmSR50(root); problems != nil {
 		return nil, refuse(problems, root, false)
 	}

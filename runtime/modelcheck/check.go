@@ -4,6 +4,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/modelinput"
+	"github.com/vllm-sr/systemone/runtime/presetexpand"
 	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -107,28 +108,10 @@ func resolvePreset(card *table.Card, q *sp.Question, p *Plan) *Failure {
 	p.Type, p.Preset = cp.Type, cp.Name
 	if !q.Criteria.Present() {
 		if canonical, ok := catalog.Preset(cp.Name); ok {
-			p.Criteria = presetCriteria(canonical)
+			p.Criteria = presetexpand.Criteria(&canonical)
 		}
 	}
 	return nil
-}
-
-func presetCriteria(pr table.Preset) sp.Criteria {
-	if len(pr.Levels) > 0 {
-		levels := make([]jsonvalue.Value, len(pr.Levels))
-		for i, l := range pr.Levels {
-			levels[i] = jsonvalue.String(l)
-		}
-		return sp.Criteria{Form: sp.CriteriaLevels, Levels: levels}
-	}
-	if len(pr.Criteria) == 0 {
-		return sp.Criteria{}
-	}
-	keyed := make([]jsonvalue.Member, len(pr.Criteria))
-	for i, c := range pr.Criteria {
-		keyed[i] = jsonvalue.Member{Name: c.Key, Value: jsonvalue.String(c.Text)}
-	}
-	return sp.Criteria{Form: sp.CriteriaKeyed, Keyed: keyed}
 }
 
 // checkFields checks the extension fields against the card, and sets the

@@ -28,14 +28,15 @@ func Expand(q *sp.Question) bool {
 		q.Instructions = jsonvalue.String(p.Instructions)
 	}
 	if !q.Criteria.Present() || q.Criteria.Form == sp.CriteriaNull {
-		q.Criteria = presetCriteria(&p)
+		q.Criteria = Criteria(&p)
 	}
 	return true
 }
 
-// presetCriteria writes a preset's criteria in the IR: a score's levels,
-// else its keyed criteria (a noul's true and false, a choice's options).
-func presetCriteria(p *table.Preset) sp.Criteria {
+// Criteria writes a catalogue preset's canonical criteria in the IR: a
+// score's levels, else its keyed criteria (a noul's true and false, a
+// choice's options). srgen lets only a score preset carry levels.
+func Criteria(p *table.Preset) sp.Criteria {
 	if p.Type == table.QuestionScore {
 		levels := make([]jsonvalue.Value, len(p.Levels))
 		for i, l := range p.Levels {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/router"
 )
 
@@ -327,7 +328,7 @@ func testModels(t *testing.T, e *env) {
 		t.Fatalf("llm lists %s", out)
 	}
 	_, out = get(t, e.url("legacy4", "/v1/models"))
-	golden(t, "models-legacy4.json", indent(t, out))
+	golden.Check(t, "testdata/golden/models-legacy4.json", indent(t, out))
 }
 
 func testDecide(t *testing.T, e *env) {

@@ -23,22 +23,14 @@ var declarable = []tc.Capability{
 var upstreamKeys = []string{"api_format", "endpoint", "schema", "models"}
 
 func (l *loader) upstreams(n *yaml.Node) {
-	entries, ok := l.mapping(n, "upstreams", true)
-	if !ok {
-		return
-	}
-	for _, e := range entries {
-		path := join("upstreams", e.Key)
-		if !namePattern.MatchString(e.Key) {
-			l.fail(e.KeyAt, path, "a name is letters, digits, '.', '_' or '-'")
+	required := []string{"api_format", "endpoint", "models"}
+	l.keyedSections(n, "upstreams", nameKey, upstreamKeys, required, func(name, path string, f map[string]entry, complete bool) {
+		if !complete {
+			return
 		}
-		f := l.fields(e.Value, path, upstreamKeys, nil)
-		if !l.require(e.Value, path, f, "api_format", "endpoint", "models") {
-			continue
-		}
-		u := Upstream{Name: e.Key}
-		if name, ok := l.str(f["api_format"].Value, join(path, "api_format")); ok {
-			api, err := l.regs.APIs.Resolve(name)
+		u := Upstream{Name: name}
+		if format, ok := l.str(f["api_format"].Value, join(path, "api_format")); ok {
+			api, err := l.regs.APIs.Resolve(format)
 			switch {
 			case err != nil:
 				l.fail(f["api_format"].Value, join(path, "api_format"), "%v", err)
@@ -52,7 +44,7 @@ func (l *loader) upstreams(n *yaml.Node) {
 		u.Endpoint = l.endpoint(f["endpoint"].Value, join(path, "endpoint"))
 		u.Models, _, _ = l.strList(f["models"].Value, join(path, "models"))
 		l.cfg.Upstreams = append(l.cfg.Upstreams, u)
-	}
+	})
 	slices.SortFunc(l.cfg.Upstreams, func(a, b Upstream) int { return strings.Compare(a.Name, b.Name) })
 }
 
@@ -91,24 +83,12 @@ func (l *loader) endpoint(n *yaml.Node, path string) string {
 var deploymentKeys = []string{"provider", "endpoint", "model", "schema", "deviations", "max_concurrency", "capabilities"}
 
 func (l *loader) deployments(n *yaml.Node) {
-	entries, ok := l.mapping(n, "deployments", true)
-	if !ok {
-		return
-	}
-	for _, e := range entries {
-		path := join("deployments", e.Key)
-		if !modelPattern.MatchString(e.Key) {
-			l.fail(e.KeyAt, path, "a key is letters, digits, '.', '_', '-' or '/'")
-		}
-		f := l.fields(e.Value, path, deploymentKeys, nil)
-		if f == nil {
-			continue
-		}
-		l.require(e.Value, path, f, "provider", "endpoint", "model")
+	required := []string{"provider", "endpoint", "model"}
+	l.keyedSections(n, "deployments", modelKey, deploymentKeys, required, func(name, path string, f map[string]entry, _ bool) {
 		// A deployment with problems is kept, so references to it are not
 		// reported again; the load fails on its own problems.
-		l.cfg.Deployments = append(l.cfg.Deployments, l.deployment(e.Key, f, path))
-	}
+		l.cfg.Deployments = append(l.cfg.Deployments, l.deployment(name, f, path))
+	})
 	slices.SortFunc(l.cfg.Deployments, func(a, b Deployment) int { return strings.Compare(a.Name, b.Name) })
 }
 
@@ -261,8 +241,8 @@ func (l *loader) pools(n *yaml.Node) {
 	for _, e := range entries {
 		path := join("pools", e.Key)
 		switch {
-		case !modelPattern.MatchString(e.Key):
-			l.fail(e.KeyAt, path, "a key is letters, digits, '.', '_', '-' or '/'")
+		case !modelKey.pattern.MatchString(e.Key):
+			l.fail(e.KeyAt, path, "%s", modelKey.problem)
 		case l.hasDeployment(e.Key):
 			l.fail(e.KeyAt, path, "a deployment has this name; a client's model must name one or the other")
 		}

@@ -33,6 +33,42 @@ var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 // names, so a slash is allowed (vllm-sr/auto).
 var modelPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/-]*$`)
 
+// keyRule is what the keys of a section must match, and the problem a key
+// that does not is.
+type keyRule struct {
+	pattern *regexp.Regexp
+	problem string
+}
+
+var (
+	nameKey  = keyRule{namePattern, "a name is letters, digits, '.', '_' or '-'"}
+	modelKey = keyRule{modelPattern, "a key is letters, digits, '.', '_', '-' or '/'"}
+)
+
+// keyedSections reads section, a mapping (null: empty) from keys to
+// mappings with fixed keys, in order: each key is checked against key,
+// each value is read with fields and checked for its required keys, and
+// read gets every entry whose value is a mapping, with complete false
+// when a required key is missing.
+func (l *loader) keyedSections(n *yaml.Node, section string, key keyRule, known, required []string,
+	read func(name, path string, f map[string]entry, complete bool)) {
+	entries, ok := l.mapping(n, section, true)
+	if !ok {
+		return
+	}
+	for _, e := range entries {
+		path := join(section, e.Key)
+		if !key.pattern.MatchString(e.Key) {
+			l.fail(e.KeyAt, path, "%s", key.problem)
+		}
+		f := l.fields(e.Value, path, known, nil)
+		if f == nil {
+			continue
+		}
+		read(e.Key, path, f, l.require(e.Value, path, f, required...))
+	}
+}
+
 // LoadFile reads and loads the configuration at path.
 func LoadFile(path string, regs Registries) (*Config, error) {
 	data, err := os.ReadFile(path)

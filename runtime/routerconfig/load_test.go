@@ -2,18 +2,13 @@ package routerconfig
 
 import (
 	"errors"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-func updating() bool { return *update || os.Getenv("SRGEN_UPDATE_GOLDEN") == "1" }
 
 func builtin() Registries { return BuiltinRegistries() }
 
@@ -38,24 +33,6 @@ func TestBuiltinRegistriesAgree(t *testing.T) {
 	}
 }
 
-// golden compares got with the file, or rewrites it when updating.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if updating() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update to accept):\n--- got\n%s--- want\n%s", path, got, want)
-	}
-}
-
 // TestLoadGolden loads every configuration under testdata/check and
 // compares what it describes, or every problem it reports, with its
 // golden file.
@@ -77,7 +54,7 @@ func TestLoadGolden(t *testing.T) {
 			} else {
 				got = Describe(c)
 			}
-			golden(t, strings.TrimSuffix(file, ".yaml")+".golden", got)
+			golden.Check(t, strings.TrimSuffix(file, ".yaml")+".golden", []byte(got))
 		})
 	}
 }

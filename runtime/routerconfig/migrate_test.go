@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/golden"
 )
 
 // TestMigrateGolden migrates every configuration under testdata/migrate
@@ -40,7 +41,7 @@ func TestMigrateGolden(t *testing.T) {
 			default:
 				got = string(out)
 			}
-			golden(t, strings.TrimSuffix(file, ".yaml")+".golden", got)
+			golden.Check(t, strings.TrimSuffix(file, ".yaml")+".golden", []byte(got))
 		})
 	}
 }

@@ -22,26 +22,14 @@ var ruleKeys = []string{"deployment", "input", "timeout_ms", "on_unknown", "ques
 const maxTimeoutMs = 600_000
 
 func (l *loader) rules(n *yaml.Node) {
-	entries, ok := l.mapping(n, "rules", true)
-	if !ok {
-		return
-	}
-	for _, e := range entries {
-		path := join("rules", e.Key)
-		if !namePattern.MatchString(e.Key) {
-			l.fail(e.KeyAt, path, "a name is letters, digits, '.', '_' or '-'")
-		}
-		f := l.fields(e.Value, path, ruleKeys, nil)
-		if f == nil {
-			continue
-		}
-		// The keys present are still read, so one load reports their
-		// problems too.
-		l.require(e.Value, path, f, "deployment", "input", "timeout_ms", "questions")
-		if rule, ok := l.rule(e.Key, f, path); ok {
+	required := []string{"deployment", "input", "timeout_ms", "questions"}
+	l.keyedSections(n, "rules", nameKey, ruleKeys, required, func(name, path string, f map[string]entry, _ bool) {
+		// A rule missing keys is still read, so one load reports the
+		// problems of the keys present too.
+		if rule, ok := l.rule(name, f, path); ok {
 			l.cfg.Rules = append(l.cfg.Rules, rule)
 		}
-	}
+	})
 	slices.SortFunc(l.cfg.Rules, func(a, b Rule) int { return strings.Compare(a.Name, b.Name) })
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 	"github.com/vllm-sr/systemone/runtime/targetcodec/codectest"
@@ -62,7 +63,7 @@ func TestRefusedAtLoad(t *testing.T) {
 		}
 		fmt.Fprintf(&lines, "%s: %s\n", c.name, line)
 	}
-	codectest.Compare(t, "testdata/refused.golden", []byte(lines.String()))
+	golden.Check(t, "testdata/refused.golden", []byte(lines.String()))
 }
 
 // TestEveryRefusedFieldIsChecked makes sure the codec knows every field

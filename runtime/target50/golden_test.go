@@ -71,33 +71,10 @@ func TestItemOptionsMustAgree(t *testing.T) {
 	}
 }
 
+// FuzzDecodeReplyNeverPanics: any reply to the batch call decodes into
+// one result per item.
 func FuzzDecodeReplyNeverPanics(f *testing.F) {
-	files, _ := filepath.Glob("testdata/golden/*/replies.json")
-	for _, file := range files {
-		raw, _ := os.ReadFile(file)
-		var replies []codectest.ReplyFile
-		_ = json.Unmarshal(raw, &replies)
-		for _, r := range replies {
-			f.Add(r.Status, []byte(r.Body))
-		}
-	}
-	raw, _ := os.ReadFile("testdata/golden/batch-call/request.json")
-	plan, _, err := Codec{}.Plan(codectest.ReadBatch(f, raw, nil), serve, tc.Policy{})
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Fuzz(func(t *testing.T, status int, body []byte) {
-		results, err := Codec{}.DecodeReply(plan, plan.Calls[0], tc.WireReply{Status: status, Body: body})
-		if err != nil || len(results) != 2 {
-			t.Fatalf("results %d, %v", len(results), err)
-		}
-		for _, r := range results {
-			if (r.Response == nil) == (r.Error == nil) {
-				t.Fatalf("result %+v", r)
-			}
-		}
-		_ = tc.Reassemble(&plan, results)
-	})
+	codectest.FuzzDecodeReply(f, "testdata/golden", "batch-call", Codec{}, serve)
 }
 
 type spOptions = sp.Options

@@ -32,6 +32,15 @@ const (
 	CapLongContext Capability = "long_context"
 )
 
+// AllCapabilities returns every capability, sorted: what a codec whose
+// schema carries all the runtime answers (vllm-sr/5.0, internal)
+// declares. A deployment's card narrows it to what its model answers.
+func AllCapabilities() CapabilitySet {
+	return CapabilitySet{CapBatch, CapBox, CapChoice, CapExtensions, CapImage,
+		CapLongContext, CapNoul, CapPresets, CapRoles, CapScore, CapSet, CapSpan,
+		CapTrack, CapVideo}
+}
+
 // Missing is one thing a request needs that a target cannot carry: a
 // fixed description (a question type, an asset type, a field name) and
 // where the request asks for it.

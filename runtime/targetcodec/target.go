@@ -38,6 +38,21 @@ func (t Target) BaseURL() (string, error) {
 	return strings.TrimSuffix(strings.TrimSuffix(t.Endpoint, "/"), "/v1/systemone"), nil
 }
 
+// OneCallBase checks what a plan that sends the whole of b in one call
+// needs, a target endpoint and at least one item, and returns the
+// target's base URL.
+func OneCallBase(b *sp.Batch, t Target) (string, error) {
+	base, err := t.BaseURL()
+	if err != nil {
+		return "", err
+	}
+	if len(b.Items) == 0 {
+		return "", &sp.ProtocolError{Category: sp.CategoryInvalidIR, Reason: sp.ReasonEmpty,
+			Path: sp.Path{{Name: "requests"}}, Message: "a batch has at least one request"}
+	}
+	return base, nil
+}
+
 // JSONHeader returns the headers every System One call carries.
 func JSONHeader() http.Header {
 	return http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json"}}

@@ -36,9 +36,7 @@ func (Codec) Spec() tc.SpecRef {
 
 // Capabilities are everything the runtime answers, sorted.
 func (Codec) Capabilities() tc.CapabilitySet {
-	return tc.CapabilitySet{tc.CapBatch, tc.CapBox, tc.CapChoice, tc.CapExtensions, tc.CapImage,
-		tc.CapLongContext, tc.CapNoul, tc.CapPresets, tc.CapRoles, tc.CapScore, tc.CapSet, tc.CapSpan,
-		tc.CapTrack, tc.CapVideo}
+	return tc.AllCapabilities()
 }
 
 // Stateless reports true.
@@ -55,13 +53,9 @@ func (Codec) DecodeListing(status int, body []byte) (*sp.Listing, error) {
 // Plan writes b as one call: /v1/decisions for one request, /v1/bundle
 // for more.
 func (Codec) Plan(b *sp.Batch, t tc.Target, p tc.Policy) (tc.Plan, sp.Diagnostics, error) {
-	base, err := t.BaseURL()
+	base, err := tc.OneCallBase(b, t)
 	if err != nil {
 		return tc.Plan{}, nil, err
-	}
-	if len(b.Items) == 0 {
-		return tc.Plan{}, nil, &sp.ProtocolError{Category: sp.CategoryInvalidIR, Reason: sp.ReasonEmpty,
-			Path: sp.Path{{Name: "requests"}}, Message: "a batch has at least one request"}
 	}
 	model := t.Model
 	var url string

@@ -2,7 +2,6 @@ package targetinternal
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -53,26 +52,8 @@ func TestLossless(t *testing.T) {
 	}
 }
 
+// FuzzDecodeReplyNeverPanics: any reply to the bundle call decodes into
+// one result per item.
 func FuzzDecodeReplyNeverPanics(f *testing.F) {
-	files, _ := filepath.Glob("testdata/golden/*/replies.json")
-	for _, file := range files {
-		raw, _ := os.ReadFile(file)
-		var replies []codectest.ReplyFile
-		_ = json.Unmarshal(raw, &replies)
-		for _, r := range replies {
-			f.Add(r.Status, []byte(r.Body))
-		}
-	}
-	raw, _ := os.ReadFile("testdata/golden/bundle/request.json")
-	plan, _, err := Codec{}.Plan(codectest.ReadBatch(f, raw, nil), runtimeTarget, tc.Policy{})
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Fuzz(func(t *testing.T, status int, body []byte) {
-		results, err := Codec{}.DecodeReply(plan, plan.Calls[0], tc.WireReply{Status: status, Body: body})
-		if err != nil || len(results) != 2 {
-			t.Fatalf("results %d, %v", len(results), err)
-		}
-		_ = tc.Reassemble(&plan, results)
-	})
+	codectest.FuzzDecodeReply(f, "testdata/golden", "bundle", Codec{}, runtimeTarget)
 }

@@ -1,15 +1,15 @@
 // Package listenertest is the listener codecs' shared test support: the
 // request cases under runtime/listener/testdata/requests, a deterministic
 // text rendering of what a codec's Read gives (plan, diagnostics, question
-// failures, media readings and the IR dump, or the refusal it answers), and
-// golden files with -update / SRGEN_UPDATE_GOLDEN=1.
+// failures, media readings and the IR dump, or the refusal it answers),
+// golden files with -update / SRGEN_UPDATE_GOLDEN=1 (through runtime/golden),
+// and the check that scorer answers carry only members a schema defines.
 package listenertest
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -19,12 +19,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // Case is one request case: a body, the path it is sent to and its headers.
 type Case struct {
@@ -132,24 +131,8 @@ func Indent(body []byte) string {
 }
 
 // Golden compares got with testdata/<name>, or rewrites it under -update
-// or SRGEN_UPDATE_GOLDEN=1.
+// or SRGEN_UPDATE_GOLDEN=1 (see runtime/golden).
 func Golden(t *testing.T, name string, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update || os.Getenv("SRGEN_UPDATE_GOLDEN") == "1" {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (run with -update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), []byte(got))
 }

@@ -1,11 +1,9 @@
 package codectest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -16,17 +14,12 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/deviation"
+	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/listener5"
 	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// Updating reports whether goldens are rewritten: -update or
-// SRGEN_UPDATE_GOLDEN=1.
-func Updating() bool { return *update || os.Getenv("SRGEN_UPDATE_GOLDEN") == "1" }
 
 // TargetFile is a case's target.json.
 type TargetFile struct {
@@ -101,26 +94,8 @@ func RunDir(t *testing.T, dir string, codec tc.Codec) {
 		}
 		t.Run(c.Name(), func(t *testing.T) {
 			got := Transcript(t, filepath.Join(dir, c.Name()), codec)
-			Compare(t, filepath.Join(dir, c.Name(), "golden.txt"), got)
+			golden.Check(t, filepath.Join(dir, c.Name(), "golden.txt"), got)
 		})
-	}
-}
-
-// Compare checks got against the golden file, or rewrites it.
-func Compare(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if Updating() {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs; got:\n%s", path, got)
 	}
 }
 

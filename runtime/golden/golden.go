@@ -1,9 +1,3 @@
-// Package golden compares test output with want files under testdata/, and
-// rewrites them when asked.
-//
-// Update with `go test ./gen/... -update` in a package that imports this one,
-// or with SRGEN_UPDATE_GOLDEN=1 for a command that spans packages which do
-// not all define the flag. CI only compares.
 package golden
 
 import (
