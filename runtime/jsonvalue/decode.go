@@ -3,6 +3,7 @@ package jsonvalue
 import (
 	"bytes"
 	"sync"
+	"unsafe"
 )
 
 // DefaultMaxDepth is the nesting limit when Options.MaxDepth is 0.
@@ -22,7 +23,8 @@ type Options struct {
 
 // Decode reads exactly one JSON value from data, with optional whitespace
 // around it. It keeps member order and every scalar's exact bytes, and the
-// result aliases data, which the caller must not modify afterwards.
+// result aliases data (scalar literals, raw names, and the names written
+// without escapes), which the caller must not modify afterwards.
 //
 // It refuses, with a *SyntaxError, anything RFC 8259 refuses (leading zeros,
 // control characters in strings, bad escapes, NaN and Infinity, trailing
@@ -58,10 +60,11 @@ var decoderPool = sync.Pool{New: func() any { return new(decoder) }}
 
 // decoder is one single-pass, recursive-descent read of a document into a
 // pointer-free scratch form, turned into Values once the whole document is
-// read (build), so that a document costs four allocations whatever its
-// shape: one []Member for every object's members, one []Value for every
-// array's items, one []container for every container, and one string for
-// every member name.
+// read (build), so that a document costs at most four allocations whatever
+// its shape: one []Member for every object's members, one []Value for every
+// array's items, one []container for every container, and, only when some
+// member name is written with an escape, one string of the decoded names
+// (an unescaped name, like a scalar literal, aliases the input).
 //
 // While a container is open, its entries are stacked (stackMembers,
 // stackItems); when it closes they move, as one block, to the done lists,
@@ -177,8 +180,8 @@ func (d *decoder) document() (Value, bool) {
 }
 
 // build turns the scratch form into Values: it allocates the document's
-// members, items, containers and names once and fills them from the done
-// lists, whose layout members and items share.
+// members, items and containers once (and the escaped names' text, if any)
+// and fills them from the done lists, whose layout members and items share.
 func (d *decoder) build(root node) Value {
 	if root.kind != KindObject && root.kind != KindArray {
 		return d.scalar(root)
@@ -188,17 +191,31 @@ func (d *decoder) build(root node) Value {
 		items:      make([]Value, len(d.doneItems)),
 		containers: make([]container, d.containers),
 	}
-	names := string(d.names)
+	var escapedNames string // the arena as a string, made on first need
+	// Fields are written one by one into the zeroed slots: a whole-struct
+	// store of a Member is a typed copy, which while the garbage collector
+	// runs goes through the bulk write barrier (about a twentieth of a
+	// listener read's CPU); single pointer stores take the buffered one.
 	for i := range d.doneMembers {
 		m := &d.doneMembers[i]
-		t.members[i] = Member{
-			Name:    names[m.name.start:m.name.end],
-			RawName: d.data[m.raw.start:m.raw.end:m.raw.end],
-			Value:   d.valueOf(m.value, &t),
+		dst := &t.members[i]
+		if n := m.name.end - m.name.start; n == m.raw.end-m.raw.start-2 {
+			// No escape (every escape decodes shorter than it is
+			// written): the name is the quoted bytes, aliased.
+			if n > 0 {
+				dst.Name = unsafe.String(&d.data[m.raw.start+1], n)
+			}
+		} else {
+			if escapedNames == "" {
+				escapedNames = string(d.names)
+			}
+			dst.Name = escapedNames[m.name.start:m.name.end]
 		}
+		dst.RawName = d.data[m.raw.start:m.raw.end:m.raw.end]
+		d.fill(&dst.Value, m.value, &t)
 	}
 	for i, n := range d.doneItems {
-		t.items[i] = d.valueOf(n, &t)
+		d.fill(&t.items[i], n, &t)
 	}
 	return d.valueOf(root, &t)
 }
@@ -215,23 +232,32 @@ type tree struct {
 
 // valueOf is the final Value of n, whose entries (for a container) are in t.
 func (d *decoder) valueOf(n node, t *tree) Value {
+	var v Value
+	d.fill(&v, n, t)
+	return v
+}
+
+// fill writes the final Value of n into dst, a zero Value, field by field
+// (see build).
+func (d *decoder) fill(dst *Value, n node, t *tree) {
 	switch n.kind {
 	case KindObject:
 		c := &t.containers[t.next]
 		t.next++
 		c.members = t.members[n.start:n.end:n.end]
-		return Value{kind: KindObject, c: c}
+		dst.c = c
 	case KindArray:
 		c := &t.containers[t.next]
 		t.next++
 		c.items = t.items[n.start:n.end:n.end]
-		return Value{kind: KindArray, c: c}
+		dst.c = c
+	default:
+		dst.raw = unsafe.String(&d.data[n.start], n.end-n.start)
 	}
-	return d.scalar(n)
 }
 
 func (d *decoder) scalar(n node) Value {
-	return Value{kind: n.kind, raw: d.data[n.start:n.end:n.end]}
+	return scalarOf(d.data[n.start:n.end])
 }
 
 func (d *decoder) skipSpace() {

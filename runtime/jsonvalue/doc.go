@@ -7,7 +7,9 @@
 //   - A scalar keeps the exact bytes it was read from: number literals (1.0,
 //     1e3, -0) and string escapes (\u00e9 against é) survive a round trip.
 //   - A Value is immutable once built; the decoder's values alias the input
-//     buffer, so the caller must not modify that buffer afterwards.
+//     buffer (literals, raw names, and the names and Str text written
+//     without escapes), so the caller must not modify that buffer
+//     afterwards.
 //
 // Decode is a strict, single-pass decoder (RFC 8259, plus: valid UTF-8 with
 // no escaped lone surrogate, unique member names, a nesting limit). Its

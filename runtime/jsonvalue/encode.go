@@ -9,7 +9,7 @@ import "bytes"
 // quote.go: the escaping of Python's json.dumps with ensure_ascii=False).
 // The zero Value, which a decoded value never holds, is written as null.
 func AppendCompact(dst []byte, v Value) []byte {
-	switch v.kind {
+	switch v.Kind() {
 	case KindObject:
 		dst = append(dst, '{')
 		for i := range v.c.members {
@@ -50,7 +50,7 @@ func Compact(v Value) []byte {
 // compactSize is the length of v's compact form, counting a name without
 // raw bytes at its unescaped length plus quotes (a lower bound).
 func compactSize(v Value) int {
-	switch v.kind {
+	switch v.Kind() {
 	case KindObject:
 		n := 1 + len(v.c.members) // '{', the commas and '}'
 		for i := range v.c.members {
@@ -87,7 +87,7 @@ func compactSize(v Value) int {
 // (sys.set_int_max_str_digits); AppendPython writes them exactly, as Python
 // does with that limit lifted.
 func AppendPython(dst []byte, v Value) []byte {
-	switch v.kind {
+	switch v.Kind() {
 	case KindObject:
 		dst = append(dst, '{')
 		for i := range v.c.members {
@@ -114,9 +114,9 @@ func AppendPython(dst []byte, v Value) []byte {
 		}
 		return append(dst, ']')
 	case KindString:
-		return appendRequoted(dst, v.raw)
+		return appendRequoted(dst, v.Raw())
 	case KindNumber:
-		return appendPythonNumber(dst, v.raw)
+		return appendPythonNumber(dst, v.Raw())
 	case KindInvalid:
 		return append(dst, litNull...)
 	}
@@ -133,10 +133,11 @@ func Python(v Value) []byte {
 // order, strings with the same decoded text (\u00e9 equals é), and numbers
 // with the same literal (1.0 does not equal 1).
 func Equal(a, b Value) bool {
-	if a.kind != b.kind {
+	kind := a.Kind()
+	if kind != b.Kind() {
 		return false
 	}
-	switch a.kind {
+	switch kind {
 	case KindObject:
 		if len(a.c.members) != len(b.c.members) {
 			return false
@@ -159,7 +160,7 @@ func Equal(a, b Value) bool {
 		}
 		return true
 	case KindString:
-		return bytes.Equal(a.raw, b.raw) || unquote(a.raw) == unquote(b.raw)
+		return a.raw == b.raw || unquote(a.Raw()) == unquote(b.Raw())
 	}
-	return bytes.Equal(a.raw, b.raw)
+	return a.raw == b.raw
 }

@@ -67,14 +67,12 @@ func (b *jsontextBuilder) value() (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		return Value{kind: jsontextKinds[kind], raw: raw}, nil
+		return scalarOf(raw), nil
 	default:
 		_, err := b.dec.ReadToken()
 		return Value{}, err
 	}
 }
-
-var jsontextKinds = map[jsontext.Kind]Kind{'n': KindNull, 't': KindBool, 'f': KindBool, '"': KindString, '0': KindNumber}
 
 func (b *jsontextBuilder) object() (Value, error) {
 	if _, err := b.dec.ReadToken(); err != nil {
@@ -108,7 +106,7 @@ func (b *jsontextBuilder) object() (Value, error) {
 	members := make([]Member, len(b.members)-base)
 	copy(members, b.members[base:])
 	b.members = b.members[:base]
-	return Value{kind: KindObject, c: &container{members: members}}, nil
+	return Value{c: &container{members: members}}, nil
 }
 
 func (b *jsontextBuilder) array() (Value, error) {
@@ -132,5 +130,5 @@ func (b *jsontextBuilder) array() (Value, error) {
 	items := make([]Value, len(b.items)-base)
 	copy(items, b.items[base:])
 	b.items = b.items[:base]
-	return Value{kind: KindArray, c: &container{items: items}}, nil
+	return Value{c: &container{items: items}}, nil
 }

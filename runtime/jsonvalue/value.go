@@ -2,7 +2,9 @@ package jsonvalue
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Kind is the JSON type of a Value.
@@ -30,23 +32,47 @@ func (k Kind) String() string {
 
 // Value is one JSON value. The zero Value is KindInvalid and stands for
 // "absent"; JSON null is KindNull.
+//
+// A Value is a string and a pointer (24 bytes on 64-bit), so every Member and
+// every IR type holding Values is smaller: the kind is not stored but read
+// from what is (a container's entries, a scalar's first byte). Its fields
+// are a string and a pointer to plain slices, so reflect.DeepEqual compares
+// Values by content, as it did when raw was a []byte.
 type Value struct {
-	kind Kind
 	// raw holds a scalar's exact source bytes: a string with its quotes and
-	// escapes as written, a number literal, true, false or null.
-	raw []byte
+	// escapes as written, a number literal, true, false or null. It aliases
+	// the decoded input (or a buffer a constructor filled and nothing else
+	// holds); nothing writes through it. Empty for containers and the zero
+	// Value; never empty for a scalar.
+	raw string
 	// c holds a container's members or items; nil for scalars and the zero
-	// Value. Keeping both slices behind one pointer halves a Value (and so
-	// every Member, and every IR type holding Values) against holding them
-	// inline; a decoded document's containers are one allocation.
+	// Value. Keeping both slices behind one pointer keeps a Value small; a
+	// decoded document's containers are one allocation.
 	c *container
 }
 
 // container is a container's entries: members for KindObject (in order,
-// never nil), items for KindArray (never nil).
+// never nil), items for KindArray (never nil). Which of the two is non-nil
+// is the container's kind.
 type container struct {
 	members []Member
 	items   []Value
+}
+
+// scalarKinds maps a scalar literal's first byte to its kind.
+var scalarKinds = [256]Kind{
+	'"': KindString, 't': KindBool, 'f': KindBool, 'n': KindNull, '-': KindNumber,
+	'0': KindNumber, '1': KindNumber, '2': KindNumber, '3': KindNumber, '4': KindNumber,
+	'5': KindNumber, '6': KindNumber, '7': KindNumber, '8': KindNumber, '9': KindNumber,
+}
+
+// scalarOf is the Value of a scalar literal, aliasing lit, which nothing may
+// write to afterwards.
+func scalarOf(lit []byte) Value {
+	if len(lit) == 0 {
+		return Value{}
+	}
+	return Value{raw: unsafe.String(&lit[0], len(lit))}
 }
 
 // Member is one name/value pair of an object.
@@ -60,23 +86,39 @@ type Member struct {
 }
 
 // Kind returns the value's JSON type.
-func (v Value) Kind() Kind { return v.kind }
+func (v Value) Kind() Kind {
+	if v.c != nil {
+		if v.c.members != nil {
+			return KindObject
+		}
+		return KindArray
+	}
+	if len(v.raw) == 0 {
+		return KindInvalid
+	}
+	return scalarKinds[v.raw[0]]
+}
 
 // IsValid reports whether the value is present (not the zero Value).
-func (v Value) IsValid() bool { return v.kind != KindInvalid }
+func (v Value) IsValid() bool { return v.c != nil || len(v.raw) > 0 }
 
 // IsNull reports whether the value is JSON null.
-func (v Value) IsNull() bool { return v.kind == KindNull }
+func (v Value) IsNull() bool { return v.raw == "null" }
 
 // Raw returns a scalar's exact literal bytes (strings quoted, escapes as
 // written). It is nil for arrays, objects and the zero Value. Callers must
-// not modify the result.
-func (v Value) Raw() []byte { return v.raw }
+// not modify the result: it aliases the decoded input, or a constant.
+func (v Value) Raw() []byte {
+	if len(v.raw) == 0 {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(v.raw), len(v.raw))
+}
 
 // Members returns an object's members in order; nil for any other kind.
 // Callers must not modify the result.
 func (v Value) Members() []Member {
-	if v.kind != KindObject {
+	if v.c == nil {
 		return nil
 	}
 	return v.c.members
@@ -85,7 +127,7 @@ func (v Value) Members() []Member {
 // Items returns an array's items in order; nil for any other kind. Callers
 // must not modify the result.
 func (v Value) Items() []Value {
-	if v.kind != KindArray {
+	if v.c == nil {
 		return nil
 	}
 	return v.c.items
@@ -93,13 +135,10 @@ func (v Value) Items() []Value {
 
 // Len is the number of members or items of a container, else 0.
 func (v Value) Len() int {
-	switch v.kind {
-	case KindObject:
-		return len(v.c.members)
-	case KindArray:
-		return len(v.c.items)
+	if v.c == nil {
+		return 0
 	}
-	return 0
+	return len(v.c.members) + len(v.c.items)
 }
 
 // Get returns the member named name and whether it is present.
@@ -114,45 +153,50 @@ func (v Value) Get(name string) (Value, bool) {
 }
 
 // Bool returns the value of a JSON boolean, and false for anything else.
-func (v Value) Bool() bool { return v.kind == KindBool && len(v.raw) == 4 }
+func (v Value) Bool() bool { return v.raw == "true" }
 
 // Str returns the decoded text of a JSON string, and "" for anything else.
+// A string written without escapes costs no copy: its text shares the
+// literal's bytes (for a decoded Value, the input's).
 func (v Value) Str() string {
-	if v.kind != KindString {
+	if v.Kind() != KindString {
 		return ""
 	}
-	return unquote(v.raw)
+	if text := v.raw[1 : len(v.raw)-1]; strings.IndexByte(text, '\\') < 0 {
+		return text // no escape: the text is the literal's inside, shared
+	}
+	return unquote(v.Raw())
 }
 
 // Float returns a number as float64 and whether it is a finite number that
 // parsed without error.
 func (v Value) Float() (float64, bool) {
-	if v.kind != KindNumber {
+	if v.Kind() != KindNumber {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(string(v.raw), 64)
+	f, err := strconv.ParseFloat(v.raw, 64)
 	return f, err == nil
 }
 
 // Int returns a number as int64 when its literal is an integer that fits
 // (1.0 and 1e3 are not integers here: the literal is what counts).
 func (v Value) Int() (int64, bool) {
-	if v.kind != KindNumber {
+	if v.Kind() != KindNumber {
 		return 0, false
 	}
-	n, err := strconv.ParseInt(string(v.raw), 10, 64)
+	n, err := strconv.ParseInt(v.raw, 10, 64)
 	return n, err == nil
 }
 
 // Null is JSON null.
-func Null() Value { return Value{kind: KindNull, raw: litNull} }
+func Null() Value { return Value{raw: "null"} }
 
 // Bool builds a JSON boolean.
 func Bool(b bool) Value {
 	if b {
-		return Value{kind: KindBool, raw: litTrue}
+		return Value{raw: "true"}
 	}
-	return Value{kind: KindBool, raw: litFalse}
+	return Value{raw: "false"}
 }
 
 // String builds a JSON string from text, escaped as the compact encoder
@@ -161,12 +205,12 @@ func String(s string) Value {
 	if !utf8.ValidString(s) {
 		s = toValidUTF8(s)
 	}
-	return Value{kind: KindString, raw: appendQuoted(nil, s)}
+	return scalarOf(appendQuoted(nil, s))
 }
 
 // Int builds a JSON number from an integer.
 func Int(n int64) Value {
-	return Value{kind: KindNumber, raw: strconv.AppendInt(nil, n, 10)}
+	return Value{raw: strconv.FormatInt(n, 10)}
 }
 
 // Float builds a JSON number from a finite float64 in Go's shortest form.
@@ -175,7 +219,7 @@ func Float(f float64) Value {
 	if f != f || f > maxFloat || f < -maxFloat {
 		return Value{}
 	}
-	return Value{kind: KindNumber, raw: strconv.AppendFloat(nil, f, 'g', -1, 64)}
+	return Value{raw: strconv.FormatFloat(f, 'g', -1, 64)}
 }
 
 // Number builds a JSON number from a literal, and reports false when lit is
@@ -184,7 +228,7 @@ func Number(lit string) (Value, bool) {
 	if !validNumber([]byte(lit)) {
 		return Value{}, false
 	}
-	return Value{kind: KindNumber, raw: []byte(lit)}, true
+	return Value{raw: lit}, true
 }
 
 // Array builds an array of items, in order.
@@ -192,7 +236,7 @@ func Array(items ...Value) Value {
 	if items == nil {
 		items = []Value{}
 	}
-	return Value{kind: KindArray, c: &container{items: items}}
+	return Value{c: &container{items: items}}
 }
 
 // Object builds an object from members, in order. It reports false when two
@@ -211,7 +255,7 @@ func Object(members ...Member) (Value, bool) {
 	if members == nil {
 		members = []Member{}
 	}
-	return Value{kind: KindObject, c: &container{members: members}}, true
+	return Value{c: &container{members: members}}, true
 }
 
 const maxFloat = 1.7976931348623157e308
