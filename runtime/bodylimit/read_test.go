@@ -73,16 +73,35 @@ func TestReadPassesOtherErrors(t *testing.T) {
 // TestServerAnswersBeforeTheBodyEnds: over a real connection, a chunked
 // body past the limit is answered at once, with Connection: close, while
 // the client is still sending: the server does not wait for the body.
+// Both readers, and through a wrapping ResponseWriter, which must be
+// unwrapped for MaxBytesReader to reach the connection.
 func TestServerAnswersBeforeTheBodyEnds(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, err := Read(w, r, 1024); err != nil {
-			w.WriteHeader(http.StatusRequestEntityTooLarge)
-			return
+	for _, rd := range readers {
+		for _, wrapped := range []bool{false, true} {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if wrapped {
+					w = unwrapper{w}
+				}
+				if _, err := rd.read(w, r, 1024); err != nil {
+					w.WriteHeader(http.StatusRequestEntityTooLarge)
+					return
+				}
+				w.WriteHeader(http.StatusOK)
+			}))
+			reply := unfinishedChunkedExchange(t, srv.Listener.Addr().String())
+			srv.Close()
+			if !bytes.HasPrefix(reply, []byte("HTTP/1.1 413")) || !bytes.Contains(reply, []byte("Connection: close")) {
+				t.Fatalf("%s, wrapped %v: reply %q", rd.name, wrapped, reply)
+			}
 		}
-		w.WriteHeader(http.StatusOK)
-	}))
-	defer srv.Close()
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	}
+}
+
+// unfinishedChunkedExchange sends 2 KiB of chunks and never the last
+// chunk, and returns the reply head, which must come anyway.
+func unfinishedChunkedExchange(t *testing.T, addr string) []byte {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +111,6 @@ func TestServerAnswersBeforeTheBodyEnds(t *testing.T) {
 	if _, err := io.WriteString(conn, req); err != nil {
 		t.Fatal(err)
 	}
-	// The body never ends (no last chunk): the reply must come anyway.
 	var reply []byte
 	buf := make([]byte, 512)
 	for !bytes.Contains(reply, []byte("\r\n\r\n")) {
@@ -102,10 +120,17 @@ func TestServerAnswersBeforeTheBodyEnds(t *testing.T) {
 		}
 		reply = append(reply, buf[:n]...)
 	}
-	if !bytes.HasPrefix(reply, []byte("HTTP/1.1 413")) || !bytes.Contains(reply, []byte("Connection: close")) {
-		t.Fatalf("reply %q", reply)
-	}
+	return reply
 }
+
+// unwrapper stands for a metrics or logging wrapper around the server's
+// ResponseWriter; it hides http.ResponseController's methods.
+type unwrapper struct{ w http.ResponseWriter }
+
+func (u unwrapper) Header() http.Header         { return u.w.Header() }
+func (u unwrapper) Write(b []byte) (int, error) { return u.w.Write(b) }
+func (u unwrapper) WriteHeader(status int)      { u.w.WriteHeader(status) }
+func (u unwrapper) Unwrap() http.ResponseWriter { return u.w }
 
 type countingReader struct {
 	r io.Reader

@@ -35,6 +35,7 @@ func TestRouterEndToEnd(t *testing.T) {
 	t.Run("max_deadline_ms caps the deadline sent upstream", func(t *testing.T) { testMaxDeadline(t, e) })
 	t.Run("unknown model lists the served keys", func(t *testing.T) { testUnknownModel(t, e) })
 	t.Run("413 above 32 MiB without reading past it", func(t *testing.T) { testBodyLimit(t, e) })
+	t.Run("gzip System One body", func(t *testing.T) { testGzipBody(t, e) })
 }
 
 func testBatchSplit(t *testing.T, e *env) {

@@ -21,7 +21,7 @@ import (
 // outside this module, so a model served only by an upstream of another
 // API is not reachable here.
 func (h *listenerHandler) llm(w http.ResponseWriter, req *http.Request, api *routerconfig.ListenerAPI) {
-	body, e := readBody(w, req)
+	body, e := readLLMBody(w, req)
 	if e != nil {
 		writeLLMError(w, e.Status, "invalid_request_error", e.Reason, e.Message)
 		return

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
@@ -42,7 +43,7 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 		return h.answerError(w, api, nil, &sp.ErrorBody{Status: http.StatusMethodNotAllowed, Reason: "method_not_allowed",
 			Message: "this endpoint takes POST"}), nil
 	}
-	body, e := readBody(w, req)
+	body, e := readSystemOneBody(w, req)
 	if e != nil {
 		return h.answerError(w, api, nil, e), nil
 	}
@@ -111,20 +112,52 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 	return out, retryAfter, e
 }
 
-// readBody reads the request body up to the standard's limit, deciding a
-// body is too large without reading more than the limit (bodylimit).
-func readBody(w http.ResponseWriter, req *http.Request) ([]byte, *sp.ErrorBody) {
+// readSystemOneBody reads a System One request body up to the
+// standard's limit with its Content-Encoding (gzip, x-gzip or identity)
+// undone, the limit holding for the decoded size too: the tolerant-server
+// guidance is to accept gzip request bodies. The codec reads the decoded
+// JSON, and the calls the Router makes upstream are new requests with no
+// Content-Encoding.
+func readSystemOneBody(w http.ResponseWriter, req *http.Request) ([]byte, *sp.ErrorBody) {
+	body, err := bodylimit.ReadDecoded(w, req, maxBodyBytes)
+	if err != nil {
+		return nil, bodyRefusal(err)
+	}
+	return body, nil
+}
+
+// readLLMBody reads an LLM API request body up to the same limit, as
+// sent: the LLM pass-through forwards the client's bytes and its
+// Content-Encoding header unchanged, so the upstream, not the Router,
+// undoes the coding (a compressed body names no model the Router can
+// read, and goes to the API's one upstream if it has one).
+func readLLMBody(w http.ResponseWriter, req *http.Request) ([]byte, *sp.ErrorBody) {
 	body, err := bodylimit.Read(w, req, maxBodyBytes)
+	if err != nil {
+		return nil, bodyRefusal(err)
+	}
+	return body, nil
+}
+
+// bodyRefusal is the error body of a request body bodylimit refused.
+func bodyRefusal(err error) *sp.ErrorBody {
 	var tooLarge *bodylimit.TooLargeError
+	var unsupported *bodylimit.UnsupportedEncodingError
+	var corrupt *bodylimit.CorruptGzipError
 	switch {
 	case errors.As(err, &tooLarge):
 		limit := tooLarge.Limit
-		return nil, &sp.ErrorBody{Status: http.StatusRequestEntityTooLarge, Code: sp.ErrorRequestTooLarge, Reason: "body_bytes",
+		return &sp.ErrorBody{Status: http.StatusRequestEntityTooLarge, Code: sp.ErrorRequestTooLarge, Reason: "body_bytes",
 			Limit: &limit, Message: "the request body is larger than the limit of " + strconv.FormatInt(limit, 10) + " bytes"}
-	case err != nil:
-		return nil, invalidRequest("unreadable_body", "the request body could not be read")
+	case errors.As(err, &unsupported):
+		return invalidRequest("unsupported_content_encoding",
+			"the Content-Encoding is not supported; send "+strings.Join(unsupported.Supported, ", "))
+	case errors.As(err, &corrupt) && corrupt.NotGzip:
+		return invalidRequest("invalid_gzip", "the request body is not gzip data")
+	case errors.As(err, &corrupt):
+		return invalidRequest("invalid_gzip", "the gzip request body is corrupt or truncated")
 	}
-	return body, nil
+	return invalidRequest("unreadable_body", "the request body could not be read")
 }
 
 // refusalBody is the error body of a request the listener codec refused.

@@ -1,0 +1,125 @@
+package bodylimit
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// supportedEncodings are the Content-Encoding values ReadDecoded undoes,
+// in the order error messages name them.
+var supportedEncodings = []string{"gzip", "x-gzip", "identity"}
+
+// SupportedEncodings returns the Content-Encoding values ReadDecoded
+// accepts: gzip, x-gzip and identity (or no Content-Encoding at all).
+func SupportedEncodings() []string { return append([]string(nil), supportedEncodings...) }
+
+// UnsupportedEncodingError is the error of a Content-Encoding ReadDecoded
+// cannot undo. It names the supported codings, never the one sent: header
+// values are request data.
+type UnsupportedEncodingError struct {
+	Supported []string
+}
+
+func (e *UnsupportedEncodingError) Error() string {
+	return "bodylimit: the Content-Encoding is not supported; supported: " + strings.Join(e.Supported, ", ")
+}
+
+// CorruptGzipError is the error of a gzip body that cannot be inflated.
+// NotGzip is true when the body does not even start with a gzip header
+// (an empty body, or one that was never compressed); otherwise the
+// compressed stream is corrupt, fails its checksum or is truncated.
+type CorruptGzipError struct {
+	NotGzip bool
+}
+
+func (e *CorruptGzipError) Error() string {
+	if e.NotGzip {
+		return "bodylimit: the request body is not gzip data"
+	}
+	return "bodylimit: the gzip request body is corrupt or truncated"
+}
+
+// ReadDecoded returns r's body with its Content-Encoding undone, when it
+// is at most limit bytes both as sent and decoded. Errors: *TooLargeError
+// when either size is over the limit, *UnsupportedEncodingError for a
+// coding other than gzip, x-gzip or identity, *CorruptGzipError for gzip
+// that cannot be inflated, any other error when the body could not be
+// read.
+//
+// The wire is read as by Read (never more than limit+1 bytes, nothing
+// when Content-Length is over the limit), and inflating stops one byte
+// past the limit, so a small gzip bomb costs at most limit+1 bytes of
+// memory.
+func ReadDecoded(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	wire, err := openWire(w, r, limit)
+	if err != nil {
+		return nil, err
+	}
+	gzipped, err := isGzip(r.Header)
+	if err != nil {
+		return nil, err
+	}
+	if !gzipped {
+		return readWire(wire, r, limit)
+	}
+	zr, err := gzip.NewReader(wire)
+	if err != nil {
+		return nil, inflateError(err, limit, true)
+	}
+	var buf bytes.Buffer
+	growForWire(&buf, r)
+	n, err := buf.ReadFrom(io.LimitReader(zr, limit+1))
+	switch {
+	case err != nil:
+		return nil, inflateError(err, limit, false)
+	case n > limit:
+		return nil, &TooLargeError{Limit: limit}
+	}
+	return buf.Bytes(), nil
+}
+
+// isGzip reports whether the Content-Encoding is gzip (or its alias
+// x-gzip) rather than none or identity, and refuses any other coding or
+// a chain of codings. Codings are case-insensitive (RFC 9110 §8.4.1);
+// identity entries change nothing and are skipped.
+func isGzip(h http.Header) (bool, error) {
+	var codings []string
+	for _, v := range h.Values("Content-Encoding") {
+		for c := range strings.SplitSeq(v, ",") {
+			c = strings.ToLower(strings.TrimSpace(c))
+			if c != "" && c != "identity" {
+				codings = append(codings, c)
+			}
+		}
+	}
+	switch {
+	case len(codings) == 0:
+		return false, nil
+	case len(codings) == 1 && (codings[0] == "gzip" || codings[0] == "x-gzip"):
+		return true, nil
+	}
+	return false, &UnsupportedEncodingError{Supported: SupportedEncodings()}
+}
+
+// inflateError sorts an error met while inflating: the wire passing the
+// limit, gzip that is corrupt (inHeader: while reading the gzip header),
+// or a read error of the connection, passed on.
+func inflateError(err error, limit int64, inHeader bool) error {
+	var tooBig *http.MaxBytesError
+	var corrupt flate.CorruptInputError
+	switch {
+	case errors.As(err, &tooBig):
+		return &TooLargeError{Limit: limit}
+	case inHeader && (errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)):
+		return &CorruptGzipError{NotGzip: true}
+	case errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &corrupt):
+		return &CorruptGzipError{}
+	}
+	return err
+}
