@@ -73,8 +73,9 @@ var decoderPool = sync.Pool{New: func() any { return new(decoder) }}
 // have the done lists' layout, so a node's span is also where its members
 // or items lie in them.
 //
-// Member names are decoded into one arena (names), in document order; a
-// member carries its name's span in it.
+// Member names written with an escape are decoded into one arena (names),
+// in document order; a member carries its name's span in it, or, for a name
+// without escapes, in the input (nameOf).
 type decoder struct {
 	data     []byte
 	pos      int
@@ -85,7 +86,7 @@ type decoder struct {
 	doneMembers  []memberNode
 	doneItems    []node
 	containers   int              // how many arrays and objects were read
-	names        []byte           // the arena: every member name, decoded
+	names        []byte           // the arena: the escaped member names, decoded
 	seen         []map[uint64]int // per depth: name hashes of an object beyond linearLimit
 
 	fault *SyntaxError
@@ -101,7 +102,8 @@ type node struct {
 }
 
 // memberNode is one decoded member in scratch form: its decoded name is
-// names[name.start:name.end], its quoted name as written data[raw.start:raw.end].
+// name's span of the arena, or of the input when written without escapes
+// (nameOf); its quoted name as written data[raw.start:raw.end].
 type memberNode struct {
 	name, raw span
 	value     node
@@ -203,7 +205,7 @@ func (d *decoder) build(root node) Value {
 			// No escape (every escape decodes shorter than it is
 			// written): the name is the quoted bytes, aliased.
 			if n > 0 {
-				dst.Name = unsafe.String(&d.data[m.raw.start+1], n)
+				dst.Name = unsafe.String(&d.data[m.name.start], n)
 			}
 		} else {
 			if escapedNames == "" {
@@ -212,10 +214,20 @@ func (d *decoder) build(root node) Value {
 			dst.Name = escapedNames[m.name.start:m.name.end]
 		}
 		dst.RawName = d.data[m.raw.start:m.raw.end:m.raw.end]
-		d.fill(&dst.Value, m.value, &t)
+		// Scalars, most entries, are filled here rather than by a call
+		// (KindArray and KindObject are the last two kinds).
+		if v := m.value; v.kind >= KindArray {
+			d.fill(&dst.Value, v, &t)
+		} else {
+			dst.Value.raw = unsafe.String(&d.data[v.start], v.end-v.start)
+		}
 	}
 	for i, n := range d.doneItems {
-		d.fill(&t.items[i], n, &t)
+		if n.kind >= KindArray {
+			d.fill(&t.items[i], n, &t)
+		} else {
+			t.items[i].raw = unsafe.String(&d.data[n.start], n.end-n.start)
+		}
 	}
 	return d.valueOf(root, &t)
 }

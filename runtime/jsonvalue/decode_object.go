@@ -66,24 +66,45 @@ func (d *decoder) object(depth int) (node, bool) {
 	base := len(d.stackMembers)
 	var seen map[uint64]int
 	for {
-		m, ok := d.memberName()
-		if !ok {
+		// The member is read into its stack slot, not copied there: the
+		// slot's index stays valid while value stacks nested members above
+		// it (they are popped before it returns), its address may not.
+		k := len(d.stackMembers)
+		d.stackMembers = append(d.stackMembers, memberNode{})
+		m := &d.stackMembers[k]
+		if !d.memberName(m) {
 			return node{}, false
 		}
-		if seen, ok = d.checkUnique(m.name, base, depth, seen); !ok {
+		// Small objects, nearly all, compare names inline (no call).
+		var ok bool
+		if k-base < linearLimit {
+			ok = !d.nameIn(d.nameOf(m), d.stackMembers[base:k])
+		} else {
+			seen, ok = d.checkUnique(m, base, k, depth, seen)
+		}
+		if !ok {
 			d.fail(m.raw.start, ReasonDuplicateMember, "a member name repeats in its object")
-			d.path = append(d.path, pathSegment{name: string(d.names[m.name.start:m.name.end])})
+			d.path = append(d.path, pathSegment{name: string(d.nameOf(m))})
 			return node{}, false
 		}
-		if ok = d.colon(); ok {
-			if m.value, ok = d.value(depth); ok {
-				d.stackMembers = append(d.stackMembers, m)
-			}
+		// The common compact ":" followed by the value's first byte is
+		// taken inline; anything else goes through colon.
+		if d.pos+1 < len(d.data) && d.data[d.pos] == ':' && d.data[d.pos+1] > ' ' {
+			d.pos++
+			ok = true
+		} else {
+			ok = d.colon()
 		}
+		var v node
+		if ok {
+			v, ok = d.value(depth)
+		}
+		m = &d.stackMembers[k]
 		if !ok {
-			d.path = append(d.path, pathSegment{name: string(d.names[m.name.start:m.name.end])})
+			d.path = append(d.path, pathSegment{name: string(d.nameOf(m))})
 			return node{}, false
 		}
+		m.value = v
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return node{}, d.failEnd()
@@ -106,29 +127,41 @@ func (d *decoder) object(depth int) (node, bool) {
 	return node{kind: KindObject, start: start, end: len(d.doneMembers)}, true
 }
 
-// memberName reads a member's name, leaves d.pos just past it, and decodes
-// it into the arena. The member's value is left to the caller.
-func (d *decoder) memberName() (m memberNode, ok bool) {
+// memberName reads a member's name into m, leaves d.pos just past it, and
+// decodes it into the arena when it holds an escape. The member's value is
+// left to the caller.
+func (d *decoder) memberName(m *memberNode) bool {
 	if d.pos >= len(d.data) {
-		return m, d.failEnd()
+		return d.failEnd()
 	}
 	if d.data[d.pos] != '"' {
-		return m, d.fail(d.pos, ReasonInvalidSyntax, "expected a member name")
+		return d.fail(d.pos, ReasonInvalidSyntax, "expected a member name")
 	}
 	m.raw.start = d.pos
 	escaped, ok := d.str()
 	if !ok {
-		return m, false
+		return false
 	}
 	m.raw.end = d.pos
-	m.name.start = len(d.names)
-	if escaped {
-		d.names = appendUnquoted(d.names, d.data[m.raw.start:m.raw.end])
-	} else {
-		d.names = append(d.names, d.data[m.raw.start+1:m.raw.end-1]...)
+	if !escaped {
+		// The name is the quoted bytes' inside: no copy (see nameOf).
+		m.name = span{m.raw.start + 1, m.raw.end - 1}
+		return true
 	}
+	m.name.start = len(d.names)
+	d.names = appendUnquoted(d.names, d.data[m.raw.start:m.raw.end])
 	m.name.end = len(d.names)
-	return m, true
+	return true
+}
+
+// nameOf is m's decoded name. A name written without escapes spans the
+// input (its quoted bytes' inside), an escaped one the arena; they are told
+// apart by length, as every escape decodes shorter than it is written.
+func (d *decoder) nameOf(m *memberNode) []byte {
+	if m.name.end-m.name.start == m.raw.end-m.raw.start-2 {
+		return d.data[m.name.start:m.name.end]
+	}
+	return d.names[m.name.start:m.name.end]
 }
 
 // colon reads the ':' after a member name, with the whitespace around it,
@@ -149,16 +182,13 @@ func (d *decoder) colon() bool {
 	return true
 }
 
-// checkUnique reports whether the decoded name at name is new among the
-// members stacked from base: by comparison for the first linearLimit
-// members, then by a set of name hashes kept per depth (built on first need
-// and returned for the next calls), confirmed by comparison on a hit.
-func (d *decoder) checkUnique(name span, base, depth int, seen map[uint64]int) (map[uint64]int, bool) {
-	text := d.names[name.start:name.end]
-	stacked := d.stackMembers[base:]
-	if len(stacked) < linearLimit {
-		return seen, !d.nameIn(text, stacked)
-	}
+// checkUnique reports whether m's decoded name is new among the members
+// stacked in [base, end), at least linearLimit of them (object compares
+// fewer itself): by a set of name hashes kept per depth (built on first
+// need and returned for the next calls), confirmed by comparison on a hit.
+func (d *decoder) checkUnique(m *memberNode, base, end, depth int, seen map[uint64]int) (map[uint64]int, bool) {
+	text := d.nameOf(m)
+	stacked := d.stackMembers[base:end]
 	if seen == nil {
 		for len(d.seen) <= depth {
 			d.seen = append(d.seen, nil)
@@ -169,8 +199,7 @@ func (d *decoder) checkUnique(name span, base, depth int, seen map[uint64]int) (
 		seen = d.seen[depth]
 		clear(seen)
 		for i := range stacked {
-			s := stacked[i].name
-			seen[maphash.Bytes(hashSeed, d.names[s.start:s.end])]++
+			seen[maphash.Bytes(hashSeed, d.nameOf(&stacked[i]))]++
 		}
 	}
 	h := maphash.Bytes(hashSeed, text)
@@ -184,8 +213,8 @@ func (d *decoder) checkUnique(name span, base, depth int, seen map[uint64]int) (
 // nameIn reports whether text is the decoded name of one of members.
 func (d *decoder) nameIn(text []byte, members []memberNode) bool {
 	for i := range members {
-		s := members[i].name
-		if s.end-s.start == len(text) && bytes.Equal(d.names[s.start:s.end], text) {
+		m := &members[i]
+		if m.name.end-m.name.start == len(text) && bytes.Equal(d.nameOf(m), text) {
 			return true
 		}
 	}

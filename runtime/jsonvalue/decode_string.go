@@ -32,10 +32,13 @@ func specialMask(x uint64) uint64 {
 // four words' masks only when one of them flags a byte.
 func skipPlain(data []byte, i int) int {
 	for i+32 <= len(data) {
-		m0 := specialMask(binary.LittleEndian.Uint64(data[i:]))
-		m1 := specialMask(binary.LittleEndian.Uint64(data[i+8:]))
-		m2 := specialMask(binary.LittleEndian.Uint64(data[i+16:]))
-		m3 := specialMask(binary.LittleEndian.Uint64(data[i+24:]))
+		// One bounds check for the four words: constant offsets into an
+		// array need none.
+		w := (*[32]byte)(data[i : i+32])
+		m0 := specialMask(binary.LittleEndian.Uint64(w[0:8]))
+		m1 := specialMask(binary.LittleEndian.Uint64(w[8:16]))
+		m2 := specialMask(binary.LittleEndian.Uint64(w[16:24]))
+		m3 := specialMask(binary.LittleEndian.Uint64(w[24:32]))
 		if m0|m1|m2|m3 != 0 {
 			switch {
 			case m0 != 0:
@@ -50,7 +53,7 @@ func skipPlain(data []byte, i int) int {
 		i += 32
 	}
 	for i+8 <= len(data) {
-		if m := specialMask(binary.LittleEndian.Uint64(data[i:])); m != 0 {
+		if m := specialMask(binary.LittleEndian.Uint64(data[i : i+8])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 		i += 8
@@ -64,11 +67,22 @@ func skipPlain(data []byte, i int) int {
 // str reads the string literal starting at d.pos (its opening quote) and
 // leaves d.pos just past its closing quote. It validates escapes and UTF-8
 // and reports whether the literal holds any escape.
+//
+// Most names and short values end within their first eight bytes, so the
+// first word is looked at here, before skipPlain's 32-byte steps.
 func (d *decoder) str() (escaped bool, ok bool) {
 	data := d.data
 	i := d.pos + 1
-	for {
+	if i+8 <= len(data) {
+		if m := specialMask(binary.LittleEndian.Uint64(data[i : i+8])); m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+		} else {
+			i = skipPlain(data, i+8)
+		}
+	} else {
 		i = skipPlain(data, i)
+	}
+	for {
 		if i >= len(data) {
 			return escaped, d.failEnd()
 		}
@@ -90,6 +104,7 @@ func (d *decoder) str() (escaped bool, ok bool) {
 			}
 			i += size
 		}
+		i = skipPlain(data, i)
 	}
 }
 

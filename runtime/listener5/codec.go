@@ -43,10 +43,12 @@ func readRequest(root jsonvalue.Value, body []byte, header http.Header) (*listen
 		return nil, refusal
 	}
 	listener.ApplyLongContext(&r.Options, header)
-	cr := &listener.ClientRequest{
+	read := &readBlock{request: r}
+	cr := &read.client
+	*cr = listener.ClientRequest{
 		Endpoint: listener.EndpointSystemOne,
 		Schema:   table.SchemaVllmSR50,
-		Request:  &r,
+		Request:  &read.request,
 		Plan:     listener.PlanTranslate,
 		Body:     body,
 	}
@@ -54,6 +56,14 @@ func readRequest(root jsonvalue.Value, body []byte, header http.Header) (*listen
 		cr.Media = []listener.StateMedia{{Media: m}}
 	}
 	return cr, nil
+}
+
+// readBlock is a read request and the IR its Request points at, allocated
+// together: they live and die together, and one allocation is cheaper
+// than two.
+type readBlock struct {
+	client  listener.ClientRequest
+	request sp.Request
 }
 
 // refuse turns a body's problems into its refusal: 400 for any problem
