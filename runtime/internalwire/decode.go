@@ -84,8 +84,8 @@ func nonEmptyObject(v jsonvalue.Value, path sop.Path) ([]jsonvalue.Member, error
 // layoutMember starts the layout record of member m.
 func layoutMember(m *jsonvalue.Member) sop.LayoutMember {
 	lm := sop.LayoutMember{Name: m.Name}
-	if !quotedCanonically(m.RawName, m.Name) {
-		lm.RawName = m.RawName
+	if !quotedCanonically(m.RawName(), m.Name) {
+		lm.RawName = m.RawName()
 	}
 	return lm
 }
@@ -94,8 +94,8 @@ func layoutMember(m *jsonvalue.Member) sop.LayoutMember {
 // (a question, an asset, a bundle item), recording how its name was quoted.
 func entryLayout(m *jsonvalue.Member, members int) sop.Layout {
 	l := sop.Layout{Members: make([]sop.LayoutMember, 0, members)}
-	if !quotedCanonically(m.RawName, m.Name) {
-		l.Name, l.RawName = m.Name, m.RawName
+	if !quotedCanonically(m.RawName(), m.Name) {
+		l.Entry = &sop.EntryName{Name: m.Name, RawName: m.RawName()}
 	}
 	return l
 }
@@ -222,7 +222,7 @@ func readRoles(v jsonvalue.Value, path sop.Path, lm *sop.LayoutMember) (sop.Role
 			return sop.Roles{}, sop.Refuse(sop.ReasonUnknownValue, p, "must be user, context or answer")
 		}
 		roles.Parts[i] = sop.RolePart{Key: ms[i].Name, Role: role}
-		escaped = escaped || !quotedCanonically(ms[i].RawName, ms[i].Name) || !quotedCanonically(val.Raw(), string(role))
+		escaped = escaped || !quotedCanonically(ms[i].RawName(), ms[i].Name) || !quotedCanonically(val.Raw(), string(role))
 	}
 	if escaped {
 		note(lm, jsonvalue.Compact(v), appendRoles(nil, roles.Parts))

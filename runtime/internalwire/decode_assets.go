@@ -162,9 +162,8 @@ func (rd *reader) bundleItems(v jsonvalue.Value, path sop.Path) ([]sop.BatchItem
 			return nil, err
 		}
 		// The item's own name spelling belongs to its request's layout.
-		if !quotedCanonically(ms[i].RawName, ms[i].Name) {
-			items[i].Request.Layout.Name = ms[i].Name
-			items[i].Request.Layout.RawName = ms[i].RawName
+		if !quotedCanonically(ms[i].RawName(), ms[i].Name) {
+			items[i].Request.Layout.Entry = &sop.EntryName{Name: ms[i].Name, RawName: ms[i].RawName()}
 		}
 	}
 	return items, nil

@@ -210,11 +210,7 @@ func appendMembers(dst []byte, ms []jsonvalue.Member) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if len(ms[i].RawName) > 0 {
-			dst = append(append(dst, ms[i].RawName...), ':')
-		} else {
-			dst = appendKey(dst, nil, ms[i].Name)
-		}
+		dst = appendKey(dst, ms[i].RawName(), ms[i].Name)
 		dst = jsonvalue.AppendCompact(dst, ms[i].Value)
 	}
 	return append(dst, '}')

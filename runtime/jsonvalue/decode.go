@@ -60,11 +60,12 @@ var decoderPool = sync.Pool{New: func() any { return new(decoder) }}
 
 // decoder is one single-pass, recursive-descent read of a document into a
 // pointer-free scratch form, turned into Values once the whole document is
-// read (build), so that a document costs at most four allocations whatever
+// read (build), so that a document costs at most five allocations whatever
 // its shape: one []Member for every object's members, one []Value for every
 // array's items, one []container for every container, and, only when some
-// member name is written with an escape, one string of the decoded names
-// (an unescaped name, like a scalar literal, aliases the input).
+// member name is written with an escape, one string of the decoded names and
+// one []string of those names as written (an unescaped name, like a scalar
+// literal, aliases the input).
 //
 // While a container is open, its entries are stacked (stackMembers,
 // stackItems); when it closes they move, as one block, to the done lists,
@@ -182,8 +183,9 @@ func (d *decoder) document() (Value, bool) {
 }
 
 // build turns the scratch form into Values: it allocates the document's
-// members, items and containers once (and the escaped names' text, if any)
-// and fills them from the done lists, whose layout members and items share.
+// members, items and containers once (and, if any name holds an escape,
+// the escaped names' text and their written forms) and fills them from the
+// done lists, whose layout members and items share.
 func (d *decoder) build(root node) Value {
 	if root.kind != KindObject && root.kind != KindArray {
 		return d.scalar(root)
@@ -194,6 +196,7 @@ func (d *decoder) build(root node) Value {
 		containers: make([]container, d.containers),
 	}
 	var escapedNames string // the arena as a string, made on first need
+	var rawNames []string   // escaped names as written, made on first need
 	// Fields are written one by one into the zeroed slots: a whole-struct
 	// store of a Member is a typed copy, which while the garbage collector
 	// runs goes through the bulk write barrier (about a twentieth of a
@@ -207,13 +210,18 @@ func (d *decoder) build(root node) Value {
 			if n > 0 {
 				dst.Name = unsafe.String(&d.data[m.name.start], n)
 			}
+			dst.raw = plainQuoted
 		} else {
 			if escapedNames == "" {
 				escapedNames = string(d.names)
+				rawNames = make([]string, 0, d.escapedFrom(i))
 			}
 			dst.Name = escapedNames[m.name.start:m.name.end]
+			// An escaped name keeps its written form; rawNames is sized
+			// for every escaped name left, so they are one allocation.
+			rawNames = append(rawNames, unsafe.String(&d.data[m.raw.start], m.raw.end-m.raw.start))
+			dst.raw = &rawNames[len(rawNames)-1]
 		}
-		dst.RawName = d.data[m.raw.start:m.raw.end:m.raw.end]
 		// Scalars, most entries, are filled here rather than by a call
 		// (KindArray and KindObject are the last two kinds).
 		if v := m.value; v.kind >= KindArray {
@@ -230,6 +238,18 @@ func (d *decoder) build(root node) Value {
 		}
 	}
 	return d.valueOf(root, &t)
+}
+
+// escapedFrom counts the done members from i on whose names hold an escape
+// (their decoded name is shorter than the quoted bytes minus the quotes).
+func (d *decoder) escapedFrom(i int) int {
+	n := 0
+	for _, m := range d.doneMembers[i:] {
+		if m.name.end-m.name.start != m.raw.end-m.raw.start-2 {
+			n++
+		}
+	}
+	return n
 }
 
 // tree is a document's final members and items, laid out as the done

@@ -166,8 +166,11 @@ func TestDecodeKeepsLiteralsAndOrder(t *testing.T) {
 	if m, _ := v.Get("m"); m.Str() != "café / \"q\" 😀" {
 		t.Errorf("decoded string %q", m.Str())
 	}
-	if raw := v.Members()[3].RawName; string(raw) != `"\u0061b"` {
+	if raw := v.Members()[3].RawName(); string(raw) != `"\u0061b"` {
 		t.Errorf("RawName %q", raw)
+	}
+	if raw := v.Members()[0].RawName(); raw != nil {
+		t.Errorf("a name without an escape keeps raw name %q", raw)
 	}
 }
 

@@ -1,10 +1,9 @@
 package jsonvalue
 
-import "bytes"
-
 // AppendCompact appends v in the wire form: no whitespace, members in order,
 // every scalar and member name written from the exact bytes it was read
-// from, so a compact input decodes and re-encodes byte for byte. A string or
+// from (a name read without an escape is its standard quoting), so a
+// compact input decodes and re-encodes byte for byte. A string or
 // name built by a constructor is written with the standard escaping (see
 // quote.go: the escaping of Python's json.dumps with ensure_ascii=False).
 // The zero Value, which a decoded value never holds, is written as null.
@@ -17,10 +16,13 @@ func AppendCompact(dst []byte, v Value) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			if len(m.RawName) > 0 {
-				dst = append(dst, m.RawName...)
-			} else {
+			switch m.raw {
+			case nil:
 				dst = appendQuoted(dst, m.Name)
+			case plainQuoted:
+				dst = append(append(append(dst, '"'), m.Name...), '"')
+			default:
+				dst = append(dst, *m.raw...)
 			}
 			dst = append(dst, ':')
 			dst = AppendCompact(dst, m.Value)
@@ -42,21 +44,22 @@ func AppendCompact(dst []byte, v Value) []byte {
 }
 
 // Compact returns v in the wire form of AppendCompact, in one allocation
-// when every name has its raw bytes.
+// for a decoded value (whose names need no escape or keep their raw bytes).
 func Compact(v Value) []byte {
 	return AppendCompact(make([]byte, 0, compactSize(v)), v)
 }
 
 // compactSize is the length of v's compact form, counting a name without
-// raw bytes at its unescaped length plus quotes (a lower bound).
+// raw bytes at its decoded length plus quotes (exact unless the name needs
+// escaping, then a lower bound).
 func compactSize(v Value) int {
 	switch v.Kind() {
 	case KindObject:
 		n := 1 + len(v.c.members) // '{', the commas and '}'
 		for i := range v.c.members {
 			m := &v.c.members[i]
-			if len(m.RawName) > 0 {
-				n += len(m.RawName)
+			if m.raw != nil && m.raw != plainQuoted {
+				n += len(*m.raw)
 			} else {
 				n += len(m.Name) + 2
 			}
@@ -95,8 +98,10 @@ func AppendPython(dst []byte, v Value) []byte {
 			if i > 0 {
 				dst = append(dst, ',', ' ')
 			}
-			if len(m.RawName) > 0 && bytes.IndexByte(m.RawName, '\\') < 0 {
-				dst = append(dst, m.RawName...)
+			// A name written with an escape is requoted: Python does not
+			// keep escapes.
+			if m.raw == plainQuoted {
+				dst = append(append(append(dst, '"'), m.Name...), '"')
 			} else {
 				dst = appendQuoted(dst, m.Name)
 			}

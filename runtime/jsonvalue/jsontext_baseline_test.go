@@ -98,7 +98,7 @@ func (b *jsontextBuilder) object() (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		b.members = append(b.members, Member{Name: name, RawName: rawName, Value: v})
+		b.members = append(b.members, MemberWithRawName(name, rawName, v))
 	}
 	if _, err := b.dec.ReadToken(); err != nil {
 		return Value{}, err

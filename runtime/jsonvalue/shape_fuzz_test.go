@@ -46,9 +46,18 @@ func checkShape(t *testing.T, v Value) {
 			t.Fatalf("object accessors disagree: %d members, Len %d", len(members), v.Len())
 		}
 		for i := range members {
+			// A kept raw name holds an escape; without one the name was
+			// written as its standard quoting, which has none.
+			written := members[i].RawName()
+			if written == nil {
+				written = appendQuoted(nil, members[i].Name)
+			}
+			if (members[i].RawName() != nil) != (bytes.IndexByte(written, '\\') >= 0) {
+				t.Fatalf("member name %q: raw name %q kept without an escape or dropped with one", members[i].Name, written)
+			}
 			var name string
-			if err := json.Unmarshal(members[i].RawName, &name); err != nil || name != members[i].Name {
-				t.Fatalf("member name %q read from %s, encoding/json reads %q (%v)", members[i].Name, members[i].RawName, name, err)
+			if err := json.Unmarshal(written, &name); err != nil || name != members[i].Name {
+				t.Fatalf("member name %q read from %s, encoding/json reads %q (%v)", members[i].Name, written, name, err)
 			}
 			checkShape(t, members[i].Value)
 		}

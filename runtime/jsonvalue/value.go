@@ -75,14 +75,62 @@ func scalarOf(lit []byte) Value {
 	return Value{raw: unsafe.String(&lit[0], len(lit))}
 }
 
-// Member is one name/value pair of an object.
+// Member is one name/value pair of an object (48 bytes on 64-bit).
+//
+// A decoded Member's Name must not be changed in place: its recorded
+// spelling would no longer match. Build a new Member instead.
 type Member struct {
 	// Name is the decoded member name.
 	Name string
-	// RawName is the quoted name as written (escapes kept); empty for a
-	// member built with Object, which writes Name with the standard escaping.
-	RawName []byte
-	Value   Value
+	// raw is how the name is written: nil for the standard quoting of Name
+	// (a member built without a raw name), plainQuoted for '"' + Name +
+	// '"' as it stands (every name the decoder read without an escape:
+	// the decoder refuses control characters and invalid UTF-8 in names,
+	// so that is also its standard quoting, written without a scan), else
+	// the quoted name as written, escapes kept. A pointer, not a string
+	// or slice, keeps a Member at 48 bytes; escaped names are rare.
+	raw   *string
+	Value Value
+}
+
+// plainQuoted is the raw of a Member whose name is written as '"' + Name +
+// '"' with no escaping; only its address is used.
+var plainQuoted = new(string)
+
+// RawName returns the quoted name as written when it differs from '"' +
+// Name + '"' (that is, when it holds an escape), and nil otherwise: for
+// every decoded name written without an escape and every member built
+// without a raw name, whose name is written as its standard quoting.
+// Callers must not modify the result.
+func (m Member) RawName() []byte {
+	if m.raw == nil || m.raw == plainQuoted {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(*m.raw), len(*m.raw))
+}
+
+// Equal reports whether m and o are the same JSON member: the same decoded
+// name and Equal values, as Equal compares an object's members (how the
+// name was written is not compared). go-cmp uses it for Members, whose
+// raw name it could not otherwise read.
+func (m Member) Equal(o Member) bool { return m.Name == o.Name && Equal(m.Value, o.Value) }
+
+// MemberWithRawName is the member name: value whose name is written as raw,
+// the quoted name as read elsewhere (escapes kept), so an encoder writes
+// it byte for byte; raw must be a JSON string whose decoded text is name.
+// raw is copied unless it is '"' + name + '"'. An empty raw writes the
+// standard quoting of name.
+func MemberWithRawName(name string, raw []byte, value Value) Member {
+	m := Member{Name: name, Value: value}
+	switch {
+	case len(raw) == 0:
+	case len(raw) == len(name)+2 && raw[0] == '"' && raw[len(raw)-1] == '"' && string(raw[1:len(raw)-1]) == name:
+		m.raw = plainQuoted
+	default:
+		s := string(raw)
+		m.raw = &s
+	}
+	return m
 }
 
 // Kind returns the value's JSON type.

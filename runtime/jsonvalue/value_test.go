@@ -2,6 +2,7 @@ package jsonvalue
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -103,5 +104,83 @@ func TestDeepEqualComparesContent(t *testing.T) {
 	}
 	if reflect.DeepEqual(a, c) {
 		t.Errorf("different documents are DeepEqual")
+	}
+}
+
+// TestMemberSize pins a Member at 48 bytes: a decoded document holds one per
+// member, and the listener's allocation is mostly these.
+func TestMemberSize(t *testing.T) {
+	if n := unsafe.Sizeof(Member{}); n > 48 {
+		t.Errorf("a Member is %d bytes, want at most 48", n)
+	}
+}
+
+// TestMemberWithRawName checks that an escaped raw name is written as given
+// and one without an escape (the standard quoting) is not kept.
+func TestMemberWithRawName(t *testing.T) {
+	escaped := MemberWithRawName("ab", []byte(`"\u0061b"`), Int(1))
+	plain := MemberWithRawName("ab", []byte(`"ab"`), Int(1))
+	if got := string(escaped.RawName()); got != `"\u0061b"` {
+		t.Errorf("escaped RawName %q", got)
+	}
+	if plain.RawName() != nil {
+		t.Errorf("plain RawName %q, want nil", plain.RawName())
+	}
+	v, ok := Object(escaped)
+	if !ok {
+		t.Fatal("Object refused one member")
+	}
+	if got := string(Compact(v)); got != `{"\u0061b":1}` {
+		t.Errorf("compact %s", got)
+	}
+	if got := string(AppendPython(nil, v)); got != `{"ab": 1}` {
+		t.Errorf("python %s", got)
+	}
+	if !escaped.Equal(plain) || escaped.Equal(MemberWithRawName("ab", nil, Int(2))) || escaped.Equal(Member{Name: "a", Value: Int(1)}) {
+		t.Errorf("Member.Equal does not compare by name and value")
+	}
+	if !reflect.DeepEqual(escaped, MemberWithRawName("ab", []byte(`"\u0061b"`), Int(1))) {
+		t.Errorf("equal members are not DeepEqual")
+	}
+	decoded, err := Decode([]byte(`[{"ab":1},{"\u0061b":1}]`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it := decoded.Items(); !reflect.DeepEqual(it[0].Members()[0], plain) || !reflect.DeepEqual(it[1].Members()[0], escaped) {
+		t.Errorf("decoded members differ from the ones built with their raw names")
+	}
+	built, _ := Object(Member{Name: "a\"b", Value: Int(1)}, MemberWithRawName("c", nil, Int(2)))
+	if got := string(Compact(built)); got != `{"a\"b":1,"c":2}` {
+		t.Errorf("members built without raw names: compact %s", got)
+	}
+}
+
+// TestEscapedNamesKeepTheirSpelling checks several escaped names, nested
+// and among plain ones, each keep their written form (they share one
+// []string sized before it is filled).
+func TestEscapedNamesKeepTheirSpelling(t *testing.T) {
+	in := `{"\u0061":{"\u0062":1,"c":2,"\u0064":[{"\u0065":3,"f":4}]},"g\n":5}`
+	v, err := Decode([]byte(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(Compact(v)); got != in {
+		t.Errorf("compact %s, want %s", got, in)
+	}
+	var raws []string
+	var walk func(Value)
+	walk = func(v Value) {
+		for _, m := range v.Members() {
+			raws = append(raws, m.Name+"="+string(m.RawName()))
+			walk(m.Value)
+		}
+		for _, it := range v.Items() {
+			walk(it)
+		}
+	}
+	walk(v)
+	want := `a="\u0061" b="\u0062" c= d="\u0064" e="\u0065" f= g` + "\n" + `="g\n"`
+	if got := strings.Join(raws, " "); got != want {
+		t.Errorf("raw names %q, want %q", got, want)
 	}
 }

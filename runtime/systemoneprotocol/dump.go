@@ -142,8 +142,8 @@ func (d *dumper) layout(l *Layout, depth int) {
 		names[i] = m.Name
 	}
 	d.line(depth, "layout ["+strings.Join(names, " ")+"]")
-	if l.RawName != nil {
-		d.line(depth+1, "name written "+string(l.RawName))
+	if l.Entry != nil {
+		d.line(depth+1, "name written "+string(l.Entry.RawName))
 	}
 	for _, m := range l.Members {
 		if m.RawName != nil {

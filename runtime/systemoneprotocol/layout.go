@@ -11,15 +11,21 @@ import "bytes"
 // so an IR changed after reading is written correctly, in canonical form
 // where the recording no longer applies.
 type Layout struct {
-	// Name and RawName are the object's own name in its parent (a
-	// question's, an asset's or a batch item's name): RawName is the quoted
-	// name as written, kept only when it differs from the canonical
-	// quoting of Name.
-	Name    string
-	RawName []byte
+	// Entry is the object's own name in its parent (a question's, an
+	// asset's or a batch item's name) as written, kept only when that
+	// differs from the canonical quoting; nil otherwise. It is rare, so a
+	// pointer keeps every IR type holding a Layout 24 bytes smaller.
+	Entry *EntryName
 	// Members are the object's members in the order read, under the names
 	// read (choices rather than criteria, images rather than assets).
 	Members []LayoutMember
+}
+
+// EntryName is an object's own name in its parent as written.
+type EntryName struct {
+	// Name is the decoded name and RawName the quoted name as written.
+	Name    string
+	RawName []byte
 }
 
 // LayoutMember is one member of a recorded object.
@@ -38,7 +44,7 @@ type LayoutMember struct {
 }
 
 // IsZero reports whether nothing was recorded.
-func (l *Layout) IsZero() bool { return l.RawName == nil && len(l.Members) == 0 }
+func (l *Layout) IsZero() bool { return l.Entry == nil && len(l.Members) == 0 }
 
 // Member returns the recorded member called name, or nil.
 func (l *Layout) Member(name string) *LayoutMember {
@@ -56,8 +62,8 @@ func (l *Layout) Has(name string) bool { return l.Member(name) != nil }
 // NameFor returns the recorded quoted name when it stands for name, else
 // nil.
 func (l *Layout) NameFor(name string) []byte {
-	if l.RawName != nil && l.Name == name {
-		return l.RawName
+	if l.Entry != nil && l.Entry.Name == name {
+		return l.Entry.RawName
 	}
 	return nil
 }

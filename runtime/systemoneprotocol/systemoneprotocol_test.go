@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestPathString(t *testing.T) {
@@ -46,7 +47,7 @@ func TestLayoutLiteralReplaysOnlyMatchingValues(t *testing.T) {
 	if got := none.Literal([]byte("1")); string(got) != "1" {
 		t.Errorf("no record: got %s", got)
 	}
-	l := Layout{Name: "q", RawName: []byte(`"\u0071"`)}
+	l := Layout{Entry: &EntryName{Name: "q", RawName: []byte(`"\u0071"`)}}
 	if l.NameFor("q") == nil || l.NameFor("r") != nil {
 		t.Error("NameFor must give the recorded quoting only for the name it stands for")
 	}
@@ -89,5 +90,16 @@ func TestEnumZeroValuesAreInvalid(t *testing.T) {
 	if !RoleModeImplicit.Valid() || !RoleAnswer.Valid() || !AssetVideo.Valid() || !SpanHeadBroad.Valid() ||
 		!OverflowTruncate.Valid() || !QuestionErrorUnavailable.Valid() {
 		t.Error("known members must be valid")
+	}
+}
+
+// TestLayoutSize pins a Layout at 32 bytes (its rare entry name behind a
+// pointer): every question, asset and request holds one.
+func TestLayoutSize(t *testing.T) {
+	if n := unsafe.Sizeof(Layout{}); n > 32 {
+		t.Errorf("a Layout is %d bytes, want at most 32", n)
+	}
+	if n := unsafe.Sizeof(Question{}); n > 240 {
+		t.Errorf("a Question is %d bytes, want at most 240", n)
 	}
 }
