@@ -11,7 +11,7 @@ package catalog
 import "github.com/vllm-sr/systemone/runtime/table"
 
 // SourceSHA256 is the sha256 of specs/models/models.yaml, the file this package was generated from.
-const SourceSHA256 = "258552ebfd10d5a88235a9f233b86a9fece8b22f2c4b40105d436262669b7c6d"
+const SourceSHA256 = "58dbcc00dc102cabea4602df41ad4e65ffef1816b75031d0c7b27bf2bb2b2007"
 
 var presets = []table.Preset{
 	{
@@ -134,7 +134,7 @@ var models = []table.Model{
 			Limits: table.CardLimits{
 				MaxInputTokens:            8192,
 				LongContextMaxInputTokens: 8192,
-				Choices:                   table.CountRange{Min: 2, Max: 64},
+				Choices:                   table.CountRange{Min: 1, Max: 64},
 				Levels:                    table.CountRange{Min: 2, Max: 10},
 			},
 			Over:      "none",
@@ -154,7 +154,7 @@ var models = []table.Model{
 			Limits: table.CardLimits{
 				MaxInputTokens:            32768,
 				LongContextMaxInputTokens: 131072,
-				Choices:                   table.CountRange{Min: 2, Max: 255},
+				Choices:                   table.CountRange{Min: 1, Max: 255},
 				Levels:                    table.CountRange{Min: 2, Max: 10},
 			},
 			Over:      "none",
@@ -174,7 +174,7 @@ var models = []table.Model{
 			Limits: table.CardLimits{
 				MaxInputTokens:            32768,
 				LongContextMaxInputTokens: 262144,
-				Choices:                   table.CountRange{Min: 2, Max: 255},
+				Choices:                   table.CountRange{Min: 1, Max: 255},
 				Levels:                    table.CountRange{Min: 2, Max: 10},
 				Image: table.ImageLimits{
 					MaxCount:  8,
@@ -220,7 +220,7 @@ var models = []table.Model{
 				LongContextMaxInputTokens: 32768,
 				ScanBudget:                65536,
 				MaxScanBudget:             262144,
-				Choices:                   table.CountRange{Min: 2, Max: 255},
+				Choices:                   table.CountRange{Min: 1, Max: 255},
 				Labels:                    table.CountRange{Min: 1, Max: 64},
 				Levels:                    table.CountRange{Min: 2, Max: 10},
 			},
@@ -255,7 +255,7 @@ var models = []table.Model{
 				LongContextMaxInputTokens: 65536,
 				ScanBudget:                131072,
 				MaxScanBudget:             524288,
-				Choices:                   table.CountRange{Min: 2, Max: 255},
+				Choices:                   table.CountRange{Min: 1, Max: 255},
 				Labels:                    table.CountRange{Min: 1, Max: 255},
 				Levels:                    table.CountRange{Min: 2, Max: 10},
 			},
@@ -290,7 +290,7 @@ var models = []table.Model{
 				LongContextMaxInputTokens: 16384,
 				ScanBudget:                32768,
 				MaxScanBudget:             131072,
-				Choices:                   table.CountRange{Min: 2, Max: 32},
+				Choices:                   table.CountRange{Min: 1, Max: 32},
 				Labels:                    table.CountRange{Min: 1, Max: 32},
 				Levels:                    table.CountRange{Min: 2, Max: 10},
 			},
@@ -323,7 +323,7 @@ var models = []table.Model{
 				LongContextMaxInputTokens: 131072,
 				ScanBudget:                131072,
 				MaxScanBudget:             524288,
-				Choices:                   table.CountRange{Min: 2, Max: 255},
+				Choices:                   table.CountRange{Min: 1, Max: 255},
 				Labels:                    table.CountRange{Min: 1, Max: 128},
 				Levels:                    table.CountRange{Min: 2, Max: 10},
 				Image: table.ImageLimits{
@@ -370,7 +370,7 @@ var models = []table.Model{
 				LongContextMaxInputTokens: 32768,
 				ScanBudget:                32768,
 				MaxScanBudget:             65536,
-				Choices:                   table.CountRange{Min: 2, Max: 64},
+				Choices:                   table.CountRange{Min: 1, Max: 64},
 				Labels:                    table.CountRange{Min: 1, Max: 32},
 				Levels:                    table.CountRange{Min: 2, Max: 10},
 				Image: table.ImageLimits{
