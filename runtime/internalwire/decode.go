@@ -168,24 +168,10 @@ func (rd *reader) checkRequest(r *sop.Request, path sop.Path) error {
 	if r.Layout.Has("assets") && (r.Layout.Has("images") || r.Layout.Has("videos")) {
 		return sop.Refuse(sop.ReasonConflict, path.Key("assets"), "a request spells its assets as assets or as images and videos, not both")
 	}
-	if r.Roles.Mode == sop.RoleModeImplicit && objectState(r) {
+	if r.Roles.Mode == sop.RoleModeImplicit && r.HasObjectState() {
 		rd.diags.Add(sop.DiagnosticLegacyForm, sop.FormImplicitRoles, path)
 	}
 	return nil
-}
-
-// objectState reports whether the request has an object state, the only
-// kind implicit roles read parts of.
-func objectState(r *sop.Request) bool {
-	if r.State.Kind() == jsonvalue.KindObject {
-		return true
-	}
-	for _, s := range r.States {
-		if s.Value.Kind() == jsonvalue.KindObject {
-			return true
-		}
-	}
-	return false
 }
 
 func readStates(v jsonvalue.Value, path sop.Path) ([]jsonvalue.Member, error) {

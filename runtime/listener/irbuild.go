@@ -82,24 +82,10 @@ func (b *Builder) checkRequest(r *sp.Request, path sp.Path, hasStates bool, asse
 	case assetSpellings == 3:
 		return RefuseAt(string(sp.ReasonConflict), path.Key("assets"), "a request spells its assets as assets or as images and videos, not both")
 	}
-	if r.Roles.Mode == sp.RoleModeImplicit && objectState(r) {
+	if r.Roles.Mode == sp.RoleModeImplicit && r.HasObjectState() {
 		b.legacy(sp.FormImplicitRoles, path)
 	}
 	return nil
-}
-
-// objectState reports whether the request has an object state, the only
-// kind implicit roles give parts to.
-func objectState(r *sp.Request) bool {
-	if r.State.Kind() == jsonvalue.KindObject {
-		return true
-	}
-	for _, s := range r.States {
-		if s.Value.Kind() == jsonvalue.KindObject {
-			return true
-		}
-	}
-	return false
 }
 
 func (b *Builder) legacy(form string, path sp.Path) {

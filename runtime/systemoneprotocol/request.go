@@ -149,3 +149,18 @@ type BatchItem struct {
 	Name    string
 	Request Request
 }
+
+// HasObjectState reports whether the request has an object state, or in
+// the states form at least one: the only kind of state implicit roles
+// give parts to.
+func (r *Request) HasObjectState() bool {
+	if r.State.Kind() == jsonvalue.KindObject {
+		return true
+	}
+	for _, s := range r.States {
+		if s.Value.Kind() == jsonvalue.KindObject {
+			return true
+		}
+	}
+	return false
+}
