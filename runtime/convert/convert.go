@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/schemaregistry"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/targetcodec"
 )
@@ -60,7 +60,7 @@ type Result struct {
 	// Diagnostics are the source codec's records (legacy forms used), then
 	// the target codec's (members the standard drops), then the
 	// deviations'.
-	Diagnostics sop.Diagnostics
+	Diagnostics ir.Diagnostics
 }
 
 // Convert reads body in the schema from and writes the same request in the

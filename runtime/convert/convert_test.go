@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -18,7 +18,7 @@ func TestConvertInternalToInternalIsLossless(t *testing.T) {
 	if got, want := string(res.Body), strings.TrimSpace(body); got != want {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
-	if got := res.Diagnostics.Forms(sop.DiagnosticLegacyForm); strings.Join(got, ",") != "implicit_roles,levels,long_context" {
+	if got := res.Diagnostics.Forms(ir.DiagnosticLegacyForm); strings.Join(got, ",") != "implicit_roles,levels,long_context" {
 		t.Fatalf("legacy forms: %v", got)
 	}
 }
@@ -51,8 +51,8 @@ func TestConvertErrorsAreOneLine(t *testing.T) {
 
 func TestConvertKeepsTheProtocolError(t *testing.T) {
 	_, err := Convert(table.SchemaInternal, table.SchemaInternal, nil, []byte(`{"state":1,"questions":{"q":{"type":"noul"}}}`))
-	var pe *sop.ProtocolError
-	if !errors.As(err, &pe) || pe.Reason != sop.ReasonWrongType || pe.Path.String() != "state" {
+	var pe *ir.ProtocolError
+	if !errors.As(err, &pe) || pe.Reason != ir.ReasonWrongType || pe.Path.String() != "state" {
 		t.Fatalf("got %v, want wrong_type at state", err)
 	}
 }

@@ -1,6 +1,6 @@
 // Package convert translates one System One request body from one schema
 // to another, always through the IR: the source schema's codec reads the
-// body into a systemoneprotocol.Request and the target's codec writes it.
+// body into a ir.Request and the target's codec writes it.
 //
 // It is the library behind `vllm-sr convert`. The schemas and deviations
 // come from a schema registry (schemaregistry): it reads vllm-sr/5.0 and

@@ -6,13 +6,13 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/validate"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // readFunc reads one request body of a schema into the IR.
-type readFunc func(body []byte) (*sop.Request, sop.Diagnostics, error)
+type readFunc func(body []byte) (*ir.Request, ir.Diagnostics, error)
 
 // reader returns how c reads id: the internal form with internalwire, a
 // listener schema with its listener codec as POST /v1/systemone, and
@@ -34,7 +34,7 @@ func (c *Converter) reader(id table.SchemaID) (readFunc, bool) {
 }
 
 func listenerReader(lc listener.Codec) readFunc {
-	return func(body []byte) (*sop.Request, sop.Diagnostics, error) {
+	return func(body []byte) (*ir.Request, ir.Diagnostics, error) {
 		cr, err := lc.Read(listener.EndpointSystemOne, body, nil)
 		if err != nil {
 			return nil, nil, refusal(err)
@@ -50,7 +50,7 @@ func listenerReader(lc listener.Codec) readFunc {
 // extension field), then reads the body as the 5.0 superset.
 func standardReader(lc listener.Codec) readFunc {
 	read := listenerReader(lc)
-	return func(body []byte) (*sop.Request, sop.Diagnostics, error) {
+	return func(body []byte) (*ir.Request, ir.Diagnostics, error) {
 		root, r := listener.Decode(body, internalwire.MaxDepth)
 		if r != nil {
 			return nil, nil, refusal(r)

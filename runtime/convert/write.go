@@ -5,9 +5,9 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/presetexpand"
 	"github.com/vllm-sr/systemone/runtime/requestwire"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/targetcodec"
 )
@@ -26,7 +26,7 @@ const convertEndpoint = "http://convert.invalid/v1/systemone"
 //     without the model it would impose);
 //   - vllm-sr/5.0: the full 5.0 request writer the codec's batches are
 //     made of, with preset-only questions completed as the codec does.
-func writeRequest(codec targetcodec.Codec, r *sop.Request) (targetcodec.WireCall, sop.Diagnostics, error) {
+func writeRequest(codec targetcodec.Codec, r *ir.Request) (targetcodec.WireCall, ir.Diagnostics, error) {
 	switch codec.ID() {
 	case table.SchemaStandard02:
 		return planned(codec, r)
@@ -35,7 +35,7 @@ func writeRequest(codec targetcodec.Codec, r *sop.Request) (targetcodec.WireCall
 		return single(body), nil, err
 	case table.SchemaVllmSR50:
 		c := *r
-		c.Questions = append([]sop.Question(nil), r.Questions...)
+		c.Questions = append([]ir.Question(nil), r.Questions...)
 		for i := range c.Questions {
 			if c.Questions[i].Type == "" {
 				presetexpand.Expand(&c.Questions[i])
@@ -53,12 +53,12 @@ func writeRequest(codec targetcodec.Codec, r *sop.Request) (targetcodec.WireCall
 
 // planned writes r through codec's Plan as a one-item batch; the request's
 // own model goes upstream.
-func planned(codec targetcodec.Codec, r *sop.Request) (targetcodec.WireCall, sop.Diagnostics, error) {
+func planned(codec targetcodec.Codec, r *ir.Request) (targetcodec.WireCall, ir.Diagnostics, error) {
 	if r.Model == nil {
 		return targetcodec.WireCall{}, nil, errors.New("model: is required (missing_member)")
 	}
 	t := targetcodec.Target{Deployment: "convert", Endpoint: convertEndpoint, Model: *r.Model, MaxConcurrency: 1}
-	plan, diags, err := codec.Plan(&sop.Batch{Items: []sop.BatchItem{{Name: "request", Request: *r}}}, t, targetcodec.Policy{})
+	plan, diags, err := codec.Plan(&ir.Batch{Items: []ir.BatchItem{{Name: "request", Request: *r}}}, t, targetcodec.Policy{})
 	if err != nil {
 		return targetcodec.WireCall{}, nil, err
 	}

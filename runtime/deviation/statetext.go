@@ -1,8 +1,8 @@
 package deviation
 
 import (
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 )
@@ -33,18 +33,18 @@ func (StateText) AppliesTo(schema table.SchemaID) bool {
 // request's state) when it is an object or an array, recording an
 // approximated diagnostic for each. A text state is left as it is, and a
 // body with nothing to rewrite keeps its bytes.
-func (StateText) RewriteRequest(call *tc.WireCall) (sp.Diagnostics, error) {
+func (StateText) RewriteRequest(call *tc.WireCall) (ir.Diagnostics, error) {
 	root, err := jsonvalue.Decode(call.Body, jsonvalue.Options{MaxDepth: MaxDepth})
 	if err != nil || root.Kind() != jsonvalue.KindObject {
-		return nil, &sp.ProtocolError{Category: sp.CategoryInvalidIR, Reason: sp.ReasonInvalidJSON,
+		return nil, &ir.ProtocolError{Category: ir.CategoryInvalidIR, Reason: ir.ReasonInvalidJSON,
 			Message: "state_text rewrites a JSON object body", Cause: err}
 	}
-	var diags sp.Diagnostics
+	var diags ir.Diagnostics
 	var rewritten jsonvalue.Value
 	if requests, ok := root.Get("requests"); ok && requests.Kind() == jsonvalue.KindObject {
 		items := make([]jsonvalue.Member, len(requests.Members()))
 		for i, m := range requests.Members() {
-			at := sp.Path{{Name: "requests"}, {Name: m.Name}}
+			at := ir.Path{{Name: "requests"}, {Name: m.Name}}
 			m.Value = rewriteState(m.Value, at, &diags)
 			items[i] = m
 		}
@@ -60,9 +60,9 @@ func (StateText) RewriteRequest(call *tc.WireCall) (sp.Diagnostics, error) {
 
 // callPath locates a split call's body inside its batch: requests.<item>
 // for a call carrying one item, the root otherwise.
-func callPath(call *tc.WireCall) sp.Path {
+func callPath(call *tc.WireCall) ir.Path {
 	if len(call.Items) == 1 {
-		return sp.Path{{Name: "requests"}, {Name: call.Items[0]}}
+		return ir.Path{{Name: "requests"}, {Name: call.Items[0]}}
 	}
 	return nil
 }
@@ -72,17 +72,17 @@ func (StateText) RewriteReply(*tc.WireReply) error { return nil }
 
 // rewriteState returns request with its state as text when it is an
 // object or an array.
-func rewriteState(request jsonvalue.Value, at sp.Path, diags *sp.Diagnostics) jsonvalue.Value {
+func rewriteState(request jsonvalue.Value, at ir.Path, diags *ir.Diagnostics) jsonvalue.Value {
 	state, ok := request.Get("state")
 	if !ok || state.Kind() != jsonvalue.KindObject && state.Kind() != jsonvalue.KindArray {
 		return request
 	}
-	diags.Add(sp.DiagnosticApproximated, StateTextID, at.Key("state"))
+	diags.Add(ir.DiagnosticApproximated, StateTextID, at.Key("state"))
 	request = replace(request, "state", StateTextOf(state))
 	if _, hasRoles := request.Get("roles"); hasRoles {
 		// A text state has no keys for roles to name; the whole text is the
 		// user's content, as on every family without roles.
-		diags.Add(sp.DiagnosticDropped, "roles", at.Key("roles"))
+		diags.Add(ir.DiagnosticDropped, "roles", at.Key("roles"))
 		request = without(request, "roles")
 	}
 	return request

@@ -7,8 +7,8 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/refscorer"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -111,7 +111,7 @@ func TestCrossFamilyEquivalence(t *testing.T) {
 
 // decide3 is the reference scorer's answers from vllm-sr/decision3 to one
 // choice, one noul and one score question about state.
-func decide3(t *testing.T, state jsonvalue.Value) []sp.Answer {
+func decide3(t *testing.T, state jsonvalue.Value) []ir.Answer {
 	t.Helper()
 	req, _, err := internalwire.DecodeRequest([]byte(`{"state":"","questions":{` +
 		`"team":{"type":"choice","instructions":"Which team?","choices":{"billing":null,"engineering":"Outages"}},` +

@@ -3,8 +3,8 @@ package internalwire
 import (
 	"errors"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -12,36 +12,36 @@ import (
 // written is refused rather than written as a body DecodeRequest would
 // refuse. These are the IR invariants other codecs must keep.
 
-func invalidIR(path sop.Path, reason sop.Reason, message string) error {
-	return &sop.ProtocolError{Category: sop.CategoryInvalidIR, Reason: reason, Path: path, Message: message}
+func invalidIR(path ir.Path, reason ir.Reason, message string) error {
+	return &ir.ProtocolError{Category: ir.CategoryInvalidIR, Reason: reason, Path: path, Message: message}
 }
 
 // prefixPath puts an error of a nested request under its place in the
 // bundle.
-func prefixPath(err error, prefix sop.Path) error {
-	var pe *sop.ProtocolError
+func prefixPath(err error, prefix ir.Path) error {
+	var pe *ir.ProtocolError
 	if errors.As(err, &pe) {
 		out := *pe
-		out.Path = append(append(sop.Path(nil), prefix...), pe.Path...)
+		out.Path = append(append(ir.Path(nil), prefix...), pe.Path...)
 		return &out
 	}
 	return err
 }
 
-func checkRequest(r *sop.Request) error {
+func checkRequest(r *ir.Request) error {
 	switch {
 	case r.State.IsValid() == (r.States != nil):
-		return invalidIR(sop.Path{{Name: "state"}}, sop.ReasonConflict, "a request has exactly one of state and states")
+		return invalidIR(ir.Path{{Name: "state"}}, ir.ReasonConflict, "a request has exactly one of state and states")
 	case r.State.IsValid() && !isContent(r.State):
-		return invalidIR(sop.Path{{Name: "state"}}, sop.ReasonWrongType, "must be a string, an object or an array")
+		return invalidIR(ir.Path{{Name: "state"}}, ir.ReasonWrongType, "must be a string, an object or an array")
 	case r.States != nil && len(r.States) == 0:
-		return invalidIR(sop.Path{{Name: "states"}}, sop.ReasonEmpty, "must have at least one state")
+		return invalidIR(ir.Path{{Name: "states"}}, ir.ReasonEmpty, "must have at least one state")
 	case len(r.Questions) == 0:
-		return invalidIR(sop.Path{{Name: "questions"}}, sop.ReasonEmpty, "a request has at least one question")
+		return invalidIR(ir.Path{{Name: "questions"}}, ir.ReasonEmpty, "a request has at least one question")
 	}
 	for _, s := range r.States {
 		if !isContent(s.Value) {
-			return invalidIR(sop.Path{{Name: "states"}, {Name: s.Name}}, sop.ReasonWrongType, "must be a string, an object or an array")
+			return invalidIR(ir.Path{{Name: "states"}, {Name: s.Name}}, ir.ReasonWrongType, "must be a string, an object or an array")
 		}
 	}
 	if err := checkRoles(r.Roles); err != nil {
@@ -52,7 +52,7 @@ func checkRequest(r *sop.Request) error {
 			return err
 		}
 	}
-	if err := checkOptions(r.Options, sop.Path{{Name: "options"}}); err != nil {
+	if err := checkOptions(r.Options, ir.Path{{Name: "options"}}); err != nil {
 		return err
 	}
 	return checkAssets(r.Assets)
@@ -63,56 +63,56 @@ func isContent(v jsonvalue.Value) bool {
 	return k == jsonvalue.KindString || k == jsonvalue.KindObject || k == jsonvalue.KindArray
 }
 
-func checkRoles(roles sop.Roles) error {
-	path := sop.Path{{Name: "roles"}}
+func checkRoles(roles ir.Roles) error {
+	path := ir.Path{{Name: "roles"}}
 	if !roles.Mode.Valid() {
-		return invalidIR(path, sop.ReasonUnsetMode, "the roles mode is not set")
+		return invalidIR(path, ir.ReasonUnsetMode, "the roles mode is not set")
 	}
-	if roles.Mode != sop.RoleModeExplicit && len(roles.Parts) > 0 {
-		return invalidIR(path, sop.ReasonConflict, "only explicit roles have parts")
+	if roles.Mode != ir.RoleModeExplicit && len(roles.Parts) > 0 {
+		return invalidIR(path, ir.ReasonConflict, "only explicit roles have parts")
 	}
 	for i, p := range roles.Parts {
 		if !p.Role.Valid() {
-			return invalidIR(path.Key(p.Key), sop.ReasonUnknownValue, "must be user, context or answer")
+			return invalidIR(path.Key(p.Key), ir.ReasonUnknownValue, "must be user, context or answer")
 		}
 		for _, prev := range roles.Parts[:i] {
 			if prev.Key == p.Key {
-				return invalidIR(path.Key(p.Key), sop.ReasonConflict, "a state key has one role")
+				return invalidIR(path.Key(p.Key), ir.ReasonConflict, "a state key has one role")
 			}
 		}
 	}
 	return nil
 }
 
-func checkQuestion(q *sop.Question) error {
-	path := sop.Path{{Name: "questions"}, {Name: q.Name}}
+func checkQuestion(q *ir.Question) error {
+	path := ir.Path{{Name: "questions"}, {Name: q.Name}}
 	if q.Type == "" && q.Preset == nil {
-		return invalidIR(path.Key("type"), sop.ReasonMissingMember, "is required unless the question names a preset")
+		return invalidIR(path.Key("type"), ir.ReasonMissingMember, "is required unless the question names a preset")
 	}
 	if q.Instructions.IsValid() && !q.Instructions.IsNull() && !isContent(q.Instructions) {
-		return invalidIR(path.Key("instructions"), sop.ReasonWrongType, "must be content or null")
+		return invalidIR(path.Key("instructions"), ir.ReasonWrongType, "must be content or null")
 	}
 	if err := checkCriteriaForm(q, path.Key("criteria")); err != nil {
 		return err
 	}
 	switch {
 	case q.Head != nil && !q.Head.Valid():
-		return invalidIR(path.Key("head"), sop.ReasonUnknownValue, "must be router or broad")
+		return invalidIR(path.Key("head"), ir.ReasonUnknownValue, "must be router or broad")
 	case q.Overflow != nil && !q.Overflow.Valid():
-		return invalidIR(path.Key("overflow"), sop.ReasonUnknownValue, "must be window or truncate")
+		return invalidIR(path.Key("overflow"), ir.ReasonUnknownValue, "must be window or truncate")
 	case q.Threshold != nil && !isProbability(*q.Threshold):
-		return invalidIR(path.Key("threshold"), sop.ReasonOutOfRange, "must be between 0 and 1")
+		return invalidIR(path.Key("threshold"), ir.ReasonOutOfRange, "must be between 0 and 1")
 	case q.At != nil && !isSecond(*q.At):
-		return invalidIR(path.Key("at"), sop.ReasonOutOfRange, "must be a finite number of seconds, at least 0")
+		return invalidIR(path.Key("at"), ir.ReasonOutOfRange, "must be a finite number of seconds, at least 0")
 	case q.Rate != nil && *q.Rate != 1 && *q.Rate != 2:
-		return invalidIR(path.Key("rate"), sop.ReasonOutOfRange, "must be 1 or 2")
+		return invalidIR(path.Key("rate"), ir.ReasonOutOfRange, "must be 1 or 2")
 	}
 	return checkTypeBound(q, path)
 }
 
 // checkTypeBound refuses a type-bound extension field on another type, as
 // the decoder does.
-func checkTypeBound(q *sop.Question, path sop.Path) error {
+func checkTypeBound(q *ir.Question, path ir.Path) error {
 	var err error
 	if q.Head != nil {
 		err = onlyFor(q.Type, path.Key("head"), "span questions", table.QuestionSpan)
@@ -130,71 +130,71 @@ func checkTypeBound(q *sop.Question, path sop.Path) error {
 	if err == nil && q.Rate != nil {
 		err = onlyFor(q.Type, path.Key("rate"), "track questions", table.QuestionTrack)
 	}
-	var pe *sop.ProtocolError
+	var pe *ir.ProtocolError
 	if errors.As(err, &pe) {
-		pe.Category = sop.CategoryInvalidIR
+		pe.Category = ir.CategoryInvalidIR
 	}
 	return err
 }
 
-func checkOptions(o *sop.Options, path sop.Path) error {
+func checkOptions(o *ir.Options, path ir.Path) error {
 	switch {
 	case o == nil:
 		return nil
 	case o.DeadlineMs != nil && *o.DeadlineMs < 0:
-		return invalidIR(path.Key("deadline_ms"), sop.ReasonOutOfRange, "must be at least 0")
+		return invalidIR(path.Key("deadline_ms"), ir.ReasonOutOfRange, "must be at least 0")
 	case o.MaxTokens != nil && *o.MaxTokens < 1:
-		return invalidIR(path.Key("max_tokens"), sop.ReasonOutOfRange, "must be at least 1")
+		return invalidIR(path.Key("max_tokens"), ir.ReasonOutOfRange, "must be at least 1")
 	}
 	return nil
 }
 
 // checkCriteriaForm checks that the criteria's shape is one the question
 // type takes, as the decoder does.
-func checkCriteriaForm(q *sop.Question, path sop.Path) error {
+func checkCriteriaForm(q *ir.Question, path ir.Path) error {
 	c := &q.Criteria
 	var ok bool
 	switch c.Form {
 	case "":
 		return nil
-	case sop.CriteriaNull:
+	case ir.CriteriaNull:
 		ok = q.Type == table.QuestionNoul || q.Type == ""
-	case sop.CriteriaLevels:
+	case ir.CriteriaLevels:
 		ok = q.Type == table.QuestionScore || q.Type == ""
-	case sop.CriteriaKeyed:
+	case ir.CriteriaKeyed:
 		ok = q.Type != table.QuestionScore && q.Type != table.QuestionBox && q.Type != table.QuestionTrack
 	}
 	if !ok {
-		return invalidIR(path, sop.ReasonWrongType, "the criteria form does not fit the question type")
+		return invalidIR(path, ir.ReasonWrongType, "the criteria form does not fit the question type")
 	}
 	for _, m := range c.Keyed {
 		if !m.Value.IsNull() && !isContent(m.Value) {
-			return invalidIR(path.Key(m.Name), sop.ReasonWrongType, "must be content or null")
+			return invalidIR(path.Key(m.Name), ir.ReasonWrongType, "must be content or null")
 		}
 	}
 	for i, v := range c.Levels {
 		if !isContent(v) {
-			return invalidIR(path.At(i), sop.ReasonWrongType, "must be content")
+			return invalidIR(path.At(i), ir.ReasonWrongType, "must be content")
 		}
 	}
 	return nil
 }
 
-func checkAssets(assets []sop.Asset) error {
+func checkAssets(assets []ir.Asset) error {
 	for i := range assets {
 		a := &assets[i]
-		path := sop.Path{{Name: "assets"}, {Name: a.Placeholder}}
+		path := ir.Path{{Name: "assets"}, {Name: a.Placeholder}}
 		switch {
 		case !a.Type.Valid():
-			return invalidIR(path.Key("type"), sop.ReasonUnknownValue, "must be image or video")
+			return invalidIR(path.Key("type"), ir.ReasonUnknownValue, "must be image or video")
 		case a.Format == nil:
-			return invalidIR(path.Key("format"), sop.ReasonMissingMember, "is required")
+			return invalidIR(path.Key("format"), ir.ReasonMissingMember, "is required")
 		case a.Data.Kind() != jsonvalue.KindString:
-			return invalidIR(path.Key("data_base64"), sop.ReasonWrongType, "must be a base64 string")
+			return invalidIR(path.Key("data_base64"), ir.ReasonWrongType, "must be a base64 string")
 		}
 		for _, prev := range assets[:i] {
 			if prev.Placeholder == a.Placeholder {
-				return invalidIR(path, sop.ReasonConflict, "a placeholder names one asset")
+				return invalidIR(path, ir.ReasonConflict, "a placeholder names one asset")
 			}
 		}
 	}

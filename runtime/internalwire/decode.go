@@ -4,8 +4,8 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // MaxDepth bounds how deeply a body nests: room for a state of the
@@ -16,7 +16,7 @@ const MaxDepth = 72
 // DecodeRequest reads one request in the internal form. The IR aliases
 // body, which the caller must not modify afterwards. The diagnostics list
 // the 4.0-only forms the request used.
-func DecodeRequest(body []byte) (*sop.Request, sop.Diagnostics, error) {
+func DecodeRequest(body []byte) (*ir.Request, ir.Diagnostics, error) {
 	root, err := parse(body)
 	if err != nil {
 		return nil, nil, err
@@ -31,7 +31,7 @@ func DecodeRequest(body []byte) (*sop.Request, sop.Diagnostics, error) {
 
 // DecodeBundle reads a POST /v1/bundle body: several named requests in the
 // internal form, and the bundle's model and options.
-func DecodeBundle(body []byte) (*sop.Batch, sop.Diagnostics, error) {
+func DecodeBundle(body []byte) (*ir.Batch, ir.Diagnostics, error) {
 	root, err := parse(body)
 	if err != nil {
 		return nil, nil, err
@@ -54,18 +54,18 @@ func parse(body []byte) (jsonvalue.Value, error) {
 	if errors.As(err, &se) {
 		msg += ": " + se.Reason + " at " + se.Path + " (byte " + strconv.FormatInt(se.Offset, 10) + ")"
 	}
-	return jsonvalue.Value{}, &sop.ProtocolError{
-		Category: sop.CategoryInvalidRequest, Reason: sop.ReasonInvalidJSON, Message: msg, Cause: err,
+	return jsonvalue.Value{}, &ir.ProtocolError{
+		Category: ir.CategoryInvalidRequest, Reason: ir.ReasonInvalidJSON, Message: msg, Cause: err,
 	}
 }
 
 // reader walks one decoded body into the IR, collecting diagnostics.
 type reader struct {
-	diags sop.Diagnostics
+	diags ir.Diagnostics
 }
 
 // object checks that v is an object and returns its members.
-func object(v jsonvalue.Value, path sop.Path) ([]jsonvalue.Member, error) {
+func object(v jsonvalue.Value, path ir.Path) ([]jsonvalue.Member, error) {
 	if v.Kind() != jsonvalue.KindObject {
 		return nil, wrongType(path, "an object")
 	}
@@ -73,17 +73,17 @@ func object(v jsonvalue.Value, path sop.Path) ([]jsonvalue.Member, error) {
 }
 
 // nonEmptyObject is object for a map that must have at least one entry.
-func nonEmptyObject(v jsonvalue.Value, path sop.Path) ([]jsonvalue.Member, error) {
+func nonEmptyObject(v jsonvalue.Value, path ir.Path) ([]jsonvalue.Member, error) {
 	ms, err := object(v, path)
 	if err == nil && len(ms) == 0 {
-		err = sop.Refuse(sop.ReasonEmpty, path, "must have at least one member")
+		err = ir.Refuse(ir.ReasonEmpty, path, "must have at least one member")
 	}
 	return ms, err
 }
 
 // layoutMember starts the layout record of member m.
-func layoutMember(m *jsonvalue.Member) sop.LayoutMember {
-	lm := sop.LayoutMember{Name: m.Name}
+func layoutMember(m *jsonvalue.Member) ir.LayoutMember {
+	lm := ir.LayoutMember{Name: m.Name}
 	if !quotedCanonically(m.RawName(), m.Name) {
 		lm.RawName = m.RawName()
 	}
@@ -92,27 +92,27 @@ func layoutMember(m *jsonvalue.Member) sop.LayoutMember {
 
 // entryLayout starts the layout of an object that is an entry of a map
 // (a question, an asset, a bundle item), recording how its name was quoted.
-func entryLayout(m *jsonvalue.Member, members int) sop.Layout {
-	l := sop.Layout{Members: make([]sop.LayoutMember, 0, members)}
+func entryLayout(m *jsonvalue.Member, members int) ir.Layout {
+	l := ir.Layout{Members: make([]ir.LayoutMember, 0, members)}
 	if !quotedCanonically(m.RawName(), m.Name) {
-		l.Entry = &sop.EntryName{Name: m.Name, RawName: m.RawName()}
+		l.Entry = &ir.EntryName{Name: m.Name, RawName: m.RawName()}
 	}
 	return l
 }
 
-func unknownMember(path sop.Path) error {
-	return sop.Refuse(sop.ReasonUnknownMember, path, "is not a member of the internal form")
+func unknownMember(path ir.Path) error {
+	return ir.Refuse(ir.ReasonUnknownMember, path, "is not a member of the internal form")
 }
 
 // request reads one request object: a body of its own, or a bundle item.
-func (rd *reader) request(v jsonvalue.Value, path sop.Path) (sop.Request, error) {
-	var r sop.Request
+func (rd *reader) request(v jsonvalue.Value, path ir.Path) (ir.Request, error) {
+	var r ir.Request
 	ms, err := object(v, path)
 	if err != nil {
 		return r, err
 	}
-	r.Roles.Mode = sop.RoleModeImplicit
-	r.Layout.Members = make([]sop.LayoutMember, 0, len(ms))
+	r.Roles.Mode = ir.RoleModeImplicit
+	r.Layout.Members = make([]ir.LayoutMember, 0, len(ms))
 	for i := range ms {
 		m := &ms[i]
 		lm := layoutMember(m)
@@ -124,7 +124,7 @@ func (rd *reader) request(v jsonvalue.Value, path sop.Path) (sop.Request, error)
 	return r, rd.checkRequest(&r, path)
 }
 
-func (rd *reader) requestMember(r *sop.Request, m *jsonvalue.Member, p sop.Path, lm *sop.LayoutMember) error {
+func (rd *reader) requestMember(r *ir.Request, m *jsonvalue.Member, p ir.Path, lm *ir.LayoutMember) error {
 	var err error
 	switch m.Name {
 	case "model":
@@ -138,7 +138,7 @@ func (rd *reader) requestMember(r *sop.Request, m *jsonvalue.Member, p sop.Path,
 		}
 	case "states":
 		r.States, err = readStates(m.Value, p)
-		rd.diags.Add(sop.DiagnosticLegacyForm, sop.FormStates, p)
+		rd.diags.Add(ir.DiagnosticLegacyForm, ir.FormStates, p)
 	case "roles":
 		r.Roles, err = readRoles(m.Value, p, lm)
 	case "questions":
@@ -155,26 +155,26 @@ func (rd *reader) requestMember(r *sop.Request, m *jsonvalue.Member, p sop.Path,
 
 // checkRequest checks what no single member shows: one state or states,
 // questions present, one asset spelling, and records implicit roles.
-func (rd *reader) checkRequest(r *sop.Request, path sop.Path) error {
+func (rd *reader) checkRequest(r *ir.Request, path ir.Path) error {
 	hasState, hasStates := r.State.IsValid(), r.States != nil
 	switch {
 	case hasState && hasStates:
-		return sop.Refuse(sop.ReasonConflict, path.Key("states"), "a request has state or states, not both")
+		return ir.Refuse(ir.ReasonConflict, path.Key("states"), "a request has state or states, not both")
 	case !hasState && !hasStates:
-		return sop.Refuse(sop.ReasonMissingMember, path.Key("state"), "is required")
+		return ir.Refuse(ir.ReasonMissingMember, path.Key("state"), "is required")
 	case r.Questions == nil:
-		return sop.Refuse(sop.ReasonMissingMember, path.Key("questions"), "is required")
+		return ir.Refuse(ir.ReasonMissingMember, path.Key("questions"), "is required")
 	}
 	if r.Layout.Has("assets") && (r.Layout.Has("images") || r.Layout.Has("videos")) {
-		return sop.Refuse(sop.ReasonConflict, path.Key("assets"), "a request spells its assets as assets or as images and videos, not both")
+		return ir.Refuse(ir.ReasonConflict, path.Key("assets"), "a request spells its assets as assets or as images and videos, not both")
 	}
-	if r.Roles.Mode == sop.RoleModeImplicit && r.HasObjectState() {
-		rd.diags.Add(sop.DiagnosticLegacyForm, sop.FormImplicitRoles, path)
+	if r.Roles.Mode == ir.RoleModeImplicit && r.HasObjectState() {
+		rd.diags.Add(ir.DiagnosticLegacyForm, ir.FormImplicitRoles, path)
 	}
 	return nil
 }
 
-func readStates(v jsonvalue.Value, path sop.Path) ([]jsonvalue.Member, error) {
+func readStates(v jsonvalue.Value, path ir.Path) ([]jsonvalue.Member, error) {
 	ms, err := nonEmptyObject(v, path)
 	if err != nil {
 		return nil, err
@@ -187,27 +187,27 @@ func readStates(v jsonvalue.Value, path sop.Path) ([]jsonvalue.Member, error) {
 	return append([]jsonvalue.Member(nil), ms...), nil
 }
 
-func readRoles(v jsonvalue.Value, path sop.Path, lm *sop.LayoutMember) (sop.Roles, error) {
+func readRoles(v jsonvalue.Value, path ir.Path, lm *ir.LayoutMember) (ir.Roles, error) {
 	if v.IsNull() {
-		return sop.Roles{Mode: sop.RoleModeNone}, nil
+		return ir.Roles{Mode: ir.RoleModeNone}, nil
 	}
 	ms, err := object(v, path)
 	if err != nil {
-		return sop.Roles{}, wrongType(path, "an object or null")
+		return ir.Roles{}, wrongType(path, "an object or null")
 	}
-	roles := sop.Roles{Mode: sop.RoleModeExplicit, Parts: make([]sop.RolePart, len(ms))}
+	roles := ir.Roles{Mode: ir.RoleModeExplicit, Parts: make([]ir.RolePart, len(ms))}
 	escaped := false
 	for i := range ms {
 		p := path.Key(ms[i].Name)
 		val := ms[i].Value
 		if val.Kind() != jsonvalue.KindString {
-			return sop.Roles{}, wrongType(p, "user, context or answer")
+			return ir.Roles{}, wrongType(p, "user, context or answer")
 		}
-		role := sop.Role(val.Str())
+		role := ir.Role(val.Str())
 		if !role.Valid() {
-			return sop.Roles{}, sop.Refuse(sop.ReasonUnknownValue, p, "must be user, context or answer")
+			return ir.Roles{}, ir.Refuse(ir.ReasonUnknownValue, p, "must be user, context or answer")
 		}
-		roles.Parts[i] = sop.RolePart{Key: ms[i].Name, Role: role}
+		roles.Parts[i] = ir.RolePart{Key: ms[i].Name, Role: role}
 		escaped = escaped || !quotedCanonically(ms[i].RawName(), ms[i].Name) || !quotedCanonically(val.Raw(), string(role))
 	}
 	if escaped {

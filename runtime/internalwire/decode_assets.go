@@ -1,31 +1,31 @@
 package internalwire
 
 import (
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // assets reads assets (each with its type) or 4.0's images or videos (type
 // implied by the member, optional, and checked when given).
-func (rd *reader) assets(r *sop.Request, m *jsonvalue.Member, path sop.Path) error {
+func (rd *reader) assets(r *ir.Request, m *jsonvalue.Member, path ir.Path) error {
 	ms, err := object(m.Value, path)
 	if err != nil {
 		return err
 	}
-	var implied sop.AssetType
+	var implied ir.AssetType
 	switch m.Name {
 	case "images":
-		implied = sop.AssetImage
-		rd.diags.Add(sop.DiagnosticLegacyForm, sop.FormImages, path)
+		implied = ir.AssetImage
+		rd.diags.Add(ir.DiagnosticLegacyForm, ir.FormImages, path)
 	case "videos":
-		implied = sop.AssetVideo
-		rd.diags.Add(sop.DiagnosticLegacyForm, sop.FormVideos, path)
+		implied = ir.AssetVideo
+		rd.diags.Add(ir.DiagnosticLegacyForm, ir.FormVideos, path)
 	}
 	for i := range ms {
 		p := path.Key(ms[i].Name)
 		for j := range r.Assets {
 			if r.Assets[j].Placeholder == ms[i].Name {
-				return sop.Refuse(sop.ReasonConflict, p, "a placeholder names one asset")
+				return ir.Refuse(ir.ReasonConflict, p, "a placeholder names one asset")
 			}
 		}
 		a, err := readAsset(&ms[i], p, implied)
@@ -37,8 +37,8 @@ func (rd *reader) assets(r *sop.Request, m *jsonvalue.Member, path sop.Path) err
 	return nil
 }
 
-func readAsset(entry *jsonvalue.Member, path sop.Path, implied sop.AssetType) (sop.Asset, error) {
-	a := sop.Asset{Placeholder: entry.Name, Type: implied}
+func readAsset(entry *jsonvalue.Member, path ir.Path, implied ir.AssetType) (ir.Asset, error) {
+	a := ir.Asset{Placeholder: entry.Name, Type: implied}
 	ms, err := object(entry.Value, path)
 	if err != nil {
 		return a, err
@@ -50,12 +50,12 @@ func readAsset(entry *jsonvalue.Member, path sop.Path, implied sop.AssetType) (s
 		p := path.Key(m.Name)
 		switch m.Name {
 		case "type":
-			var t *sop.AssetType
-			if t, err = readEnum(m.Value, p, &lm, "image or video", sop.AssetType.Valid); err != nil {
+			var t *ir.AssetType
+			if t, err = readEnum(m.Value, p, &lm, "image or video", ir.AssetType.Valid); err != nil {
 				return a, err
 			}
 			if implied != "" && *t != implied {
-				return a, sop.Refuse(sop.ReasonConflict, p, "does not match the member the asset is under")
+				return a, ir.Refuse(ir.ReasonConflict, p, "does not match the member the asset is under")
 			}
 			a.Type = *t
 		case "format":
@@ -76,21 +76,21 @@ func readAsset(entry *jsonvalue.Member, path sop.Path, implied sop.AssetType) (s
 	}
 	switch {
 	case a.Type == "":
-		return a, sop.Refuse(sop.ReasonMissingMember, path.Key("type"), "is required under assets")
+		return a, ir.Refuse(ir.ReasonMissingMember, path.Key("type"), "is required under assets")
 	case a.Format == nil:
-		return a, sop.Refuse(sop.ReasonMissingMember, path.Key("format"), "is required")
+		return a, ir.Refuse(ir.ReasonMissingMember, path.Key("format"), "is required")
 	case !a.Data.IsValid():
-		return a, sop.Refuse(sop.ReasonMissingMember, path.Key("data_base64"), "is required")
+		return a, ir.Refuse(ir.ReasonMissingMember, path.Key("data_base64"), "is required")
 	}
 	return a, nil
 }
 
-func (rd *reader) options(v jsonvalue.Value, path sop.Path) (*sop.Options, error) {
+func (rd *reader) options(v jsonvalue.Value, path ir.Path) (*ir.Options, error) {
 	ms, err := object(v, path)
 	if err != nil {
 		return nil, err
 	}
-	o := &sop.Options{Layout: sop.Layout{Members: make([]sop.LayoutMember, 0, len(ms))}}
+	o := &ir.Options{Layout: ir.Layout{Members: make([]ir.LayoutMember, 0, len(ms))}}
 	for i := range ms {
 		m := &ms[i]
 		lm := layoutMember(m)
@@ -104,7 +104,7 @@ func (rd *reader) options(v jsonvalue.Value, path sop.Path) (*sop.Options, error
 			o.MaxTokens, err = readInt(m.Value, p, 1, &lm)
 		case "long_context":
 			o.LongContext, err = readBool(m.Value, p)
-			rd.diags.Add(sop.DiagnosticLegacyForm, sop.FormLongContext, p)
+			rd.diags.Add(ir.DiagnosticLegacyForm, ir.FormLongContext, p)
 		default:
 			err = unknownMember(p)
 		}
@@ -117,17 +117,17 @@ func (rd *reader) options(v jsonvalue.Value, path sop.Path) (*sop.Options, error
 }
 
 // bundle reads {"model"?, "requests": {name: request}}.
-func (rd *reader) bundle(v jsonvalue.Value) (sop.Batch, error) {
-	var b sop.Batch
+func (rd *reader) bundle(v jsonvalue.Value) (ir.Batch, error) {
+	var b ir.Batch
 	ms, err := object(v, nil)
 	if err != nil {
 		return b, err
 	}
-	b.Layout.Members = make([]sop.LayoutMember, 0, len(ms))
+	b.Layout.Members = make([]ir.LayoutMember, 0, len(ms))
 	for i := range ms {
 		m := &ms[i]
 		lm := layoutMember(m)
-		p := sop.Path{{Name: m.Name}}
+		p := ir.Path{{Name: m.Name}}
 		switch m.Name {
 		case "model":
 			var s string
@@ -145,17 +145,17 @@ func (rd *reader) bundle(v jsonvalue.Value) (sop.Batch, error) {
 		b.Layout.Members = append(b.Layout.Members, lm)
 	}
 	if b.Items == nil {
-		return b, sop.Refuse(sop.ReasonMissingMember, sop.Path{{Name: "requests"}}, "is required")
+		return b, ir.Refuse(ir.ReasonMissingMember, ir.Path{{Name: "requests"}}, "is required")
 	}
 	return b, nil
 }
 
-func (rd *reader) bundleItems(v jsonvalue.Value, path sop.Path) ([]sop.BatchItem, error) {
+func (rd *reader) bundleItems(v jsonvalue.Value, path ir.Path) ([]ir.BatchItem, error) {
 	ms, err := nonEmptyObject(v, path)
 	if err != nil {
 		return nil, err
 	}
-	items := make([]sop.BatchItem, len(ms))
+	items := make([]ir.BatchItem, len(ms))
 	for i := range ms {
 		items[i].Name = ms[i].Name
 		if items[i].Request, err = rd.request(ms[i].Value, path.Key(ms[i].Name)); err != nil {
@@ -163,7 +163,7 @@ func (rd *reader) bundleItems(v jsonvalue.Value, path sop.Path) ([]sop.BatchItem
 		}
 		// The item's own name spelling belongs to its request's layout.
 		if !quotedCanonically(ms[i].RawName(), ms[i].Name) {
-			items[i].Request.Layout.Entry = &sop.EntryName{Name: ms[i].Name, RawName: ms[i].RawName()}
+			items[i].Request.Layout.Entry = &ir.EntryName{Name: ms[i].Name, RawName: ms[i].RawName()}
 		}
 	}
 	return items, nil

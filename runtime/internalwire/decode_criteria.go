@@ -1,8 +1,8 @@
 package internalwire
 
 import (
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -11,21 +11,21 @@ import (
 // noul (true and false only, or null), set and span; an array of levels for
 // score; none for box and track. A preset-only question (no type) takes any
 // shape its spelling allows.
-func (rd *reader) criteria(t table.QuestionType, m *jsonvalue.Member, path sop.Path) (sop.Criteria, error) {
+func (rd *reader) criteria(t table.QuestionType, m *jsonvalue.Member, path ir.Path) (ir.Criteria, error) {
 	if m.Name != "criteria" {
 		if err := spellingFits(m.Name, t, path); err != nil {
-			return sop.Criteria{}, err
+			return ir.Criteria{}, err
 		}
-		rd.diags.Add(sop.DiagnosticLegacyForm, m.Name, path)
+		rd.diags.Add(ir.DiagnosticLegacyForm, m.Name, path)
 	}
 	if t == table.QuestionBox || t == table.QuestionTrack {
-		return sop.Criteria{}, sop.Refuse(sop.ReasonNotAllowedHere, path, "box and track questions take no criteria")
+		return ir.Criteria{}, ir.Refuse(ir.ReasonNotAllowedHere, path, "box and track questions take no criteria")
 	}
 	v := m.Value
 	switch v.Kind() {
 	case jsonvalue.KindNull:
 		if (t == table.QuestionNoul || t == "") && m.Name != "levels" && m.Name != "labels" {
-			return sop.Criteria{Form: sop.CriteriaNull}, nil
+			return ir.Criteria{Form: ir.CriteriaNull}, nil
 		}
 	case jsonvalue.KindObject:
 		if t != table.QuestionScore && m.Name != "levels" {
@@ -36,12 +36,12 @@ func (rd *reader) criteria(t table.QuestionType, m *jsonvalue.Member, path sop.P
 			return levelCriteria(v, path)
 		}
 	}
-	return sop.Criteria{}, wrongType(path, criteriaShape(t))
+	return ir.Criteria{}, wrongType(path, criteriaShape(t))
 }
 
 // spellingFits checks that a 4.0 spelling belongs to the question type:
 // choices to choice and noul, levels to score, labels to set and span.
-func spellingFits(spelling string, t table.QuestionType, path sop.Path) error {
+func spellingFits(spelling string, t table.QuestionType, path ir.Path) error {
 	var fits bool
 	switch spelling {
 	case "choices":
@@ -54,7 +54,7 @@ func spellingFits(spelling string, t table.QuestionType, path sop.Path) error {
 	if fits || t == "" {
 		return nil
 	}
-	return sop.Refuse(sop.ReasonSpellingForType, path, "is not a criteria spelling of this question type")
+	return ir.Refuse(ir.ReasonSpellingForType, path, "is not a criteria spelling of this question type")
 }
 
 func criteriaShape(t table.QuestionType) string {
@@ -69,27 +69,27 @@ func criteriaShape(t table.QuestionType) string {
 	return "an object of keys to descriptions"
 }
 
-func keyedCriteria(v jsonvalue.Value, t table.QuestionType, path sop.Path) (sop.Criteria, error) {
+func keyedCriteria(v jsonvalue.Value, t table.QuestionType, path ir.Path) (ir.Criteria, error) {
 	ms := v.Members()
 	for i := range ms {
 		p := path.Key(ms[i].Name)
 		if t == table.QuestionNoul && ms[i].Name != "true" && ms[i].Name != "false" {
-			return sop.Criteria{}, sop.Refuse(sop.ReasonUnknownMember, p, "a noul's criteria are true and false only")
+			return ir.Criteria{}, ir.Refuse(ir.ReasonUnknownMember, p, "a noul's criteria are true and false only")
 		}
 		if err := readContent(ms[i].Value, p, true); err != nil {
-			return sop.Criteria{}, err
+			return ir.Criteria{}, err
 		}
 	}
 	// A copy, so an IR edited in place never writes into the decoded value.
-	return sop.Criteria{Form: sop.CriteriaKeyed, Keyed: append([]jsonvalue.Member(nil), ms...)}, nil
+	return ir.Criteria{Form: ir.CriteriaKeyed, Keyed: append([]jsonvalue.Member(nil), ms...)}, nil
 }
 
-func levelCriteria(v jsonvalue.Value, path sop.Path) (sop.Criteria, error) {
+func levelCriteria(v jsonvalue.Value, path ir.Path) (ir.Criteria, error) {
 	items := v.Items()
 	for i := range items {
 		if err := readContent(items[i], path.At(i), false); err != nil {
-			return sop.Criteria{}, err
+			return ir.Criteria{}, err
 		}
 	}
-	return sop.Criteria{Form: sop.CriteriaLevels, Levels: append([]jsonvalue.Value(nil), items...)}, nil
+	return ir.Criteria{Form: ir.CriteriaLevels, Levels: append([]jsonvalue.Value(nil), items...)}, nil
 }

@@ -3,8 +3,8 @@ package internalwire
 import (
 	"math"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -12,12 +12,12 @@ import (
 // standard's, and 4.0's three.
 var criteriaSpellings = map[string]bool{"criteria": true, "choices": true, "levels": true, "labels": true}
 
-func (rd *reader) questions(v jsonvalue.Value, path sop.Path) ([]sop.Question, error) {
+func (rd *reader) questions(v jsonvalue.Value, path ir.Path) ([]ir.Question, error) {
 	ms, err := nonEmptyObject(v, path)
 	if err != nil {
 		return nil, err
 	}
-	qs := make([]sop.Question, len(ms))
+	qs := make([]ir.Question, len(ms))
 	for i := range ms {
 		if qs[i], err = rd.question(&ms[i], path.Key(ms[i].Name)); err != nil {
 			return nil, err
@@ -26,8 +26,8 @@ func (rd *reader) questions(v jsonvalue.Value, path sop.Path) ([]sop.Question, e
 	return qs, nil
 }
 
-func (rd *reader) question(entry *jsonvalue.Member, path sop.Path) (sop.Question, error) {
-	q := sop.Question{Name: entry.Name}
+func (rd *reader) question(entry *jsonvalue.Member, path ir.Path) (ir.Question, error) {
+	q := ir.Question{Name: entry.Name}
 	ms, err := object(entry.Value, path)
 	if err != nil {
 		return q, err
@@ -47,7 +47,7 @@ func (rd *reader) question(entry *jsonvalue.Member, path sop.Path) (sop.Question
 		p := path.Key(m.Name)
 		if criteriaSpellings[m.Name] {
 			if criteria != nil {
-				return q, sop.Refuse(sop.ReasonConflict, p, "a question has one criteria member")
+				return q, ir.Refuse(ir.ReasonConflict, p, "a question has one criteria member")
 			}
 			criteria = m
 			q.Criteria, err = rd.criteria(q.Type, m, p)
@@ -66,7 +66,7 @@ func isProbability(f float64) bool { return f >= 0 && f <= 1 }
 
 func isSecond(f float64) bool { return f >= 0 && f <= math.MaxFloat64 }
 
-func readType(v jsonvalue.Value, path sop.Path) (table.QuestionType, error) {
+func readType(v jsonvalue.Value, path ir.Path) (table.QuestionType, error) {
 	if v.Kind() != jsonvalue.KindString {
 		return "", wrongType(path, "a question type")
 	}
@@ -75,13 +75,13 @@ func readType(v jsonvalue.Value, path sop.Path) (table.QuestionType, error) {
 		table.QuestionSet, table.QuestionSpan, table.QuestionTrack:
 		return t, nil
 	}
-	return "", sop.Refuse(sop.ReasonUnknownValue, path, "is not a known question type")
+	return "", ir.Refuse(ir.ReasonUnknownValue, path, "is not a known question type")
 }
 
 // questionMember reads every question member but criteria. Fields bound to
 // question types are refused on other types; a preset-only question (no
 // type) may carry any of them, since its preset implies the type.
-func questionMember(q *sop.Question, m *jsonvalue.Member, p sop.Path, lm *sop.LayoutMember) error {
+func questionMember(q *ir.Question, m *jsonvalue.Member, p ir.Path, lm *ir.LayoutMember) error {
 	var err error
 	switch m.Name {
 	case "type":
@@ -97,7 +97,7 @@ func questionMember(q *sop.Question, m *jsonvalue.Member, p sop.Path, lm *sop.La
 		}
 	case "head":
 		if err = onlyFor(q.Type, p, "span questions", table.QuestionSpan); err == nil {
-			q.Head, err = readEnum(m.Value, p, lm, "router or broad", sop.SpanHead.Valid)
+			q.Head, err = readEnum(m.Value, p, lm, "router or broad", ir.SpanHead.Valid)
 		}
 	case "decision_adapter":
 		if err = onlyFor(q.Type, p, "choice, noul and score questions",
@@ -107,7 +107,7 @@ func questionMember(q *sop.Question, m *jsonvalue.Member, p sop.Path, lm *sop.La
 	case "over":
 		q.Over, err = readOver(m.Value, p, lm)
 	case "overflow":
-		q.Overflow, err = readEnum(m.Value, p, lm, "window or truncate", sop.Overflow.Valid)
+		q.Overflow, err = readEnum(m.Value, p, lm, "window or truncate", ir.Overflow.Valid)
 	case "require_full_input":
 		q.RequireFullInput, err = readBool(m.Value, p)
 	case "threshold":
@@ -128,7 +128,7 @@ func questionMember(q *sop.Question, m *jsonvalue.Member, p sop.Path, lm *sop.La
 	return err
 }
 
-func onlyFor(t table.QuestionType, path sop.Path, what string, types ...table.QuestionType) error {
+func onlyFor(t table.QuestionType, path ir.Path, what string, types ...table.QuestionType) error {
 	if t == "" {
 		return nil
 	}
@@ -137,32 +137,32 @@ func onlyFor(t table.QuestionType, path sop.Path, what string, types ...table.Qu
 			return nil
 		}
 	}
-	return sop.Refuse(sop.ReasonNotAllowedHere, path, "applies to "+what+" only")
+	return ir.Refuse(ir.ReasonNotAllowedHere, path, "applies to "+what+" only")
 }
 
-func readEnum[E ~string](v jsonvalue.Value, path sop.Path, lm *sop.LayoutMember, want string, valid func(E) bool) (*E, error) {
+func readEnum[E ~string](v jsonvalue.Value, path ir.Path, lm *ir.LayoutMember, want string, valid func(E) bool) (*E, error) {
 	if v.Kind() != jsonvalue.KindString {
 		return nil, wrongType(path, want)
 	}
 	e := E(v.Str())
 	if !valid(e) {
-		return nil, sop.Refuse(sop.ReasonUnknownValue, path, "must be "+want)
+		return nil, ir.Refuse(ir.ReasonUnknownValue, path, "must be "+want)
 	}
 	noteString(lm, v.Raw(), string(e))
 	return &e, nil
 }
 
-func readRate(v jsonvalue.Value, path sop.Path, lm *sop.LayoutMember) (*int64, error) {
+func readRate(v jsonvalue.Value, path ir.Path, lm *ir.LayoutMember) (*int64, error) {
 	n, err := readInt(v, path, 1, lm)
 	if err == nil && *n > 2 {
-		err = sop.Refuse(sop.ReasonOutOfRange, path, "must be 1 or 2")
+		err = ir.Refuse(ir.ReasonOutOfRange, path, "must be 1 or 2")
 	}
 	return n, err
 }
 
 // readOver reads the state keys a question reads: one key as a string, or
 // an array of keys. The IR holds a list; a bare string is a spelling.
-func readOver(v jsonvalue.Value, path sop.Path, lm *sop.LayoutMember) ([]string, error) {
+func readOver(v jsonvalue.Value, path ir.Path, lm *ir.LayoutMember) ([]string, error) {
 	if v.Kind() == jsonvalue.KindString {
 		keys := []string{v.Str()}
 		note(lm, v.Raw(), appendStrings(nil, keys))
@@ -188,12 +188,12 @@ func readOver(v jsonvalue.Value, path sop.Path, lm *sop.LayoutMember) ([]string,
 }
 
 // checkQuestion checks the question as a whole and records 4.0-only forms.
-func (rd *reader) checkQuestion(q *sop.Question, path sop.Path) error {
+func (rd *reader) checkQuestion(q *ir.Question, path ir.Path) error {
 	if q.Type == "" && q.Preset == nil {
-		return sop.Refuse(sop.ReasonMissingMember, path.Key("type"), "is required unless the question names a preset")
+		return ir.Refuse(ir.ReasonMissingMember, path.Key("type"), "is required unless the question names a preset")
 	}
 	if q.Preset != nil && !q.Instructions.IsValid() {
-		rd.diags.Add(sop.DiagnosticLegacyForm, sop.FormPresetOnly, path)
+		rd.diags.Add(ir.DiagnosticLegacyForm, ir.FormPresetOnly, path)
 	}
 	return nil
 }

@@ -32,12 +32,12 @@
 // The codec is lossless: a body DecodeRequest accepts, EncodeRequest writes
 // back byte for byte as its compact form (member order, the 4.0 spellings,
 // number literals and string escapes). The IR stays schema-neutral; the
-// spelling lives in each object's systemoneprotocol.Layout, which
+// spelling lives in each object's ir.Layout, which
 // EncodeRequest replays and falls back from to a canonical order and the
 // standard spellings for an IR other codecs built.
 //
 // The form is a closed schema: an unknown member is refused with a
-// *systemoneprotocol.ProtocolError naming its JSON path, and so is a member
+// *ir.ProtocolError naming its JSON path, and so is a member
 // of the wrong type, an unknown fixed word, or a criteria spelling that
 // does not fit its question type. Limits that concern what a model can
 // answer (how many options, how long a state) are not the codec's: they are

@@ -1,20 +1,20 @@
 package internalwire
 
 import (
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // EncodeRequest writes a request in the internal form: compact, in the
 // member order and spellings its Layout recorded, and in the canonical
 // order with the standard spellings (criteria, assets) where it recorded
 // none. It refuses an IR the internal form cannot carry as written.
-func EncodeRequest(r *sop.Request) ([]byte, error) {
+func EncodeRequest(r *ir.Request) ([]byte, error) {
 	return AppendRequest(make([]byte, 0, 256), r)
 }
 
 // AppendRequest appends what EncodeRequest writes to dst.
-func AppendRequest(dst []byte, r *sop.Request) ([]byte, error) {
+func AppendRequest(dst []byte, r *ir.Request) ([]byte, error) {
 	if err := checkRequest(r); err != nil {
 		return dst, err
 	}
@@ -25,18 +25,18 @@ func AppendRequest(dst []byte, r *sop.Request) ([]byte, error) {
 // request a complete request in the internal form. The bundle has no
 // options of its own: a batch's options (vllm-sr/5.0's) are the caller's to
 // copy into each item before writing, and a Batch with Options is refused.
-func EncodeBundle(b *sop.Batch) ([]byte, error) {
+func EncodeBundle(b *ir.Batch) ([]byte, error) {
 	return AppendBundle(make([]byte, 0, 512), b)
 }
 
 // AppendBundle appends what EncodeBundle writes to dst.
-func AppendBundle(dst []byte, b *sop.Batch) ([]byte, error) {
+func AppendBundle(dst []byte, b *ir.Batch) ([]byte, error) {
 	if len(b.Items) == 0 {
-		return dst, invalidIR(sop.Path{{Name: "requests"}}, sop.ReasonEmpty, "a bundle has at least one request")
+		return dst, invalidIR(ir.Path{{Name: "requests"}}, ir.ReasonEmpty, "a bundle has at least one request")
 	}
 	if b.Options != nil {
-		return dst, &sop.ProtocolError{Category: sop.CategoryUnsupported, Reason: sop.ReasonUnsupported,
-			Path: sop.Path{{Name: "options"}}, Message: "the bundle carries options per request, not for the bundle"}
+		return dst, &ir.ProtocolError{Category: ir.CategoryUnsupported, Reason: ir.ReasonUnsupported,
+			Path: ir.Path{{Name: "options"}}, Message: "the bundle carries options per request, not for the bundle"}
 	}
 	o := objectWriter{dst: append(dst, '{'), layout: &b.Layout}
 	var err error
@@ -55,7 +55,7 @@ func AppendBundle(dst []byte, b *sop.Batch) ([]byte, error) {
 
 var bundleSlots = []string{"model", "requests"}
 
-func appendItems(dst []byte, items []sop.BatchItem) ([]byte, error) {
+func appendItems(dst []byte, items []ir.BatchItem) ([]byte, error) {
 	dst = append(dst, '{')
 	for i := range items {
 		if i > 0 {
@@ -65,7 +65,7 @@ func appendItems(dst []byte, items []sop.BatchItem) ([]byte, error) {
 		dst = appendKey(dst, it.Request.Layout.NameFor(it.Name), it.Name)
 		var err error
 		if dst, err = AppendRequest(dst, &it.Request); err != nil {
-			return dst, prefixPath(err, sop.Path{{Name: "requests"}, {Name: it.Name}})
+			return dst, prefixPath(err, ir.Path{{Name: "requests"}, {Name: it.Name}})
 		}
 	}
 	return append(dst, '}'), nil
@@ -76,7 +76,7 @@ func appendItems(dst []byte, items []sop.BatchItem) ([]byte, error) {
 var requestSlots = []string{"model", "state", "states", "roles", "questions", "assets", "images", "videos", "options"}
 
 // appendRequest writes a checked request.
-func appendRequest(dst []byte, r *sop.Request) ([]byte, error) {
+func appendRequest(dst []byte, r *ir.Request) ([]byte, error) {
 	legacyAssets := !r.Layout.Has("assets") && (r.Layout.Has("images") || r.Layout.Has("videos"))
 	o := objectWriter{dst: append(dst, '{'), layout: &r.Layout}
 	var err error
@@ -112,9 +112,9 @@ func appendRequest(dst []byte, r *sop.Request) ([]byte, error) {
 				o.dst = appendAssets(o.dst, r.Assets, "")
 			}
 		case "images", "videos":
-			t := sop.AssetImage
+			t := ir.AssetImage
 			if slot == "videos" {
-				t = sop.AssetVideo
+				t = ir.AssetVideo
 			}
 			if legacyAssets && (hasAssetOf(r.Assets, t) || r.Layout.Has(slot)) {
 				o.name(slot)
@@ -135,7 +135,7 @@ func appendRequest(dst []byte, r *sop.Request) ([]byte, error) {
 // under its recorded quoting.
 type objectWriter struct {
 	dst    []byte
-	layout *sop.Layout
+	layout *ir.Layout
 	n      int
 }
 
@@ -165,7 +165,7 @@ func (o *objectWriter) eachMapped(canonical []string, slotOf func(string) string
 }
 
 // name writes the comma and the member's name, and returns its record.
-func (o *objectWriter) name(name string) *sop.LayoutMember {
+func (o *objectWriter) name(name string) *ir.LayoutMember {
 	if o.n > 0 {
 		o.dst = append(o.dst, ',')
 	}

@@ -1,22 +1,22 @@
 package internalwire
 
 import (
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // appendRolesMember writes roles as the internal form spells each mode:
 // implicit is no member at all, none is null, explicit is the object.
-func appendRolesMember(o *objectWriter, roles sop.Roles) {
+func appendRolesMember(o *objectWriter, roles ir.Roles) {
 	switch roles.Mode {
-	case sop.RoleModeNone:
+	case ir.RoleModeNone:
 		o.name("roles")
 		o.dst = append(o.dst, "null"...)
-	case sop.RoleModeExplicit:
+	case ir.RoleModeExplicit:
 		o.scalar("roles", func(d []byte) []byte { return appendRoles(d, roles.Parts) })
 	}
 }
 
-func appendRoles(dst []byte, parts []sop.RolePart) []byte {
+func appendRoles(dst []byte, parts []ir.RolePart) []byte {
 	dst = append(dst, '{')
 	for i, p := range parts {
 		if i > 0 {
@@ -28,7 +28,7 @@ func appendRoles(dst []byte, parts []sop.RolePart) []byte {
 	return append(dst, '}')
 }
 
-func hasAssetOf(assets []sop.Asset, t sop.AssetType) bool {
+func hasAssetOf(assets []ir.Asset, t ir.AssetType) bool {
 	for i := range assets {
 		if assets[i].Type == t {
 			return true
@@ -42,7 +42,7 @@ var assetSlots = []string{"type", "format", "data_base64"}
 // appendAssets writes the assets of type only (all when only is empty,
 // the assets spelling). Under 4.0's images and videos an asset's type is
 // written only where it was read, or where nothing was recorded.
-func appendAssets(dst []byte, assets []sop.Asset, only sop.AssetType) []byte {
+func appendAssets(dst []byte, assets []ir.Asset, only ir.AssetType) []byte {
 	dst = append(dst, '{')
 	n := 0
 	for i := range assets {
@@ -75,7 +75,7 @@ func appendAssets(dst []byte, assets []sop.Asset, only sop.AssetType) []byte {
 
 var optionSlots = []string{"deadline_ms", "return_meta", "max_tokens", "long_context"}
 
-func appendOptions(dst []byte, opts *sop.Options) []byte {
+func appendOptions(dst []byte, opts *ir.Options) []byte {
 	o := objectWriter{dst: append(dst, '{'), layout: &opts.Layout}
 	o.each(optionSlots, func(slot string) {
 		switch slot {

@@ -3,8 +3,8 @@ package internalwire
 import (
 	"strconv"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // questionSlots is the canonical member order of a question; "criteria"
@@ -19,7 +19,7 @@ func criteriaSlot(name string) string {
 	return name
 }
 
-func appendQuestions(dst []byte, qs []sop.Question) []byte {
+func appendQuestions(dst []byte, qs []ir.Question) []byte {
 	dst = append(dst, '{')
 	for i := range qs {
 		if i > 0 {
@@ -32,7 +32,7 @@ func appendQuestions(dst []byte, qs []sop.Question) []byte {
 	return append(dst, '}')
 }
 
-func appendQuestion(dst []byte, q *sop.Question) []byte {
+func appendQuestion(dst []byte, q *ir.Question) []byte {
 	o := objectWriter{dst: append(dst, '{'), layout: &q.Layout}
 	o.eachMapped(questionSlots, criteriaSlot, func(slot string) {
 		switch slot {
@@ -81,18 +81,18 @@ func appendQuestion(dst []byte, q *sop.Question) []byte {
 // appendCriteria writes the criteria under the spelling they were read in
 // while it still fits them (levels for levels, choices or labels for keyed
 // criteria of the right type), else under the standard's criteria.
-func appendCriteria(o *objectWriter, q *sop.Question) {
+func appendCriteria(o *objectWriter, q *ir.Question) {
 	c := &q.Criteria
 	if !c.Present() {
 		return
 	}
 	o.name(criteriaName(q))
 	switch c.Form {
-	case sop.CriteriaNull:
+	case ir.CriteriaNull:
 		o.dst = append(o.dst, "null"...)
-	case sop.CriteriaKeyed:
+	case ir.CriteriaKeyed:
 		o.dst = appendMembers(o.dst, c.Keyed)
-	case sop.CriteriaLevels:
+	case ir.CriteriaLevels:
 		o.dst = append(o.dst, '[')
 		for i := range c.Levels {
 			if i > 0 {
@@ -104,7 +104,7 @@ func appendCriteria(o *objectWriter, q *sop.Question) {
 	}
 }
 
-func criteriaName(q *sop.Question) string {
+func criteriaName(q *ir.Question) string {
 	for _, m := range q.Layout.Members {
 		if !criteriaSpellings[m.Name] {
 			continue
@@ -112,11 +112,11 @@ func criteriaName(q *sop.Question) string {
 		fitsForm := false
 		switch m.Name {
 		case "levels":
-			fitsForm = q.Criteria.Form == sop.CriteriaLevels
+			fitsForm = q.Criteria.Form == ir.CriteriaLevels
 		case "choices":
-			fitsForm = q.Criteria.Form != sop.CriteriaLevels
+			fitsForm = q.Criteria.Form != ir.CriteriaLevels
 		case "labels":
-			fitsForm = q.Criteria.Form == sop.CriteriaKeyed
+			fitsForm = q.Criteria.Form == ir.CriteriaKeyed
 		}
 		if fitsForm && spellingFits(m.Name, q.Type, nil) == nil {
 			return m.Name

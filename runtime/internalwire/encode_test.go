@@ -4,8 +4,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -22,18 +22,18 @@ func mustMembers(t *testing.T, kv ...string) []jsonvalue.Member {
 // member order with the standard spellings.
 func TestEncodeCanonicalForm(t *testing.T) {
 	state, _ := jsonvalue.Object(mustMembers(t, "request", "Open a ticket", "history", "Earlier")...)
-	r := &sop.Request{
+	r := &ir.Request{
 		Model: new("vllm-sr/vela3"),
 		State: state,
-		Roles: sop.Roles{Mode: sop.RoleModeExplicit, Parts: []sop.RolePart{{Key: "request", Role: sop.RoleUser}, {Key: "history", Role: sop.RoleContext}}},
-		Questions: []sop.Question{
+		Roles: ir.Roles{Mode: ir.RoleModeExplicit, Parts: []ir.RolePart{{Key: "request", Role: ir.RoleUser}, {Key: "history", Role: ir.RoleContext}}},
+		Questions: []ir.Question{
 			{Name: "team", Type: table.QuestionChoice, Instructions: jsonvalue.String("Which team?"),
-				Criteria: sop.Criteria{Form: sop.CriteriaKeyed, Keyed: []jsonvalue.Member{{Name: "billing", Value: jsonvalue.Null()}}}},
-			{Name: "pii", Type: table.QuestionSpan, Criteria: sop.Criteria{Form: sop.CriteriaKeyed, Keyed: mustMembers(t, "EMAIL", "An email")},
-				Threshold: new(0.5), Head: new(sop.SpanHeadRouter), Over: []string{"request"}},
+				Criteria: ir.Criteria{Form: ir.CriteriaKeyed, Keyed: []jsonvalue.Member{{Name: "billing", Value: jsonvalue.Null()}}}},
+			{Name: "pii", Type: table.QuestionSpan, Criteria: ir.Criteria{Form: ir.CriteriaKeyed, Keyed: mustMembers(t, "EMAIL", "An email")},
+				Threshold: new(0.5), Head: new(ir.SpanHeadRouter), Over: []string{"request"}},
 		},
-		Assets:  []sop.Asset{{Placeholder: "p", Type: sop.AssetVideo, Format: new("mp4"), Data: jsonvalue.String("AA==")}},
-		Options: &sop.Options{DeadlineMs: new(int64(1500)), LongContext: new(true)},
+		Assets:  []ir.Asset{{Placeholder: "p", Type: ir.AssetVideo, Format: new("mp4"), Data: jsonvalue.String("AA==")}},
+		Options: &ir.Options{DeadlineMs: new(int64(1500)), LongContext: new(true)},
 	}
 	got, err := EncodeRequest(r)
 	if err != nil {
@@ -49,13 +49,13 @@ func TestEncodeCanonicalForm(t *testing.T) {
 }
 
 func TestEncodeRoleModes(t *testing.T) {
-	for mode, want := range map[sop.RoleMode]string{
-		sop.RoleModeImplicit: `{"state":"s","questions":{"q":{"type":"noul"}}}`,
-		sop.RoleModeNone:     `{"state":"s","roles":null,"questions":{"q":{"type":"noul"}}}`,
-		sop.RoleModeExplicit: `{"state":"s","roles":{},"questions":{"q":{"type":"noul"}}}`,
+	for mode, want := range map[ir.RoleMode]string{
+		ir.RoleModeImplicit: `{"state":"s","questions":{"q":{"type":"noul"}}}`,
+		ir.RoleModeNone:     `{"state":"s","roles":null,"questions":{"q":{"type":"noul"}}}`,
+		ir.RoleModeExplicit: `{"state":"s","roles":{},"questions":{"q":{"type":"noul"}}}`,
 	} {
-		r := &sop.Request{State: jsonvalue.String("s"), Roles: sop.Roles{Mode: mode},
-			Questions: []sop.Question{{Name: "q", Type: table.QuestionNoul}}}
+		r := &ir.Request{State: jsonvalue.String("s"), Roles: ir.Roles{Mode: mode},
+			Questions: []ir.Question{{Name: "q", Type: table.QuestionNoul}}}
 		got, err := EncodeRequest(r)
 		if err != nil || string(got) != want {
 			t.Errorf("mode %s: got %s, %v; want %s", mode, got, err, want)
@@ -82,8 +82,8 @@ func TestEncodeAfterEditingTheIR(t *testing.T) {
 	r.Questions[0].Threshold = new(0.7)       // the recorded 0.50 no longer applies
 	r.Model = new("m2")                       // nor the recorded "m\u0031"
 	r.Questions[1].Type = table.QuestionScore // choices does not fit a score
-	r.Questions[1].Criteria = sop.Criteria{Form: sop.CriteriaLevels, Levels: []jsonvalue.Value{jsonvalue.String("lo"), jsonvalue.String("hi")}}
-	r.Roles = sop.Roles{Mode: sop.RoleModeNone} // not in the layout: canonical place, at the end
+	r.Questions[1].Criteria = ir.Criteria{Form: ir.CriteriaLevels, Levels: []jsonvalue.Value{jsonvalue.String("lo"), jsonvalue.String("hi")}}
+	r.Roles = ir.Roles{Mode: ir.RoleModeNone} // not in the layout: canonical place, at the end
 	r.Options.ReturnMeta = new(true)
 	got, err := EncodeRequest(r)
 	if err != nil {
@@ -97,34 +97,34 @@ func TestEncodeAfterEditingTheIR(t *testing.T) {
 }
 
 func TestEncodeRefusesInconsistentIR(t *testing.T) {
-	noul := []sop.Question{{Name: "q", Type: table.QuestionNoul}}
+	noul := []ir.Question{{Name: "q", Type: table.QuestionNoul}}
 	cases := []struct {
 		name   string
-		r      sop.Request
-		reason sop.Reason
+		r      ir.Request
+		reason ir.Reason
 		path   string
 	}{
-		{"unset roles mode", sop.Request{State: jsonvalue.String("s"), Questions: noul}, sop.ReasonUnsetMode, "roles"},
-		{"state and states", sop.Request{State: jsonvalue.String("s"), States: mustMembers(t, "a", "b"),
-			Roles: sop.Roles{Mode: sop.RoleModeNone}, Questions: noul}, sop.ReasonConflict, "state"},
-		{"no questions", sop.Request{State: jsonvalue.String("s"), Roles: sop.Roles{Mode: sop.RoleModeNone}}, sop.ReasonEmpty, "questions"},
-		{"null state", sop.Request{State: jsonvalue.Null(), Roles: sop.Roles{Mode: sop.RoleModeNone}, Questions: noul}, sop.ReasonWrongType, "state"},
-		{"levels on a choice", sop.Request{State: jsonvalue.String("s"), Roles: sop.Roles{Mode: sop.RoleModeNone},
-			Questions: []sop.Question{{Name: "q", Type: table.QuestionChoice, Criteria: sop.Criteria{Form: sop.CriteriaLevels}}}},
-			sop.ReasonWrongType, "questions.q.criteria"},
-		{"head on a noul", sop.Request{State: jsonvalue.String("s"), Roles: sop.Roles{Mode: sop.RoleModeNone},
-			Questions: []sop.Question{{Name: "q", Type: table.QuestionNoul, Head: new(sop.SpanHeadBroad)}}},
-			sop.ReasonNotAllowedHere, "questions.q.head"},
-		{"unknown asset type", sop.Request{State: jsonvalue.String("s"), Roles: sop.Roles{Mode: sop.RoleModeNone}, Questions: noul,
-			Assets: []sop.Asset{{Placeholder: "p", Type: "audio", Format: new("mp3"), Data: jsonvalue.String("AA==")}}}, sop.ReasonUnknownValue, "assets.p.type"},
-		{"negative deadline", sop.Request{State: jsonvalue.String("s"), Roles: sop.Roles{Mode: sop.RoleModeNone}, Questions: noul,
-			Options: &sop.Options{DeadlineMs: new(int64(-5))}}, sop.ReasonOutOfRange, "options.deadline_ms"},
+		{"unset roles mode", ir.Request{State: jsonvalue.String("s"), Questions: noul}, ir.ReasonUnsetMode, "roles"},
+		{"state and states", ir.Request{State: jsonvalue.String("s"), States: mustMembers(t, "a", "b"),
+			Roles: ir.Roles{Mode: ir.RoleModeNone}, Questions: noul}, ir.ReasonConflict, "state"},
+		{"no questions", ir.Request{State: jsonvalue.String("s"), Roles: ir.Roles{Mode: ir.RoleModeNone}}, ir.ReasonEmpty, "questions"},
+		{"null state", ir.Request{State: jsonvalue.Null(), Roles: ir.Roles{Mode: ir.RoleModeNone}, Questions: noul}, ir.ReasonWrongType, "state"},
+		{"levels on a choice", ir.Request{State: jsonvalue.String("s"), Roles: ir.Roles{Mode: ir.RoleModeNone},
+			Questions: []ir.Question{{Name: "q", Type: table.QuestionChoice, Criteria: ir.Criteria{Form: ir.CriteriaLevels}}}},
+			ir.ReasonWrongType, "questions.q.criteria"},
+		{"head on a noul", ir.Request{State: jsonvalue.String("s"), Roles: ir.Roles{Mode: ir.RoleModeNone},
+			Questions: []ir.Question{{Name: "q", Type: table.QuestionNoul, Head: new(ir.SpanHeadBroad)}}},
+			ir.ReasonNotAllowedHere, "questions.q.head"},
+		{"unknown asset type", ir.Request{State: jsonvalue.String("s"), Roles: ir.Roles{Mode: ir.RoleModeNone}, Questions: noul,
+			Assets: []ir.Asset{{Placeholder: "p", Type: "audio", Format: new("mp3"), Data: jsonvalue.String("AA==")}}}, ir.ReasonUnknownValue, "assets.p.type"},
+		{"negative deadline", ir.Request{State: jsonvalue.String("s"), Roles: ir.Roles{Mode: ir.RoleModeNone}, Questions: noul,
+			Options: &ir.Options{DeadlineMs: new(int64(-5))}}, ir.ReasonOutOfRange, "options.deadline_ms"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := EncodeRequest(&c.r)
-			var pe *sop.ProtocolError
-			if !errors.As(err, &pe) || pe.Category != sop.CategoryInvalidIR || pe.Reason != c.reason || pe.Path.String() != c.path {
+			var pe *ir.ProtocolError
+			if !errors.As(err, &pe) || pe.Category != ir.CategoryInvalidIR || pe.Reason != c.reason || pe.Path.String() != c.path {
 				t.Fatalf("got %v, want invalid_ir %s at %s", err, c.reason, c.path)
 			}
 		})
@@ -134,17 +134,17 @@ func TestEncodeRefusesInconsistentIR(t *testing.T) {
 // The bundle carries options per request: a batch's own options are the
 // caller's to copy into its items, and an item's error names its place.
 func TestEncodeBundleRefusals(t *testing.T) {
-	item := sop.Request{State: jsonvalue.String("s"), Roles: sop.Roles{Mode: sop.RoleModeNone},
-		Questions: []sop.Question{{Name: "q", Type: table.QuestionNoul}}}
-	_, err := EncodeBundle(&sop.Batch{Items: []sop.BatchItem{{Name: "a", Request: item}}, Options: &sop.Options{}})
-	var pe *sop.ProtocolError
-	if !errors.As(err, &pe) || pe.Category != sop.CategoryUnsupported || pe.Path.String() != "options" {
+	item := ir.Request{State: jsonvalue.String("s"), Roles: ir.Roles{Mode: ir.RoleModeNone},
+		Questions: []ir.Question{{Name: "q", Type: table.QuestionNoul}}}
+	_, err := EncodeBundle(&ir.Batch{Items: []ir.BatchItem{{Name: "a", Request: item}}, Options: &ir.Options{}})
+	var pe *ir.ProtocolError
+	if !errors.As(err, &pe) || pe.Category != ir.CategoryUnsupported || pe.Path.String() != "options" {
 		t.Fatalf("got %v, want unsupported at options", err)
 	}
 	bad := item
-	bad.Roles = sop.Roles{}
-	_, err = EncodeBundle(&sop.Batch{Items: []sop.BatchItem{{Name: "a", Request: item}, {Name: "b", Request: bad}}})
-	if !errors.As(err, &pe) || pe.Reason != sop.ReasonUnsetMode || pe.Path.String() != "requests.b.roles" {
+	bad.Roles = ir.Roles{}
+	_, err = EncodeBundle(&ir.Batch{Items: []ir.BatchItem{{Name: "a", Request: item}, {Name: "b", Request: bad}}})
+	if !errors.As(err, &pe) || pe.Reason != ir.ReasonUnsetMode || pe.Path.String() != "requests.b.roles" {
 		t.Fatalf("got %v, want unset_mode at requests.b.roles", err)
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // FuzzInternalRoundTrip: DecodeRequest never panics; a refusal is a
@@ -40,7 +40,7 @@ func FuzzInternalRoundTrip(f *testing.F) {
 			t.Fatalf("the written body does not read back: %v", err)
 		}
 		if !reflect.DeepEqual(r, again) {
-			t.Fatalf("re-reading gave another IR:\n%s\nthen\n%s", sop.DumpRequest(r), sop.DumpRequest(again))
+			t.Fatalf("re-reading gave another IR:\n%s\nthen\n%s", ir.DumpRequest(r), ir.DumpRequest(again))
 		}
 	})
 }
@@ -71,15 +71,15 @@ func FuzzInternalBundleRoundTrip(f *testing.F) {
 			t.Fatalf("the written body does not read back: %v", err)
 		}
 		if !reflect.DeepEqual(b, again) {
-			t.Fatalf("re-reading gave another IR:\n%s\nthen\n%s", sop.DumpBatch(b), sop.DumpBatch(again))
+			t.Fatalf("re-reading gave another IR:\n%s\nthen\n%s", ir.DumpBatch(b), ir.DumpBatch(again))
 		}
 	})
 }
 
 func checkNamedRefusal(t *testing.T, err error) {
 	t.Helper()
-	var pe *sop.ProtocolError
-	if !errors.As(err, &pe) || pe.Category != sop.CategoryInvalidRequest || pe.Reason == "" || pe.Message == "" {
+	var pe *ir.ProtocolError
+	if !errors.As(err, &pe) || pe.Category != ir.CategoryInvalidRequest || pe.Reason == "" || pe.Message == "" {
 		t.Fatalf("a refusal must be a *ProtocolError with a reason and a message: %#v", err)
 	}
 }

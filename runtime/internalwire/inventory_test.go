@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -82,16 +82,16 @@ func TestExplicitRolesOfImplicitRoles(t *testing.T) {
 	}
 	want := "request=" + fieldtable.ImplicitRole("request") + " context=" + fieldtable.ImplicitRole("context") +
 		" answer=" + fieldtable.ImplicitRole("answer") + " note=" + fieldtable.ImplicitRole("note")
-	if roles.Mode != sop.RoleModeExplicit || strings.Join(got, " ") != want {
+	if roles.Mode != ir.RoleModeExplicit || strings.Join(got, " ") != want {
 		t.Fatalf("got %s %v, want explicit %s", roles.Mode, got, want)
 	}
 
-	text := &sop.Request{State: jsonvalue.String("s"), Roles: sop.Roles{Mode: sop.RoleModeImplicit}}
-	if got := ExplicitRoles(text); got.Mode != sop.RoleModeNone {
+	text := &ir.Request{State: jsonvalue.String("s"), Roles: ir.Roles{Mode: ir.RoleModeImplicit}}
+	if got := ExplicitRoles(text); got.Mode != ir.RoleModeNone {
 		t.Fatalf("a text state's implicit roles are %s, want none", got.Mode)
 	}
-	none := &sop.Request{Roles: sop.Roles{Mode: sop.RoleModeNone}}
-	if got := ExplicitRoles(none); got.Mode != sop.RoleModeNone {
+	none := &ir.Request{Roles: ir.Roles{Mode: ir.RoleModeNone}}
+	if got := ExplicitRoles(none); got.Mode != ir.RoleModeNone {
 		t.Fatalf("no roles became %s", got.Mode)
 	}
 }

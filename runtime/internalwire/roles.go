@@ -2,8 +2,8 @@ package internalwire
 
 import (
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // ExplicitRoles returns the roles a request's state parts have, spelled
@@ -16,17 +16,17 @@ import (
 //
 // A codec writing a schema without implicit roles (vllm-sr/5.0) uses it to
 // keep a 4.0 request's model input unchanged.
-func ExplicitRoles(r *sop.Request) sop.Roles {
-	if r.Roles.Mode != sop.RoleModeImplicit {
+func ExplicitRoles(r *ir.Request) ir.Roles {
+	if r.Roles.Mode != ir.RoleModeImplicit {
 		return r.Roles
 	}
-	var parts []sop.RolePart
+	var parts []ir.RolePart
 	seen := map[string]bool{}
 	add := func(state jsonvalue.Value) {
 		for _, m := range state.Members() {
 			if !seen[m.Name] {
 				seen[m.Name] = true
-				parts = append(parts, sop.RolePart{Key: m.Name, Role: sop.Role(fieldtable.ImplicitRole(m.Name))})
+				parts = append(parts, ir.RolePart{Key: m.Name, Role: ir.Role(fieldtable.ImplicitRole(m.Name))})
 			}
 		}
 	}
@@ -35,7 +35,7 @@ func ExplicitRoles(r *sop.Request) sop.Roles {
 		add(s.Value)
 	}
 	if parts == nil {
-		return sop.Roles{Mode: sop.RoleModeNone}
+		return ir.Roles{Mode: ir.RoleModeNone}
 	}
-	return sop.Roles{Mode: sop.RoleModeExplicit, Parts: parts}
+	return ir.Roles{Mode: ir.RoleModeExplicit, Parts: parts}
 }

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/golden"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // compactForm is the body as jsonvalue writes it compactly: what a lossless
@@ -41,9 +41,9 @@ func TestRequestRoundTripIsByteIdentical(t *testing.T) {
 				t.Fatalf("re-reading the written body: %v", err)
 			}
 			if !reflect.DeepEqual(r, again) {
-				t.Fatalf("re-reading gave another IR:\n%s\nthen\n%s", sop.DumpRequest(r), sop.DumpRequest(again))
+				t.Fatalf("re-reading gave another IR:\n%s\nthen\n%s", ir.DumpRequest(r), ir.DumpRequest(again))
 			}
-			golden.Check(t, "testdata/golden/"+strings.ReplaceAll(c.name, "/", "__")+".ir", []byte(sop.DumpRequest(r)+dumpDiagnostics(diags)))
+			golden.Check(t, "testdata/golden/"+strings.ReplaceAll(c.name, "/", "__")+".ir", []byte(ir.DumpRequest(r)+dumpDiagnostics(diags)))
 		})
 	}
 }
@@ -62,7 +62,7 @@ func TestBundleRoundTripIsByteIdentical(t *testing.T) {
 			if want := compactForm(t, c.body); !bytes.Equal(got, want) {
 				t.Fatalf("round trip changed the body:\n got %s\nwant %s", got, want)
 			}
-			golden.Check(t, "testdata/golden/"+strings.ReplaceAll(c.name, "/", "__")+".ir", []byte(sop.DumpBatch(b)+dumpDiagnostics(diags)))
+			golden.Check(t, "testdata/golden/"+strings.ReplaceAll(c.name, "/", "__")+".ir", []byte(ir.DumpBatch(b)+dumpDiagnostics(diags)))
 		})
 	}
 }
@@ -93,27 +93,27 @@ func TestCanonicalFormKeepsMeaning(t *testing.T) {
 				t.Fatalf("the canonical form does not read back: %v\n%s", err, canonical)
 			}
 			stripLayouts(back)
-			if got, want := sop.DumpRequest(back), sop.DumpRequest(r); got != want {
+			if got, want := ir.DumpRequest(back), ir.DumpRequest(r); got != want {
 				t.Fatalf("meaning changed:\n%s\nthen\n%s", want, got)
 			}
 		})
 	}
 }
 
-func stripLayouts(r *sop.Request) {
-	r.Layout = sop.Layout{}
+func stripLayouts(r *ir.Request) {
+	r.Layout = ir.Layout{}
 	for i := range r.Questions {
-		r.Questions[i].Layout = sop.Layout{}
+		r.Questions[i].Layout = ir.Layout{}
 	}
 	for i := range r.Assets {
-		r.Assets[i].Layout = sop.Layout{}
+		r.Assets[i].Layout = ir.Layout{}
 	}
 	if r.Options != nil {
-		r.Options.Layout = sop.Layout{}
+		r.Options.Layout = ir.Layout{}
 	}
 }
 
-func dumpDiagnostics(d sop.Diagnostics) string {
+func dumpDiagnostics(d ir.Diagnostics) string {
 	var b strings.Builder
 	for _, x := range d {
 		b.WriteString("diagnostic " + string(x.Kind) + " " + x.Form + " at " + x.Path.String() + "\n")

@@ -5,19 +5,19 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sop "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // The readers of the scalars the IR holds decoded. Each checks the JSON
 // type and records, on the member's layout, a literal that was not written
 // canonically, so the encoder can replay it.
 
-func wrongType(path sop.Path, want string) error {
-	return sop.Refuse(sop.ReasonWrongType, path, "must be "+want)
+func wrongType(path ir.Path, want string) error {
+	return ir.Refuse(ir.ReasonWrongType, path, "must be "+want)
 }
 
-func readString(v jsonvalue.Value, path sop.Path, lm *sop.LayoutMember) (string, error) {
+func readString(v jsonvalue.Value, path ir.Path, lm *ir.LayoutMember) (string, error) {
 	if v.Kind() != jsonvalue.KindString {
 		return "", wrongType(path, "a string")
 	}
@@ -26,7 +26,7 @@ func readString(v jsonvalue.Value, path sop.Path, lm *sop.LayoutMember) (string,
 	return s, nil
 }
 
-func readBool(v jsonvalue.Value, path sop.Path) (*bool, error) {
+func readBool(v jsonvalue.Value, path ir.Path) (*bool, error) {
 	if v.Kind() != jsonvalue.KindBool {
 		return nil, wrongType(path, "a boolean")
 	}
@@ -36,13 +36,13 @@ func readBool(v jsonvalue.Value, path sop.Path) (*bool, error) {
 
 // readInt reads an integer literal (1.0 and 1e3 are refused: the internal
 // form writes integers as integers) of at least min.
-func readInt(v jsonvalue.Value, path sop.Path, min int64, lm *sop.LayoutMember) (*int64, error) {
+func readInt(v jsonvalue.Value, path ir.Path, min int64, lm *ir.LayoutMember) (*int64, error) {
 	n, ok := v.Int()
 	if !ok {
 		return nil, wrongType(path, "an integer")
 	}
 	if n < min {
-		return nil, sop.Refuse(sop.ReasonOutOfRange, path, "must be at least "+strconv.FormatInt(min, 10))
+		return nil, ir.Refuse(ir.ReasonOutOfRange, path, "must be at least "+strconv.FormatInt(min, 10))
 	}
 	note(lm, v.Raw(), strconv.AppendInt(nil, n, 10))
 	return &n, nil
@@ -50,13 +50,13 @@ func readInt(v jsonvalue.Value, path sop.Path, min int64, lm *sop.LayoutMember) 
 
 // readNumber reads a finite number that inRange accepts; want says which
 // numbers those are.
-func readNumber(v jsonvalue.Value, path sop.Path, inRange func(float64) bool, want string, lm *sop.LayoutMember) (*float64, error) {
+func readNumber(v jsonvalue.Value, path ir.Path, inRange func(float64) bool, want string, lm *ir.LayoutMember) (*float64, error) {
 	f, ok := v.Float()
 	if !ok {
 		return nil, wrongType(path, "a finite number")
 	}
 	if !inRange(f) {
-		return nil, sop.Refuse(sop.ReasonOutOfRange, path, "must be "+want)
+		return nil, ir.Refuse(ir.ReasonOutOfRange, path, "must be "+want)
 	}
 	note(lm, v.Raw(), appendFloat(nil, f))
 	return &f, nil
@@ -64,7 +64,7 @@ func readNumber(v jsonvalue.Value, path sop.Path, inRange func(float64) bool, wa
 
 // readContent checks a content value: a string, an object or an array, or
 // null where nullable.
-func readContent(v jsonvalue.Value, path sop.Path, nullable bool) error {
+func readContent(v jsonvalue.Value, path ir.Path, nullable bool) error {
 	switch v.Kind() {
 	case jsonvalue.KindString, jsonvalue.KindObject, jsonvalue.KindArray:
 		return nil
@@ -80,7 +80,7 @@ func readContent(v jsonvalue.Value, path sop.Path, nullable bool) error {
 }
 
 // note records raw on lm when it differs from the canonical canon.
-func note(lm *sop.LayoutMember, raw, canon []byte) {
+func note(lm *ir.LayoutMember, raw, canon []byte) {
 	if lm != nil && !bytes.Equal(raw, canon) {
 		lm.Raw, lm.Canon = raw, canon
 	}
@@ -90,7 +90,7 @@ func note(lm *sop.LayoutMember, raw, canon []byte) {
 // quoting would not use. A literal without a backslash is canonical: JSON
 // forbids raw control characters and quotes, and the decoder has checked
 // its UTF-8.
-func noteString(lm *sop.LayoutMember, raw []byte, s string) {
+func noteString(lm *ir.LayoutMember, raw []byte, s string) {
 	if lm != nil && bytes.IndexByte(raw, '\\') >= 0 {
 		note(lm, raw, appendString(nil, s))
 	}

@@ -1,13 +1,13 @@
 package listener
 
 import (
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // answer writes one answer: its type, then every member the answer holds,
 // in a fixed order (the standard's, then the extension's, then a failed
 // question's error, reason and message).
-func (w *writer) answer(a *sp.Answer) {
+func (w *writer) answer(a *ir.Answer) {
 	w.dst = append(w.dst, '{')
 	first := true
 	next := func(name string) {
@@ -74,7 +74,7 @@ func (w *writer) answer(a *sp.Answer) {
 	w.dst = append(w.dst, '}')
 }
 
-func (w *writer) box(b *sp.Box) {
+func (w *writer) box(b *ir.Box) {
 	w.dst = append(w.dst, `{"top":`...)
 	w.float(b.Top)
 	w.dst = append(w.dst, `,"bottom":`...)
@@ -86,7 +86,7 @@ func (w *writer) box(b *sp.Box) {
 	w.dst = append(w.dst, '}')
 }
 
-func (w *writer) probabilities(ps []sp.Probability) {
+func (w *writer) probabilities(ps []ir.Probability) {
 	w.dst = append(w.dst, '{')
 	for i := range ps {
 		w.key(ps[i].Key, i == 0)
@@ -97,7 +97,7 @@ func (w *writer) probabilities(ps []sp.Probability) {
 
 // extensions writes the extension response members that are present:
 // spans, sets, thresholds, span_heads, meta and routing.
-func (w *writer) extensions(r *sp.Response) {
+func (w *writer) extensions(r *ir.Response) {
 	if r.Spans != nil {
 		w.key("spans", false)
 		w.dst = append(w.dst, '{')
@@ -154,7 +154,7 @@ func (w *writer) extensions(r *sp.Response) {
 	}
 }
 
-func (w *writer) spans(spans []sp.Span) {
+func (w *writer) spans(spans []ir.Span) {
 	w.dst = append(w.dst, '[')
 	for i := range spans {
 		s := &spans[i]

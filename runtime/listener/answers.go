@@ -6,7 +6,7 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // Answerer writes a listener's answers: the vllm-sr/5.0 shapes, and with
@@ -54,7 +54,7 @@ func (a Answerer) Success(req *ClientRequest, out Outcome) ([]byte, error) {
 // response writes {model, answers, usage} and the extension members that
 // are present. fallback is the request's model, written when the response
 // names none (the standard requires model).
-func (w *writer) response(r *sp.Response, answers []sp.Answer, fallback *string) {
+func (w *writer) response(r *ir.Response, answers []ir.Answer, fallback *string) {
 	w.dst = append(w.dst, '{')
 	model := r.Model
 	if model == nil {
@@ -74,7 +74,7 @@ func (w *writer) response(r *sp.Response, answers []sp.Answer, fallback *string)
 	w.dst = append(w.dst, '}')
 }
 
-func (w *writer) answers(answers []sp.Answer) {
+func (w *writer) answers(answers []ir.Answer) {
 	w.dst = append(w.dst, '{')
 	for i := range answers {
 		w.key(answers[i].Name, i == 0)
@@ -85,7 +85,7 @@ func (w *writer) answers(answers []sp.Answer) {
 
 // usage writes a response's usage; an absent usage is written as zero
 // counts, as the standard requires the member.
-func (w *writer) usage(u *sp.Usage) {
+func (w *writer) usage(u *ir.Usage) {
 	var in, out int64
 	if u != nil {
 		in, out = u.InputTokens, u.OutputTokens
@@ -99,23 +99,23 @@ func (w *writer) usage(u *sp.Usage) {
 
 // batchResponse writes {model, responses, usage}: each response under its
 // name, the usage summed when the outcome carries none.
-func (w *writer) batchResponse(b *sp.BatchResponse, failures []QuestionFailure) {
-	w.namedResponses(b, "responses", func(nr *sp.NamedResponse) {
+func (w *writer) batchResponse(b *ir.BatchResponse, failures []QuestionFailure) {
+	w.namedResponses(b, "responses", func(nr *ir.NamedResponse) {
 		w.response(&nr.Response, MergeFailures(nr.Response.Answers, failures, nr.Name), nil)
 	})
 }
 
 // statesResponse writes vllm-sr/4.0's answer to a states request:
 // {model, states: {state: {question: answer}}, usage}.
-func (w *writer) statesResponse(b *sp.BatchResponse, failures []QuestionFailure) {
-	w.namedResponses(b, "states", func(nr *sp.NamedResponse) {
+func (w *writer) statesResponse(b *ir.BatchResponse, failures []QuestionFailure) {
+	w.namedResponses(b, "states", func(nr *ir.NamedResponse) {
 		w.answers(MergeFailures(nr.Response.Answers, failures, ""))
 	})
 }
 
 // namedResponses writes {model, <member>: {name: each(response)}, usage},
 // the model left out when the outcome has none.
-func (w *writer) namedResponses(b *sp.BatchResponse, member string, each func(nr *sp.NamedResponse)) {
+func (w *writer) namedResponses(b *ir.BatchResponse, member string, each func(nr *ir.NamedResponse)) {
 	w.dst = append(w.dst, '{')
 	first := true
 	if b.Model != nil {
@@ -136,11 +136,11 @@ func (w *writer) namedResponses(b *sp.BatchResponse, member string, each func(nr
 	w.dst = append(w.dst, '}')
 }
 
-func batchUsage(b *sp.BatchResponse) *sp.Usage {
+func batchUsage(b *ir.BatchResponse) *ir.Usage {
 	if b.Usage != nil {
 		return b.Usage
 	}
-	var sum sp.Usage
+	var sum ir.Usage
 	for i := range b.Responses {
 		if u := b.Responses[i].Response.Usage; u != nil {
 			sum.InputTokens += u.InputTokens
@@ -152,7 +152,7 @@ func batchUsage(b *sp.BatchResponse) *sp.Usage {
 
 // Error writes an error body; its status is e.Status, else the generated
 // table's status for e.Code, else 500.
-func (a Answerer) Error(e *sp.ErrorBody) (int, []byte) {
+func (a Answerer) Error(e *ir.ErrorBody) (int, []byte) {
 	status := errorStatus(e)
 	w := writer{dst: make([]byte, 0, 256)}
 	w.dst = append(w.dst, `{"detail":`...)
@@ -170,7 +170,7 @@ func (a Answerer) Error(e *sp.ErrorBody) (int, []byte) {
 	return status, w.dst
 }
 
-func errorStatus(e *sp.ErrorBody) int {
+func errorStatus(e *ir.ErrorBody) int {
 	if e.Status != 0 {
 		return e.Status
 	}
@@ -182,18 +182,18 @@ func errorStatus(e *sp.ErrorBody) int {
 
 // detail writes the standard detail: a list on 422 (one item locating the
 // question when the body carries none), else the message.
-func (w *writer) detail(e *sp.ErrorBody, status int) {
+func (w *writer) detail(e *ir.ErrorBody, status int) {
 	if status != http.StatusUnprocessableEntity {
 		w.str(message(e, status))
 		return
 	}
 	items := e.Detail
 	if len(items) == 0 {
-		loc := sp.Path{{Name: "body"}}
+		loc := ir.Path{{Name: "body"}}
 		if e.Question != "" {
-			loc = append(loc, sp.PathElem{Name: "questions"}, sp.PathElem{Name: e.Question})
+			loc = append(loc, ir.PathElem{Name: "questions"}, ir.PathElem{Name: e.Question})
 		}
-		items = []sp.DetailItem{{Loc: loc, Msg: message(e, status), Type: string(sp.QuestionErrorInvalidQuestion)}}
+		items = []ir.DetailItem{{Loc: loc, Msg: message(e, status), Type: string(ir.QuestionErrorInvalidQuestion)}}
 	}
 	w.dst = append(w.dst, '[')
 	for i := range items {
@@ -205,7 +205,7 @@ func (w *writer) detail(e *sp.ErrorBody, status int) {
 	w.dst = append(w.dst, ']')
 }
 
-func (w *writer) detailItem(d *sp.DetailItem) {
+func (w *writer) detailItem(d *ir.DetailItem) {
 	w.dst = append(w.dst, `{"loc":[`...)
 	for i, e := range d.Loc {
 		if i > 0 {
@@ -225,7 +225,7 @@ func (w *writer) detailItem(d *sp.DetailItem) {
 	w.dst = append(w.dst, '}')
 }
 
-func message(e *sp.ErrorBody, status int) string {
+func message(e *ir.ErrorBody, status int) string {
 	if e.Message != "" {
 		return e.Message
 	}
@@ -233,7 +233,7 @@ func message(e *sp.ErrorBody, status int) string {
 }
 
 // flat writes the extension's flat question, state, reason and limit.
-func (w *writer) flat(e *sp.ErrorBody) {
+func (w *writer) flat(e *ir.ErrorBody) {
 	if e.Question != "" {
 		w.key("question", false)
 		w.str(e.Question)
@@ -255,7 +255,7 @@ func (w *writer) flat(e *sp.ErrorBody) {
 // legacyError writes vllm-sr/4.0's {code, message, question, state,
 // reason, limit}; code is required there, so an error without one takes
 // legacyCode of its status.
-func (w *writer) legacyError(e *sp.ErrorBody, status int) {
+func (w *writer) legacyError(e *ir.ErrorBody, status int) {
 	code := string(e.Code)
 	if code == "" {
 		code = legacyCode(status)
@@ -288,7 +288,7 @@ func legacyCode(status int) string {
 
 // Listing writes GET /v1/models: {models: [...]}, and with Legacy first
 // the OpenAI list {object: "list", data: [...]}.
-func (a Answerer) Listing(l *sp.Listing) ([]byte, error) {
+func (a Answerer) Listing(l *ir.Listing) ([]byte, error) {
 	w := writer{dst: make([]byte, 0, 256)}
 	w.dst = append(w.dst, '{')
 	if a.Legacy {
@@ -314,7 +314,7 @@ func (a Answerer) Listing(l *sp.Listing) ([]byte, error) {
 	return w.dst, w.err
 }
 
-func (w *writer) listed(m *sp.ListedModel) {
+func (w *writer) listed(m *ir.ListedModel) {
 	w.dst = append(w.dst, `{"name":`...)
 	w.str(m.Name)
 	w.key("description", false)

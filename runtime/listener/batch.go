@@ -1,26 +1,26 @@
 package listener
 
 import (
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // BuildBatch maps a validated batch body into the IR with b, checking what
 // the validator does not: no options in an item, and an item's model only
 // repeating the batch's.
-func BuildBatch(root jsonvalue.Value, b Builder) (*sp.Batch, *Refusal) {
-	batch := &sp.Batch{}
+func BuildBatch(root jsonvalue.Value, b Builder) (*ir.Batch, *Refusal) {
+	batch := &ir.Batch{}
 	if m, ok := root.Get("model"); ok {
 		s := m.Str()
 		batch.Model = &s
 	}
 	if o, ok := root.Get("options"); ok {
-		batch.Options = b.Options(o, sp.Path{{Name: "options"}})
+		batch.Options = b.Options(o, ir.Path{{Name: "options"}})
 	}
 	requests, _ := root.Get("requests")
-	batch.Items = make([]sp.BatchItem, 0, requests.Len())
+	batch.Items = make([]ir.BatchItem, 0, requests.Len())
 	for _, item := range requests.Members() {
-		path := sp.Path{{Name: "requests"}, {Name: item.Name}}
+		path := ir.Path{{Name: "requests"}, {Name: item.Name}}
 		if refusal := checkItem(item.Value, path, batch.Model); refusal != nil {
 			return nil, refusal
 		}
@@ -28,20 +28,20 @@ func BuildBatch(root jsonvalue.Value, b Builder) (*sp.Batch, *Refusal) {
 		if refusal != nil {
 			return nil, refusal
 		}
-		batch.Items = append(batch.Items, sp.BatchItem{Name: item.Name, Request: r})
+		batch.Items = append(batch.Items, ir.BatchItem{Name: item.Name, Request: r})
 	}
 	return batch, nil
 }
 
 // checkItem refuses an item that carries options, or names a model other
 // than the batch's.
-func checkItem(item jsonvalue.Value, path sp.Path, batchModel *string) *Refusal {
+func checkItem(item jsonvalue.Value, path ir.Path, batchModel *string) *Refusal {
 	if _, ok := item.Get("options"); ok {
-		return RefuseAt(string(sp.ReasonNotAllowedHere), path.Key("options"),
+		return RefuseAt(string(ir.ReasonNotAllowedHere), path.Key("options"),
 			"options belong to the batch, not to one of its requests")
 	}
 	if m, ok := item.Get("model"); ok && (batchModel == nil || m.Str() != *batchModel) {
-		return RefuseAt(string(sp.ReasonConflict), path.Key("model"),
+		return RefuseAt(string(ir.ReasonConflict), path.Key("model"),
 			"a request of a batch takes the batch's model and may only repeat it")
 	}
 	return nil
@@ -51,14 +51,14 @@ func checkItem(item jsonvalue.Value, path sp.Path, batchModel *string) *Refusal 
 // with the batch's options (the bundle carries options per request; an
 // item of a vllm-sr/5.0 batch has none of its own), ready for
 // internalwire.EncodeBundle. The batch is not modified.
-func BundleOf(b *sp.Batch) *sp.Batch {
-	out := &sp.Batch{Model: b.Model, Items: make([]sp.BatchItem, len(b.Items))}
+func BundleOf(b *ir.Batch) *ir.Batch {
+	out := &ir.Batch{Model: b.Model, Items: make([]ir.BatchItem, len(b.Items))}
 	copy(out.Items, b.Items)
 	if b.Options != nil {
 		for i := range out.Items {
 			if out.Items[i].Request.Options == nil {
 				o := *b.Options
-				o.Layout = sp.Layout{}
+				o.Layout = ir.Layout{}
 				out.Items[i].Request.Options = &o
 			}
 		}

@@ -4,8 +4,8 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -37,12 +37,12 @@ const (
 type ClientRequest struct {
 	Endpoint Endpoint
 	Schema   table.SchemaID
-	Request  *sp.Request
-	Batch    *sp.Batch
+	Request  *ir.Request
+	Batch    *ir.Batch
 	Plan     PlanKind
 	// Diagnostics record the legacy forms and overlaps the request used, as
 	// data for the per-listener counters.
-	Diagnostics sp.Diagnostics
+	Diagnostics ir.Diagnostics
 	// Body is the client's bytes, kept for a pass-through plan.
 	Body []byte
 	// QuestionFailures are the questions that failed on their own while
@@ -58,14 +58,14 @@ type ClientRequest struct {
 // request (on /v1/decisions its failed questions carry their errors), or a
 // BatchResponse for a batch, a bundle and a vllm-sr/4.0 states request.
 type Outcome struct {
-	Response *sp.Response
-	Batch    *sp.BatchResponse
+	Response *ir.Response
+	Batch    *ir.BatchResponse
 }
 
 // Refusal is the error Read returns for a request the schema refuses: the
 // status and body to answer with. Its text never carries request values.
 type Refusal struct {
-	Body sp.ErrorBody
+	Body ir.ErrorBody
 }
 
 func (r *Refusal) Error() string { return string(r.Body.Code) + ": " + r.Body.Message }
@@ -81,9 +81,9 @@ type Codec interface {
 	AnswerSuccess(req *ClientRequest, out Outcome) ([]byte, error)
 	// AnswerError writes an error in the client's schema; req is nil when
 	// the request could not be read.
-	AnswerError(req *ClientRequest, e *sp.ErrorBody) (status int, body []byte)
+	AnswerError(req *ClientRequest, e *ir.ErrorBody) (status int, body []byte)
 	// AnswerListing writes GET /v1/models in the client's schema.
-	AnswerListing(l *sp.Listing) ([]byte, error)
+	AnswerListing(l *ir.Listing) ([]byte, error)
 }
 
 // SchemaReaders are one listener schema's readers of its own endpoints.

@@ -3,7 +3,7 @@ package listener
 import (
 	"sync"
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // FormCounter counts, for one listener, the vllm-sr/4.0-only forms its
@@ -30,7 +30,7 @@ func (c *FormCounter) Record(req *ClientRequest) {
 	defer c.mu.Unlock()
 	c.requests++
 	for i, d := range req.Diagnostics {
-		if d.Kind != sp.DiagnosticLegacyForm || seenBefore(req.Diagnostics[:i], d.Form) {
+		if d.Kind != ir.DiagnosticLegacyForm || seenBefore(req.Diagnostics[:i], d.Form) {
 			continue
 		}
 		if c.forms == nil {
@@ -40,9 +40,9 @@ func (c *FormCounter) Record(req *ClientRequest) {
 	}
 }
 
-func seenBefore(ds sp.Diagnostics, form string) bool {
+func seenBefore(ds ir.Diagnostics, form string) bool {
 	for _, d := range ds {
-		if d.Kind == sp.DiagnosticLegacyForm && d.Form == form {
+		if d.Kind == ir.DiagnosticLegacyForm && d.Form == form {
 			return true
 		}
 	}

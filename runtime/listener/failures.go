@@ -1,7 +1,7 @@
 package listener
 
 import (
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -16,7 +16,7 @@ type QuestionFailure struct {
 	Name  string
 	// Type is the question's type when it names a known one, else empty.
 	Type  table.QuestionType
-	Error sp.QuestionErrorCode
+	Error ir.QuestionErrorCode
 	// Reason is a fixed word (a table.ProblemReason); Message names the
 	// JSON path and never copies a request value.
 	Reason  string
@@ -28,8 +28,8 @@ type QuestionFailure struct {
 }
 
 // Answer is the failure as a question's answer on /v1/decisions.
-func (f *QuestionFailure) Answer() sp.Answer {
-	return sp.Answer{Name: f.Name, Type: f.Type, Error: f.Error, Reason: f.Reason, Message: f.Message}
+func (f *QuestionFailure) Answer() ir.Answer {
+	return ir.Answer{Name: f.Name, Type: f.Type, Error: f.Error, Reason: f.Reason, Message: f.Message}
 }
 
 // StateMedia is one vllm-sr/5.0 media reading: the request (Item, "" for a
@@ -37,14 +37,14 @@ func (f *QuestionFailure) Answer() sp.Answer {
 // front of it.
 type StateMedia struct {
 	Item  string
-	Media sp.MediaInFront
+	Media ir.MediaInFront
 }
 
 // MergeFailures returns answers with the failures of item inserted at
 // their indexes, so the result is in the order the client asked. answers
 // are the answered questions in request order; failures are in request
 // order too. The input slices are not modified.
-func MergeFailures(answers []sp.Answer, failures []QuestionFailure, item string) []sp.Answer {
+func MergeFailures(answers []ir.Answer, failures []QuestionFailure, item string) []ir.Answer {
 	n := 0
 	for i := range failures {
 		if failures[i].Item == item {
@@ -54,7 +54,7 @@ func MergeFailures(answers []sp.Answer, failures []QuestionFailure, item string)
 	if n == 0 {
 		return answers
 	}
-	out := make([]sp.Answer, 0, len(answers)+n)
+	out := make([]ir.Answer, 0, len(answers)+n)
 	next := 0
 	for i := range failures {
 		f := &failures[i]

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -29,12 +29,12 @@ func LongContext(h http.Header) bool {
 
 // ApplyLongContext sets Options.LongContext from the header, creating the
 // options when the body has none. It leaves options alone without it.
-func ApplyLongContext(o **sp.Options, h http.Header) {
+func ApplyLongContext(o **ir.Options, h http.Header) {
 	if !LongContext(h) {
 		return
 	}
 	if *o == nil {
-		*o = &sp.Options{}
+		*o = &ir.Options{}
 	}
 	on := true
 	(*o).LongContext = &on

@@ -1,8 +1,8 @@
 package listener
 
 import (
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -21,16 +21,16 @@ type Builder struct {
 	// has none (vllm-sr/5.0).
 	Implicit bool
 	// Diags receives the 4.0-only forms read; nil records nothing.
-	Diags *sp.Diagnostics
+	Diags *ir.Diagnostics
 }
 
 // Request builds one request. path locates it in the body (nil for a
 // request body, requests.<name> for a batch item); failures name the
 // questions of item to leave out, which failed on their own.
-func (b *Builder) Request(v jsonvalue.Value, path sp.Path, failures []QuestionFailure, item string) (sp.Request, *Refusal) {
-	r := sp.Request{Roles: sp.Roles{Mode: sp.RoleModeNone}}
+func (b *Builder) Request(v jsonvalue.Value, path ir.Path, failures []QuestionFailure, item string) (ir.Request, *Refusal) {
+	r := ir.Request{Roles: ir.Roles{Mode: ir.RoleModeNone}}
 	if b.Implicit {
-		r.Roles.Mode = sp.RoleModeImplicit
+		r.Roles.Mode = ir.RoleModeImplicit
 	}
 	var assetSpellings, statesSeen int
 	members := v.Members()
@@ -45,7 +45,7 @@ func (b *Builder) Request(v jsonvalue.Value, path sp.Path, failures []QuestionFa
 		case "states":
 			r.States = m.Value.Members()[:m.Value.Len():m.Value.Len()]
 			statesSeen++
-			b.legacy(sp.FormStates, path.Key(m.Name))
+			b.legacy(ir.FormStates, path.Key(m.Name))
 		case "roles":
 			r.Roles = readRoles(m.Value)
 		case "questions":
@@ -73,42 +73,42 @@ func assetSpelling(name string) int {
 	return 2
 }
 
-func (b *Builder) checkRequest(r *sp.Request, path sp.Path, hasStates bool, assetSpellings int) *Refusal {
+func (b *Builder) checkRequest(r *ir.Request, path ir.Path, hasStates bool, assetSpellings int) *Refusal {
 	switch {
 	case r.State.IsValid() && hasStates:
-		return RefuseAt(string(sp.ReasonConflict), path.Key("states"), "a request has state or states, not both")
+		return RefuseAt(string(ir.ReasonConflict), path.Key("states"), "a request has state or states, not both")
 	case !r.State.IsValid() && !hasStates:
 		return RefuseAt(string(table.ReasonMissingMember), path.Key("state"), "is required")
 	case assetSpellings == 3:
-		return RefuseAt(string(sp.ReasonConflict), path.Key("assets"), "a request spells its assets as assets or as images and videos, not both")
+		return RefuseAt(string(ir.ReasonConflict), path.Key("assets"), "a request spells its assets as assets or as images and videos, not both")
 	}
-	if r.Roles.Mode == sp.RoleModeImplicit && r.HasObjectState() {
-		b.legacy(sp.FormImplicitRoles, path)
+	if r.Roles.Mode == ir.RoleModeImplicit && r.HasObjectState() {
+		b.legacy(ir.FormImplicitRoles, path)
 	}
 	return nil
 }
 
-func (b *Builder) legacy(form string, path sp.Path) {
+func (b *Builder) legacy(form string, path ir.Path) {
 	if b.Diags != nil {
-		b.Diags.Add(sp.DiagnosticLegacyForm, form, path)
+		b.Diags.Add(ir.DiagnosticLegacyForm, form, path)
 	}
 }
 
-func readRoles(v jsonvalue.Value) sp.Roles {
+func readRoles(v jsonvalue.Value) ir.Roles {
 	if v.IsNull() {
-		return sp.Roles{Mode: sp.RoleModeNone}
+		return ir.Roles{Mode: ir.RoleModeNone}
 	}
 	ms := v.Members()
-	roles := sp.Roles{Mode: sp.RoleModeExplicit, Parts: make([]sp.RolePart, len(ms))}
+	roles := ir.Roles{Mode: ir.RoleModeExplicit, Parts: make([]ir.RolePart, len(ms))}
 	for i := range ms {
-		roles.Parts[i] = sp.RolePart{Key: ms[i].Name, Role: role(ms[i].Value)}
+		roles.Parts[i] = ir.RolePart{Key: ms[i].Name, Role: role(ms[i].Value)}
 	}
 	return roles
 }
 
-func (b *Builder) questions(v jsonvalue.Value, path sp.Path, failures []QuestionFailure, item string) ([]sp.Question, *Refusal) {
+func (b *Builder) questions(v jsonvalue.Value, path ir.Path, failures []QuestionFailure, item string) ([]ir.Question, *Refusal) {
 	ms := v.Members()
-	qs := make([]sp.Question, len(ms))
+	qs := make([]ir.Question, len(ms))
 	n := 0
 	for i := range ms {
 		if failed(failures, item, ms[i].Name) {
@@ -134,7 +134,7 @@ func failed(failures []QuestionFailure, item, name string) bool {
 }
 
 // question fills q, which is the zero Question, from entry.
-func (b *Builder) question(q *sp.Question, entry *jsonvalue.Member, parent sp.Path) *Refusal {
+func (b *Builder) question(q *ir.Question, entry *jsonvalue.Member, parent ir.Path) *Refusal {
 	q.Name = entry.Name
 	criteriaSeen := false
 	members := entry.Value.Members()
@@ -147,7 +147,7 @@ func (b *Builder) question(q *sp.Question, entry *jsonvalue.Member, parent sp.Pa
 			q.Instructions = m.Value
 		case "criteria", "choices", "levels", "labels":
 			if criteriaSeen {
-				return RefuseAt(string(sp.ReasonConflict), parent.Key(entry.Name).Key(m.Name), "a question has one criteria member")
+				return RefuseAt(string(ir.ReasonConflict), parent.Key(entry.Name).Key(m.Name), "a question has one criteria member")
 			}
 			criteriaSeen = true
 			q.Criteria = readCriteria(m.Value)
@@ -159,26 +159,26 @@ func (b *Builder) question(q *sp.Question, entry *jsonvalue.Member, parent sp.Pa
 		}
 	}
 	if q.Preset != nil && !q.Instructions.IsValid() {
-		b.legacy(sp.FormPresetOnly, parent.Key(entry.Name))
+		b.legacy(ir.FormPresetOnly, parent.Key(entry.Name))
 	}
 	return nil
 }
 
 // extensionMember reads the extension members of a question.
-func extensionMember(q *sp.Question, m *jsonvalue.Member) {
+func extensionMember(q *ir.Question, m *jsonvalue.Member) {
 	switch m.Name {
 	case "preset":
 		s := text(m.Value)
 		q.Preset = &s
 	case "head":
-		h := sp.SpanHead(text(m.Value))
+		h := ir.SpanHead(text(m.Value))
 		q.Head = &h
 	case "decision_adapter":
 		q.DecisionAdapter = boolPtr(m.Value)
 	case "over":
 		q.Over = readOver(m.Value)
 	case "overflow":
-		o := sp.Overflow(text(m.Value))
+		o := ir.Overflow(text(m.Value))
 		q.Overflow = &o
 	case "require_full_input":
 		q.RequireFullInput = boolPtr(m.Value)
@@ -191,15 +191,15 @@ func extensionMember(q *sp.Question, m *jsonvalue.Member) {
 	}
 }
 
-func readCriteria(v jsonvalue.Value) sp.Criteria {
+func readCriteria(v jsonvalue.Value) ir.Criteria {
 	switch v.Kind() {
 	case jsonvalue.KindObject:
 		// The decoded members, capped so an append never writes into them.
-		return sp.Criteria{Form: sp.CriteriaKeyed, Keyed: v.Members()[:v.Len():v.Len()]}
+		return ir.Criteria{Form: ir.CriteriaKeyed, Keyed: v.Members()[:v.Len():v.Len()]}
 	case jsonvalue.KindArray:
-		return sp.Criteria{Form: sp.CriteriaLevels, Levels: v.Items()[:v.Len():v.Len()]}
+		return ir.Criteria{Form: ir.CriteriaLevels, Levels: v.Items()[:v.Len():v.Len()]}
 	}
-	return sp.Criteria{Form: sp.CriteriaNull}
+	return ir.Criteria{Form: ir.CriteriaNull}
 }
 
 func readOver(v jsonvalue.Value) []string {
@@ -214,29 +214,29 @@ func readOver(v jsonvalue.Value) []string {
 	return keys
 }
 
-func (b *Builder) assets(r *sp.Request, m *jsonvalue.Member, path sp.Path) *Refusal {
-	var implied sp.AssetType
+func (b *Builder) assets(r *ir.Request, m *jsonvalue.Member, path ir.Path) *Refusal {
+	var implied ir.AssetType
 	switch m.Name {
 	case "images":
-		implied = sp.AssetImage
-		b.legacy(sp.FormImages, path)
+		implied = ir.AssetImage
+		b.legacy(ir.FormImages, path)
 	case "videos":
-		implied = sp.AssetVideo
-		b.legacy(sp.FormVideos, path)
+		implied = ir.AssetVideo
+		b.legacy(ir.FormVideos, path)
 	}
 	for _, entry := range m.Value.Members() {
 		for j := range r.Assets {
 			if r.Assets[j].Placeholder == entry.Name {
-				return RefuseAt(string(sp.ReasonConflict), path.Key(entry.Name), "a placeholder names one asset")
+				return RefuseAt(string(ir.ReasonConflict), path.Key(entry.Name), "a placeholder names one asset")
 			}
 		}
-		a := sp.Asset{Placeholder: entry.Name, Type: implied}
+		a := ir.Asset{Placeholder: entry.Name, Type: implied}
 		for _, f := range entry.Value.Members() {
 			switch f.Name {
 			case "type":
-				t := sp.AssetType(text(f.Value))
+				t := ir.AssetType(text(f.Value))
 				if implied != "" && t != implied {
-					return RefuseAt(string(sp.ReasonConflict), path.Key(entry.Name).Key("type"), "does not match the member the asset is under")
+					return RefuseAt(string(ir.ReasonConflict), path.Key(entry.Name).Key("type"), "does not match the member the asset is under")
 				}
 				a.Type = t
 			case "format":
@@ -257,7 +257,7 @@ func (b *Builder) assets(r *sp.Request, m *jsonvalue.Member, path sp.Path) *Refu
 
 // Options reads an options object (a request's, or a batch's).
 // The Options and the values its fields point at are one allocation.
-func (b *Builder) Options(v jsonvalue.Value, path sp.Path) *sp.Options {
+func (b *Builder) Options(v jsonvalue.Value, path ir.Path) *ir.Options {
 	block := &optionsBlock{}
 	o := &block.options
 	members := v.Members()
@@ -276,7 +276,7 @@ func (b *Builder) Options(v jsonvalue.Value, path sp.Path) *sp.Options {
 		case "long_context":
 			block.longContext = m.Value.Bool()
 			o.LongContext = &block.longContext
-			b.legacy(sp.FormLongContext, path.Key(m.Name))
+			b.legacy(ir.FormLongContext, path.Key(m.Name))
 		}
 	}
 	return o
@@ -284,7 +284,7 @@ func (b *Builder) Options(v jsonvalue.Value, path sp.Path) *sp.Options {
 
 // optionsBlock holds an Options and the values of its pointer fields.
 type optionsBlock struct {
-	options                 sp.Options
+	options                 ir.Options
 	deadlineMs, maxTokens   int64
 	returnMeta, longContext bool
 }
@@ -330,14 +330,14 @@ func intPtr(v jsonvalue.Value) *int64 {
 }
 
 // role maps a validated role string to its constant without decoding it.
-func role(v jsonvalue.Value) sp.Role {
+func role(v jsonvalue.Value) ir.Role {
 	switch string(v.Raw()) {
 	case `"user"`:
-		return sp.RoleUser
+		return ir.RoleUser
 	case `"context"`:
-		return sp.RoleContext
+		return ir.RoleContext
 	case `"answer"`:
-		return sp.RoleAnswer
+		return ir.RoleAnswer
 	}
-	return sp.Role(v.Str())
+	return ir.Role(v.Str())
 }

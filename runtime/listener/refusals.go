@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -22,7 +22,7 @@ const (
 	ReasonUnknownEndpoint = "unknown_endpoint"
 )
 
-func requestStatus(code sp.ErrorCode) int {
+func requestStatus(code ir.ErrorCode) int {
 	e, _ := fieldtable.RequestError(string(code))
 	return e.Status
 }
@@ -35,9 +35,9 @@ func RefuseProblems(schema table.SchemaID, problems []table.Problem) *Refusal {
 	for i, p := range problems {
 		msgs[i] = p.Message()
 	}
-	return &Refusal{Body: sp.ErrorBody{
-		Status:  requestStatus(sp.ErrorInvalidRequest),
-		Code:    sp.ErrorInvalidRequest,
+	return &Refusal{Body: ir.ErrorBody{
+		Status:  requestStatus(ir.ErrorInvalidRequest),
+		Code:    ir.ErrorInvalidRequest,
 		Message: "the body does not follow " + string(schema) + ": " + strings.Join(msgs, "; "),
 		Reason:  string(problems[0].Reason),
 		Limit:   problemLimit(problems[0]),
@@ -47,10 +47,10 @@ func RefuseProblems(schema table.SchemaID, problems []table.Problem) *Refusal {
 // RefuseAt refuses a body for one rule the generated validator does not
 // express (two members that conflict, an option in a batch item): 400
 // invalid_request naming the member by its path.
-func RefuseAt(reason string, path sp.Path, message string) *Refusal {
-	return &Refusal{Body: sp.ErrorBody{
-		Status:  requestStatus(sp.ErrorInvalidRequest),
-		Code:    sp.ErrorInvalidRequest,
+func RefuseAt(reason string, path ir.Path, message string) *Refusal {
+	return &Refusal{Body: ir.ErrorBody{
+		Status:  requestStatus(ir.ErrorInvalidRequest),
+		Code:    ir.ErrorInvalidRequest,
 		Message: path.String() + ": " + message,
 		Reason:  reason,
 	}}
@@ -62,17 +62,17 @@ func RefuseAt(reason string, path sp.Path, message string) *Refusal {
 // the question's member from the body.
 func RefuseQuestion(f *QuestionFailure, root jsonvalue.Value, batch bool) *Refusal {
 	kind, _ := fieldtable.QuestionError(string(f.Error))
-	detail := make([]sp.DetailItem, len(f.Problems))
+	detail := make([]ir.DetailItem, len(f.Problems))
 	for i, p := range f.Problems {
-		detail[i] = sp.DetailItem{
+		detail[i] = ir.DetailItem{
 			Loc:  locate(root, SplitPointer(p.Path)),
 			Msg:  "question " + strconv.Quote(f.Name) + " cannot be answered: " + p.Message(),
 			Type: string(f.Error),
 		}
 	}
-	body := sp.ErrorBody{
+	body := ir.ErrorBody{
 		Status:   kind.Status,
-		Code:     sp.ErrorQuestionFailed,
+		Code:     ir.ErrorQuestionFailed,
 		Message:  f.Message,
 		Question: f.Name,
 		Reason:   f.Reason,
@@ -92,9 +92,9 @@ func RefuseNoValidQuestion(failures []QuestionFailure) *Refusal {
 	for i := range failures {
 		msgs[i] = failures[i].Message
 	}
-	return &Refusal{Body: sp.ErrorBody{
-		Status:  requestStatus(sp.ErrorInvalidRequest),
-		Code:    sp.ErrorInvalidRequest,
+	return &Refusal{Body: ir.ErrorBody{
+		Status:  requestStatus(ir.ErrorInvalidRequest),
+		Code:    ir.ErrorInvalidRequest,
 		Message: "no question of the request can be answered: " + strings.Join(msgs, "; "),
 		Reason:  ReasonNoValidQuestion,
 	}}
@@ -108,9 +108,9 @@ func CheckSize(body []byte) *Refusal {
 		return nil
 	}
 	max := limit.Max
-	return &Refusal{Body: sp.ErrorBody{
-		Status:  requestStatus(sp.ErrorRequestTooLarge),
-		Code:    sp.ErrorRequestTooLarge,
+	return &Refusal{Body: ir.ErrorBody{
+		Status:  requestStatus(ir.ErrorRequestTooLarge),
+		Code:    ir.ErrorRequestTooLarge,
 		Message: "the body is larger than " + strconv.FormatInt(max, 10) + " " + limit.Unit,
 		Reason:  ReasonTooLarge,
 		Limit:   &max,
@@ -119,9 +119,9 @@ func CheckSize(body []byte) *Refusal {
 
 // RefuseEndpoint refuses a path the codec does not serve: 404.
 func RefuseEndpoint(schema table.SchemaID) *Refusal {
-	return &Refusal{Body: sp.ErrorBody{
-		Status:  requestStatus(sp.ErrorNotFound),
-		Code:    sp.ErrorNotFound,
+	return &Refusal{Body: ir.ErrorBody{
+		Status:  requestStatus(ir.ErrorNotFound),
+		Code:    ir.ErrorNotFound,
 		Message: "the path is not a System One endpoint of " + string(schema),
 		Reason:  ReasonUnknownEndpoint,
 	}}
@@ -130,17 +130,17 @@ func RefuseEndpoint(schema table.SchemaID) *Refusal {
 // RefuseError turns a decoding error (a jsonvalue syntax error, or an
 // internal-form *ProtocolError) into a 400 invalid_request refusal.
 func RefuseError(err error) *Refusal {
-	body := sp.ErrorBody{Status: requestStatus(sp.ErrorInvalidRequest), Code: sp.ErrorInvalidRequest}
+	body := ir.ErrorBody{Status: requestStatus(ir.ErrorInvalidRequest), Code: ir.ErrorInvalidRequest}
 	var se *jsonvalue.SyntaxError
-	var pe *sp.ProtocolError
+	var pe *ir.ProtocolError
 	switch {
 	case errors.As(err, &pe) && pe.Cause == nil:
 		body.Message, body.Reason = pe.Path.String()+": "+pe.Message, string(pe.Reason)
 	case errors.As(err, &se):
 		body.Message = "the body is not valid JSON: " + se.Reason + " at " + se.Path + " (byte " + strconv.FormatInt(se.Offset, 10) + ")"
-		body.Reason = string(sp.ReasonInvalidJSON)
+		body.Reason = string(ir.ReasonInvalidJSON)
 	default:
-		body.Message, body.Reason = "the body cannot be read", string(sp.ReasonInvalidJSON)
+		body.Message, body.Reason = "the body cannot be read", string(ir.ReasonInvalidJSON)
 	}
 	return &Refusal{Body: body}
 }
@@ -160,19 +160,19 @@ func Decode(body []byte, maxDepth int) (jsonvalue.Value, *Refusal) {
 
 // locate turns pointer segments into a Path from the body, telling array
 // indexes from member names by walking root.
-func locate(root jsonvalue.Value, segs []string) sp.Path {
-	loc := make(sp.Path, 0, len(segs)+1)
-	loc = append(loc, sp.PathElem{Name: "body"})
+func locate(root jsonvalue.Value, segs []string) ir.Path {
+	loc := make(ir.Path, 0, len(segs)+1)
+	loc = append(loc, ir.PathElem{Name: "body"})
 	cur := root
 	for _, s := range segs {
 		if cur.Kind() == jsonvalue.KindArray {
 			if i, err := strconv.Atoi(s); err == nil && i >= 0 && i < cur.Len() {
-				loc = append(loc, sp.PathElem{Index: i, IsIndex: true})
+				loc = append(loc, ir.PathElem{Index: i, IsIndex: true})
 				cur = cur.Items()[i]
 				continue
 			}
 		}
-		loc = append(loc, sp.PathElem{Name: s})
+		loc = append(loc, ir.PathElem{Name: s})
 		cur, _ = cur.Get(s)
 	}
 	return loc

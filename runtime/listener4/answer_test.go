@@ -4,16 +4,16 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/listener/listenertest"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 func fl(x float64) *float64 { return &x }
 func str(x string) *string  { return &x }
 
-func noul(name string, p float64) sp.Answer { return sp.Answer{Name: name, Type: "noul", Noul: fl(p)} }
+func noul(name string, p float64) ir.Answer { return ir.Answer{Name: name, Type: "noul", Noul: fl(p)} }
 
 // TestAnswerGolden: the 4.0 shapes (a states request per state name), the
 // error body with both detail and error, and the listing with data.
@@ -26,12 +26,12 @@ func TestAnswerGolden(t *testing.T) {
 		}
 		return cr
 	}
-	states := listener.Outcome{Batch: &sp.BatchResponse{Model: str("vllm-sr/vela3-fast"), Responses: []sp.NamedResponse{
-		{Name: "doc_1", Response: sp.Response{Answers: []sp.Answer{noul("relevance", 0.91)}, Usage: &sp.Usage{InputTokens: 30}}},
-		{Name: "doc_2", Response: sp.Response{Answers: []sp.Answer{noul("relevance", 0.04)}, Usage: &sp.Usage{InputTokens: 28}}},
+	states := listener.Outcome{Batch: &ir.BatchResponse{Model: str("vllm-sr/vela3-fast"), Responses: []ir.NamedResponse{
+		{Name: "doc_1", Response: ir.Response{Answers: []ir.Answer{noul("relevance", 0.91)}, Usage: &ir.Usage{InputTokens: 30}}},
+		{Name: "doc_2", Response: ir.Response{Answers: []ir.Answer{noul("relevance", 0.04)}, Usage: &ir.Usage{InputTokens: 28}}},
 	}}}
-	single := listener.Outcome{Response: &sp.Response{Model: str("vllm-sr/vela3-fast"), Answers: []sp.Answer{{Name: "team", Type: "choice",
-		Choice: str("billing"), Probabilities: []sp.Probability{{Key: "billing", P: 0.7}, {Key: "support", P: 0.3}}, Confidence: fl(0.4)}}}}
+	single := listener.Outcome{Response: &ir.Response{Model: str("vllm-sr/vela3-fast"), Answers: []ir.Answer{{Name: "team", Type: "choice",
+		Choice: str("billing"), Probabilities: []ir.Probability{{Key: "billing", P: 0.7}, {Key: "support", P: 0.3}}, Confidence: fl(0.4)}}}}
 	for name, c := range map[string]struct {
 		cr  *listener.ClientRequest
 		out listener.Outcome
@@ -46,13 +46,13 @@ func TestAnswerGolden(t *testing.T) {
 		listenertest.Golden(t, "answer/"+name+".json", listenertest.Indent(body))
 	}
 	limit := int64(255)
-	status, body := Codec{}.AnswerError(nil, &sp.ErrorBody{Status: 422, Code: sp.ErrorQuestionFailed, Question: "big",
+	status, body := Codec{}.AnswerError(nil, &ir.ErrorBody{Status: 422, Code: ir.ErrorQuestionFailed, Question: "big",
 		Reason: "too_many", Limit: &limit, Message: "question \"big\" cannot be answered: too many options"})
 	listenertest.Golden(t, "answer/error-422.json", "status "+strconv.Itoa(status)+"\n"+listenertest.Indent(body))
-	status, body = Codec{}.AnswerError(nil, &sp.ErrorBody{Status: 529, Message: "overloaded"})
+	status, body = Codec{}.AnswerError(nil, &ir.ErrorBody{Status: 529, Message: "overloaded"})
 	listenertest.Golden(t, "answer/error-529.json", "status "+strconv.Itoa(status)+"\n"+listenertest.Indent(body))
 	card, _ := jsonvalue.Decode([]byte(`{"limits":{}}`), jsonvalue.Options{})
-	listing, err := Codec{}.AnswerListing(&sp.Listing{Models: []sp.ListedModel{{Name: "vllm-sr/vela3", Description: "Vela 3.0",
+	listing, err := Codec{}.AnswerListing(&ir.Listing{Models: []ir.ListedModel{{Name: "vllm-sr/vela3", Description: "Vela 3.0",
 		ReleaseDate: "2026-10-01", Version: str("5.0"), Features: []string{"noul"}, Card: card}}})
 	if err != nil {
 		t.Fatal(err)

@@ -4,9 +4,9 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -60,7 +60,7 @@ func readRequest(root jsonvalue.Value, body []byte, header http.Header) (*listen
 	return cr, nil
 }
 
-func longContextInBody(o *sp.Options) bool {
+func longContextInBody(o *ir.Options) bool {
 	return o != nil && o.LongContext != nil && *o.LongContext
 }
 
@@ -83,7 +83,7 @@ func readBatch(root jsonvalue.Value, body []byte, header http.Header) (*listener
 		return nil, refusal
 	}
 	for i := range batch.Items {
-		noteMediaOverlap(&batch.Items[i].Request, sp.Path{{Name: "requests"}, {Name: batch.Items[i].Name}}, &cr.Diagnostics)
+		noteMediaOverlap(&batch.Items[i].Request, ir.Path{{Name: "requests"}, {Name: batch.Items[i].Name}}, &cr.Diagnostics)
 	}
 	listener.ApplyLongContext(&batch.Options, header)
 	cr.Batch = batch
@@ -107,13 +107,13 @@ func refuse(problems []table.Problem, root jsonvalue.Value, batch bool) error {
 // noteMediaOverlap records a state (or a state of a states request) that
 // vllm-sr/5.0 would read as media in front of one item, and 4.0 keeps as
 // an array labelling its assets.
-func noteMediaOverlap(r *sp.Request, path sp.Path, diags *sp.Diagnostics) {
-	if _, ok := sp.ReadMediaInFront(r.State, r.Assets); ok {
-		diags.Add(sp.DiagnosticLegacyForm, sp.FormMediaInFront, path.Key("state"))
+func noteMediaOverlap(r *ir.Request, path ir.Path, diags *ir.Diagnostics) {
+	if _, ok := ir.ReadMediaInFront(r.State, r.Assets); ok {
+		diags.Add(ir.DiagnosticLegacyForm, ir.FormMediaInFront, path.Key("state"))
 	}
 	for _, s := range r.States {
-		if _, ok := sp.ReadMediaInFront(s.Value, r.Assets); ok {
-			diags.Add(sp.DiagnosticLegacyForm, sp.FormMediaInFront, path.Key("states").Key(s.Name))
+		if _, ok := ir.ReadMediaInFront(s.Value, r.Assets); ok {
+			diags.Add(ir.DiagnosticLegacyForm, ir.FormMediaInFront, path.Key("states").Key(s.Name))
 		}
 	}
 }
@@ -126,9 +126,9 @@ func (Codec) AnswerSuccess(req *listener.ClientRequest, out listener.Outcome) ([
 
 // AnswerError writes both the standard detail with the flat members and
 // 4.0's {"error": {...}}.
-func (Codec) AnswerError(_ *listener.ClientRequest, e *sp.ErrorBody) (int, []byte) {
+func (Codec) AnswerError(_ *listener.ClientRequest, e *ir.ErrorBody) (int, []byte) {
 	return answerer.Error(e)
 }
 
 // AnswerListing writes {object: "list", data: [...], models: [...]}.
-func (Codec) AnswerListing(l *sp.Listing) ([]byte, error) { return answerer.Listing(l) }
+func (Codec) AnswerListing(l *ir.Listing) ([]byte, error) { return answerer.Listing(l) }

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/listener/listenertest"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // TestReadGolden reads every shared request case (the same ones the
@@ -37,20 +37,20 @@ func accept(t *testing.T, name string) *listener.ClientRequest {
 // as a pass-through the internal form reads as it is, and recorded.
 func TestRemovedFormsAccepted(t *testing.T) {
 	cases := map[string]string{
-		"removed-choices":      sp.FormChoices,
-		"removed-choices-noul": sp.FormChoices,
-		"removed-levels":       sp.FormLevels,
-		"removed-labels":       sp.FormLabels,
-		"removed-images":       sp.FormImages,
-		"removed-videos":       sp.FormVideos,
-		"removed-states":       sp.FormStates,
-		"removed-long-context": sp.FormLongContext,
-		"removed-preset-only":  sp.FormPresetOnly,
-		"implicit-roles":       sp.FormImplicitRoles,
+		"removed-choices":      ir.FormChoices,
+		"removed-choices-noul": ir.FormChoices,
+		"removed-levels":       ir.FormLevels,
+		"removed-labels":       ir.FormLabels,
+		"removed-images":       ir.FormImages,
+		"removed-videos":       ir.FormVideos,
+		"removed-states":       ir.FormStates,
+		"removed-long-context": ir.FormLongContext,
+		"removed-preset-only":  ir.FormPresetOnly,
+		"implicit-roles":       ir.FormImplicitRoles,
 	}
 	for name, form := range cases {
 		cr := accept(t, name)
-		if cr.Diagnostics.Count(sp.DiagnosticLegacyForm, form) == 0 {
+		if cr.Diagnostics.Count(ir.DiagnosticLegacyForm, form) == 0 {
 			t.Errorf("%s: %s not recorded: %+v", name, form, cr.Diagnostics)
 		}
 		if cr.Plan != listener.PlanPassThrough {
@@ -65,17 +65,17 @@ func TestRemovedFormsAccepted(t *testing.T) {
 // TestOverlaps: a valid 5.0 request keeps its 4.0 reading, recorded.
 func TestOverlaps(t *testing.T) {
 	cr := accept(t, "object-state-no-roles")
-	if cr.Request.Roles.Mode != sp.RoleModeImplicit || cr.Diagnostics.Count(sp.DiagnosticLegacyForm, sp.FormImplicitRoles) != 1 {
+	if cr.Request.Roles.Mode != ir.RoleModeImplicit || cr.Diagnostics.Count(ir.DiagnosticLegacyForm, ir.FormImplicitRoles) != 1 {
 		t.Errorf("object state without roles: mode %s diagnostics %+v", cr.Request.Roles.Mode, cr.Diagnostics)
 	}
 	cr = accept(t, "media-in-front")
-	if cr.Media != nil || cr.Diagnostics.Count(sp.DiagnosticLegacyForm, sp.FormMediaInFront) != 1 {
+	if cr.Media != nil || cr.Diagnostics.Count(ir.DiagnosticLegacyForm, ir.FormMediaInFront) != 1 {
 		t.Errorf("media in front: media %+v diagnostics %+v", cr.Media, cr.Diagnostics)
 	}
-	if cr := accept(t, "media-not-in-front"); cr.Diagnostics.Count(sp.DiagnosticLegacyForm, sp.FormMediaInFront) != 0 {
+	if cr := accept(t, "media-not-in-front"); cr.Diagnostics.Count(ir.DiagnosticLegacyForm, ir.FormMediaInFront) != 0 {
 		t.Errorf("a video before an image is no overlap: %+v", cr.Diagnostics)
 	}
-	if cr := accept(t, "guide-request"); len(cr.Diagnostics) != 0 || cr.Request.Roles.Mode != sp.RoleModeExplicit {
+	if cr := accept(t, "guide-request"); len(cr.Diagnostics) != 0 || cr.Request.Roles.Mode != ir.RoleModeExplicit {
 		t.Errorf("a 5.0 request with roles has no legacy form: %+v", cr.Diagnostics)
 	}
 }
@@ -127,7 +127,7 @@ func TestFormCounter(t *testing.T) {
 	wg.Wait()
 	snap := counter.Snapshot()
 	// removed-images also spells choices and puts its image in front of the text.
-	want := map[string]uint64{sp.FormChoices: 8, sp.FormImages: 4, sp.FormImplicitRoles: 8, sp.FormMediaInFront: 8}
+	want := map[string]uint64{ir.FormChoices: 8, ir.FormImages: 4, ir.FormImplicitRoles: 8, ir.FormMediaInFront: 8}
 	if snap.Requests != 24 {
 		t.Errorf("requests %d, want 24 (the decisions request is not counted)", snap.Requests)
 	}
@@ -136,8 +136,8 @@ func TestFormCounter(t *testing.T) {
 			t.Errorf("%s: %d, want %d (all %v)", form, snap.Forms[form], n, snap.Forms)
 		}
 	}
-	snap.Forms[sp.FormChoices] = 99
-	if counter.Snapshot().Forms[sp.FormChoices] != 8 {
+	snap.Forms[ir.FormChoices] = 99
+	if counter.Snapshot().Forms[ir.FormChoices] != 8 {
 		t.Error("a snapshot shares the counter's map")
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -24,7 +24,7 @@ func readBatch(root jsonvalue.Value, body []byte, header http.Header) (*listener
 	var media []listener.StateMedia
 	for i := range batch.Items {
 		r := &batch.Items[i].Request
-		if m, ok := sp.ReadMediaInFront(r.State, r.Assets); ok {
+		if m, ok := ir.ReadMediaInFront(r.State, r.Assets); ok {
 			media = append(media, listener.StateMedia{Item: batch.Items[i].Name, Media: m})
 		}
 	}

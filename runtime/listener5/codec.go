@@ -4,9 +4,9 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -52,7 +52,7 @@ func readRequest(root jsonvalue.Value, body []byte, header http.Header) (*listen
 		Plan:     listener.PlanTranslate,
 		Body:     body,
 	}
-	if m, ok := sp.ReadMediaInFront(r.State, r.Assets); ok {
+	if m, ok := ir.ReadMediaInFront(r.State, r.Assets); ok {
 		cr.Media = []listener.StateMedia{{Media: m}}
 	}
 	return cr, nil
@@ -63,7 +63,7 @@ func readRequest(root jsonvalue.Value, body []byte, header http.Header) (*listen
 // than two.
 type readBlock struct {
 	client  listener.ClientRequest
-	request sp.Request
+	request ir.Request
 }
 
 // refuse turns a body's problems into its refusal: 400 for any problem
@@ -85,9 +85,9 @@ func (Codec) AnswerSuccess(req *listener.ClientRequest, out listener.Outcome) ([
 
 // AnswerError writes the standard detail with the flat code, question,
 // state, reason and limit.
-func (Codec) AnswerError(_ *listener.ClientRequest, e *sp.ErrorBody) (int, []byte) {
+func (Codec) AnswerError(_ *listener.ClientRequest, e *ir.ErrorBody) (int, []byte) {
 	return answerer.Error(e)
 }
 
 // AnswerListing writes {models: [...]}.
-func (Codec) AnswerListing(l *sp.Listing) ([]byte, error) { return answerer.Listing(l) }
+func (Codec) AnswerListing(l *ir.Listing) ([]byte, error) { return answerer.Listing(l) }

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/listener/listenertest"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -24,7 +24,7 @@ func TestReadGolden(t *testing.T) {
 	}
 }
 
-func refusal(t *testing.T, name string) sp.ErrorBody {
+func refusal(t *testing.T, name string) ir.ErrorBody {
 	t.Helper()
 	c := listenertest.Find(t, name)
 	_, err := Codec{}.Read(c.Path, c.Body, c.Header)
@@ -61,7 +61,7 @@ func TestRemovedFormsNameTheirReplacement(t *testing.T) {
 	}
 	for name, want := range cases {
 		body := refusal(t, name)
-		if body.Status != 400 || body.Code != sp.ErrorInvalidRequest || body.Reason != string(table.ReasonRemovedForm) {
+		if body.Status != 400 || body.Code != ir.ErrorInvalidRequest || body.Reason != string(table.ReasonRemovedForm) {
 			t.Errorf("%s: got %d %s %s, want 400 invalid_request removed_form", name, body.Status, body.Code, body.Reason)
 		}
 		level := table.LevelQuestion
@@ -111,7 +111,7 @@ func TestStandardClientsAccepted(t *testing.T) {
 	}
 	for name, questions := range want {
 		cr := accept(t, name)
-		if cr.Plan != listener.PlanTranslate || cr.Request.Roles.Mode != sp.RoleModeNone {
+		if cr.Plan != listener.PlanTranslate || cr.Request.Roles.Mode != ir.RoleModeNone {
 			t.Errorf("%s: plan %s roles %s, want translate and none", name, cr.Plan, cr.Request.Roles.Mode)
 		}
 		var got []string
@@ -140,7 +140,7 @@ func TestQuestionFailuresOnSystemOne(t *testing.T) {
 	}
 	for name, want := range cases {
 		body := refusal(t, name)
-		if body.Status != 422 || body.Code != sp.ErrorQuestionFailed || body.Question != want.question || body.Reason != want.reason {
+		if body.Status != 422 || body.Code != ir.ErrorQuestionFailed || body.Question != want.question || body.Reason != want.reason {
 			t.Errorf("%s: got %d %s %q %s", name, body.Status, body.Code, body.Question, body.Reason)
 		}
 		if (want.limit < 0) != (body.Limit == nil) || body.Limit != nil && *body.Limit != want.limit {
@@ -208,7 +208,7 @@ func TestDecisionsSemantics(t *testing.T) {
 	if f := cr.QuestionFailures; f[0].Name != "big" || f[0].Index != 1 || f[1].Name != "lvl" || f[1].Index != 2 {
 		t.Errorf("failures %+v", f)
 	}
-	if cr := accept(t, "decisions-internal-form"); cr.Plan != listener.PlanPassThrough || cr.Request.Roles.Mode != sp.RoleModeNone {
+	if cr := accept(t, "decisions-internal-form"); cr.Plan != listener.PlanPassThrough || cr.Request.Roles.Mode != ir.RoleModeNone {
 		t.Errorf("internal form: plan %s roles %s", cr.Plan, cr.Request.Roles.Mode)
 	}
 	if b := refusal(t, "decisions-none-valid"); b.Status != 400 || b.Reason != listener.ReasonNoValidQuestion ||

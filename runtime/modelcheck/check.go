@@ -2,10 +2,10 @@ package modelcheck
 
 import (
 	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/modelinput"
 	"github.com/vllm-sr/systemone/runtime/presetexpand"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -16,7 +16,7 @@ type Plan struct {
 	Type table.QuestionType
 	// Criteria are the question's, or the preset's canonical criteria when
 	// the question carries none.
-	Criteria sp.Criteria
+	Criteria ir.Criteria
 	// Preset names the trained head that answers; "" for a zero-shot
 	// answer.
 	Preset string
@@ -34,23 +34,23 @@ type Plan struct {
 	// Threshold is the applied threshold of a set or span question.
 	Threshold float64
 	// Head is the span head of a span question.
-	Head sp.SpanHead
+	Head ir.SpanHead
 	// Assets are the request's assets the question reads, in request
 	// order.
-	Assets []*sp.Asset
+	Assets []*ir.Asset
 	// VideoSeconds is the duration of the video a track question reads.
 	VideoSeconds float64
 }
 
 // Outcome is one question's plan or failure.
 type Outcome struct {
-	Question *sp.Question
+	Question *ir.Question
 	Plan     Plan
 	Failure  *Failure
 }
 
 // Request checks every question of req against model, in request order.
-func Request(model table.Model, req *sp.Request) []Outcome {
+func Request(model table.Model, req *ir.Request) []Outcome {
 	out := make([]Outcome, len(req.Questions))
 	for i := range req.Questions {
 		q := &req.Questions[i]
@@ -62,7 +62,7 @@ func Request(model table.Model, req *sp.Request) []Outcome {
 
 // Question checks one question of req against model: the question, then
 // its input, then its length. It returns the plan, or the first failure.
-func Question(model table.Model, req *sp.Request, q *sp.Question) (Plan, *Failure) {
+func Question(model table.Model, req *ir.Request, q *ir.Question) (Plan, *Failure) {
 	card := &model.Card
 	p := Plan{Type: q.Type, Criteria: q.Criteria}
 	if f := resolvePreset(card, q, &p); f != nil {
@@ -88,7 +88,7 @@ func Question(model table.Model, req *sp.Request, q *sp.Question) (Plan, *Failur
 // resolvePreset finds the trained head: a preset the card lists, whose
 // type the question's must be. A question without a type takes the
 // preset's, and one without criteria takes its canonical criteria.
-func resolvePreset(card *table.Card, q *sp.Question, p *Plan) *Failure {
+func resolvePreset(card *table.Card, q *ir.Question, p *Plan) *Failure {
 	if q.Preset == nil {
 		if q.Type == "" {
 			return fail(ReasonMissingType)
@@ -116,7 +116,7 @@ func resolvePreset(card *table.Card, q *sp.Question, p *Plan) *Failure {
 
 // checkFields checks the extension fields against the card, and sets the
 // applied threshold and span head.
-func checkFields(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Failure {
+func checkFields(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Failure {
 	t := p.Type
 	switch {
 	case q.Head != nil && (t != table.QuestionSpan || !card.HasSpanHead(string(*q.Head))):
@@ -142,7 +142,7 @@ func checkFields(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Fa
 	case table.QuestionSet:
 		p.Threshold = card.SetThreshold
 	case table.QuestionSpan:
-		p.Threshold, p.Head = card.SpanThreshold, sp.SpanHeadRouter
+		p.Threshold, p.Head = card.SpanThreshold, ir.SpanHeadRouter
 		if q.Head != nil {
 			p.Head = *q.Head
 		}
@@ -155,7 +155,7 @@ func checkFields(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Fa
 
 // checkOver: over only where the card answers it, only on an object state,
 // naming only keys the state has.
-func checkOver(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Failure {
+func checkOver(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Failure {
 	if q.Over == nil {
 		return nil
 	}
@@ -190,7 +190,7 @@ func containsRate(rates []int64, r int64) bool {
 
 // checkCriteria: each type's criteria form, with counts in the card's
 // ranges.
-func checkCriteria(card *table.Card, t table.QuestionType, c sp.Criteria) *Failure {
+func checkCriteria(card *table.Card, t table.QuestionType, c ir.Criteria) *Failure {
 	switch t {
 	case table.QuestionNoul:
 		for _, m := range c.Keyed {
@@ -198,21 +198,21 @@ func checkCriteria(card *table.Card, t table.QuestionType, c sp.Criteria) *Failu
 				return fail(ReasonBadNoulCriteria)
 			}
 		}
-		if c.Form == sp.CriteriaLevels {
+		if c.Form == ir.CriteriaLevels {
 			return fail(ReasonBadNoulCriteria)
 		}
 		return nil
 	case table.QuestionBox, table.QuestionTrack:
-		if c.Present() && c.Form != sp.CriteriaNull {
+		if c.Present() && c.Form != ir.CriteriaNull {
 			return fail(ReasonCriteriaNotAllowed)
 		}
 		return nil
 	}
-	want, n := sp.CriteriaKeyed, len(c.Keyed)
+	want, n := ir.CriteriaKeyed, len(c.Keyed)
 	few, many := ReasonTooFewOptions, ReasonTooManyOptions
 	switch t {
 	case table.QuestionScore:
-		want, n = sp.CriteriaLevels, len(c.Levels)
+		want, n = ir.CriteriaLevels, len(c.Levels)
 		few, many = ReasonTooFewLevels, ReasonTooManyLevels
 	case table.QuestionSet, table.QuestionSpan:
 		few, many = ReasonTooFewLabels, ReasonTooManyLabels

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -32,13 +32,13 @@ func TestFailures(t *testing.T) {
 	levels := func(n int) string { return "[" + strings.TrimSuffix(strings.Repeat(`"l",`, n), ",") + "]" }
 	cases := []struct {
 		name, model, body string
-		code              sp.QuestionErrorCode
+		code              ir.QuestionErrorCode
 		status            int
 		reason            Reason
 		limit             int64
 		// mutate sets what the codecs already refuse, to check the IR a
 		// caller builds in code.
-		mutate func(*sp.Request)
+		mutate func(*ir.Request)
 	}{
 		{"over on a decision family", "vllm-sr/decision1",
 			`{"state":{"a":"x","b":"y"},"roles":null,"questions":{"ok":{"type":"noul"},"q":{"type":"noul","over":["a"]}}}`,
@@ -90,14 +90,14 @@ func TestFailures(t *testing.T) {
 			invalidQuestion, 422, ReasonOverflowNotAnswered, noLimit, nil},
 		{"threshold on a noul", "vllm-sr/vela2",
 			`{"state":"x","roles":null,"questions":{"q":{"type":"noul"}}}`,
-			invalidQuestion, 422, ReasonThresholdNotAnswered, noLimit, func(r *sp.Request) { r.Questions[0].Threshold = ptr(0.3) }},
+			invalidQuestion, 422, ReasonThresholdNotAnswered, noLimit, func(r *ir.Request) { r.Questions[0].Threshold = ptr(0.3) }},
 		{"rate on a box", "vllm-sr/decision3",
 			`{"state":"⟦img⟧ x","roles":null,` + img(300, 300) + `,"questions":{"q":{"type":"box"}}}`,
-			invalidQuestion, 422, ReasonRateNotAnswered, noLimit, func(r *sp.Request) { r.Questions[0].Rate = ptr(int64(2)) }},
+			invalidQuestion, 422, ReasonRateNotAnswered, noLimit, func(r *ir.Request) { r.Questions[0].Rate = ptr(int64(2)) }},
 		{"criteria on a box", "vllm-sr/decision3",
 			`{"state":"⟦img⟧ x","roles":null,` + img(300, 300) + `,"questions":{"q":{"type":"box"}}}`,
-			invalidQuestion, 422, ReasonCriteriaNotAllowed, noLimit, func(r *sp.Request) {
-				r.Questions[0].Criteria = sp.Criteria{Form: sp.CriteriaKeyed, Keyed: []jsonvalue.Member{{Name: "a", Value: jsonvalue.Null()}}}
+			invalidQuestion, 422, ReasonCriteriaNotAllowed, noLimit, func(r *ir.Request) {
+				r.Questions[0].Criteria = ir.Criteria{Form: ir.CriteriaKeyed, Keyed: []jsonvalue.Member{{Name: "a", Value: jsonvalue.Null()}}}
 			}},
 		{"placeholder in a question on a card that reads media only in the state", "vllm-sr/vela3-d3-mini",
 			`{"state":"⟦img⟧ x","roles":null,` + img(300, 300) + `,"questions":{"q":{"type":"noul","instructions":"Is ⟦img⟧ red?"}}}`,
@@ -113,10 +113,10 @@ func TestFailures(t *testing.T) {
 			tooLong, 400, ReasonInputTooLong, 131072, nil},
 		{"scan budget from max_tokens", "vllm-sr/vela2",
 			`{"state":"` + words(20000) + `","roles":null,"options":{"max_tokens":10000},"questions":{"q":{"type":"noul"}}}`,
-			sp.QuestionErrorScanBudgetExceeded, 400, ReasonScanBudget, 10000, nil},
+			ir.QuestionErrorScanBudgetExceeded, 400, ReasonScanBudget, 10000, nil},
 		{"max_tokens capped by the card", "vllm-sr/vela3-fast",
 			`{"state":"` + words(140000) + `","roles":null,"options":{"max_tokens":100000000},"questions":{"q":{"type":"noul"}}}`,
-			sp.QuestionErrorScanBudgetExceeded, 400, ReasonScanBudget, 131072, nil},
+			ir.QuestionErrorScanBudgetExceeded, 400, ReasonScanBudget, 131072, nil},
 		{"require_full_input with truncate", "vllm-sr/vela2",
 			`{"state":"` + words(9000) + `","roles":null,"questions":{"ok":{"type":"noul","overflow":"truncate"},"q":{"type":"noul","overflow":"truncate","require_full_input":true}}}`,
 			tooLong, 400, ReasonInputTruncated, 8192, nil},

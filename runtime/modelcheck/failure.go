@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // Reason is the fixed word for why a question failed.
@@ -67,16 +67,16 @@ const (
 )
 
 type reasonInfo struct {
-	code sp.QuestionErrorCode
+	code ir.QuestionErrorCode
 	// unit of the limit; "" when the reason has none.
 	unit    string
 	message string
 }
 
 var (
-	invalidQuestion = sp.QuestionErrorInvalidQuestion
-	invalidInput    = sp.QuestionErrorInvalidInput
-	tooLong         = sp.QuestionErrorMaxLengthExceeded
+	invalidQuestion = ir.QuestionErrorInvalidQuestion
+	invalidInput    = ir.QuestionErrorInvalidInput
+	tooLong         = ir.QuestionErrorMaxLengthExceeded
 )
 
 // reasons is the one table of reasons: kind, limit unit and message.
@@ -128,8 +128,8 @@ var reasons = map[Reason]reasonInfo{
 	ReasonInputTooLong:          {tooLong, "tokens", "the input is longer than the model reads"},
 	ReasonInputTruncated:        {tooLong, "tokens", "require_full_input is set, and the model truncates an input this long"},
 	ReasonQuestionTooLong:       {tooLong, "tokens", "the question and its media leave no room for the input in one window"},
-	ReasonScanBudget:            {sp.QuestionErrorScanBudgetExceeded, "tokens", "reading the input in windows would pass the scan budget"},
-	ReasonDeadlinePassed:        {sp.QuestionErrorDeadlineExceeded, "", "the deadline passed before the question's work started"},
+	ReasonScanBudget:            {ir.QuestionErrorScanBudgetExceeded, "tokens", "reading the input in windows would pass the scan budget"},
+	ReasonDeadlinePassed:        {ir.QuestionErrorDeadlineExceeded, "", "the deadline passed before the question's work started"},
 }
 
 // Fail returns the failure of reason r, for callers that report a reason
@@ -138,7 +138,7 @@ func Fail(r Reason) *Failure { return fail(r) }
 
 // Failure is why one question cannot be answered.
 type Failure struct {
-	Code sp.QuestionErrorCode
+	Code ir.QuestionErrorCode
 	// Status is the code's HTTP status on POST /v1/systemone.
 	Status int
 	Reason Reason

@@ -11,7 +11,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -42,7 +42,7 @@ func mp4Base64(seconds uint32) string {
 // headerOnlyMP4 is an ftyp box alone: no duration can be read.
 const headerOnlyMP4 = "AAAAIGZ0eXBpc29tAAACAGlzb21pc28yYXZjMW1wNDE="
 
-func decode(t testing.TB, body string) *sp.Request {
+func decode(t testing.TB, body string) *ir.Request {
 	t.Helper()
 	req, _, err := internalwire.DecodeRequest([]byte(body))
 	if err != nil {

@@ -3,9 +3,9 @@ package modelcheck
 import (
 	"strings"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/modelinput"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -13,7 +13,7 @@ import (
 // asset, assets that something places, media the model reads within its
 // limits, and the media box and track questions need. It records the
 // assets read in p.
-func checkInput(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Failure {
+func checkInput(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Failure {
 	for i := range req.Assets {
 		a := &req.Assets[i]
 		inQuestion := strings.Contains(p.QuestionText, a.Placeholder)
@@ -46,7 +46,7 @@ func checkInput(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Fai
 
 // placed reports whether some string of the state, or of a question's
 // text where the card reads media there, holds the placeholder.
-func placed(card *table.Card, req *sp.Request, placeholder string) bool {
+func placed(card *table.Card, req *ir.Request, placeholder string) bool {
 	if stringsContain(req.State, placeholder) {
 		return true
 	}
@@ -84,7 +84,7 @@ func stringsContain(v jsonvalue.Value, s string) bool {
 	return false
 }
 
-func hasAsset(assets []sp.Asset, placeholder string) bool {
+func hasAsset(assets []ir.Asset, placeholder string) bool {
 	for _, a := range assets {
 		if a.Placeholder == placeholder {
 			return true
@@ -99,10 +99,10 @@ func checkMedia(card *table.Card, p *Plan) *Failure {
 	for _, a := range p.Assets {
 		var f *Failure
 		switch a.Type {
-		case sp.AssetImage:
+		case ir.AssetImage:
 			images++
 			f = checkImage(card, a, images)
-		case sp.AssetVideo:
+		case ir.AssetVideo:
 			videos++
 			f = checkVideo(card, a, videos, p)
 		}
@@ -125,7 +125,7 @@ func mediaFault(fault modelinput.MediaFault) *Failure {
 	return nil
 }
 
-func checkImage(card *table.Card, a *sp.Asset, nth int) *Failure {
+func checkImage(card *table.Card, a *ir.Asset, nth int) *Failure {
 	l := card.Limits.Image
 	if !card.Reads(table.ModalityImage) {
 		return fail(ReasonImageNotRead)
@@ -153,7 +153,7 @@ func checkImage(card *table.Card, a *sp.Asset, nth int) *Failure {
 	return nil
 }
 
-func checkVideo(card *table.Card, a *sp.Asset, nth int, p *Plan) *Failure {
+func checkVideo(card *table.Card, a *ir.Asset, nth int, p *Plan) *Failure {
 	l := card.Limits.Video
 	if !card.Reads(table.ModalityVideo) {
 		return fail(ReasonVideoNotRead)
@@ -181,10 +181,10 @@ func checkVideo(card *table.Card, a *sp.Asset, nth int, p *Plan) *Failure {
 
 // checkMediaQuestion: a box reads an image or a video (one video, with
 // at); a track reads exactly one video whose duration is known.
-func checkMediaQuestion(q *sp.Question, p *Plan) *Failure {
+func checkMediaQuestion(q *ir.Question, p *Plan) *Failure {
 	images, videos := 0, 0
 	for _, a := range p.Assets {
-		if a.Type == sp.AssetVideo {
+		if a.Type == ir.AssetVideo {
 			videos++
 		} else {
 			images++
@@ -216,7 +216,7 @@ func checkMediaQuestion(q *sp.Question, p *Plan) *Failure {
 // in windows within the scan budget; truncated to its first tokens; or not
 // at all. TypeSafe-Danger-Zone-Long-Context raises the length limit to the
 // card's long-context limit.
-func checkLength(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Failure {
+func checkLength(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Failure {
 	l := card.Limits
 	limit := l.MaxInputTokens
 	if req.Options != nil && req.Options.LongContext != nil && *req.Options.LongContext {
@@ -235,7 +235,7 @@ func checkLength(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Fa
 	if l.ScanBudget == 0 {
 		return failLimit(ReasonInputTooLong, limit)
 	}
-	if q.Overflow != nil && *q.Overflow == sp.OverflowTruncate {
+	if q.Overflow != nil && *q.Overflow == ir.OverflowTruncate {
 		if q.RequireFullInput != nil && *q.RequireFullInput {
 			return failLimit(ReasonInputTruncated, limit)
 		}
@@ -254,10 +254,10 @@ func checkLength(card *table.Card, req *sp.Request, q *sp.Question, p *Plan) *Fa
 	return nil
 }
 
-func mediaTokens(card *table.Card, assets []*sp.Asset) int64 {
+func mediaTokens(card *table.Card, assets []*ir.Asset) int64 {
 	var n int64
 	for _, a := range assets {
-		if a.Type == sp.AssetVideo {
+		if a.Type == ir.AssetVideo {
 			n += card.Limits.Video.Tokens
 		} else {
 			n += card.Limits.Image.Tokens

@@ -8,7 +8,7 @@ import (
 	_ "image/jpeg" // registers JPEG with image.DecodeConfig
 	_ "image/png"  // registers PNG with image.DecodeConfig
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // MediaFault is a fixed word for why an asset cannot be read.
@@ -38,7 +38,7 @@ type VideoInfo struct {
 	HasDuration bool
 }
 
-func decodeData(a *sp.Asset) ([]byte, MediaFault) {
+func decodeData(a *ir.Asset) ([]byte, MediaFault) {
 	data, err := base64.StdEncoding.DecodeString(a.Data.Str())
 	if err != nil {
 		return nil, FaultBadBase64
@@ -47,7 +47,7 @@ func decodeData(a *sp.Asset) ([]byte, MediaFault) {
 }
 
 // DecodeImage reads an image asset's size and dimensions from its header.
-func DecodeImage(a *sp.Asset) (ImageInfo, MediaFault) {
+func DecodeImage(a *ir.Asset) (ImageInfo, MediaFault) {
 	data, fault := decodeData(a)
 	if fault != FaultNone {
 		return ImageInfo{}, fault
@@ -71,7 +71,7 @@ func sameImageFormat(declared, decoded string) bool {
 
 // DecodeVideo reads a video asset's size, and its duration when it is an
 // MP4 file with a movie header.
-func DecodeVideo(a *sp.Asset) (VideoInfo, MediaFault) {
+func DecodeVideo(a *ir.Asset) (VideoInfo, MediaFault) {
 	data, fault := decodeData(a)
 	if fault != FaultNone {
 		return VideoInfo{}, fault

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/internalwire"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -49,7 +49,7 @@ func TestPrefixCutsAtATokenEnd(t *testing.T) {
 	}
 }
 
-func decode(t *testing.T, body string) *sp.Request {
+func decode(t *testing.T, body string) *ir.Request {
 	t.Helper()
 	req, _, err := internalwire.DecodeRequest([]byte(body))
 	if err != nil {
@@ -86,15 +86,15 @@ func TestRolesOverAndSpanDefaultChooseTheParts(t *testing.T) {
 
 func TestRolesNullAndImplicitRoles(t *testing.T) {
 	none := decode(t, `{"state":{"request":"Q?","history":"H"},"roles":null,"questions":{"n":{"type":"noul"}}}`)
-	if in := Whole(true, none); len(in.Parts) != 1 || in.Parts[0].Role != sp.RoleUser {
+	if in := Whole(true, none); len(in.Parts) != 1 || in.Parts[0].Role != ir.RoleUser {
 		t.Errorf("roles null: %+v, want the whole state as one user part", in.Parts)
 	}
 	implicit := decode(t, `{"state":{"request":"Q?","history":"H","other":"O"},"questions":{"n":{"type":"noul"}}}`)
-	var roles []sp.Role
+	var roles []ir.Role
 	for _, p := range Whole(true, implicit).Parts {
 		roles = append(roles, p.Role)
 	}
-	if !reflect.DeepEqual(roles, []sp.Role{sp.RoleUser, sp.RoleContext, sp.RoleUser}) {
+	if !reflect.DeepEqual(roles, []ir.Role{ir.RoleUser, ir.RoleContext, ir.RoleUser}) {
 		t.Errorf("implicit roles = %v", roles)
 	}
 }
@@ -123,14 +123,14 @@ func TestMediaFrontStateKeepsTheArrayUnderImplicitRoles(t *testing.T) {
 	req := decode(t, `{"state":["⟦i⟧","Caption"],
 		"assets":{"⟦i⟧":{"type":"image","format":"png","data_base64":""}},
 		"questions":{"n":{"type":"noul"}}}`)
-	if req.Roles.Mode != sp.RoleModeImplicit {
+	if req.Roles.Mode != ir.RoleModeImplicit {
 		t.Fatalf("roles mode = %q, want implicit", req.Roles.Mode)
 	}
 	in := Whole(false, req)
 	if in.Media != nil || len(in.Parts) != 1 || in.Parts[0].Text != `["⟦i⟧", "Caption"]` {
 		t.Errorf("implicit roles: read as %+v, want the array kept", in)
 	}
-	req.Roles = sp.Roles{Mode: sp.RoleModeNone}
+	req.Roles = ir.Roles{Mode: ir.RoleModeNone}
 	in = Whole(false, req)
 	if !reflect.DeepEqual(in.Media, []string{"⟦i⟧"}) || in.Parts[0].Text != "Caption" {
 		t.Errorf("roles none: read as %+v, want the media in front of the item", in)

@@ -4,13 +4,13 @@ import (
 	"regexp"
 	"strings"
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // QuestionText is a question's own text as the model reads it: its
 // instructions, then each criterion's key and description (a score's
 // levels), one a line.
-func QuestionText(q *sp.Question, c sp.Criteria) string {
+func QuestionText(q *ir.Question, c ir.Criteria) string {
 	var b strings.Builder
 	b.WriteString(Render(q.Instructions))
 	for _, m := range c.Keyed {

@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -13,7 +13,7 @@ import (
 // whole state), its role and its text.
 type Part struct {
 	Key  string
-	Role sp.Role
+	Role ir.Role
 	Text string
 }
 
@@ -65,11 +65,11 @@ func (in Input) Truncated(n int64) Input {
 
 // Whole is the whole state as a role-aware or other family reads it,
 // ignoring any question's over: what every question starts from.
-func Whole(roleAware bool, req *sp.Request) Input {
+func Whole(roleAware bool, req *ir.Request) Input {
 	media, state := splitMedia(req)
 	in := Input{Media: media}
-	if !roleAware || state.Kind() != jsonvalue.KindObject || req.Roles.Mode == sp.RoleModeNone || req.Roles.Mode == "" {
-		in.Parts = []Part{{Role: sp.RoleUser, Text: Render(state)}}
+	if !roleAware || state.Kind() != jsonvalue.KindObject || req.Roles.Mode == ir.RoleModeNone || req.Roles.Mode == "" {
+		in.Parts = []Part{{Role: ir.RoleUser, Text: Render(state)}}
 		return in
 	}
 	for _, m := range state.Members() {
@@ -82,16 +82,16 @@ func Whole(roleAware bool, req *sp.Request) Input {
 // the parts over names (in state order), or for a span without over its
 // answer parts if there are any, else its user parts. Keys over names that
 // the state lacks are not read (the model checks refuse them first).
-func ForQuestion(roleAware bool, req *sp.Request, q *sp.Question, t table.QuestionType) Input {
+func ForQuestion(roleAware bool, req *ir.Request, q *ir.Question, t table.QuestionType) Input {
 	in := Whole(roleAware, req)
 	switch {
 	case q.Over != nil:
 		in.Parts = keep(in.Parts, func(p Part) bool { return contains(q.Over, p.Key) })
 	case t == table.QuestionSpan:
-		if answers := keep(in.Parts, func(p Part) bool { return p.Role == sp.RoleAnswer }); len(answers) > 0 {
+		if answers := keep(in.Parts, func(p Part) bool { return p.Role == ir.RoleAnswer }); len(answers) > 0 {
 			in.Parts = answers
 		} else {
-			in.Parts = keep(in.Parts, func(p Part) bool { return p.Role == sp.RoleUser })
+			in.Parts = keep(in.Parts, func(p Part) bool { return p.Role == ir.RoleUser })
 		}
 	}
 	return in
@@ -112,30 +112,30 @@ func Render(v jsonvalue.Value) string {
 
 // roleOf is a state key's role: the explicit roles map's (a key it does
 // not name is the user's), or 4.0's implicit role of the part name.
-func roleOf(r sp.Roles, key string) sp.Role {
-	if r.Mode == sp.RoleModeImplicit {
-		return sp.Role(fieldtable.ImplicitRole(key))
+func roleOf(r ir.Roles, key string) ir.Role {
+	if r.Mode == ir.RoleModeImplicit {
+		return ir.Role(fieldtable.ImplicitRole(key))
 	}
 	for _, p := range r.Parts {
 		if p.Key == key {
 			return p.Role
 		}
 	}
-	return sp.RoleUser
+	return ir.RoleUser
 }
 
-// splitMedia applies vllm-sr/5.0's media rule (sp.ReadMediaInFront): an
+// splitMedia applies vllm-sr/5.0's media rule (ir.ReadMediaInFront): an
 // array state of image placeholders, then video placeholders, then exactly
 // one other item, is that item with the media in front of it. A request
 // with implicit roles has vllm-sr/4.0's reading, where such a state stays
 // an array that labels its assets (the 4.0 listener's second overlap); the
 // internal form marks that reading by an absent roles member. Any other
 // state is itself.
-func splitMedia(req *sp.Request) ([]string, jsonvalue.Value) {
-	if req.Roles.Mode == sp.RoleModeImplicit {
+func splitMedia(req *ir.Request) ([]string, jsonvalue.Value) {
+	if req.Roles.Mode == ir.RoleModeImplicit {
 		return nil, req.State
 	}
-	m, ok := sp.ReadMediaInFront(req.State, req.Assets)
+	m, ok := ir.ReadMediaInFront(req.State, req.Assets)
 	if !ok {
 		return nil, req.State
 	}

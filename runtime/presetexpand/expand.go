@@ -2,8 +2,8 @@ package presetexpand
 
 import (
 	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -13,7 +13,7 @@ import (
 // what any server answers. It reports false, changing nothing, when q has
 // no preset or the catalogue has no text for it. The preset member stays:
 // whether it is sent is the target codec's business.
-func Expand(q *sp.Question) bool {
+func Expand(q *ir.Question) bool {
 	if q.Preset == nil {
 		return false
 	}
@@ -27,7 +27,7 @@ func Expand(q *sp.Question) bool {
 	if !q.Instructions.IsValid() || q.Instructions.IsNull() {
 		q.Instructions = jsonvalue.String(p.Instructions)
 	}
-	if !q.Criteria.Present() || q.Criteria.Form == sp.CriteriaNull {
+	if !q.Criteria.Present() || q.Criteria.Form == ir.CriteriaNull {
 		q.Criteria = Criteria(&p)
 	}
 	return true
@@ -36,20 +36,20 @@ func Expand(q *sp.Question) bool {
 // Criteria writes a catalogue preset's canonical criteria in the IR: a
 // score's levels, else its keyed criteria (a noul's true and false, a
 // choice's options). srgen lets only a score preset carry levels.
-func Criteria(p *table.Preset) sp.Criteria {
+func Criteria(p *table.Preset) ir.Criteria {
 	if p.Type == table.QuestionScore {
 		levels := make([]jsonvalue.Value, len(p.Levels))
 		for i, l := range p.Levels {
 			levels[i] = jsonvalue.String(l)
 		}
-		return sp.Criteria{Form: sp.CriteriaLevels, Levels: levels}
+		return ir.Criteria{Form: ir.CriteriaLevels, Levels: levels}
 	}
 	if len(p.Criteria) == 0 {
-		return sp.Criteria{}
+		return ir.Criteria{}
 	}
 	keyed := make([]jsonvalue.Member, len(p.Criteria))
 	for i, c := range p.Criteria {
 		keyed[i] = jsonvalue.Member{Name: c.Key, Value: jsonvalue.String(c.Text)}
 	}
-	return sp.Criteria{Form: sp.CriteriaKeyed, Keyed: keyed}
+	return ir.Criteria{Form: ir.CriteriaKeyed, Keyed: keyed}
 }

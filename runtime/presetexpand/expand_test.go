@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -21,7 +21,7 @@ func TestCriteriaOfEveryPreset(t *testing.T) {
 		c := Criteria(p)
 		switch {
 		case p.Type == table.QuestionScore:
-			if c.Form != sp.CriteriaLevels || len(c.Levels) != len(p.Levels) || len(p.Levels) == 0 {
+			if c.Form != ir.CriteriaLevels || len(c.Levels) != len(p.Levels) || len(p.Levels) == 0 {
 				t.Errorf("%s: %+v for levels %v", p.Name, c, p.Levels)
 				continue
 			}
@@ -37,7 +37,7 @@ func TestCriteriaOfEveryPreset(t *testing.T) {
 				t.Errorf("%s: criteria %+v from none", p.Name, c)
 			}
 		default:
-			if c.Form != sp.CriteriaKeyed || len(c.Keyed) != len(p.Criteria) {
+			if c.Form != ir.CriteriaKeyed || len(c.Keyed) != len(p.Criteria) {
 				t.Errorf("%s: %+v for %v", p.Name, c, p.Criteria)
 				continue
 			}

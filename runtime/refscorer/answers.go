@@ -3,9 +3,9 @@ package refscorer
 import (
 	"strconv"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -27,10 +27,10 @@ func (s seed) distribution(keys []string) ([]int64, []float64) {
 	return u, p
 }
 
-func probabilities(keys []string, p []float64) []sp.Probability {
-	out := make([]sp.Probability, len(keys))
+func probabilities(keys []string, p []float64) []ir.Probability {
+	out := make([]ir.Probability, len(keys))
 	for i, k := range keys {
-		out[i] = sp.Probability{Key: k, P: p[i]}
+		out[i] = ir.Probability{Key: k, P: p[i]}
 	}
 	return out
 }
@@ -40,7 +40,7 @@ func ptr[T any](v T) *T { return &v }
 // choice: the most probable option, every option's probability and the
 // standard's confidence, computed from the rounded probabilities so a
 // client can check it.
-func choice(s seed, plan *modelcheck.Plan, a *sp.Answer) {
+func choice(s seed, plan *modelcheck.Plan, a *ir.Answer) {
 	keys := keyedNames(plan.Criteria)
 	_, p := s.distribution(keys)
 	a.Choice = ptr(keys[argmax(p)])
@@ -49,14 +49,14 @@ func choice(s seed, plan *modelcheck.Plan, a *sp.Answer) {
 }
 
 // noul: P(yes) from a two-way softmax of "true" and "false".
-func noul(s seed, a *sp.Answer) {
+func noul(s seed, a *ir.Answer) {
 	_, p := s.distribution([]string{"true", "false"})
 	a.Noul = ptr(p[0])
 }
 
 // score: the expected level Σ index·p, every level's probability under its
 // index, the standard's confidence, and the levels echoed as the legend.
-func score(s seed, plan *modelcheck.Plan, a *sp.Answer) {
+func score(s seed, plan *modelcheck.Plan, a *ir.Answer) {
 	keys := make([]string, len(plan.Criteria.Levels))
 	for i := range keys {
 		keys[i] = strconv.Itoa(i)
@@ -71,7 +71,7 @@ func score(s seed, plan *modelcheck.Plan, a *sp.Answer) {
 }
 
 // abstain adds the abstain probability of a card that reports one.
-func abstain(s seed, card *table.Card, a *sp.Answer) {
+func abstain(s seed, card *table.Card, a *ir.Answer) {
 	if card.Abstain && (a.Type == table.QuestionChoice || a.Type == table.QuestionNoul) {
 		a.AbstainProbability = ptr(round4(0.2 * s.uniform("abstain")))
 	}
@@ -80,19 +80,19 @@ func abstain(s seed, card *table.Card, a *sp.Answer) {
 // drawBox is a box with 0.05 ≤ top < bottom ≤ 0.95 and the same for left
 // and right, each edge pair at least 0.1 apart, so the order survives
 // rounding.
-func drawBox(s seed, labels ...string) sp.Box {
+func drawBox(s seed, labels ...string) ir.Box {
 	edge := func(name string) (float64, float64) {
 		lo := 0.05 + 0.5*s.uniform(with(labels, name, "lo")...)
 		hi := lo + 0.1 + (0.95-lo-0.1)*s.uniform(with(labels, name, "hi")...)
 		return round4(lo), round4(hi)
 	}
-	var b sp.Box
+	var b ir.Box
 	b.Top, b.Bottom = edge("vertical")
 	b.Left, b.Right = edge("horizontal")
 	return b
 }
 
-func box(s seed, a *sp.Answer) {
+func box(s seed, a *ir.Answer) {
 	b := drawBox(s, "box")
 	a.Box = &b
 	a.Confidence = ptr(round4(0.5 + 0.5*s.uniform("box", "confidence")))
@@ -101,7 +101,7 @@ func box(s seed, a *sp.Answer) {
 // track: a box for each sampled moment of the video, rate moments a
 // second from 0 to its end, as content:
 // {"rate": r, "moments": [{"second": t, "box": {...}, "confidence": c}]}.
-func track(s seed, plan *modelcheck.Plan, q *sp.Question, a *sp.Answer) {
+func track(s seed, plan *modelcheck.Plan, q *ir.Question, a *ir.Answer) {
 	rate := int64(1)
 	if q.Rate != nil {
 		rate = *q.Rate
@@ -119,7 +119,7 @@ func track(s seed, plan *modelcheck.Plan, q *sp.Question, a *sp.Answer) {
 	a.Track = object(member("rate", jsonvalue.Int(rate)), member("moments", jsonvalue.Array(moments...)))
 }
 
-func boxValue(b sp.Box) jsonvalue.Value {
+func boxValue(b ir.Box) jsonvalue.Value {
 	return object(
 		member("top", jsonvalue.Float(b.Top)), member("bottom", jsonvalue.Float(b.Bottom)),
 		member("left", jsonvalue.Float(b.Left)), member("right", jsonvalue.Float(b.Right)),
@@ -137,7 +137,7 @@ func object(members ...jsonvalue.Member) jsonvalue.Value {
 	return v
 }
 
-func keyedNames(c sp.Criteria) []string {
+func keyedNames(c ir.Criteria) []string {
 	out := make([]string, len(c.Keyed))
 	for i, m := range c.Keyed {
 		out[i] = m.Name

@@ -8,7 +8,7 @@
 // The same model and request always get the same answers (meta's timings
 // aside). A real engine replaces it behind the same method:
 //
-//	Decide(ctx context.Context, model table.Model, req *systemoneprotocol.Request) (*systemoneprotocol.Response, error)
+//	Decide(ctx context.Context, model table.Model, req *ir.Request) (*ir.Response, error)
 //
 // A question the model cannot answer (runtime/modelcheck) gets an answer
 // with Error, Reason and Message set; the error return is only for the

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/modelinput"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -37,7 +37,7 @@ var ErrStatesForm = errors.New("refscorer: a states-form request is answered one
 // by the deadline, or after the context's deadline passed, is not run and
 // answers deadline_exceeded, as does every question after it. A canceled
 // context ends the whole call with its error.
-func (s *Scorer) Decide(ctx context.Context, model table.Model, req *sp.Request) (*sp.Response, error) {
+func (s *Scorer) Decide(ctx context.Context, model table.Model, req *ir.Request) (*ir.Response, error) {
 	if req == nil {
 		return nil, errors.New("refscorer: nil request")
 	}
@@ -49,7 +49,7 @@ func (s *Scorer) Decide(ctx context.Context, model table.Model, req *sp.Request)
 	if req.Options != nil && req.Options.DeadlineMs != nil {
 		deadline = start.Add(time.Duration(*req.Options.DeadlineMs) * time.Millisecond)
 	}
-	resp := &sp.Response{Model: ptr(model.Name)}
+	resp := &ir.Response{Model: ptr(model.Name)}
 	late := false
 	for i := range req.Questions {
 		q := &req.Questions[i]
@@ -80,7 +80,7 @@ func (s *Scorer) now() time.Time {
 }
 
 // answer checks one question and answers it, or records its failure.
-func (s *Scorer) answer(model table.Model, req *sp.Request, q *sp.Question, resp *sp.Response) {
+func (s *Scorer) answer(model table.Model, req *ir.Request, q *ir.Question, resp *ir.Response) {
 	plan, failure := modelcheck.Question(model, req, q)
 	if failure != nil {
 		resp.Answers = append(resp.Answers, failedAnswer(q, questionType(model, q), failure))
@@ -88,8 +88,8 @@ func (s *Scorer) answer(model table.Model, req *sp.Request, q *sp.Question, resp
 	}
 	adapter := q.DecisionAdapter != nil && *q.DecisionAdapter
 	sd := questionSeed(model, &plan, adapter)
-	a := sp.Answer{Name: q.Name, Type: plan.Type}
-	var extra []sp.Answer
+	a := ir.Answer{Name: q.Name, Type: plan.Type}
+	var extra []ir.Answer
 	switch plan.Type {
 	case table.QuestionChoice:
 		choice(sd, &plan, &a)
@@ -102,23 +102,23 @@ func (s *Scorer) answer(model table.Model, req *sp.Request, q *sp.Question, resp
 	case table.QuestionTrack:
 		track(sd, &plan, q, &a)
 	case table.QuestionSet:
-		var result sp.QuestionSet
+		var result ir.QuestionSet
 		result, extra = set(sd, &plan, &a)
 		resp.Sets = append(resp.Sets, result)
-		resp.Thresholds = append(resp.Thresholds, sp.QuestionThreshold{Question: q.Name, Threshold: plan.Threshold})
+		resp.Thresholds = append(resp.Thresholds, ir.QuestionThreshold{Question: q.Name, Threshold: plan.Threshold})
 	case table.QuestionSpan:
 		// A span answers as a noul (the highest probability any word
 		// reached); its spans go under the response's spans.
-		resp.Spans = append(resp.Spans, sp.QuestionSpans{Question: q.Name, Spans: span(sd, &plan, &a)})
+		resp.Spans = append(resp.Spans, ir.QuestionSpans{Question: q.Name, Spans: span(sd, &plan, &a)})
 		a.Type = fieldtable.AnswerType(table.QuestionSpan)
-		resp.Thresholds = append(resp.Thresholds, sp.QuestionThreshold{Question: q.Name, Threshold: plan.Threshold})
-		if model.Card.HasSpanHead(string(sp.SpanHeadBroad)) {
-			resp.SpanHeads = append(resp.SpanHeads, sp.QuestionSpanHead{Question: q.Name, Head: plan.Head})
+		resp.Thresholds = append(resp.Thresholds, ir.QuestionThreshold{Question: q.Name, Threshold: plan.Threshold})
+		if model.Card.HasSpanHead(string(ir.SpanHeadBroad)) {
+			resp.SpanHeads = append(resp.SpanHeads, ir.QuestionSpanHead{Question: q.Name, Head: plan.Head})
 		}
 	}
 	abstain(sd, &model.Card, &a)
 	if q.RequireFullInput != nil && *q.RequireFullInput && plan.Complete {
-		a.InputCoverage = sp.CoverageComplete
+		a.InputCoverage = ir.CoverageComplete
 	}
 	resp.Answers = append(resp.Answers, a)
 	for _, x := range extra {
@@ -130,7 +130,7 @@ func (s *Scorer) answer(model table.Model, req *sp.Request, q *sp.Question, resp
 
 // hasQuestion reports whether req has a question named name, which a
 // set's per-label noul must not shadow.
-func hasQuestion(req *sp.Request, name string) bool {
+func hasQuestion(req *ir.Request, name string) bool {
 	for i := range req.Questions {
 		if req.Questions[i].Name == name {
 			return true
@@ -141,7 +141,7 @@ func hasQuestion(req *sp.Request, name string) bool {
 
 // questionType is the type a failed question's answer carries: its own,
 // else its preset's on the model's card.
-func questionType(model table.Model, q *sp.Question) table.QuestionType {
+func questionType(model table.Model, q *ir.Question) table.QuestionType {
 	if q.Type == "" && q.Preset != nil {
 		if p, ok := model.Card.Preset(*q.Preset); ok {
 			return p.Type
@@ -152,16 +152,16 @@ func questionType(model table.Model, q *sp.Question) table.QuestionType {
 
 var deadlineFailure = modelcheck.Fail(modelcheck.ReasonDeadlinePassed)
 
-func failedAnswer(q *sp.Question, t table.QuestionType, f *modelcheck.Failure) sp.Answer {
-	return sp.Answer{Name: q.Name, Type: t, Error: f.Code, Reason: string(f.Reason), Message: f.Message, Limit: f.Limit}
+func failedAnswer(q *ir.Question, t table.QuestionType, f *modelcheck.Failure) ir.Answer {
+	return ir.Answer{Name: q.Name, Type: t, Error: f.Code, Reason: string(f.Reason), Message: f.Message, Limit: f.Limit}
 }
 
 // usage counts the state once, as the family reads it whole, with every
 // asset it places, plus every question's own text; output tokens are 0.
-func usage(model table.Model, req *sp.Request) *sp.Usage {
+func usage(model table.Model, req *ir.Request) *ir.Usage {
 	n := modelinput.Whole(model.Card.RoleAware, req).Tokens()
 	for _, a := range req.Assets {
-		if a.Type == sp.AssetVideo {
+		if a.Type == ir.AssetVideo {
 			n += model.Card.Limits.Video.Tokens
 		} else {
 			n += model.Card.Limits.Image.Tokens
@@ -171,7 +171,7 @@ func usage(model table.Model, req *sp.Request) *sp.Usage {
 		q := &req.Questions[i]
 		n += modelinput.Count(modelinput.QuestionText(q, q.Criteria))
 	}
-	return &sp.Usage{InputTokens: n}
+	return &ir.Usage{InputTokens: n}
 }
 
 // meta is the model's identity and the call's timings; timings are the

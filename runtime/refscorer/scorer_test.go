@@ -14,14 +14,14 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 var valueComparer = cmp.Comparer(jsonvalue.Equal)
 
-func decide(t *testing.T, s *Scorer, model, body string) *sp.Response {
+func decide(t *testing.T, s *Scorer, model, body string) *ir.Response {
 	t.Helper()
 	req, _, err := internalwire.DecodeRequest([]byte(body))
 	if err != nil {
@@ -38,7 +38,7 @@ func decide(t *testing.T, s *Scorer, model, body string) *sp.Response {
 	return resp
 }
 
-func answer(t *testing.T, resp *sp.Response, name string) sp.Answer {
+func answer(t *testing.T, resp *ir.Response, name string) ir.Answer {
 	t.Helper()
 	for _, a := range resp.Answers {
 		if a.Name == name {
@@ -46,7 +46,7 @@ func answer(t *testing.T, resp *sp.Response, name string) sp.Answer {
 		}
 	}
 	t.Fatalf("no answer %q", name)
-	return sp.Answer{}
+	return ir.Answer{}
 }
 
 const everyType = `{"state":{"request":"Hi, I'm Dana Reyes, call me on +1 415 555 0199 about order 7731.","history":"Earlier: the user upgraded."},
@@ -153,7 +153,7 @@ func TestSetAnswers(t *testing.T) {
 	if *answer(t, resp, "topics").Noul != highest {
 		t.Errorf("set noul is not the highest label probability")
 	}
-	if resp.Thresholds[0] != (sp.QuestionThreshold{Question: "topics", Threshold: 0.5}) {
+	if resp.Thresholds[0] != (ir.QuestionThreshold{Question: "topics", Threshold: 0.5}) {
 		t.Errorf("thresholds = %+v", resp.Thresholds)
 	}
 }
@@ -192,13 +192,13 @@ func TestSpanOffsetsAreCodePoints(t *testing.T) {
 		highest = max(highest, s.Probability)
 	}
 	pii := answer(t, resp, "pii")
-	if *pii.Noul < highest || pii.InputCoverage != sp.CoverageComplete {
+	if *pii.Noul < highest || pii.InputCoverage != ir.CoverageComplete {
 		t.Errorf("span noul %v below a span's %v, or coverage %q", *pii.Noul, highest, pii.InputCoverage)
 	}
 	if resp.SpanHeads != nil {
 		t.Errorf("vela3 has no broad span head, yet span_heads = %+v", resp.SpanHeads)
 	}
-	if resp := decide(t, &Scorer{}, "vllm-sr/vela2", everyType); len(resp.SpanHeads) != 1 || resp.SpanHeads[0].Head != sp.SpanHeadBroad {
+	if resp := decide(t, &Scorer{}, "vllm-sr/vela2", everyType); len(resp.SpanHeads) != 1 || resp.SpanHeads[0].Head != ir.SpanHeadBroad {
 		t.Errorf("vela2 reports the span head: %+v", resp.SpanHeads)
 	}
 }
@@ -263,7 +263,7 @@ func TestFailedQuestionsAnswerWithTheirError(t *testing.T) {
 	resp := decide(t, &Scorer{}, "vllm-sr/decision1", `{"state":{"a":"x"},"roles":null,
 		"questions":{"ok":{"type":"noul"},"bad":{"type":"noul","over":["a"]},"pre":{"preset":"domain"}}}`)
 	bad := answer(t, resp, "bad")
-	if bad.Error != sp.QuestionErrorInvalidQuestion || bad.Reason != "over_not_answered" || bad.Message == "" || bad.Noul != nil {
+	if bad.Error != ir.QuestionErrorInvalidQuestion || bad.Reason != "over_not_answered" || bad.Message == "" || bad.Noul != nil {
 		t.Errorf("failed answer = %+v", bad)
 	}
 	if ok := answer(t, resp, "ok"); ok.Error != "" || ok.Noul == nil {
@@ -292,7 +292,7 @@ func TestDeadline(t *testing.T) {
 	// start), c at 40 is late, and d after it is not run either.
 	for name, late := range map[string]bool{"a": false, "b": false, "c": true, "d": true} {
 		a := answer(t, resp, name)
-		if late != (a.Error == sp.QuestionErrorDeadlineExceeded) || (late && a.Reason != "deadline_passed") {
+		if late != (a.Error == ir.QuestionErrorDeadlineExceeded) || (late && a.Reason != "deadline_passed") {
 			t.Errorf("%s: error %q reason %q, late %t", name, a.Error, a.Reason, late)
 		}
 	}
@@ -305,7 +305,7 @@ func TestDeadline(t *testing.T) {
 	expired, cancel := context.WithDeadline(context.Background(), time.Unix(1, 0))
 	defer cancel()
 	resp, err := (&Scorer{}).Decide(expired, m, req)
-	if err != nil || resp.Answers[0].Error != sp.QuestionErrorDeadlineExceeded {
+	if err != nil || resp.Answers[0].Error != ir.QuestionErrorDeadlineExceeded {
 		t.Errorf("past the context's deadline: %v, %+v", err, resp)
 	}
 	canceled, stop := context.WithCancel(context.Background())
@@ -313,7 +313,7 @@ func TestDeadline(t *testing.T) {
 	if _, err := (&Scorer{}).Decide(canceled, m, req); !errors.Is(err, context.Canceled) {
 		t.Errorf("a canceled context: err = %v", err)
 	}
-	if _, err := (&Scorer{}).Decide(context.Background(), m, &sp.Request{States: []jsonvalue.Member{}}); !errors.Is(err, ErrStatesForm) {
+	if _, err := (&Scorer{}).Decide(context.Background(), m, &ir.Request{States: []jsonvalue.Member{}}); !errors.Is(err, ErrStatesForm) {
 		t.Errorf("a states-form request: err = %v", err)
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/modelinput"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // labelProbability is one label's own probability, sigmoid of a logit in
@@ -19,18 +19,18 @@ func (s seed) labelProbability(label string) float64 {
 // threshold, in criteria order. The set question's answer is a noul, the
 // highest label probability; each label also answers as a noul under
 // <question>.<label> (returned as extra answers).
-func set(s seed, plan *modelcheck.Plan, a *sp.Answer) (sp.QuestionSet, []sp.Answer) {
-	result := sp.QuestionSet{Question: a.Name, Selected: []string{}}
-	var extra []sp.Answer
+func set(s seed, plan *modelcheck.Plan, a *ir.Answer) (ir.QuestionSet, []ir.Answer) {
+	result := ir.QuestionSet{Question: a.Name, Selected: []string{}}
+	var extra []ir.Answer
 	highest := 0.0
 	for _, label := range keyedNames(plan.Criteria) {
 		p := s.labelProbability(label)
-		result.Probabilities = append(result.Probabilities, sp.Probability{Key: label, P: p})
+		result.Probabilities = append(result.Probabilities, ir.Probability{Key: label, P: p})
 		if p >= plan.Threshold {
 			result.Selected = append(result.Selected, label)
 		}
 		highest = max(highest, p)
-		extra = append(extra, sp.Answer{Name: a.Name + "." + label, Type: "noul", Noul: ptr(p)})
+		extra = append(extra, ir.Answer{Name: a.Name + "." + label, Type: "noul", Noul: ptr(p)})
 	}
 	a.Noul = ptr(highest)
 	return result, extra
@@ -50,7 +50,7 @@ func (s seed) wordProbability(label string, index int, word string) float64 {
 // span's text is exactly that substring. Spans are ordered by start, then
 // by label order. The span question's answer is a noul: the highest
 // probability any word reached.
-func span(s seed, plan *modelcheck.Plan, a *sp.Answer) []sp.Span {
+func span(s seed, plan *modelcheck.Plan, a *ir.Answer) []ir.Span {
 	text := plan.Input.Text()
 	runes := []rune(text)
 	var words []modelinput.Token
@@ -59,7 +59,7 @@ func span(s seed, plan *modelcheck.Plan, a *sp.Answer) []sp.Span {
 			words = append(words, t)
 		}
 	}
-	var spans []sp.Span
+	var spans []ir.Span
 	highest := 0.0
 	for _, label := range keyedNames(plan.Criteria) {
 		open := -1 // index in spans of the span the previous word extends
@@ -75,7 +75,7 @@ func span(s seed, plan *modelcheck.Plan, a *sp.Answer) []sp.Span {
 				spans[open].Probability = max(spans[open].Probability, p)
 				continue
 			}
-			spans = append(spans, sp.Span{Label: label, Start: int64(w.Start), End: int64(w.End), Probability: p})
+			spans = append(spans, ir.Span{Label: label, Start: int64(w.Start), End: int64(w.End), Probability: p})
 			open = len(spans) - 1
 		}
 	}
@@ -88,7 +88,7 @@ func span(s seed, plan *modelcheck.Plan, a *sp.Answer) []sp.Span {
 }
 
 // sortSpans orders spans by start, then by label order.
-func sortSpans(spans []sp.Span, labels []string) {
+func sortSpans(spans []ir.Span, labels []string) {
 	rank := map[string]int{}
 	for i, l := range labels {
 		rank[l] = i

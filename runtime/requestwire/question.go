@@ -3,17 +3,17 @@ package requestwire
 import (
 	"strconv"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-func (w Writer) appendQuestions(dst []byte, qs []sp.Question, at sp.Path) ([]byte, error) {
+func (w Writer) appendQuestions(dst []byte, qs []ir.Question, at ir.Path) ([]byte, error) {
 	dst = append(dst, '{')
 	for i := range qs {
 		q := &qs[i]
 		if q.Type == "" {
-			return dst, invalidIR(at.Key(q.Name).Key("type"), sp.ReasonMissingMember,
+			return dst, invalidIR(at.Key(q.Name).Key("type"), ir.ReasonMissingMember,
 				"a question needs a type; a preset-only question is expanded before writing")
 		}
 		if i > 0 {
@@ -27,7 +27,7 @@ func (w Writer) appendQuestions(dst []byte, qs []sp.Question, at sp.Path) ([]byt
 
 // appendQuestion writes the standard members, then each extension field
 // that is present and not skipped, in the specification's order.
-func (w Writer) appendQuestion(dst []byte, q *sp.Question) []byte {
+func (w Writer) appendQuestion(dst []byte, q *ir.Question) []byte {
 	o := object{dst: append(dst, '{')}
 	o.name("type")
 	o.dst = appendString(o.dst, string(q.Type))
@@ -75,9 +75,9 @@ func (w Writer) appendQuestion(dst []byte, q *sp.Question) []byte {
 	return append(o.dst, '}')
 }
 
-func appendCriteria(dst []byte, c *sp.Criteria) []byte {
+func appendCriteria(dst []byte, c *ir.Criteria) []byte {
 	switch c.Form {
-	case sp.CriteriaKeyed:
+	case ir.CriteriaKeyed:
 		dst = append(dst, '{')
 		for i := range c.Keyed {
 			if i > 0 {
@@ -87,7 +87,7 @@ func appendCriteria(dst []byte, c *sp.Criteria) []byte {
 			dst = jsonvalue.AppendCompact(dst, c.Keyed[i].Value)
 		}
 		return append(dst, '}')
-	case sp.CriteriaLevels:
+	case ir.CriteriaLevels:
 		dst = append(dst, '[')
 		for i := range c.Levels {
 			if i > 0 {

@@ -4,8 +4,8 @@ import (
 	"strconv"
 
 	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -24,7 +24,7 @@ func (w Writer) skip(level table.Level, name string) bool {
 }
 
 // AppendRequest appends r as one POST /v1/systemone body.
-func (w Writer) AppendRequest(dst []byte, r *sp.Request) ([]byte, error) {
+func (w Writer) AppendRequest(dst []byte, r *ir.Request) ([]byte, error) {
 	return w.appendRequest(dst, r, true, nil)
 }
 
@@ -32,9 +32,9 @@ func (w Writer) AppendRequest(dst []byte, r *sp.Request) ([]byte, error) {
 // {model, requests: {name: request}, options}. Items take the batch's
 // model and options, so theirs are not written: a caller that needs an
 // item's own options folds them into b.Options first.
-func (w Writer) AppendBatch(dst []byte, b *sp.Batch) ([]byte, error) {
+func (w Writer) AppendBatch(dst []byte, b *ir.Batch) ([]byte, error) {
 	if len(b.Items) == 0 {
-		return dst, invalidIR(sp.Path{{Name: "requests"}}, sp.ReasonEmpty, "a batch has at least one request")
+		return dst, invalidIR(ir.Path{{Name: "requests"}}, ir.ReasonEmpty, "a batch has at least one request")
 	}
 	o := object{dst: append(dst, '{')}
 	if b.Model != nil && !w.skip(table.LevelBatch, "model") {
@@ -50,7 +50,7 @@ func (w Writer) AppendBatch(dst []byte, b *sp.Batch) ([]byte, error) {
 		it := &b.Items[i]
 		o.dst = append(appendString(o.dst, it.Name), ':')
 		var err error
-		o.dst, err = w.appendRequest(o.dst, &it.Request, false, sp.Path{{Name: "requests"}, {Name: it.Name}})
+		o.dst, err = w.appendRequest(o.dst, &it.Request, false, ir.Path{{Name: "requests"}, {Name: it.Name}})
 		if err != nil {
 			return o.dst, err
 		}
@@ -64,13 +64,13 @@ func (w Writer) AppendBatch(dst []byte, b *sp.Batch) ([]byte, error) {
 
 // appendRequest writes one request; whole is false for a batch item,
 // which carries neither model nor options.
-func (w Writer) appendRequest(dst []byte, r *sp.Request, whole bool, at sp.Path) ([]byte, error) {
+func (w Writer) appendRequest(dst []byte, r *ir.Request, whole bool, at ir.Path) ([]byte, error) {
 	if r.States != nil {
-		return dst, &sp.ProtocolError{Category: sp.CategoryUnsupported, Reason: sp.ReasonUnsupported,
+		return dst, &ir.ProtocolError{Category: ir.CategoryUnsupported, Reason: ir.ReasonUnsupported,
 			Path: at.Key("states"), Message: "vllm-sr/5.0 has no states form; send each state as a request of a batch"}
 	}
 	if !r.State.IsValid() {
-		return dst, invalidIR(at.Key("state"), sp.ReasonMissingMember, "a request needs a state")
+		return dst, invalidIR(at.Key("state"), ir.ReasonMissingMember, "a request needs a state")
 	}
 	o := object{dst: append(dst, '{')}
 	if whole && r.Model != nil {
@@ -99,12 +99,12 @@ func (w Writer) appendRequest(dst []byte, r *sp.Request, whole bool, at sp.Path)
 	return append(o.dst, '}'), nil
 }
 
-func appendRoles(o *object, r *sp.Request, at sp.Path) error {
+func appendRoles(o *object, r *ir.Request, at ir.Path) error {
 	roles := internalwire.ExplicitRoles(r)
 	switch roles.Mode {
-	case sp.RoleModeNone:
+	case ir.RoleModeNone:
 		return nil
-	case sp.RoleModeExplicit:
+	case ir.RoleModeExplicit:
 		o.name("roles")
 		o.dst = append(o.dst, '{')
 		for i, p := range roles.Parts {
@@ -117,10 +117,10 @@ func appendRoles(o *object, r *sp.Request, at sp.Path) error {
 		o.dst = append(o.dst, '}')
 		return nil
 	}
-	return invalidIR(at.Key("roles"), sp.ReasonUnsetMode, "the request's role mode is unset")
+	return invalidIR(at.Key("roles"), ir.ReasonUnsetMode, "the request's role mode is unset")
 }
 
-func appendAssets(dst []byte, assets []sp.Asset) []byte {
+func appendAssets(dst []byte, assets []ir.Asset) []byte {
 	dst = append(dst, '{')
 	for i := range assets {
 		a := &assets[i]
@@ -145,7 +145,7 @@ func appendAssets(dst []byte, assets []sp.Asset) []byte {
 // appendOptions writes the options 5.0 has in the body; long_context is
 // the standard's header and is never written. Options left with no member
 // are not written at all.
-func (w Writer) appendOptions(o *object, opts *sp.Options) {
+func (w Writer) appendOptions(o *object, opts *ir.Options) {
 	inner := object{}
 	if opts.DeadlineMs != nil && !w.skip(table.LevelOptions, "deadline_ms") {
 		inner.name("deadline_ms")
@@ -184,6 +184,6 @@ func appendString(dst []byte, s string) []byte {
 	return jsonvalue.AppendCompact(dst, jsonvalue.String(s))
 }
 
-func invalidIR(path sp.Path, reason sp.Reason, message string) *sp.ProtocolError {
-	return &sp.ProtocolError{Category: sp.CategoryInvalidIR, Reason: reason, Path: path, Message: message}
+func invalidIR(path ir.Path, reason ir.Reason, message string) *ir.ProtocolError {
+	return &ir.ProtocolError{Category: ir.CategoryInvalidIR, Reason: reason, Path: path, Message: message}
 }

@@ -5,10 +5,10 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 )
 
@@ -30,7 +30,7 @@ type choice struct {
 // declared capabilities) and whose schema carries b. When none can, the
 // refusal is 400 unsupported_capability naming, for each member, what it
 // is missing.
-func (r *Router) choose(ctx context.Context, pool string, members []*routerconfig.Deployment, b *sp.Batch, single bool) (choice, *sp.ErrorBody) {
+func (r *Router) choose(ctx context.Context, pool string, members []*routerconfig.Deployment, b *ir.Batch, single bool) (choice, *ir.ErrorBody) {
 	var why []string
 	for _, d := range members {
 		caps := r.capabilities(ctx, d)
@@ -40,8 +40,8 @@ func (r *Router) choose(ctx context.Context, pool string, members []*routerconfi
 		}
 		why = append(why, (&tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}).Error())
 	}
-	return choice{}, &sp.ErrorBody{
-		Status: http.StatusBadRequest, Code: sp.ErrorUnsupportedCapability, Reason: "no_capable_member",
+	return choice{}, &ir.ErrorBody{
+		Status: http.StatusBadRequest, Code: ir.ErrorUnsupportedCapability, Reason: "no_capable_member",
 		Message: "no member of pool " + quote(pool) + " can answer the request: " + strings.Join(why, "; "),
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"errors"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/target02"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
@@ -48,7 +48,7 @@ func target(d *routerconfig.Deployment, caps tc.CapabilitySet) tc.Target {
 // missing lists what b asks for that d cannot carry (its schema) or answer
 // (caps: question types and media), with paths inside the batch body;
 // nil when d can take b.
-func missing(d *routerconfig.Deployment, caps tc.CapabilitySet, b *sp.Batch) []tc.Missing {
+func missing(d *routerconfig.Deployment, caps tc.CapabilitySet, b *ir.Batch) []tc.Missing {
 	var out []tc.Missing
 	if d.Schema == table.SchemaStandard02 {
 		// The standard's carry check also applies the capabilities to the
@@ -60,7 +60,7 @@ func missing(d *routerconfig.Deployment, caps tc.CapabilitySet, b *sp.Batch) []t
 	}
 	for i := range b.Items {
 		r := &b.Items[i].Request
-		at := sp.Path{{Name: "requests"}, {Name: b.Items[i].Name}}
+		at := ir.Path{{Name: "requests"}, {Name: b.Items[i].Name}}
 		if d.Schema != table.SchemaStandard02 {
 			out = append(out, unansweredTypes(r, caps, at)...)
 		}
@@ -70,7 +70,7 @@ func missing(d *routerconfig.Deployment, caps tc.CapabilitySet, b *sp.Batch) []t
 }
 
 // unansweredTypes lists the questions whose type caps do not answer.
-func unansweredTypes(r *sp.Request, caps tc.CapabilitySet, at sp.Path) []tc.Missing {
+func unansweredTypes(r *ir.Request, caps tc.CapabilitySet, at ir.Path) []tc.Missing {
 	var out []tc.Missing
 	for i := range r.Questions {
 		q := &r.Questions[i]
@@ -83,7 +83,7 @@ func unansweredTypes(r *sp.Request, caps tc.CapabilitySet, at sp.Path) []tc.Miss
 }
 
 // questionType is q's type, or the type its preset implies.
-func questionType(q *sp.Question) table.QuestionType {
+func questionType(q *ir.Question) table.QuestionType {
 	if q.Type != "" || q.Preset == nil {
 		return q.Type
 	}
@@ -95,9 +95,9 @@ func questionType(q *sp.Question) table.QuestionType {
 
 // unreadMedia lists the assets whose medium caps do not read, one per
 // medium.
-func unreadMedia(r *sp.Request, caps tc.CapabilitySet, at sp.Path) []tc.Missing {
+func unreadMedia(r *ir.Request, caps tc.CapabilitySet, at ir.Path) []tc.Missing {
 	var out []tc.Missing
-	seen := map[sp.AssetType]bool{}
+	seen := map[ir.AssetType]bool{}
 	for i := range r.Assets {
 		t := r.Assets[i].Type
 		if seen[t] || caps.Has(tc.Capability(t)) {
@@ -112,7 +112,7 @@ func unreadMedia(r *sp.Request, caps tc.CapabilitySet, at sp.Path) []tc.Missing 
 // carryRefusal is the 400 unsupported_capability for a request that names
 // d directly and asks what d cannot carry or answer. single: the batch
 // stands for one client request, so paths start at its body's root.
-func carryRefusal(d *routerconfig.Deployment, m []tc.Missing, single bool) *sp.ErrorBody {
+func carryRefusal(d *routerconfig.Deployment, m []tc.Missing, single bool) *ir.ErrorBody {
 	ce := &tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}
 	return ce.ErrorBody()
 }

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 )
@@ -31,7 +31,7 @@ type RuleResult struct {
 	Deployment string
 	// Response holds the rule's answers in question order; an unknown
 	// answer carries its error.
-	Response *sp.Response
+	Response *ir.Response
 	// Unknown names the questions whose answer is unknown, in order.
 	Unknown []string
 	// Outcome is OutcomeAnswered, or the rule's on_unknown policy when an
@@ -121,17 +121,17 @@ func (r *Router) ruleNames() []string {
 func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input map[string]string) []RuleResult {
 	d, _ := r.cfg.Deployment(rules[0].Deployment)
 	var timeout time.Duration
-	batch := &sp.Batch{}
+	batch := &ir.Batch{}
 	for _, rule := range rules {
 		timeout = max(timeout, rule.Timeout)
-		batch.Items = append(batch.Items, sp.BatchItem{Name: rule.Name, Request: ruleRequest(rule, d.Schema, input)})
+		batch.Items = append(batch.Items, ir.BatchItem{Name: rule.Name, Request: ruleRequest(rule, d.Schema, input)})
 	}
 	ms := timeout.Milliseconds()
-	batch.Options = &sp.Options{DeadlineMs: &ms}
+	batch.Options = &ir.Options{DeadlineMs: &ms}
 	deadline := time.Now().Add(timeout)
 	caps := r.capabilities(ctx, d)
 	rn, e := r.runRules(ctx, d, caps, batch, deadline)
-	var batchOut *sp.BatchResponse
+	var batchOut *ir.BatchResponse
 	if e == nil {
 		batchOut = tc.Reassemble(&rn.plan, rn.results)
 	}
@@ -142,7 +142,7 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input
 			resp := batchOut.Responses[i].Response
 			res.Response = &resp
 		} else {
-			res.Response = &sp.Response{Answers: failedRule(rule, e), Usage: &sp.Usage{}}
+			res.Response = &ir.Response{Answers: failedRule(rule, e), Usage: &ir.Usage{}}
 		}
 		res.Outcome = OutcomeAnswered
 		for _, a := range res.Response.Answers {
@@ -157,7 +157,7 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input
 }
 
 // runRules plans a rules batch with d's codec and runs it.
-func (r *Router) runRules(ctx context.Context, d *routerconfig.Deployment, caps tc.CapabilitySet, b *sp.Batch, deadline time.Time) (*run, *sp.ErrorBody) {
+func (r *Router) runRules(ctx context.Context, d *routerconfig.Deployment, caps tc.CapabilitySet, b *ir.Batch, deadline time.Time) (*run, *ir.ErrorBody) {
 	plan, diags, err := d.Codec.Plan(b, target(d, caps), tc.Policy{Deadline: deadline})
 	if err != nil {
 		return nil, planFailed(err)
@@ -174,10 +174,10 @@ func (r *Router) runRules(ctx context.Context, d *routerconfig.Deployment, caps 
 
 // failedRule answers every question of a rule whose batch could not be
 // planned with the error's question code.
-func failedRule(rule *routerconfig.Rule, e *sp.ErrorBody) []sp.Answer {
-	out := make([]sp.Answer, len(rule.Questions))
+func failedRule(rule *routerconfig.Rule, e *ir.ErrorBody) []ir.Answer {
+	out := make([]ir.Answer, len(rule.Questions))
 	for i, q := range rule.Questions {
-		out[i] = sp.Answer{Name: q.Name, Type: q.Type, Error: tc.QuestionErrorOf(e), Reason: e.Reason, Message: e.Message}
+		out[i] = ir.Answer{Name: q.Name, Type: q.Type, Error: tc.QuestionErrorOf(e), Reason: e.Reason, Message: e.Message}
 	}
 	return out
 }
@@ -187,16 +187,16 @@ func failedRule(rule *routerconfig.Rule, e *sp.ErrorBody) []sp.Answer {
 // the roles they have always had: explicit roles (the generated implicit
 // role of each part name) for the standard's and vllm-sr/5.0's targets;
 // the internal form leaves roles absent, which is the same implicit roles.
-func ruleRequest(rule *routerconfig.Rule, schema table.SchemaID, input map[string]string) sp.Request {
+func ruleRequest(rule *routerconfig.Rule, schema table.SchemaID, input map[string]string) ir.Request {
 	state := make([]jsonvalue.Member, len(rule.Input))
-	roles := sp.Roles{Mode: sp.RoleModeExplicit}
+	roles := ir.Roles{Mode: ir.RoleModeExplicit}
 	for i, part := range rule.Input {
 		state[i] = jsonvalue.Member{Name: part, Value: jsonvalue.String(input[part])}
-		roles.Parts = append(roles.Parts, sp.RolePart{Key: part, Role: sp.Role(fieldtable.ImplicitRole(part))})
+		roles.Parts = append(roles.Parts, ir.RolePart{Key: part, Role: ir.Role(fieldtable.ImplicitRole(part))})
 	}
 	if schema == table.SchemaInternal {
-		roles = sp.Roles{Mode: sp.RoleModeImplicit}
+		roles = ir.Roles{Mode: ir.RoleModeImplicit}
 	}
 	obj, _ := jsonvalue.Object(state...)
-	return sp.Request{State: obj, Roles: roles, Questions: slices.Clone(rule.Questions)}
+	return ir.Request{State: obj, Roles: roles, Questions: slices.Clone(rule.Questions)}
 }

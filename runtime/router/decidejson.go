@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/listener5"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // ruleJSON is one rule's result as `vllm-sr decide` prints it.
@@ -27,7 +27,7 @@ func DecideJSON(results []RuleResult) ([]byte, error) {
 		Rules []ruleJSON `json:"rules"`
 	}{Rules: make([]ruleJSON, len(results))}
 	for i, res := range results {
-		cr := &listener.ClientRequest{Endpoint: listener.EndpointDecisions, Request: &sp.Request{}}
+		cr := &listener.ClientRequest{Endpoint: listener.EndpointDecisions, Request: &ir.Request{}}
 		body, err := listener5.Codec{}.AnswerSuccess(cr, listener.Outcome{Response: res.Response})
 		if err != nil {
 			return nil, err

@@ -5,22 +5,22 @@ import (
 	"net/http"
 	"strings"
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 )
 
 // errReplyTooLarge stands for an upstream reply over the body limit.
 var errReplyTooLarge = errors.New("router: the upstream reply is larger than 32 MiB")
 
-func invalidRequest(reason, message string) *sp.ErrorBody {
-	return &sp.ErrorBody{Status: http.StatusBadRequest, Code: sp.ErrorInvalidRequest, Reason: reason, Message: message}
+func invalidRequest(reason, message string) *ir.ErrorBody {
+	return &ir.ErrorBody{Status: http.StatusBadRequest, Code: ir.ErrorInvalidRequest, Reason: reason, Message: message}
 }
 
 // modelNotFound: the request's model names no deployment or pool the
 // listener serves. The message never copies the request's model: it says
 // whether the name is configured at all (known) and lists the keys the
 // listener serves, which are configuration, not request data.
-func modelNotFound(listenerName string, known bool, served []string) *sp.ErrorBody {
+func modelNotFound(listenerName string, known bool, served []string) *ir.ErrorBody {
 	reason, what := "unknown_model", "the request's model is not a deployment or pool of the configuration"
 	if known {
 		reason, what = "model_not_served", "the request's model is not a deployment or pool listener "+quote(listenerName)+" serves"
@@ -33,28 +33,28 @@ func modelNotFound(listenerName string, known bool, served []string) *sp.ErrorBo
 		}
 		list = strings.Join(quoted, ", ")
 	}
-	return &sp.ErrorBody{Status: http.StatusNotFound, Code: sp.ErrorModelNotFound, Reason: reason,
+	return &ir.ErrorBody{Status: http.StatusNotFound, Code: ir.ErrorModelNotFound, Reason: reason,
 		Message: what + "; listener " + quote(listenerName) + " serves: " + list}
 }
 
 // planFailed is the error of a plan the target codec could not make: 400
 // unsupported_capability for what the target cannot carry, 400
 // invalid_request for a request its schema cannot write, else 500.
-func planFailed(err error) *sp.ErrorBody {
+func planFailed(err error) *ir.ErrorBody {
 	var ce *tc.CarryError
 	if errors.As(err, &ce) {
 		return ce.ErrorBody()
 	}
-	var pe *sp.ProtocolError
-	if errors.As(err, &pe) && pe.Category != sp.CategoryInvalidIR {
-		return &sp.ErrorBody{Status: http.StatusBadRequest, Code: sp.ErrorUnsupportedCapability,
+	var pe *ir.ProtocolError
+	if errors.As(err, &pe) && pe.Category != ir.CategoryInvalidIR {
+		return &ir.ErrorBody{Status: http.StatusBadRequest, Code: ir.ErrorUnsupportedCapability,
 			Reason: string(pe.Reason), Message: "the deployment's schema cannot carry the request, at " + pe.Path.String()}
 	}
 	return internalError("unplannable_request", "the request could not be written for the deployment's schema")
 }
 
-func internalError(reason, message string) *sp.ErrorBody {
-	return &sp.ErrorBody{Status: http.StatusInternalServerError, Reason: reason, Message: message}
+func internalError(reason, message string) *ir.ErrorBody {
+	return &ir.ErrorBody{Status: http.StatusInternalServerError, Reason: reason, Message: message}
 }
 
 // quote writes a configuration name in double quotes.

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 )
 
@@ -28,7 +28,7 @@ import (
 // (questionFailed). The order, the state and the collateral failures of a
 // batch call are targetcodec.FirstFailure's; only the batch endpoint
 // locates a 422 detail inside the batch body, as the client sent one.
-func firstFailure(j *job, rn *run) (*sp.ErrorBody, time.Duration) {
+func firstFailure(j *job, rn *run) (*ir.ErrorBody, time.Duration) {
 	results := make([]tc.ItemResult, len(rn.results))
 	for i, res := range rn.results {
 		results[i] = res
@@ -44,7 +44,7 @@ func firstFailure(j *job, rn *run) (*sp.ErrorBody, time.Duration) {
 		return nil, 0
 	}
 	item := e.State
-	if e.Code == sp.ErrorQuestionFailed && e.Question == "" {
+	if e.Code == ir.ErrorQuestionFailed && e.Question == "" {
 		// An item no reply answered: its first question is the first
 		// that could not be answered.
 		if it, ok := rn.plan.Item(item); ok && len(it.Questions) > 0 {
@@ -65,7 +65,7 @@ func firstFailure(j *job, rn *run) (*sp.ErrorBody, time.Duration) {
 
 // firstFailedAnswer is the first answer, in question order, that carries
 // an error; nil when none does.
-func firstFailedAnswer(r *sp.Response) *sp.Answer {
+func firstFailedAnswer(r *ir.Response) *ir.Answer {
 	for i := range r.Answers {
 		if r.Answers[i].Error != "" {
 			return &r.Answers[i]
@@ -79,7 +79,7 @@ func firstFailedAnswer(r *sp.Response) *sp.Answer {
 // the table does not know), code question_failed, its reason and limit,
 // and on a 422 the standard's detail list locating the question from the
 // body's root (firstFailure moves it into a batch).
-func questionFailed(a *sp.Answer) *sp.ErrorBody {
+func questionFailed(a *ir.Answer) *ir.ErrorBody {
 	status := http.StatusInternalServerError
 	if kind, ok := fieldtable.QuestionError(string(a.Error)); ok {
 		status = kind.Status
@@ -91,11 +91,11 @@ func questionFailed(a *sp.Answer) *sp.ErrorBody {
 	// The question's name is how the client finds it; the answer's message
 	// is a fixed sentence (the IR carries no request data in it).
 	msg := fmt.Sprintf("question %q cannot be answered: %s", a.Name, a.Message)
-	e := &sp.ErrorBody{Status: status, Code: sp.ErrorQuestionFailed, Message: msg, Question: a.Name,
+	e := &ir.ErrorBody{Status: status, Code: ir.ErrorQuestionFailed, Message: msg, Question: a.Name,
 		Reason: reason, Limit: a.Limit}
 	if status == http.StatusUnprocessableEntity {
-		loc := sp.Path{}.Key("body").Key("questions").Key(a.Name)
-		e.Detail = []sp.DetailItem{{Loc: loc, Msg: msg, Type: string(a.Error)}}
+		loc := ir.Path{}.Key("body").Key("questions").Key(a.Name)
+		e.Detail = []ir.DetailItem{{Loc: loc, Msg: msg, Type: string(a.Error)}}
 	}
 	return e
 }
@@ -104,16 +104,16 @@ func questionFailed(a *sp.Answer) *sp.ErrorBody {
 // (body.requests.<item>...) to the request's own (body...): the shape of
 // a single request, and of a 4.0 states request, whose states share one
 // body.
-func locateInRequest(detail []sp.DetailItem, item string) []sp.DetailItem {
+func locateInRequest(detail []ir.DetailItem, item string) []ir.DetailItem {
 	if detail == nil {
 		return nil
 	}
-	out := make([]sp.DetailItem, len(detail))
+	out := make([]ir.DetailItem, len(detail))
 	for i, d := range detail {
 		out[i] = d
 		if len(d.Loc) >= 3 && d.Loc[0].Name == "body" && !d.Loc[1].IsIndex && d.Loc[1].Name == "requests" &&
 			!d.Loc[2].IsIndex && d.Loc[2].Name == item {
-			out[i].Loc = append(sp.Path{d.Loc[0]}, d.Loc[3:]...)
+			out[i].Loc = append(ir.Path{d.Loc[0]}, d.Loc[3:]...)
 		}
 	}
 	return out

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 )
 
@@ -15,15 +15,15 @@ import (
 func TestQuestionFailedStatus(t *testing.T) {
 	limit := int64(8192)
 	for _, c := range []struct {
-		kind   sp.QuestionErrorCode
+		kind   ir.QuestionErrorCode
 		status int
 	}{
 		{"invalid_question", 422}, {"invalid_input", 400}, {"max_length_exceeded", 400}, {"scan_budget_exceeded", 400},
 		{"invalid_model_output", 500}, {"unavailable", 503}, {"deadline_exceeded", 504}, {"not_a_kind", 500},
 	} {
-		a := &sp.Answer{Name: "team", Error: c.kind, Reason: "some_reason", Message: "the question is malformed", Limit: &limit}
+		a := &ir.Answer{Name: "team", Error: c.kind, Reason: "some_reason", Message: "the question is malformed", Limit: &limit}
 		e := questionFailed(a)
-		if e.Status != c.status || e.Code != sp.ErrorQuestionFailed || e.Question != "team" || e.Reason != "some_reason" ||
+		if e.Status != c.status || e.Code != ir.ErrorQuestionFailed || e.Question != "team" || e.Reason != "some_reason" ||
 			e.Limit == nil || *e.Limit != limit || e.Message != `question "team" cannot be answered: the question is malformed` {
 			t.Errorf("%s: %+v", c.kind, e)
 		}
@@ -31,7 +31,7 @@ func TestQuestionFailedStatus(t *testing.T) {
 			t.Errorf("%s: detail %v", c.kind, e.Detail)
 		}
 	}
-	e := questionFailed(&sp.Answer{Name: "team", Error: "invalid_question"})
+	e := questionFailed(&ir.Answer{Name: "team", Error: "invalid_question"})
 	if e.Reason != "invalid_question" || len(e.Detail) != 1 || e.Detail[0].Loc.String() != pathOf("body", "questions", "team").String() ||
 		e.Detail[0].Type != "invalid_question" {
 		t.Fatalf("%+v", e)
@@ -46,8 +46,8 @@ func TestFirstFailureOrderAndLocation(t *testing.T) {
 		{Name: "s1", Questions: []tc.QuestionRef{{Name: "a"}, {Name: "b"}}},
 		{Name: "s2", Questions: []tc.QuestionRef{{Name: "a"}, {Name: "b"}}},
 	}}
-	answered := &sp.Response{Answers: []sp.Answer{{Name: "a"}, {Name: "b", Error: "invalid_question", Message: "malformed"}}}
-	overloaded := &sp.ErrorBody{Status: 529, Code: "overloaded", Message: "Overloaded"}
+	answered := &ir.Response{Answers: []ir.Answer{{Name: "a"}, {Name: "b", Error: "invalid_question", Message: "malformed"}}}
+	overloaded := &ir.ErrorBody{Status: 529, Code: "overloaded", Message: "Overloaded"}
 	rn := &run{plan: plan, results: []tc.ItemResult{
 		{Name: "s1", Response: answered},
 		{Name: "s2", Error: overloaded, RetryAfter: 1200 * time.Millisecond},
@@ -55,7 +55,7 @@ func TestFirstFailureOrderAndLocation(t *testing.T) {
 	for _, c := range []struct {
 		job   job
 		state string
-		loc   sp.Path
+		loc   ir.Path
 	}{
 		{job{states: true}, "s1", pathOf("body", "questions", "b")},
 		{job{}, "s1", pathOf("body", "requests", "s1", "questions", "b")},
@@ -76,7 +76,7 @@ func TestFirstFailureOrderAndLocation(t *testing.T) {
 	}
 
 	// A collateral failure of a batch call gives way to its cause.
-	rn.results[0] = tc.ItemResult{Name: "s1", Error: &sp.ErrorBody{Status: 502, Reason: tc.ReasonBatchCallFailed}}
+	rn.results[0] = tc.ItemResult{Name: "s1", Error: &ir.ErrorBody{Status: 502, Reason: tc.ReasonBatchCallFailed}}
 	if e, _ := firstFailure(&job{}, rn); e == nil || e.State != "s2" || e.Question != "b" {
 		t.Fatalf("collateral: %+v", e)
 	}
@@ -86,10 +86,10 @@ func TestFirstFailureOrderAndLocation(t *testing.T) {
 	single := &run{plan: tc.Plan{Order: []string{singleItem}, Items: []tc.PlannedItem{
 		{Name: singleItem, Questions: []tc.QuestionRef{{Name: "first"}, {Name: "second"}}}}}}
 	e, _ = firstFailure(&job{single: true}, single)
-	if e == nil || e.Status != http.StatusGatewayTimeout || e.State != "" || e.Question != "first" || e.Code != sp.ErrorQuestionFailed {
+	if e == nil || e.Status != http.StatusGatewayTimeout || e.State != "" || e.Question != "first" || e.Code != ir.ErrorQuestionFailed {
 		t.Fatalf("no reply: %+v", e)
 	}
-	single.results = []tc.ItemResult{{Name: singleItem, Response: &sp.Response{Answers: []sp.Answer{{Name: "first"}, {Name: "second"}}}}}
+	single.results = []tc.ItemResult{{Name: singleItem, Response: &ir.Response{Answers: []ir.Answer{{Name: "first"}, {Name: "second"}}}}}
 	if e, _ := firstFailure(&job{single: true}, single); e != nil {
 		t.Fatalf("every question answered: %+v", e)
 	}
@@ -108,8 +108,8 @@ func TestSetRetryAfter(t *testing.T) {
 	}
 }
 
-func pathOf(names ...string) sp.Path {
-	var p sp.Path
+func pathOf(names ...string) ir.Path {
+	var p ir.Path
 	for _, n := range names {
 		p = p.Key(n)
 	}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 	"github.com/vllm-sr/systemone/runtime/targetinternal"
@@ -24,7 +24,7 @@ type run struct {
 // pass-through goes to a vllm-sr deployment's native /v1/decisions with
 // the client's own bytes (see passThroughPlan); anything else is planned
 // by d's target codec, then rewritten by d's deviations.
-func (r *Router) runOn(ctx context.Context, d *routerconfig.Deployment, caps tc.CapabilitySet, j *job, deadline time.Time) (*run, *sp.ErrorBody) {
+func (r *Router) runOn(ctx context.Context, d *routerconfig.Deployment, caps tc.CapabilitySet, j *job, deadline time.Time) (*run, *ir.ErrorBody) {
 	out := &run{}
 	c := &caller{client: r.client, codec: d.Codec, deviations: d.Deviations,
 		observe: func(status int) { r.metrics.recordCall(d.Name, status) }}
@@ -80,7 +80,7 @@ func passThroughPlan(d *routerconfig.Deployment, j *job, deadline time.Time) (tc
 // with the delay its upstream asked for; otherwise each failed item's
 // questions carry their errors. Responses name the model the client asked
 // for.
-func outcome(j *job, rn *run) (listener.Outcome, time.Duration, *sp.ErrorBody) {
+func outcome(j *job, rn *run) (listener.Outcome, time.Duration, *ir.ErrorBody) {
 	if j.failFast {
 		if f, retryAfter := firstFailure(j, rn); f != nil {
 			return listener.Outcome{}, retryAfter, f

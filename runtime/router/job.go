@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // singleItem names the one batch item a single client request travels as.
@@ -17,7 +17,7 @@ const singleItem = "request"
 // batch a target codec plans, and how its results answer the client.
 type job struct {
 	cr    *listener.ClientRequest
-	batch *sp.Batch
+	batch *ir.Batch
 	// single: one request, answered with a Response. states: a
 	// vllm-sr/4.0 states request, each state a batch item, answered per
 	// state.
@@ -44,16 +44,16 @@ func jobOf(cr *listener.ClientRequest) *job {
 	case cr.Request.States != nil:
 		j.states = true
 		j.model = deref(cr.Request.Model)
-		j.batch = &sp.Batch{Model: cr.Request.Model}
+		j.batch = &ir.Batch{Model: cr.Request.Model}
 		for _, st := range cr.Request.States {
 			one := *cr.Request
 			one.State, one.States = st.Value, nil
-			j.batch.Items = append(j.batch.Items, sp.BatchItem{Name: st.Name, Request: one})
+			j.batch.Items = append(j.batch.Items, ir.BatchItem{Name: st.Name, Request: one})
 		}
 	default:
 		j.single = true
 		j.model = deref(cr.Request.Model)
-		j.batch = &sp.Batch{Model: cr.Request.Model, Items: []sp.BatchItem{{Name: singleItem, Request: *cr.Request}}}
+		j.batch = &ir.Batch{Model: cr.Request.Model, Items: []ir.BatchItem{{Name: singleItem, Request: *cr.Request}}}
 	}
 	return j
 }
@@ -125,7 +125,7 @@ func (j *job) capDeadline(api *routerconfig.ListenerAPI) {
 
 // cappedOptions is a copy of o whose deadline_ms is at most limit; nil
 // stays nil.
-func cappedOptions(o *sp.Options, limit int64) *sp.Options {
+func cappedOptions(o *ir.Options, limit int64) *ir.Options {
 	if o == nil || o.DeadlineMs == nil || *o.DeadlineMs <= limit {
 		return o
 	}

@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // TestCapDeadline: a deadline above max_deadline_ms is lowered on copies,
@@ -19,9 +19,9 @@ func TestCapDeadline(t *testing.T) {
 	}{{60000, 5000, true}, {5000, 5000, false}, {10, 10, false}} {
 		asked := c.asked
 		single := &listener.ClientRequest{Endpoint: listener.EndpointSystemOne,
-			Request: &sp.Request{Options: &sp.Options{DeadlineMs: &asked}}}
+			Request: &ir.Request{Options: &ir.Options{DeadlineMs: &asked}}}
 		batch := &listener.ClientRequest{Endpoint: listener.EndpointBatch,
-			Batch: &sp.Batch{Options: &sp.Options{DeadlineMs: &asked}, Items: []sp.BatchItem{{Name: "r1"}}}}
+			Batch: &ir.Batch{Options: &ir.Options{DeadlineMs: &asked}, Items: []ir.BatchItem{{Name: "r1"}}}}
 		for _, cr := range []*listener.ClientRequest{single, batch} {
 			j := jobOf(cr)
 			j.capDeadline(api)
@@ -34,7 +34,7 @@ func TestCapDeadline(t *testing.T) {
 		}
 	}
 	var none *int64
-	j := jobOf(&listener.ClientRequest{Endpoint: listener.EndpointSystemOne, Request: &sp.Request{}})
+	j := jobOf(&listener.ClientRequest{Endpoint: listener.EndpointSystemOne, Request: &ir.Request{}})
 	j.capDeadline(api)
 	if j.deadlineMs() != none || j.deadlineCapped {
 		t.Fatal("a request without a deadline got one on the wire")

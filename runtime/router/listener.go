@@ -4,9 +4,9 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener5"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -36,13 +36,13 @@ func (h *listenerHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	api, known := h.router.apis.ByPath(path)
 	if !known {
-		h.answerError(w, h.errorAPI(), nil, &sp.ErrorBody{Status: http.StatusNotFound, Reason: "unknown_path",
+		h.answerError(w, h.errorAPI(), nil, &ir.ErrorBody{Status: http.StatusNotFound, Reason: "unknown_path",
 			Message: "listener " + quote(h.lst.Name) + " serves no API on this path"})
 		return
 	}
 	served, ok := h.lst.Serves(api.Name, h.router.apis)
 	if !ok {
-		h.answerError(w, h.errorAPI(), nil, &sp.ErrorBody{Status: http.StatusNotFound, Reason: "api_not_served",
+		h.answerError(w, h.errorAPI(), nil, &ir.ErrorBody{Status: http.StatusNotFound, Reason: "api_not_served",
 			Message: "listener " + quote(h.lst.Name) + " does not serve the " + api.Name + " API"})
 		return
 	}

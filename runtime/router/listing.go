@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // DefaultListingTimeout bounds one fetch of a deployment's GET /v1/models.
@@ -22,15 +22,15 @@ type listings struct {
 	client  *http.Client
 	timeout time.Duration
 	mu      sync.Mutex
-	got     map[string]*sp.Listing // by deployment
+	got     map[string]*ir.Listing // by deployment
 }
 
 func newListings(client *http.Client, timeout time.Duration) *listings {
-	return &listings{client: client, timeout: timeout, got: map[string]*sp.Listing{}}
+	return &listings{client: client, timeout: timeout, got: map[string]*ir.Listing{}}
 }
 
 // entry returns the listing's entry for d's model, if d's upstream lists it.
-func (l *listings) entry(ctx context.Context, d *routerconfig.Deployment) (*sp.ListedModel, bool) {
+func (l *listings) entry(ctx context.Context, d *routerconfig.Deployment) (*ir.ListedModel, bool) {
 	listing, ok := l.listing(ctx, d)
 	if !ok {
 		return nil, false
@@ -43,7 +43,7 @@ func (l *listings) entry(ctx context.Context, d *routerconfig.Deployment) (*sp.L
 	return nil, false
 }
 
-func (l *listings) listing(ctx context.Context, d *routerconfig.Deployment) (*sp.Listing, bool) {
+func (l *listings) listing(ctx context.Context, d *routerconfig.Deployment) (*ir.Listing, bool) {
 	l.mu.Lock()
 	cached, ok := l.got[d.Name]
 	l.mu.Unlock()
@@ -63,7 +63,7 @@ func (l *listings) listing(ctx context.Context, d *routerconfig.Deployment) (*sp
 	return fetched, true
 }
 
-func (l *listings) fetch(ctx context.Context, d *routerconfig.Deployment) (*sp.Listing, bool) {
+func (l *listings) fetch(ctx context.Context, d *routerconfig.Deployment) (*ir.Listing, bool) {
 	base, err := d.Target().BaseURL()
 	if err != nil {
 		return nil, false

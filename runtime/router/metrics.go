@@ -8,14 +8,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // The kinds of vsr_systemone_listener_diagnostics_total: a legacy form a
 // request used, or the plan its listener codec decided.
 const (
-	KindLegacyForm  = string(sp.DiagnosticLegacyForm)
+	KindLegacyForm  = string(ir.DiagnosticLegacyForm)
 	KindPassThrough = string(listener.PlanPassThrough)
 	KindTranslate   = string(listener.PlanTranslate)
 )
@@ -76,10 +76,10 @@ func (m *Metrics) recordCall(deployment string, reply int) {
 
 // recordTarget counts a target plan's diagnostics (members dropped or
 // approximated for the target's schema), once per form per plan.
-func (m *Metrics) recordTarget(deployment string, diags sp.Diagnostics) {
+func (m *Metrics) recordTarget(deployment string, diags ir.Diagnostics) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, kind := range []sp.DiagnosticKind{sp.DiagnosticDropped, sp.DiagnosticApproximated} {
+	for _, kind := range []ir.DiagnosticKind{ir.DiagnosticDropped, ir.DiagnosticApproximated} {
 		for _, form := range diags.Forms(kind) {
 			m.targetDiags[targetKey{deployment, string(kind), form}]++
 		}

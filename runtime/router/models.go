@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // models answers GET /v1/models with the served APIs' models only: the
@@ -41,8 +41,8 @@ func (h *listenerHandler) models(w http.ResponseWriter, req *http.Request) {
 // features and card when its target codec has a listing and the upstream
 // lists its model, else its capabilities as features; each pool with its
 // members' capabilities.
-func (r *Router) systemOneListing(ctx context.Context, api *routerconfig.ListenerAPI) *sp.Listing {
-	out := &sp.Listing{}
+func (r *Router) systemOneListing(ctx context.Context, api *routerconfig.ListenerAPI) *ir.Listing {
+	out := &ir.Listing{}
 	for _, name := range r.servedModels(api) {
 		if d, ok := r.cfg.Deployment(name); ok {
 			out.Models = append(out.Models, r.listedDeployment(ctx, d))
@@ -72,8 +72,8 @@ func (r *Router) servedModels(api *routerconfig.ListenerAPI) []string {
 	return names
 }
 
-func (r *Router) listedDeployment(ctx context.Context, d *routerconfig.Deployment) sp.ListedModel {
-	m := sp.ListedModel{Name: d.Name, Description: "System One deployment of " + d.Model + " (" + string(d.Schema) + ")"}
+func (r *Router) listedDeployment(ctx context.Context, d *routerconfig.Deployment) ir.ListedModel {
+	m := ir.ListedModel{Name: d.Name, Description: "System One deployment of " + d.Model + " (" + string(d.Schema) + ")"}
 	if e, ok := r.listings.entry(ctx, d); ok {
 		m.ReleaseDate, m.Version, m.Card = e.ReleaseDate, e.Version, e.Card
 		if e.Description != "" {
@@ -84,7 +84,7 @@ func (r *Router) listedDeployment(ctx context.Context, d *routerconfig.Deploymen
 	return m
 }
 
-func (r *Router) listedPool(ctx context.Context, p *routerconfig.Pool) sp.ListedModel {
+func (r *Router) listedPool(ctx context.Context, p *routerconfig.Pool) ir.ListedModel {
 	var features []string
 	for _, member := range p.Members {
 		if d, ok := r.cfg.Deployment(member); ok {
@@ -92,7 +92,7 @@ func (r *Router) listedPool(ctx context.Context, p *routerconfig.Pool) sp.Listed
 		}
 	}
 	slices.Sort(features)
-	return sp.ListedModel{Name: p.Name, Features: slices.Compact(features),
+	return ir.ListedModel{Name: p.Name, Features: slices.Compact(features),
 		Description: "pool routed by capability over " + strings.Join(p.Members, ", ")}
 }
 

@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -19,8 +19,8 @@ func TestRuleStateKeepsPartRoles(t *testing.T) {
 	if got := string(jsonvalue.Compact(r.State)); got != `{"request":"help","history":"","answer":"done"}` {
 		t.Fatalf("state %s", got)
 	}
-	want := []sp.RolePart{{Key: "request", Role: "user"}, {Key: "history", Role: "context"}, {Key: "answer", Role: "answer"}}
-	if r.Roles.Mode != sp.RoleModeExplicit || len(r.Roles.Parts) != 3 {
+	want := []ir.RolePart{{Key: "request", Role: "user"}, {Key: "history", Role: "context"}, {Key: "answer", Role: "answer"}}
+	if r.Roles.Mode != ir.RoleModeExplicit || len(r.Roles.Parts) != 3 {
 		t.Fatalf("roles %+v", r.Roles)
 	}
 	for i, p := range want {
@@ -28,7 +28,7 @@ func TestRuleStateKeepsPartRoles(t *testing.T) {
 			t.Fatalf("role %d: %+v, want %+v", i, r.Roles.Parts[i], p)
 		}
 	}
-	if in := ruleRequest(rule, table.SchemaInternal, input); in.Roles.Mode != sp.RoleModeImplicit || in.Roles.Parts != nil {
+	if in := ruleRequest(rule, table.SchemaInternal, input); in.Roles.Mode != ir.RoleModeImplicit || in.Roles.Parts != nil {
 		t.Fatalf("the internal form leaves roles absent: %+v", in.Roles)
 	}
 }
@@ -37,10 +37,10 @@ func TestDeadlineIsCappedByTheListener(t *testing.T) {
 	now := time.Unix(1000, 0)
 	capped := &routerconfig.ListenerAPI{Settings: []routerconfig.SettingValue{{Name: apiregistry.MaxDeadlineSetting, Value: 500}}}
 	open := &routerconfig.ListenerAPI{}
-	ms := func(v int64) *sp.Options { return &sp.Options{DeadlineMs: &v} }
+	ms := func(v int64) *ir.Options { return &ir.Options{DeadlineMs: &v} }
 	for _, c := range []struct {
 		api  *routerconfig.ListenerAPI
-		opts *sp.Options
+		opts *ir.Options
 		want time.Duration
 	}{
 		{capped, ms(200), 200 * time.Millisecond},
@@ -49,7 +49,7 @@ func TestDeadlineIsCappedByTheListener(t *testing.T) {
 		{open, ms(9000), 9 * time.Second},
 		{open, nil, 0},
 	} {
-		j := jobOf(&listener.ClientRequest{Endpoint: listener.EndpointSystemOne, Request: &sp.Request{Options: c.opts}})
+		j := jobOf(&listener.ClientRequest{Endpoint: listener.EndpointSystemOne, Request: &ir.Request{Options: c.opts}})
 		got := j.deadline(c.api, now)
 		if c.want == 0 && !got.IsZero() || c.want != 0 && got.Sub(now) != c.want {
 			t.Errorf("%+v: deadline %v after now, want %v", c.opts, got.Sub(now), c.want)

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // maxBodyBytes is the standard's request body limit.
@@ -28,7 +28,7 @@ func (h *listenerHandler) systemOne(w http.ResponseWriter, req *http.Request, ap
 	attrs := []slog.Attr{slog.String("listener", h.lst.Name), slog.String("endpoint", endpointWord(endpoint))}
 	status, cr := h.serveSystemOne(w, req, api, endpoint, &attrs)
 	if cr != nil {
-		attrs = append(attrs, slog.String("plan", string(cr.Plan)), slog.Any("legacy_forms", cr.Diagnostics.Forms(sp.DiagnosticLegacyForm)))
+		attrs = append(attrs, slog.String("plan", string(cr.Plan)), slog.Any("legacy_forms", cr.Diagnostics.Forms(ir.DiagnosticLegacyForm)))
 	}
 	attrs = append(attrs, slog.Int("status", status), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 	h.router.log.LogAttrs(req.Context(), slog.LevelInfo, "systemone request", attrs...)
@@ -40,7 +40,7 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	endpoint listener.Endpoint, attrs *[]slog.Attr) (int, *listener.ClientRequest) {
 	if req.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		return h.answerError(w, api, nil, &sp.ErrorBody{Status: http.StatusMethodNotAllowed, Reason: "method_not_allowed",
+		return h.answerError(w, api, nil, &ir.ErrorBody{Status: http.StatusMethodNotAllowed, Reason: "method_not_allowed",
 			Message: "this endpoint takes POST"}), nil
 	}
 	body, e := readSystemOneBody(w, req)
@@ -72,7 +72,7 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 // delay the upstream asked for with the failure that answers the request
 // (zero when none).
 func (r *Router) forward(ctx context.Context, listenerName string, api *routerconfig.ListenerAPI, cr *listener.ClientRequest,
-	attrs *[]slog.Attr) (out listener.Outcome, retryAfter time.Duration, e *sp.ErrorBody) {
+	attrs *[]slog.Attr) (out listener.Outcome, retryAfter time.Duration, e *ir.ErrorBody) {
 	j := jobOf(cr)
 	if j.model == "" {
 		return listener.Outcome{}, 0, invalidRequest("missing_model", "the request names no model; name a deployment or a pool")
@@ -118,7 +118,7 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 // guidance is to accept gzip request bodies. The codec reads the decoded
 // JSON, and the calls the Router makes upstream are new requests with no
 // Content-Encoding.
-func readSystemOneBody(w http.ResponseWriter, req *http.Request) ([]byte, *sp.ErrorBody) {
+func readSystemOneBody(w http.ResponseWriter, req *http.Request) ([]byte, *ir.ErrorBody) {
 	body, err := bodylimit.ReadDecoded(w, req, maxBodyBytes)
 	if err != nil {
 		return nil, bodyRefusal(err)
@@ -131,7 +131,7 @@ func readSystemOneBody(w http.ResponseWriter, req *http.Request) ([]byte, *sp.Er
 // Content-Encoding header unchanged, so the upstream, not the Router,
 // undoes the coding (a compressed body names no model the Router can
 // read, and goes to the API's one upstream if it has one).
-func readLLMBody(w http.ResponseWriter, req *http.Request) ([]byte, *sp.ErrorBody) {
+func readLLMBody(w http.ResponseWriter, req *http.Request) ([]byte, *ir.ErrorBody) {
 	body, err := bodylimit.Read(w, req, maxBodyBytes)
 	if err != nil {
 		return nil, bodyRefusal(err)
@@ -140,14 +140,14 @@ func readLLMBody(w http.ResponseWriter, req *http.Request) ([]byte, *sp.ErrorBod
 }
 
 // bodyRefusal is the error body of a request body bodylimit refused.
-func bodyRefusal(err error) *sp.ErrorBody {
+func bodyRefusal(err error) *ir.ErrorBody {
 	var tooLarge *bodylimit.TooLargeError
 	var unsupported *bodylimit.UnsupportedEncodingError
 	var corrupt *bodylimit.CorruptGzipError
 	switch {
 	case errors.As(err, &tooLarge):
 		limit := tooLarge.Limit
-		return &sp.ErrorBody{Status: http.StatusRequestEntityTooLarge, Code: sp.ErrorRequestTooLarge, Reason: "body_bytes",
+		return &ir.ErrorBody{Status: http.StatusRequestEntityTooLarge, Code: ir.ErrorRequestTooLarge, Reason: "body_bytes",
 			Limit: &limit, Message: "the request body is larger than the limit of " + strconv.FormatInt(limit, 10) + " bytes"}
 	case errors.As(err, &unsupported):
 		return invalidRequest("unsupported_content_encoding",
@@ -161,7 +161,7 @@ func bodyRefusal(err error) *sp.ErrorBody {
 }
 
 // refusalBody is the error body of a request the listener codec refused.
-func refusalBody(err error) *sp.ErrorBody {
+func refusalBody(err error) *ir.ErrorBody {
 	var ref *listener.Refusal
 	if !errors.As(err, &ref) {
 		return invalidRequest("unreadable_request", "the request could not be read")
@@ -174,7 +174,7 @@ func refusalBody(err error) *sp.ErrorBody {
 }
 
 // answerError writes e in the client's schema and returns the status.
-func (h *listenerHandler) answerError(w http.ResponseWriter, api *routerconfig.ListenerAPI, cr *listener.ClientRequest, e *sp.ErrorBody) int {
+func (h *listenerHandler) answerError(w http.ResponseWriter, api *routerconfig.ListenerAPI, cr *listener.ClientRequest, e *ir.ErrorBody) int {
 	status, body := api.Codec.AnswerError(cr, e)
 	writeJSON(w, status, body)
 	return status

@@ -8,7 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/target02"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
@@ -17,7 +17,7 @@ import (
 // checkCarry refuses, one problem per missing thing, what a rule asks
 // that its deployment cannot carry (its schema) or answer (its card or
 // declared capabilities).
-func (l *loader) checkCarry(rule *Rule, req *sp.Request, d *Deployment, at map[string]*yaml.Node, questions *yaml.Node) {
+func (l *loader) checkCarry(rule *Rule, req *ir.Request, d *Deployment, at map[string]*yaml.Node, questions *yaml.Node) {
 	var missing []tc.Missing
 	if d.Schema == table.SchemaStandard02 {
 		var ce *tc.CarryError
@@ -55,7 +55,7 @@ func refusalMessage(rule *Rule, d *Deployment, m tc.Missing) string {
 }
 
 // pathNames are a path's elements as JSON Pointer segments.
-func pathNames(p sp.Path) []string {
+func pathNames(p ir.Path) []string {
 	out := make([]string, len(p))
 	for i, e := range p {
 		if e.IsIndex {
@@ -70,15 +70,15 @@ func pathNames(p sp.Path) []string {
 // unanswered lists what a rule asks that a vllm-sr deployment's card (or
 // declared capabilities) does not answer. A deployment with neither is
 // checked when the Router reads its listing, not at load.
-func unanswered(r *sp.Request, d *Deployment) []tc.Missing {
+func unanswered(r *ir.Request, d *Deployment) []tc.Missing {
 	if d.Card == nil && d.Declared == nil {
 		return nil
 	}
 	var out []tc.Missing
-	add := func(what string, path sp.Path) { out = append(out, tc.Missing{What: what, Path: path}) }
+	add := func(what string, path ir.Path) { out = append(out, tc.Missing{What: what, Path: path}) }
 	for i := range r.Questions {
 		q := &r.Questions[i]
-		qa := sp.Path{{Name: "questions"}, {Name: q.Name}}
+		qa := ir.Path{{Name: "questions"}, {Name: q.Name}}
 		if !d.Capabilities.Has(tc.Capability(q.Type)) {
 			add(string(q.Type)+" question", qa.Key("type"))
 		}
@@ -104,7 +104,7 @@ func presetAnswered(d *Deployment, name string) bool {
 
 // cardMissing adds the question's extension fields the card does not
 // answer.
-func cardMissing(c *table.Card, q *sp.Question, qa sp.Path, add func(string, sp.Path)) {
+func cardMissing(c *table.Card, q *ir.Question, qa ir.Path, add func(string, ir.Path)) {
 	if q.Head != nil && !c.HasSpanHead(string(*q.Head)) {
 		add("the span head "+string(*q.Head), qa.Key("head"))
 	}
@@ -120,7 +120,7 @@ func cardMissing(c *table.Card, q *sp.Question, qa sp.Path, add func(string, sp.
 }
 
 // overAnswered applies the card's over scope to one question.
-func overAnswered(scope table.OverScope, q *sp.Question) bool {
+func overAnswered(scope table.OverScope, q *ir.Question) bool {
 	switch scope {
 	case table.OverAny:
 		return true

@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/targetcodec"
 )
@@ -172,9 +172,9 @@ type Rule struct {
 	// Questions are the rule's questions in the IR, in file order: every
 	// one a complete 5.0 question, presets expanded into their canonical
 	// instructions and criteria where the configuration left them out.
-	Questions []sp.Question
+	Questions []ir.Question
 	// Roles give each input part its role, as 4.0's implicit roles did.
-	Roles sp.Roles
+	Roles ir.Roles
 }
 
 // Deployment returns the deployment named name.

@@ -10,10 +10,10 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/listener5"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 var ruleKeys = []string{"deployment", "input", "timeout_ms", "on_unknown", "questions"}
@@ -109,7 +109,7 @@ func (l *loader) input(n *yaml.Node, path string) []string {
 // input parts, checked by the generated vllm-sr/5.0 validator, and returns
 // it in the IR with the node of each JSON Pointer; nil after reporting
 // problems.
-func (l *loader) questions(rule *Rule, d *Deployment, n *yaml.Node, path string) (*sp.Request, map[string]*yaml.Node) {
+func (l *loader) questions(rule *Rule, d *Deployment, n *yaml.Node, path string) (*ir.Request, map[string]*yaml.Node) {
 	entries, ok := l.mapping(n, path, false)
 	if !ok {
 		return nil, nil
@@ -167,7 +167,7 @@ func ruleRequest(rule *Rule, d *Deployment, questions []jsonvalue.Member) jsonva
 }
 
 // checkOver refuses an over that names a part the rule does not build.
-func (l *loader) checkOver(r *sp.Request, rule *Rule, at map[string]*yaml.Node, path string) {
+func (l *loader) checkOver(r *ir.Request, rule *Rule, at map[string]*yaml.Node, path string) {
 	for _, q := range r.Questions {
 		for _, key := range q.Over {
 			if !contains(rule.Input, key) {

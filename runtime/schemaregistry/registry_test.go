@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener5"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/targetcodec"
 )
@@ -37,7 +37,7 @@ type fakeDeviation struct {
 
 func (d fakeDeviation) ID() string                      { return d.id }
 func (d fakeDeviation) AppliesTo(s table.SchemaID) bool { return slices.Contains(d.schemas, s) }
-func (d fakeDeviation) RewriteRequest(*targetcodec.WireCall) (sp.Diagnostics, error) {
+func (d fakeDeviation) RewriteRequest(*targetcodec.WireCall) (ir.Diagnostics, error) {
 	return nil, nil
 }
 

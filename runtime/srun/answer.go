@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // call is one request the listener has read, on its way to the engine.
@@ -23,7 +23,7 @@ type call struct {
 // answer with: an Outcome, or the error that answers the request as a
 // whole. /v1/systemone and /v1/systemone/batch fail on their first failed
 // question; /v1/decisions and /v1/bundle carry each failure in its answer.
-func (s *Server) answer(ctx context.Context, c *call) (listener.Outcome, *sp.ErrorBody) {
+func (s *Server) answer(ctx context.Context, c *call) (listener.Outcome, *ir.ErrorBody) {
 	switch c.req.Endpoint {
 	case listener.EndpointSystemOne:
 		return s.answerStrict(ctx, c)
@@ -41,7 +41,7 @@ func (s *Server) answer(ctx context.Context, c *call) (listener.Outcome, *sp.Err
 // a states request, each state as a request of its own. The first
 // question that fails, in request order (states in order), answers the
 // whole request.
-func (s *Server) answerStrict(ctx context.Context, c *call) (listener.Outcome, *sp.ErrorBody) {
+func (s *Server) answerStrict(ctx context.Context, c *call) (listener.Outcome, *ir.ErrorBody) {
 	req := c.req.Request
 	if req.States == nil {
 		resp := s.decideOne(ctx, c.start, beforeFirstFailure(req, c.req.QuestionFailures, ""))
@@ -50,13 +50,13 @@ func (s *Server) answerStrict(ctx context.Context, c *call) (listener.Outcome, *
 		}
 		return listener.Outcome{Response: resp}, nil
 	}
-	out := &sp.BatchResponse{Model: s.modelName()}
+	out := &ir.BatchResponse{Model: s.modelName()}
 	for _, st := range req.States {
 		resp := s.decideOne(ctx, c.start, beforeFirstFailure(stateRequest(req, st.Value), c.req.QuestionFailures, ""))
 		if f := firstFailure(resp, c.req.QuestionFailures, "", st.Name); f != nil {
 			return listener.Outcome{}, f
 		}
-		out.Responses = append(out.Responses, sp.NamedResponse{Name: st.Name, Response: *resp})
+		out.Responses = append(out.Responses, ir.NamedResponse{Name: st.Name, Response: *resp})
 	}
 	out.Usage = sumUsage(out.Responses)
 	return listener.Outcome{Batch: out}, nil
@@ -67,20 +67,20 @@ func (s *Server) answerStrict(ctx context.Context, c *call) (listener.Outcome, *
 // request is valid, which is a 400 invalid_request listing each
 // question's error. A failure that is not the request's fault (the model
 // failing, the deadline passing) never counts as "not valid".
-func (s *Server) answerDecisions(ctx context.Context, c *call) (listener.Outcome, *sp.ErrorBody) {
+func (s *Server) answerDecisions(ctx context.Context, c *call) (listener.Outcome, *ir.ErrorBody) {
 	req := c.req.Request
-	var all []sp.Answer
+	var all []ir.Answer
 	var out listener.Outcome
 	if req.States == nil {
 		resp := s.decideOne(ctx, c.start, req)
 		all = listener.MergeFailures(resp.Answers, c.req.QuestionFailures, "")
 		out.Response = resp
 	} else {
-		out.Batch = &sp.BatchResponse{Model: s.modelName()}
+		out.Batch = &ir.BatchResponse{Model: s.modelName()}
 		for _, st := range req.States {
 			resp := s.decideOne(ctx, c.start, stateRequest(req, st.Value))
 			all = append(all, listener.MergeFailures(resp.Answers, c.req.QuestionFailures, "")...)
-			out.Batch.Responses = append(out.Batch.Responses, sp.NamedResponse{Name: st.Name, Response: *resp})
+			out.Batch.Responses = append(out.Batch.Responses, ir.NamedResponse{Name: st.Name, Response: *resp})
 		}
 		out.Batch.Usage = sumUsage(out.Batch.Responses)
 	}
@@ -96,9 +96,9 @@ func (s *Server) answerDecisions(ctx context.Context, c *call) (listener.Outcome
 // items take its model and options; a bundle's items carry their own
 // options. strict: the first failed question fails the call, naming its
 // request as the error's state.
-func (s *Server) answerBatch(ctx context.Context, c *call, strict bool) (listener.Outcome, *sp.ErrorBody) {
+func (s *Server) answerBatch(ctx context.Context, c *call, strict bool) (listener.Outcome, *ir.ErrorBody) {
 	b := c.req.Batch
-	out := &sp.BatchResponse{Model: s.modelName(), Responses: make([]sp.NamedResponse, 0, len(b.Items))}
+	out := &ir.BatchResponse{Model: s.modelName(), Responses: make([]ir.NamedResponse, 0, len(b.Items))}
 	for i := range b.Items {
 		item := &b.Items[i]
 		req := item.Request // a shallow copy: the IR read stays as read
@@ -114,14 +114,14 @@ func (s *Server) answerBatch(ctx context.Context, c *call, strict bool) (listene
 				return listener.Outcome{}, f
 			}
 		}
-		out.Responses = append(out.Responses, sp.NamedResponse{Name: item.Name, Response: *resp})
+		out.Responses = append(out.Responses, ir.NamedResponse{Name: item.Name, Response: *resp})
 	}
 	out.Usage = sumUsage(out.Responses)
 	return listener.Outcome{Batch: out}, nil
 }
 
 // stateRequest is req asked of one of its states.
-func stateRequest(req *sp.Request, state jsonvalue.Value) *sp.Request {
+func stateRequest(req *ir.Request, state jsonvalue.Value) *ir.Request {
 	one := *req
 	one.State = state
 	one.States = nil
@@ -133,7 +133,7 @@ func stateRequest(req *sp.Request, state jsonvalue.Value) *sp.Request {
 // endpoint that failure answers the request unless an earlier question
 // fails, so the later ones need not run. Questions are independent, so
 // the earlier ones answer as they would with the rest present.
-func beforeFirstFailure(req *sp.Request, failures []listener.QuestionFailure, item string) *sp.Request {
+func beforeFirstFailure(req *ir.Request, failures []listener.QuestionFailure, item string) *ir.Request {
 	for _, f := range failures {
 		if f.Item != item {
 			continue
@@ -155,7 +155,7 @@ func beforeFirstFailure(req *sp.Request, failures []listener.QuestionFailure, it
 // failed question, in client order, is among resp's answers or the
 // read-time failures of item; nil when no question failed. state names
 // the batch item or 4.0 state, "" for a single request.
-func firstFailure(resp *sp.Response, failures []listener.QuestionFailure, item, state string) *sp.ErrorBody {
+func firstFailure(resp *ir.Response, failures []listener.QuestionFailure, item, state string) *ir.ErrorBody {
 	for _, a := range listener.MergeFailures(resp.Answers, failures, item) {
 		if a.Error == "" {
 			continue
@@ -181,12 +181,12 @@ func limitOf(failures []listener.QuestionFailure, item, name string) *int64 {
 // questionFailed is the error a failed question answers a fail-fast
 // request with: the status of its kind from the generated table, code
 // question_failed, and on a 422 the standard's detail list locating it.
-func questionFailed(a sp.Answer, limit *int64, item, state string) *sp.ErrorBody {
+func questionFailed(a ir.Answer, limit *int64, item, state string) *ir.ErrorBody {
 	status := questionStatus(a.Error)
 	msg := fmt.Sprintf("question %q cannot be answered: %s", a.Name, a.Message)
-	e := &sp.ErrorBody{
+	e := &ir.ErrorBody{
 		Status:   status,
-		Code:     sp.ErrorQuestionFailed,
+		Code:     ir.ErrorQuestionFailed,
 		Message:  msg,
 		Question: a.Name,
 		State:    state,
@@ -194,7 +194,7 @@ func questionFailed(a sp.Answer, limit *int64, item, state string) *sp.ErrorBody
 		Limit:    limit,
 	}
 	if status == 422 {
-		e.Detail = []sp.DetailItem{{Loc: questionLoc(item, a.Name), Msg: msg, Type: string(a.Error)}}
+		e.Detail = []ir.DetailItem{{Loc: questionLoc(item, a.Name), Msg: msg, Type: string(a.Error)}}
 	}
 	return e
 }
@@ -204,26 +204,26 @@ func questionFailed(a sp.Answer, limit *int64, item, state string) *sp.ErrorBody
 // lists each question's error (its name and the fixed message), as the
 // listener's own refusal of such a request does, and the detail items
 // locate each question for a client that reads them.
-func noValidQuestion(answers []sp.Answer) *sp.ErrorBody {
+func noValidQuestion(answers []ir.Answer) *ir.ErrorBody {
 	if len(answers) == 0 {
 		return nil
 	}
 	msgs := make([]string, 0, len(answers))
-	detail := make([]sp.DetailItem, 0, len(answers))
+	detail := make([]ir.DetailItem, 0, len(answers))
 	for _, a := range answers {
 		if a.Error == "" || !requestSide(a.Error) {
 			return nil
 		}
 		msg := fmt.Sprintf("question %q cannot be answered: %s (%s)", a.Name, a.Message, a.Error)
 		msgs = append(msgs, msg)
-		detail = append(detail, sp.DetailItem{Loc: questionLoc("", a.Name), Msg: msg, Type: string(a.Error)})
+		detail = append(detail, ir.DetailItem{Loc: questionLoc("", a.Name), Msg: msg, Type: string(a.Error)})
 	}
 	e := invalidRequest("no_valid_question", "no question of the request can be answered: "+strings.Join(msgs, "; "))
 	e.Detail = detail
 	return e
 }
 
-func reasonOf(a sp.Answer) string {
+func reasonOf(a ir.Answer) string {
 	if a.Reason != "" {
 		return a.Reason
 	}
@@ -232,16 +232,16 @@ func reasonOf(a sp.Answer) string {
 
 // questionLoc locates a question in the body: body.questions.<name>, or in
 // a batch body.requests.<item>.questions.<name>.
-func questionLoc(item, name string) sp.Path {
-	p := sp.Path{}.Key("body")
+func questionLoc(item, name string) ir.Path {
+	p := ir.Path{}.Key("body")
 	if item != "" {
 		p = p.Key("requests").Key(item)
 	}
 	return p.Key("questions").Key(name)
 }
 
-func sumUsage(rs []sp.NamedResponse) *sp.Usage {
-	sum := &sp.Usage{}
+func sumUsage(rs []ir.NamedResponse) *ir.Usage {
+	sum := &ir.Usage{}
 	for _, r := range rs {
 		if r.Response.Usage != nil {
 			sum.InputTokens += r.Response.Usage.InputTokens

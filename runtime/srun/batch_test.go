@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/srun"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -37,7 +37,7 @@ const doc1Alone = `{"model": "vllm-sr/vela3-fast",
 
 func TestBatch(t *testing.T) {
 	s := start(t, srun.Config{Engine: failing{inner: srun.ReferenceEngine(), name: "broken",
-		code: sp.QuestionErrorInvalidModelOutput, reason: "no_valid_output"}})
+		code: ir.QuestionErrorInvalidModelOutput, reason: "no_valid_output"}})
 	r := s.post("/v1/systemone/batch", seedBatch).want(t, http.StatusOK)
 	if r.str("model") != fast || strings.Join(jsonKeys(t, r.body, "responses"), ",") != "doc_1,doc_2" {
 		t.Fatalf("got %s", r.body)

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // decideOne answers one request (one state) with the engine, under the
@@ -16,13 +16,13 @@ import (
 // every question the engine was given has an answer or a failure, in
 // request order; model and usage are set; meta is added on return_meta.
 // It never fails: what went wrong is in the answers.
-func (s *Server) decideOne(parent context.Context, start time.Time, req *sp.Request) *sp.Response {
+func (s *Server) decideOne(parent context.Context, start time.Time, req *ir.Request) *ir.Response {
 	ctx, cancel := withDeadline(parent, start, req.Options)
 	defer cancel()
 	if len(req.Questions) == 0 {
 		// Every question failed while the request was read; there is
 		// nothing to run.
-		return s.finish(req, &sp.Response{}, start, 0)
+		return s.finish(req, &ir.Response{}, start, 0)
 	}
 	if ctx.Err() != nil {
 		// The deadline passed before the work started: it is not run.
@@ -41,14 +41,14 @@ func (s *Server) decideOne(parent context.Context, start time.Time, req *sp.Requ
 		resp = nil
 	}
 	if resp == nil {
-		resp = failEvery(req, sp.QuestionErrorInvalidModelOutput, "engine_failed", "the model produced no answer")
+		resp = failEvery(req, ir.QuestionErrorInvalidModelOutput, "engine_failed", "the model produced no answer")
 	}
 	return s.finish(req, resp, start, took)
 }
 
 // withDeadline bounds ctx by the request's deadline_ms, counted from the
 // moment the server received the request (start).
-func withDeadline(ctx context.Context, start time.Time, o *sp.Options) (context.Context, context.CancelFunc) {
+func withDeadline(ctx context.Context, start time.Time, o *ir.Options) (context.Context, context.CancelFunc) {
 	if o == nil || o.DeadlineMs == nil {
 		return context.WithCancel(ctx)
 	}
@@ -57,20 +57,20 @@ func withDeadline(ctx context.Context, start time.Time, o *sp.Options) (context.
 
 // failAll fails every question for the reason the work ended early: its
 // deadline, or the client going away.
-func failAll(cause error, req *sp.Request) *sp.Response {
+func failAll(cause error, req *ir.Request) *ir.Response {
 	if errors.Is(cause, context.DeadlineExceeded) {
-		return failEvery(req, sp.QuestionErrorDeadlineExceeded, "deadline_passed",
+		return failEvery(req, ir.QuestionErrorDeadlineExceeded, "deadline_passed",
 			"options.deadline_ms passed before the question was run")
 	}
-	return failEvery(req, sp.QuestionErrorUnavailable, "request_cancelled",
+	return failEvery(req, ir.QuestionErrorUnavailable, "request_cancelled",
 		"the request was cancelled before the question was run")
 }
 
 // failEvery answers every question of req with the same failure.
-func failEvery(req *sp.Request, code sp.QuestionErrorCode, reason, message string) *sp.Response {
-	resp := &sp.Response{Answers: make([]sp.Answer, len(req.Questions))}
+func failEvery(req *ir.Request, code ir.QuestionErrorCode, reason, message string) *ir.Response {
+	resp := &ir.Response{Answers: make([]ir.Answer, len(req.Questions))}
 	for i, q := range req.Questions {
-		resp.Answers[i] = sp.Answer{Name: q.Name, Type: q.Type, Error: code, Reason: reason, Message: message}
+		resp.Answers[i] = ir.Answer{Name: q.Name, Type: q.Type, Error: code, Reason: reason, Message: message}
 	}
 	return resp
 }
@@ -78,16 +78,16 @@ func failEvery(req *sp.Request, code sp.QuestionErrorCode, reason, message strin
 // finish completes what the engine answered: the served model's name, a
 // usage (zero when the engine gave none), an invalid_model_output failure
 // for a question the engine left unanswered, and meta on return_meta.
-func (s *Server) finish(req *sp.Request, resp *sp.Response, start time.Time, took time.Duration) *sp.Response {
+func (s *Server) finish(req *ir.Request, resp *ir.Response, start time.Time, took time.Duration) *ir.Response {
 	name := s.model.Name
 	resp.Model = &name
 	if resp.Usage == nil {
-		resp.Usage = &sp.Usage{}
+		resp.Usage = &ir.Usage{}
 	}
 	for _, q := range req.Questions {
 		if !answered(resp, q) {
-			resp.Answers = append(resp.Answers, sp.Answer{Name: q.Name, Type: q.Type,
-				Error: sp.QuestionErrorInvalidModelOutput, Reason: "no_answer",
+			resp.Answers = append(resp.Answers, ir.Answer{Name: q.Name, Type: q.Type,
+				Error: ir.QuestionErrorInvalidModelOutput, Reason: "no_answer",
 				Message: "the model produced no answer for the question"})
 		}
 	}
@@ -100,7 +100,7 @@ func (s *Server) finish(req *sp.Request, resp *sp.Response, start time.Time, too
 // answered reports whether resp answers q: an answer under its name, or,
 // for a set question, its result under sets (a composed set answers its
 // labels as nouls under <question>.<label> instead of under its name).
-func answered(resp *sp.Response, q sp.Question) bool {
+func answered(resp *ir.Response, q ir.Question) bool {
 	for i := range resp.Answers {
 		if resp.Answers[i].Name == q.Name {
 			return true

@@ -3,7 +3,7 @@ package srun
 import (
 	"context"
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -20,5 +20,5 @@ import (
 // has expired the server answers every question deadline_exceeded, and
 // otherwise invalid_model_output.
 type Engine interface {
-	Decide(ctx context.Context, model table.Model, req *sp.Request) (*sp.Response, error)
+	Decide(ctx context.Context, model table.Model, req *ir.Request) (*ir.Response, error)
 }

@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/srun"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -23,18 +23,18 @@ import (
 type failing struct {
 	inner  srun.Engine
 	name   string
-	code   sp.QuestionErrorCode
+	code   ir.QuestionErrorCode
 	reason string
 }
 
-func (f failing) Decide(ctx context.Context, m table.Model, req *sp.Request) (*sp.Response, error) {
+func (f failing) Decide(ctx context.Context, m table.Model, req *ir.Request) (*ir.Response, error) {
 	resp, err := f.inner.Decide(ctx, m, req)
 	if err != nil {
 		return nil, err
 	}
 	for i := range resp.Answers {
 		if resp.Answers[i].Name == f.name {
-			resp.Answers[i] = sp.Answer{Name: f.name, Type: resp.Answers[i].Type, Error: f.code,
+			resp.Answers[i] = ir.Answer{Name: f.name, Type: resp.Answers[i].Type, Error: f.code,
 				Reason: f.reason, Message: "the test engine failed the question"}
 		}
 	}
@@ -50,7 +50,7 @@ type slow struct {
 	question string
 }
 
-func (s slow) Decide(ctx context.Context, m table.Model, req *sp.Request) (*sp.Response, error) {
+func (s slow) Decide(ctx context.Context, m table.Model, req *ir.Request) (*ir.Response, error) {
 	asks := false
 	for _, q := range req.Questions {
 		asks = asks || q.Name == s.question
@@ -83,7 +83,7 @@ func newGate(inner srun.Engine, armed bool) *gate {
 	return g
 }
 
-func (g *gate) Decide(ctx context.Context, m table.Model, req *sp.Request) (*sp.Response, error) {
+func (g *gate) Decide(ctx context.Context, m table.Model, req *ir.Request) (*ir.Response, error) {
 	if !g.armed.Load() {
 		return g.inner.Decide(ctx, m, req)
 	}

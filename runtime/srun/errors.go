@@ -6,21 +6,21 @@ import (
 	"strconv"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
-// Request error codes the generated table has and systemoneprotocol does
+// Request error codes the generated table has and ir does
 // not name: the server's own states.
 const (
-	codeStarting    sp.ErrorCode = "starting"
-	codeUnavailable sp.ErrorCode = "unavailable"
+	codeStarting    ir.ErrorCode = "starting"
+	codeUnavailable ir.ErrorCode = "unavailable"
 )
 
 // requestStatus is the status of a request error code, from the generated
 // table. A code missing from the table is a programming error in this
 // package, answered as a 500 rather than a wrong 4xx.
-func requestStatus(code sp.ErrorCode) int {
+func requestStatus(code ir.ErrorCode) int {
 	if e, ok := fieldtable.RequestError(string(code)); ok && e.Status != 0 {
 		return e.Status
 	}
@@ -28,14 +28,14 @@ func requestStatus(code sp.ErrorCode) int {
 }
 
 // retryAfter reports whether the table says code comes with Retry-After.
-func retryAfter(code sp.ErrorCode) bool {
+func retryAfter(code ir.ErrorCode) bool {
 	e, ok := fieldtable.RequestError(string(code))
 	return ok && e.RetryAfter
 }
 
 // questionStatus is the status a question error answers POST
 // /v1/systemone with, from the generated table.
-func questionStatus(kind sp.QuestionErrorCode) int {
+func questionStatus(kind ir.QuestionErrorCode) int {
 	if e, ok := fieldtable.QuestionError(string(kind)); ok {
 		return e.Status
 	}
@@ -44,40 +44,40 @@ func questionStatus(kind sp.QuestionErrorCode) int {
 
 // requestSide reports whether a question error is the request's fault
 // (a 4xx in the table): the kinds that make a question "not valid".
-func requestSide(kind sp.QuestionErrorCode) bool {
+func requestSide(kind ir.QuestionErrorCode) bool {
 	s := questionStatus(kind)
 	return s >= 400 && s < 500
 }
 
-func invalidRequest(reason, message string) *sp.ErrorBody {
-	return &sp.ErrorBody{
-		Status:  requestStatus(sp.ErrorInvalidRequest),
-		Code:    sp.ErrorInvalidRequest,
+func invalidRequest(reason, message string) *ir.ErrorBody {
+	return &ir.ErrorBody{
+		Status:  requestStatus(ir.ErrorInvalidRequest),
+		Code:    ir.ErrorInvalidRequest,
 		Message: message,
 		Reason:  reason,
 	}
 }
 
-func modelNotFound(served string) *sp.ErrorBody {
-	return &sp.ErrorBody{
-		Status:  requestStatus(sp.ErrorModelNotFound),
-		Code:    sp.ErrorModelNotFound,
+func modelNotFound(served string) *ir.ErrorBody {
+	return &ir.ErrorBody{
+		Status:  requestStatus(ir.ErrorModelNotFound),
+		Code:    ir.ErrorModelNotFound,
 		Message: fmt.Sprintf("the server does not answer with the model named; it answers with %s", served),
 		Reason:  "unknown_model",
 	}
 }
 
-func overloaded() *sp.ErrorBody {
-	return &sp.ErrorBody{
-		Status:  requestStatus(sp.ErrorOverloaded),
-		Code:    sp.ErrorOverloaded,
+func overloaded() *ir.ErrorBody {
+	return &ir.ErrorBody{
+		Status:  requestStatus(ir.ErrorOverloaded),
+		Code:    ir.ErrorOverloaded,
 		Message: "the server has as many requests in flight as it admits; retry later",
 		Reason:  "overloaded",
 	}
 }
 
-func starting() *sp.ErrorBody {
-	return &sp.ErrorBody{
+func starting() *ir.ErrorBody {
+	return &ir.ErrorBody{
 		Status:  requestStatus(codeStarting),
 		Code:    codeStarting,
 		Message: "the server is starting: the model is loading or running its self-test",
@@ -85,19 +85,19 @@ func starting() *sp.ErrorBody {
 	}
 }
 
-func methodNotAllowed() *sp.ErrorBody {
-	return &sp.ErrorBody{
+func methodNotAllowed() *ir.ErrorBody {
+	return &ir.ErrorBody{
 		Status:  http.StatusMethodNotAllowed,
-		Code:    sp.ErrorInvalidRequest,
+		Code:    ir.ErrorInvalidRequest,
 		Message: "the endpoint does not answer this method; see the Allow header",
 		Reason:  "method_not_allowed",
 	}
 }
 
-func unknownPath() *sp.ErrorBody {
-	return &sp.ErrorBody{
-		Status:  requestStatus(sp.ErrorNotFound),
-		Code:    sp.ErrorNotFound,
+func unknownPath() *ir.ErrorBody {
+	return &ir.ErrorBody{
+		Status:  requestStatus(ir.ErrorNotFound),
+		Code:    ir.ErrorNotFound,
 		Message: "no endpoint at this path; the server answers /v1/systemone, /v1/systemone/batch, /v1/decisions, /v1/bundle, /v1/models, /health and /metrics",
 		Reason:  "unknown_path",
 	}
@@ -105,14 +105,14 @@ func unknownPath() *sp.ErrorBody {
 
 // writeError answers with an error body in the client's schema. req is
 // nil when the request was not read.
-func (s *Server) writeError(w http.ResponseWriter, req *listener.ClientRequest, e *sp.ErrorBody) {
+func (s *Server) writeError(w http.ResponseWriter, req *listener.ClientRequest, e *ir.ErrorBody) {
 	writeJSON(w, e.Status, s.errorBody(w.Header(), req, e))
 }
 
 // errorBody is e written by the codec, which writes bodies only: the
 // status is e's own. Retry-After (and the retry-after-ms the official
 // SDKs prefer) goes on h where the generated table says so.
-func (s *Server) errorBody(h http.Header, req *listener.ClientRequest, e *sp.ErrorBody) []byte {
+func (s *Server) errorBody(h http.Header, req *listener.ClientRequest, e *ir.ErrorBody) []byte {
 	_, body := s.codec.AnswerError(req, e)
 	if retryAfter(e.Code) {
 		h.Set("Retry-After", strconv.Itoa(max(1, int(s.cfg.RetryAfter.Seconds()))))
@@ -131,8 +131,8 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	_, _ = w.Write(body)
 }
 
-func unwritableAnswer() *sp.ErrorBody {
-	return &sp.ErrorBody{
+func unwritableAnswer() *ir.ErrorBody {
+	return &ir.ErrorBody{
 		Status:  http.StatusInternalServerError,
 		Message: "the model's answer could not be written in the client's schema",
 		Reason:  "invalid_model_output",

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/srun"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -135,7 +135,7 @@ func TestShutdownTimeout(t *testing.T) {
 // A model that fails its self-test never becomes ready: the server stops
 // with an error naming the case.
 func TestFailedSelfTestStopsTheServer(t *testing.T) {
-	broken := engineFunc(func(context.Context, table.Model, *sp.Request) (*sp.Response, error) {
+	broken := engineFunc(func(context.Context, table.Model, *ir.Request) (*ir.Response, error) {
 		return nil, errors.New("weights missing")
 	})
 	s := startNotReady(t, srun.Config{Engine: broken})
@@ -171,8 +171,8 @@ func TestDeadline(t *testing.T) {
 }
 
 // engineFunc adapts a function to srun.Engine (a test double at the seam).
-type engineFunc func(context.Context, table.Model, *sp.Request) (*sp.Response, error)
+type engineFunc func(context.Context, table.Model, *ir.Request) (*ir.Response, error)
 
-func (f engineFunc) Decide(ctx context.Context, m table.Model, req *sp.Request) (*sp.Response, error) {
+func (f engineFunc) Decide(ctx context.Context, m table.Model, req *ir.Request) (*ir.Response, error) {
 	return f(ctx, m, req)
 }

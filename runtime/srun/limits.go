@@ -7,7 +7,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // BodyLimit is the largest request body the server reads, in bytes, both
@@ -28,7 +28,7 @@ func mustLimit(name string) int64 {
 // readBody reads a request body of at most limit bytes, as sent and
 // decoded (bodylimit.ReadDecoded: gzip, x-gzip or identity), and turns
 // bodylimit's errors into the server's error bodies.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *sp.ErrorBody) {
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *ir.ErrorBody) {
 	body, err := bodylimit.ReadDecoded(w, r, limit)
 	if err == nil {
 		return body, nil
@@ -50,10 +50,10 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *sp.
 	return nil, invalidRequest("unreadable_body", "the request body could not be read")
 }
 
-func tooLarge(limit int64) *sp.ErrorBody {
-	return &sp.ErrorBody{
-		Status:  requestStatus(sp.ErrorRequestTooLarge),
-		Code:    sp.ErrorRequestTooLarge,
+func tooLarge(limit int64) *ir.ErrorBody {
+	return &ir.ErrorBody{
+		Status:  requestStatus(ir.ErrorRequestTooLarge),
+		Code:    ir.ErrorRequestTooLarge,
 		Message: fmt.Sprintf("the request body is larger than %d bytes", limit),
 		Reason:  "body_too_large",
 		Limit:   &limit,

@@ -4,8 +4,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -13,7 +13,7 @@ import (
 // client's schema: the standard's name, description and release_date,
 // and the extension's version, features and card.
 func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
-	body, err := s.codec.AnswerListing(&sp.Listing{Models: []sp.ListedModel{listedModel(s.model)}})
+	body, err := s.codec.AnswerListing(&ir.Listing{Models: []ir.ListedModel{listedModel(s.model)}})
 	if err != nil {
 		s.log.LogAttrs(r.Context(), slog.LevelError, "listing not writable", slog.String("error", err.Error()))
 		s.writeError(w, nil, unwritableAnswer())
@@ -23,9 +23,9 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 }
 
 // listedModel is m as GET /v1/models lists it.
-func listedModel(m table.Model) sp.ListedModel {
+func listedModel(m table.Model) ir.ListedModel {
 	version := ExtensionVersion
-	return sp.ListedModel{
+	return ir.ListedModel{
 		Name:        m.Name,
 		Description: m.Description,
 		ReleaseDate: m.ReleaseDate,

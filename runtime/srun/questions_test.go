@@ -8,8 +8,8 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/srun"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // words is a state of n distinct-enough words: n tokens.
@@ -23,8 +23,8 @@ func words(n int) string {
 func questionServers(t *testing.T) (vela, dec *testServer) {
 	ref := srun.ReferenceEngine()
 	engine := failing{
-		inner: failing{inner: ref, name: "broken", code: sp.QuestionErrorInvalidModelOutput, reason: "no_valid_output"},
-		name:  "down", code: sp.QuestionErrorUnavailable, reason: "model_not_loaded",
+		inner: failing{inner: ref, name: "broken", code: ir.QuestionErrorInvalidModelOutput, reason: "no_valid_output"},
+		name:  "down", code: ir.QuestionErrorUnavailable, reason: "model_not_loaded",
 	}
 	return start(t, srun.Config{Engine: engine}), start(t, srun.Config{Model: decision})
 }

@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // route is one endpoint: its only method and its handler.
@@ -108,7 +108,7 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 }
 
 // refusalBody is the error body of a request the listener refused.
-func refusalBody(err error) *sp.ErrorBody {
+func refusalBody(err error) *ir.ErrorBody {
 	var ref *listener.Refusal
 	if !errors.As(err, &ref) {
 		return invalidRequest("unreadable_request", "the request could not be read")
@@ -123,7 +123,7 @@ func refusalBody(err error) *sp.ErrorBody {
 // checkModel refuses a request naming a model the server does not answer
 // with. A request or batch item naming none is answered with the served
 // model; an item may repeat its batch's model.
-func (s *Server) checkModel(req *listener.ClientRequest) *sp.ErrorBody {
+func (s *Server) checkModel(req *listener.ClientRequest) *ir.ErrorBody {
 	names := make([]*string, 0, 2)
 	if req.Request != nil {
 		names = append(names, req.Request.Model)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/corpus"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -76,7 +76,7 @@ func (s *Server) selfTestCase(ctx context.Context, c table.CorpusCase) (bool, er
 // covers reports whether card lists every question type and preset req
 // asks, every medium its assets are, and the decision adapter when a
 // question opts in to it (a family's smaller sizes may ship without it).
-func covers(card *table.Card, req *sp.Request) bool {
+func covers(card *table.Card, req *ir.Request) bool {
 	for i := range req.Questions {
 		q := &req.Questions[i]
 		if q.Type != "" && !card.Answers(q.Type) {

@@ -3,7 +3,7 @@ package target02
 import (
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/fieldtable"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/targetcodec"
 )
@@ -11,10 +11,10 @@ import (
 // CheckCarry reports what b needs that t cannot carry as systemone/0.2:
 // nil, or a *targetcodec.CarryError listing every missing thing with its
 // path inside the batch body (requests.<item>...).
-func CheckCarry(b *sp.Batch, t targetcodec.Target) error {
+func CheckCarry(b *ir.Batch, t targetcodec.Target) error {
 	var missing []targetcodec.Missing
 	for i := range b.Items {
-		at := sp.Path{{Name: "requests"}, {Name: b.Items[i].Name}}
+		at := ir.Path{{Name: "requests"}, {Name: b.Items[i].Name}}
 		missing = append(missing, needs(&b.Items[i].Request, t, at)...)
 	}
 	return carryError(t, missing)
@@ -22,7 +22,7 @@ func CheckCarry(b *sp.Batch, t targetcodec.Target) error {
 
 // CheckCarryRequest is CheckCarry for one request (a rule's), with paths
 // from the request body's root.
-func CheckCarryRequest(r *sp.Request, t targetcodec.Target) error {
+func CheckCarryRequest(r *ir.Request, t targetcodec.Target) error {
 	return carryError(t, needs(r, t, nil))
 }
 
@@ -35,9 +35,9 @@ func carryError(t targetcodec.Target, missing []targetcodec.Missing) error {
 
 // needs lists what r asks for that the standard, or the deployment's
 // declared capabilities, do not carry.
-func needs(r *sp.Request, t targetcodec.Target, at sp.Path) []targetcodec.Missing {
+func needs(r *ir.Request, t targetcodec.Target, at ir.Path) []targetcodec.Missing {
 	var out []targetcodec.Missing
-	add := func(what string, path sp.Path) { out = append(out, targetcodec.Missing{What: what, Path: path}) }
+	add := func(what string, path ir.Path) { out = append(out, targetcodec.Missing{What: what, Path: path}) }
 	for i := range r.Questions {
 		q := &r.Questions[i]
 		qa := at.Key("questions").Key(q.Name)
@@ -85,7 +85,7 @@ func declares(t targetcodec.Target, c targetcodec.Capability) bool {
 // resolvedType is the type q is sent with: its own, or its preset's. The
 // problem is a fixed description when the preset is unknown or answers
 // another type.
-func resolvedType(q *sp.Question) (table.QuestionType, string) {
+func resolvedType(q *ir.Question) (table.QuestionType, string) {
 	if q.Preset == nil {
 		return q.Type, ""
 	}
@@ -102,7 +102,7 @@ func resolvedType(q *sp.Question) (table.QuestionType, string) {
 // hasField reports whether q carries the question-level extension field
 // name. Every refused-at-load question field of the generated table must
 // be named here; a test checks it.
-func hasField(q *sp.Question, name string) bool {
+func hasField(q *ir.Question, name string) bool {
 	switch name {
 	case "head":
 		return q.Head != nil

@@ -4,9 +4,9 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/presetexpand"
 	"github.com/vllm-sr/systemone/runtime/requestwire"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 	"github.com/vllm-sr/systemone/runtime/upstreamreply"
@@ -53,26 +53,26 @@ func (Codec) Stateless() bool { return true }
 func (Codec) ListingPath() string { return "/v1/models" }
 
 // DecodeListing reads the standard's listing members.
-func (Codec) DecodeListing(status int, body []byte) (*sp.Listing, error) {
+func (Codec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
 	return reader.Listing(status, body)
 }
 
 // Plan checks b against the standard and t (CheckCarry), then writes one
 // POST call per item, in order.
-func (Codec) Plan(b *sp.Batch, t tc.Target, p tc.Policy) (tc.Plan, sp.Diagnostics, error) {
+func (Codec) Plan(b *ir.Batch, t tc.Target, p tc.Policy) (tc.Plan, ir.Diagnostics, error) {
 	if t.Endpoint == "" {
 		return tc.Plan{}, nil, tc.ErrNoEndpoint
 	}
 	if err := CheckCarry(b, t); err != nil {
 		return tc.Plan{}, nil, err
 	}
-	var diags sp.Diagnostics
+	var diags ir.Diagnostics
 	noteBatchOptions(b.Options, &diags)
 	plan := tc.Plan{MaxConcurrency: t.MaxConcurrencyOrDefault(), Deadline: p.Deadline,
 		Calls: make([]tc.WireCall, 0, len(b.Items))}
 	for i := range b.Items {
 		it := &b.Items[i]
-		at := sp.Path{{Name: "requests"}, {Name: it.Name}}
+		at := ir.Path{{Name: "requests"}, {Name: it.Name}}
 		r := sendable(&it.Request, t.Model, at, &diags)
 		body, err := writer.AppendRequest(make([]byte, 0, 512), &r)
 		if err != nil {
@@ -89,46 +89,46 @@ func (Codec) Plan(b *sp.Batch, t tc.Target, p tc.Policy) (tc.Plan, sp.Diagnostic
 // sendable returns the request as it goes to the target: its model, its
 // presets expanded (on a copy of the questions; the IR read stays as
 // read), and a diagnostic for each member the standard drops.
-func sendable(in *sp.Request, model string, at sp.Path, diags *sp.Diagnostics) sp.Request {
+func sendable(in *ir.Request, model string, at ir.Path, diags *ir.Diagnostics) ir.Request {
 	r := *in
 	r.Model = &model
-	r.Questions = append([]sp.Question(nil), in.Questions...)
+	r.Questions = append([]ir.Question(nil), in.Questions...)
 	for i := range r.Questions {
 		q := &r.Questions[i]
 		qa := at.Key("questions").Key(q.Name)
 		if q.Preset != nil {
-			diags.Add(sp.DiagnosticApproximated, "preset", qa.Key("preset"))
+			diags.Add(ir.DiagnosticApproximated, "preset", qa.Key("preset"))
 			presetexpand.Expand(q)
 		}
 		if q.Overflow != nil {
-			diags.Add(sp.DiagnosticDropped, "overflow", qa.Key("overflow"))
+			diags.Add(ir.DiagnosticDropped, "overflow", qa.Key("overflow"))
 		}
 	}
-	if r.Roles.Mode == sp.RoleModeExplicit || r.Roles.Mode == sp.RoleModeImplicit && r.State.Len() > 0 {
-		diags.Add(sp.DiagnosticDropped, "roles", at.Key("roles"))
+	if r.Roles.Mode == ir.RoleModeExplicit || r.Roles.Mode == ir.RoleModeImplicit && r.State.Len() > 0 {
+		diags.Add(ir.DiagnosticDropped, "roles", at.Key("roles"))
 	}
 	noteOptions(r.Options, at.Key("options"), diags)
 	return r
 }
 
-func noteBatchOptions(o *sp.Options, diags *sp.Diagnostics) {
-	noteOptions(o, sp.Path{{Name: "options"}}, diags)
+func noteBatchOptions(o *ir.Options, diags *ir.Diagnostics) {
+	noteOptions(o, ir.Path{{Name: "options"}}, diags)
 }
 
 // noteOptions records each stripped option: the standard bounds a call by
 // the client's own timeout, so no deadline field is sent.
-func noteOptions(o *sp.Options, at sp.Path, diags *sp.Diagnostics) {
+func noteOptions(o *ir.Options, at ir.Path, diags *ir.Diagnostics) {
 	if o == nil {
 		return
 	}
 	for _, name := range fieldtable.StrippedMembers(table.LevelOptions) {
 		if optionSet(o, name) {
-			diags.Add(sp.DiagnosticDropped, name, at.Key(name))
+			diags.Add(ir.DiagnosticDropped, name, at.Key(name))
 		}
 	}
 }
 
-func optionSet(o *sp.Options, name string) bool {
+func optionSet(o *ir.Options, name string) bool {
 	switch name {
 	case "deadline_ms":
 		return o.DeadlineMs != nil
@@ -142,7 +142,7 @@ func optionSet(o *sp.Options, name string) bool {
 
 // header is a call's headers: JSON, and the standard's danger-zone flags
 // for long context and for images (image assets or box questions).
-func header(r *sp.Request, batch *sp.Options) http.Header {
+func header(r *ir.Request, batch *ir.Options) http.Header {
 	h := tc.JSONHeader()
 	if tc.LongContext(r, batch) {
 		h.Set(tc.LongContextHeader, "true")
@@ -153,9 +153,9 @@ func header(r *sp.Request, batch *sp.Options) http.Header {
 	return h
 }
 
-func needsImages(r *sp.Request) bool {
+func needsImages(r *ir.Request) bool {
 	for i := range r.Assets {
-		if r.Assets[i].Type == sp.AssetImage {
+		if r.Assets[i].Type == ir.AssetImage {
 			return true
 		}
 	}

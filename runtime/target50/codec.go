@@ -5,9 +5,9 @@ import (
 	"reflect"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/presetexpand"
 	"github.com/vllm-sr/systemone/runtime/requestwire"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 	"github.com/vllm-sr/systemone/runtime/upstreamreply"
@@ -49,12 +49,12 @@ func (Codec) ListingPath() string { return "/v1/models" }
 
 // DecodeListing reads the listing with each model's version, features and
 // card.
-func (Codec) DecodeListing(status int, body []byte) (*sp.Listing, error) {
+func (Codec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
 	return reader.Listing(status, body)
 }
 
 // Plan writes b as one batch call.
-func (Codec) Plan(b *sp.Batch, t tc.Target, p tc.Policy) (tc.Plan, sp.Diagnostics, error) {
+func (Codec) Plan(b *ir.Batch, t tc.Target, p tc.Policy) (tc.Plan, ir.Diagnostics, error) {
 	base, err := tc.OneCallBase(b, t)
 	if err != nil {
 		return tc.Plan{}, nil, err
@@ -64,14 +64,14 @@ func (Codec) Plan(b *sp.Batch, t tc.Target, p tc.Policy) (tc.Plan, sp.Diagnostic
 		return tc.Plan{}, nil, err
 	}
 	model := t.Model
-	out := sp.Batch{Model: &model, Options: opts, Items: make([]sp.BatchItem, len(b.Items))}
+	out := ir.Batch{Model: &model, Options: opts, Items: make([]ir.BatchItem, len(b.Items))}
 	long := false
 	for i := range b.Items {
 		r := b.Items[i].Request
 		long = long || tc.LongContext(&r, b.Options)
 		r.Model, r.Options = nil, nil
 		r.Questions = completed(r.Questions)
-		out.Items[i] = sp.BatchItem{Name: b.Items[i].Name, Request: r}
+		out.Items[i] = ir.BatchItem{Name: b.Items[i].Name, Request: r}
 	}
 	body, err := writer.AppendBatch(make([]byte, 0, 1024), &out)
 	if err != nil {
@@ -93,8 +93,8 @@ func (Codec) Plan(b *sp.Batch, t tc.Target, p tc.Policy) (tc.Plan, sp.Diagnostic
 
 // completed returns the questions with each preset-only question completed
 // from its canonical text, on a copy.
-func completed(qs []sp.Question) []sp.Question {
-	out := append([]sp.Question(nil), qs...)
+func completed(qs []ir.Question) []ir.Question {
+	out := append([]ir.Question(nil), qs...)
 	for i := range out {
 		if out[i].Type == "" {
 			presetexpand.Expand(&out[i])
@@ -106,19 +106,19 @@ func completed(qs []sp.Question) []sp.Question {
 // batchOptions are the options the batch call carries: the batch's own,
 // else the items' when they all carry the same ones (an internal bundle's
 // per-item options, which a 5.0 batch has one set of).
-func batchOptions(b *sp.Batch) (*sp.Options, error) {
+func batchOptions(b *ir.Batch) (*ir.Options, error) {
 	if b.Options != nil {
 		return b.Options, nil
 	}
-	var first *sp.Options
+	var first *ir.Options
 	for i := range b.Items {
 		o := b.Items[i].Request.Options
 		switch {
 		case i == 0:
 			first = o
 		case !sameOptions(first, o):
-			return nil, &sp.ProtocolError{Category: sp.CategoryUnsupported, Reason: sp.ReasonConflict,
-				Path:    sp.Path{{Name: "requests"}, {Name: b.Items[i].Name}, {Name: "options"}},
+			return nil, &ir.ProtocolError{Category: ir.CategoryUnsupported, Reason: ir.ReasonConflict,
+				Path:    ir.Path{{Name: "requests"}, {Name: b.Items[i].Name}, {Name: "options"}},
 				Message: "a vllm-sr/5.0 batch carries one set of options, and the requests' options differ"}
 		}
 	}
@@ -127,12 +127,12 @@ func batchOptions(b *sp.Batch) (*sp.Options, error) {
 
 // sameOptions compares two options by value, ignoring how they were
 // spelled.
-func sameOptions(a, b *sp.Options) bool {
+func sameOptions(a, b *ir.Options) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
 	x, y := *a, *b
-	x.Layout, y.Layout = sp.Layout{}, sp.Layout{}
+	x.Layout, y.Layout = ir.Layout{}, ir.Layout{}
 	return reflect.DeepEqual(x, y)
 }
 

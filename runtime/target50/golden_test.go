@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 	"github.com/vllm-sr/systemone/runtime/targetcodec/codectest"
 )
@@ -77,4 +77,4 @@ func FuzzDecodeReplyNeverPanics(f *testing.F) {
 	codectest.FuzzDecodeReply(f, "testdata/golden", "batch-call", Codec{}, serve)
 }
 
-type spOptions = sp.Options
+type spOptions = ir.Options

@@ -3,7 +3,7 @@ package targetcodec
 import (
 	"strings"
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // The capabilities a codec or a deployment declares: the question types
@@ -46,7 +46,7 @@ func AllCapabilities() CapabilitySet {
 // where the request asks for it.
 type Missing struct {
 	What string
-	Path sp.Path
+	Path ir.Path
 }
 
 // CarryError refuses a request or rule for a target that cannot carry it,
@@ -82,8 +82,8 @@ func (e *CarryError) Error() string {
 
 // ErrorBody is the refusal a client gets: 400 unsupported_capability with
 // the one-line message.
-func (e *CarryError) ErrorBody() *sp.ErrorBody {
-	return &sp.ErrorBody{Status: 400, Code: sp.ErrorUnsupportedCapability, Reason: "not_carried", Message: e.Error()}
+func (e *CarryError) ErrorBody() *ir.ErrorBody {
+	return &ir.ErrorBody{Status: 400, Code: ir.ErrorUnsupportedCapability, Reason: "not_carried", Message: e.Error()}
 }
 
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

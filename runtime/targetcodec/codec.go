@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"time"
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -91,8 +91,8 @@ type Plan struct {
 // ItemResult is one batch item's outcome: a response, or an error body.
 type ItemResult struct {
 	Name     string
-	Response *sp.Response
-	Error    *sp.ErrorBody
+	Response *ir.Response
+	Error    *ir.ErrorBody
 	// RetryAfter is the delay the upstream asked for (Retry-After-Ms or
 	// Retry-After on a 429, 503 or 529); zero when none.
 	RetryAfter time.Duration
@@ -104,8 +104,8 @@ type Codec interface {
 	Spec() SpecRef
 	Capabilities() CapabilitySet
 	Stateless() bool
-	Plan(b *sp.Batch, t Target, p Policy) (Plan, sp.Diagnostics, error)
+	Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, error)
 	DecodeReply(p Plan, call WireCall, reply WireReply) ([]ItemResult, error)
 	ListingPath() string
-	DecodeListing(status int, body []byte) (*sp.Listing, error)
+	DecodeListing(status int, body []byte) (*ir.Listing, error)
 }

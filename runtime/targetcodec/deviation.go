@@ -1,7 +1,7 @@
 package targetcodec
 
 import (
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -21,7 +21,7 @@ type Deviation interface {
 	// deployment that speaks schema.
 	AppliesTo(schema table.SchemaID) bool
 	// RewriteRequest rewrites one call in place.
-	RewriteRequest(call *WireCall) (sp.Diagnostics, error)
+	RewriteRequest(call *WireCall) (ir.Diagnostics, error)
 	// RewriteReply rewrites one reply in place.
 	RewriteReply(reply *WireReply) error
 }
@@ -29,8 +29,8 @@ type Deviation interface {
 // ApplyRequestDeviations rewrites every call of p with devs, in order, and
 // returns their diagnostics. The first error stops it; the plan is then
 // partly rewritten and must not be sent.
-func ApplyRequestDeviations(p *Plan, devs []Deviation) (sp.Diagnostics, error) {
-	var all sp.Diagnostics
+func ApplyRequestDeviations(p *Plan, devs []Deviation) (ir.Diagnostics, error) {
+	var all ir.Diagnostics
 	for i := range p.Calls {
 		for _, d := range devs {
 			diags, err := d.RewriteRequest(&p.Calls[i])

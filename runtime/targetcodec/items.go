@@ -1,7 +1,7 @@
 package targetcodec
 
 import (
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -21,7 +21,7 @@ type QuestionRef struct {
 // PlanItems lists b's items and their questions, in order: what every
 // codec's Plan records for reassembly. A question without a type (a 4.0
 // preset-only question) keeps the empty type unless the codec resolved it.
-func PlanItems(b *sp.Batch) (order []string, items []PlannedItem) {
+func PlanItems(b *ir.Batch) (order []string, items []PlannedItem) {
 	order = make([]string, len(b.Items))
 	items = make([]PlannedItem, len(b.Items))
 	for i := range b.Items {
@@ -33,7 +33,7 @@ func PlanItems(b *sp.Batch) (order []string, items []PlannedItem) {
 }
 
 // QuestionsOf returns r's question names and types, in order.
-func QuestionsOf(r *sp.Request) []QuestionRef {
+func QuestionsOf(r *ir.Request) []QuestionRef {
 	qs := make([]QuestionRef, len(r.Questions))
 	for i := range r.Questions {
 		qs[i] = QuestionRef{Name: r.Questions[i].Name, Type: r.Questions[i].Type}

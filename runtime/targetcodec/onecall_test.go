@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // TestAllCapabilitiesSortedAndComplete: the set is sorted (Has relies on
@@ -27,7 +27,7 @@ func TestAllCapabilitiesSortedAndComplete(t *testing.T) {
 }
 
 func TestOneCallBase(t *testing.T) {
-	one := &sp.Batch{Items: make([]sp.BatchItem, 1)}
+	one := &ir.Batch{Items: make([]ir.BatchItem, 1)}
 	base, err := OneCallBase(one, Target{Endpoint: "http://127.0.0.1:8100/v1/systemone/"})
 	if err != nil || base != "http://127.0.0.1:8100" {
 		t.Errorf("base %q, %v", base, err)
@@ -35,9 +35,9 @@ func TestOneCallBase(t *testing.T) {
 	if _, err := OneCallBase(one, Target{}); !errors.Is(err, ErrNoEndpoint) {
 		t.Errorf("no endpoint: %v", err)
 	}
-	_, err = OneCallBase(&sp.Batch{}, Target{Endpoint: "http://127.0.0.1:8100"})
-	var pe *sp.ProtocolError
-	if !errors.As(err, &pe) || pe.Reason != sp.ReasonEmpty || pe.Path.String() != "requests" {
+	_, err = OneCallBase(&ir.Batch{}, Target{Endpoint: "http://127.0.0.1:8100"})
+	var pe *ir.ProtocolError
+	if !errors.As(err, &pe) || pe.Reason != ir.ReasonEmpty || pe.Path.String() != "requests" {
 		t.Errorf("empty batch: %v", err)
 	}
 }

@@ -1,7 +1,7 @@
 package targetcodec
 
 import (
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // Reassemble builds the batch's answer from its items' results: one
@@ -17,14 +17,14 @@ import (
 // (POST /v1/systemone/batch) asks FirstFailure first.
 //
 // The model is the first answered item's; nil when none answered.
-func Reassemble(p *Plan, results []ItemResult) *sp.BatchResponse {
+func Reassemble(p *Plan, results []ItemResult) *ir.BatchResponse {
 	byName := indexResults(results)
-	out := &sp.BatchResponse{Responses: make([]sp.NamedResponse, 0, len(p.Items)), Usage: &sp.Usage{}}
+	out := &ir.BatchResponse{Responses: make([]ir.NamedResponse, 0, len(p.Items)), Usage: &ir.Usage{}}
 	for _, it := range p.Items {
 		r := resultOf(byName, it.Name)
 		if r.Response == nil {
-			out.Responses = append(out.Responses, sp.NamedResponse{Name: it.Name,
-				Response: sp.Response{Answers: failedAnswers(it, r.Error), Usage: &sp.Usage{}}})
+			out.Responses = append(out.Responses, ir.NamedResponse{Name: it.Name,
+				Response: ir.Response{Answers: failedAnswers(it, r.Error), Usage: &ir.Usage{}}})
 			continue
 		}
 		if out.Model == nil {
@@ -34,7 +34,7 @@ func Reassemble(p *Plan, results []ItemResult) *sp.BatchResponse {
 			out.Usage.InputTokens += u.InputTokens
 			out.Usage.OutputTokens += u.OutputTokens
 		}
-		out.Responses = append(out.Responses, sp.NamedResponse{Name: it.Name, Response: *r.Response})
+		out.Responses = append(out.Responses, ir.NamedResponse{Name: it.Name, Response: *r.Response})
 	}
 	return out
 }
@@ -47,9 +47,9 @@ func Reassemble(p *Plan, results []ItemResult) *sp.BatchResponse {
 // An item that failed only because another item of its batch call did
 // (ReasonBatchCallFailed) never answers the batch while the failure that
 // caused it is known.
-func FirstFailure(p *Plan, results []ItemResult) *sp.ErrorBody {
+func FirstFailure(p *Plan, results []ItemResult) *ir.ErrorBody {
 	byName := indexResults(results)
-	var collateral *sp.ErrorBody
+	var collateral *ir.ErrorBody
 	for _, it := range p.Items {
 		r := resultOf(byName, it.Name)
 		if r.Response != nil {
@@ -95,13 +95,13 @@ func resultOf(m map[string]ItemResult, name string) ItemResult {
 
 // locateInBatch moves each detail item's loc from one request's body
 // (body.questions...) into the batch's (body.requests.<item>.questions...).
-func locateInBatch(detail []sp.DetailItem, item string) []sp.DetailItem {
-	out := make([]sp.DetailItem, len(detail))
+func locateInBatch(detail []ir.DetailItem, item string) []ir.DetailItem {
+	out := make([]ir.DetailItem, len(detail))
 	for i, d := range detail {
 		out[i] = d
 		inBatch := len(d.Loc) > 1 && d.Loc[1].Name == "requests"
 		if len(d.Loc) > 0 && !d.Loc[0].IsIndex && d.Loc[0].Name == "body" && !inBatch {
-			loc := sp.Path{d.Loc[0], {Name: "requests"}, {Name: item}}
+			loc := ir.Path{d.Loc[0], {Name: "requests"}, {Name: item}}
 			out[i].Loc = append(loc, d.Loc[1:]...)
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"testing"
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 func TestReassembleMissingAndDuplicateResults(t *testing.T) {
@@ -15,18 +15,18 @@ func TestReassembleMissingAndDuplicateResults(t *testing.T) {
 	}}
 	n := 0.5
 	model := "m"
-	ok := &sp.Response{Model: &model, Answers: []sp.Answer{{Name: "q", Type: "noul", Noul: &n}}, Usage: &sp.Usage{InputTokens: 3}}
+	ok := &ir.Response{Model: &model, Answers: []ir.Answer{{Name: "q", Type: "noul", Noul: &n}}, Usage: &ir.Usage{InputTokens: 3}}
 	results := []ItemResult{
 		{Name: "c", Response: ok},
 		{Name: "a", Response: ok},
-		{Name: "a", Error: &sp.ErrorBody{Status: http.StatusBadRequest}}, // a later duplicate never wins
+		{Name: "a", Error: &ir.ErrorBody{Status: http.StatusBadRequest}}, // a later duplicate never wins
 	}
 	out := Reassemble(p, results)
 	if len(out.Responses) != 3 || out.Responses[1].Name != "b" || out.Usage.InputTokens != 6 || *out.Model != "m" {
 		t.Fatalf("%+v", out)
 	}
 	for _, a := range out.Responses[1].Response.Answers {
-		if a.Error != sp.QuestionErrorDeadlineExceeded {
+		if a.Error != ir.QuestionErrorDeadlineExceeded {
 			t.Fatalf("b's questions: %+v", a)
 		}
 	}

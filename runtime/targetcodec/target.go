@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // DefaultMaxConcurrency is how many split calls are in flight when the
@@ -41,14 +41,14 @@ func (t Target) BaseURL() (string, error) {
 // OneCallBase checks what a plan that sends the whole of b in one call
 // needs, a target endpoint and at least one item, and returns the
 // target's base URL.
-func OneCallBase(b *sp.Batch, t Target) (string, error) {
+func OneCallBase(b *ir.Batch, t Target) (string, error) {
 	base, err := t.BaseURL()
 	if err != nil {
 		return "", err
 	}
 	if len(b.Items) == 0 {
-		return "", &sp.ProtocolError{Category: sp.CategoryInvalidIR, Reason: sp.ReasonEmpty,
-			Path: sp.Path{{Name: "requests"}}, Message: "a batch has at least one request"}
+		return "", &ir.ProtocolError{Category: ir.CategoryInvalidIR, Reason: ir.ReasonEmpty,
+			Path: ir.Path{{Name: "requests"}}, Message: "a batch has at least one request"}
 	}
 	return base, nil
 }
@@ -60,8 +60,8 @@ func JSONHeader() http.Header {
 
 // LongContext reports whether the request, or the batch's options, set
 // the long-context flag.
-func LongContext(r *sp.Request, batch *sp.Options) bool {
-	set := func(o *sp.Options) bool { return o != nil && o.LongContext != nil && *o.LongContext }
+func LongContext(r *ir.Request, batch *ir.Options) bool {
+	set := func(o *ir.Options) bool { return o != nil && o.LongContext != nil && *o.LongContext }
 	return set(r.Options) || set(batch)
 }
 

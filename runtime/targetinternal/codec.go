@@ -5,7 +5,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 	"github.com/vllm-sr/systemone/runtime/upstreamreply"
@@ -46,13 +46,13 @@ func (Codec) Stateless() bool { return true }
 func (Codec) ListingPath() string { return "/v1/models" }
 
 // DecodeListing reads the runtime's listing with its cards.
-func (Codec) DecodeListing(status int, body []byte) (*sp.Listing, error) {
+func (Codec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
 	return reader.Listing(status, body)
 }
 
 // Plan writes b as one call: /v1/decisions for one request, /v1/bundle
 // for more.
-func (Codec) Plan(b *sp.Batch, t tc.Target, p tc.Policy) (tc.Plan, sp.Diagnostics, error) {
+func (Codec) Plan(b *ir.Batch, t tc.Target, p tc.Policy) (tc.Plan, ir.Diagnostics, error) {
 	base, err := tc.OneCallBase(b, t)
 	if err != nil {
 		return tc.Plan{}, nil, err
@@ -67,12 +67,12 @@ func (Codec) Plan(b *sp.Batch, t tc.Target, p tc.Policy) (tc.Plan, sp.Diagnostic
 		url = base + DecisionsPath
 		body, err = internalwire.EncodeRequest(&r)
 	} else {
-		bundle := sp.Batch{Model: &model, Layout: b.Layout, Items: make([]sp.BatchItem, len(b.Items))}
+		bundle := ir.Batch{Model: &model, Layout: b.Layout, Items: make([]ir.BatchItem, len(b.Items))}
 		for i := range b.Items {
 			r := b.Items[i].Request
 			r.Model = nil // the bundle's model answers every item
 			r.Options = itemOptions(&r, b.Options)
-			bundle.Items[i] = sp.BatchItem{Name: b.Items[i].Name, Request: r}
+			bundle.Items[i] = ir.BatchItem{Name: b.Items[i].Name, Request: r}
 		}
 		url = base + BundlePath
 		body, err = internalwire.EncodeBundle(&bundle)
@@ -92,7 +92,7 @@ func (Codec) Plan(b *sp.Batch, t tc.Target, p tc.Policy) (tc.Plan, sp.Diagnostic
 
 // itemOptions are the options an item goes with: its own, else the
 // batch's (the bundle has none of its own).
-func itemOptions(r *sp.Request, batch *sp.Options) *sp.Options {
+func itemOptions(r *ir.Request, batch *ir.Options) *ir.Options {
 	if r.Options != nil {
 		return r.Options
 	}

@@ -1,7 +1,7 @@
 package targetinternal
 
-import sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+import "github.com/vllm-sr/systemone/runtime/ir"
 
-func batchOf(r *sp.Request) *sp.Batch {
-	return &sp.Batch{Items: []sp.BatchItem{{Name: "only", Request: *r}}}
+func batchOf(r *ir.Request) *ir.Batch {
+	return &ir.Batch{Items: []ir.BatchItem{{Name: "only", Request: *r}}}
 }

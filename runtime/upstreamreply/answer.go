@@ -1,15 +1,15 @@
 package upstreamreply
 
 import (
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // readTyped reads the members a's type answers with, or returns the fixed
 // reason one is missing or of the wrong type. Unknown types are kept with
 // no members: the standard asks clients to skip them, not to fail.
-func readTyped(v jsonvalue.Value, a *sp.Answer, ext bool) string {
+func readTyped(v jsonvalue.Value, a *ir.Answer, ext bool) string {
 	switch a.Type {
 	case table.QuestionNoul:
 		return number(v, "noul", &a.Noul, true)
@@ -38,15 +38,15 @@ func readTyped(v jsonvalue.Value, a *sp.Answer, ext bool) string {
 	return ""
 }
 
-func readAnswerExtensions(v jsonvalue.Value, a *sp.Answer) string {
+func readAnswerExtensions(v jsonvalue.Value, a *ir.Answer) string {
 	if reason := number(v, "abstain_probability", &a.AbstainProbability, false); reason != "" {
 		return reason
 	}
 	if c, ok := v.Get("input_coverage"); ok {
-		if c.Kind() != jsonvalue.KindString || sp.Coverage(c.Str()) != sp.CoverageComplete {
+		if c.Kind() != jsonvalue.KindString || ir.Coverage(c.Str()) != ir.CoverageComplete {
 			return "input_coverage_unknown"
 		}
-		a.InputCoverage = sp.CoverageComplete
+		a.InputCoverage = ir.CoverageComplete
 	}
 	return ""
 }
@@ -78,7 +78,7 @@ func number(v jsonvalue.Value, name string, dst **float64, required bool) string
 	return ""
 }
 
-func probabilities(v jsonvalue.Value, dst *[]sp.Probability) string {
+func probabilities(v jsonvalue.Value, dst *[]ir.Probability) string {
 	p, ok := v.Get("probabilities")
 	if !ok {
 		return "probabilities_missing"
@@ -92,17 +92,17 @@ func probabilities(v jsonvalue.Value, dst *[]sp.Probability) string {
 }
 
 // probabilityList reads an object of key to number, in the order answered.
-func probabilityList(p jsonvalue.Value) ([]sp.Probability, bool) {
+func probabilityList(p jsonvalue.Value) ([]ir.Probability, bool) {
 	if p.Kind() != jsonvalue.KindObject {
 		return nil, false
 	}
-	out := make([]sp.Probability, 0, p.Len())
+	out := make([]ir.Probability, 0, p.Len())
 	for _, m := range p.Members() {
 		f, ok := m.Value.Float()
 		if !ok {
 			return nil, false
 		}
-		out = append(out, sp.Probability{Key: m.Name, P: f})
+		out = append(out, ir.Probability{Key: m.Name, P: f})
 	}
 	return out, true
 }
@@ -119,12 +119,12 @@ func legend(v jsonvalue.Value, dst *[]jsonvalue.Member) string {
 	return ""
 }
 
-func box(v jsonvalue.Value, a *sp.Answer) string {
+func box(v jsonvalue.Value, a *ir.Answer) string {
 	b, ok := v.Get("box")
 	if !ok || b.Kind() != jsonvalue.KindObject {
 		return "box_missing"
 	}
-	var out sp.Box
+	var out ir.Box
 	for _, edge := range []struct {
 		name string
 		dst  *float64

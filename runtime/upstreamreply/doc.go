@@ -9,7 +9,7 @@
 // members and answer types are ignored, probabilities are matched by key,
 // release dates are kept as written) and strict about the members the
 // Router acts on: a body that is not JSON, or a member of the wrong type,
-// is a *systemoneprotocol.ProtocolError naming the JSON path. One
+// is a *ir.ProtocolError naming the JSON path. One
 // question's malformed or missing answer fails that question alone
 // (invalid_model_output), never its neighbours.
 //

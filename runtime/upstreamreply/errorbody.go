@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // MaxRetryAfter caps the delay an upstream may ask for, as the official
@@ -23,8 +23,8 @@ const MaxRetryAfter = 60 * time.Second
 // error as a string, error.message, message. A detail list (the 422
 // HTTPValidationError) is kept item by item. Without the extension's flat
 // code, the code is inferred from the status the standard documents.
-func (rd Reader) Error(status int, header http.Header, body []byte) (*sp.ErrorBody, time.Duration) {
-	e := &sp.ErrorBody{Status: status}
+func (rd Reader) Error(status int, header http.Header, body []byte) (*ir.ErrorBody, time.Duration) {
+	e := &ir.ErrorBody{Status: status}
 	if root, err := decode(body); err == nil && root.Kind() == jsonvalue.KindObject {
 		readDetail(root, e)
 		if rd.Extensions {
@@ -40,7 +40,7 @@ func (rd Reader) Error(status int, header http.Header, body []byte) (*sp.ErrorBo
 	return e, RetryAfter(header)
 }
 
-func readDetail(root jsonvalue.Value, e *sp.ErrorBody) {
+func readDetail(root jsonvalue.Value, e *ir.ErrorBody) {
 	detail, _ := root.Get("detail")
 	errObj, _ := root.Get("error")
 	switch {
@@ -67,19 +67,19 @@ func readDetail(root jsonvalue.Value, e *sp.ErrorBody) {
 
 // readDetailList reads the 422 list; items without a loc array or a msg
 // are skipped, as a client cannot locate them.
-func readDetailList(list jsonvalue.Value) []sp.DetailItem {
-	out := make([]sp.DetailItem, 0, list.Len())
+func readDetailList(list jsonvalue.Value) []ir.DetailItem {
+	out := make([]ir.DetailItem, 0, list.Len())
 	for _, item := range list.Items() {
 		loc, ok := item.Get("loc")
 		if !ok || loc.Kind() != jsonvalue.KindArray {
 			continue
 		}
-		d := sp.DetailItem{Msg: stringMember(item, "msg"), Type: stringMember(item, "type")}
+		d := ir.DetailItem{Msg: stringMember(item, "msg"), Type: stringMember(item, "type")}
 		for _, step := range loc.Items() {
 			if n, isInt := step.Int(); isInt {
-				d.Loc = append(d.Loc, sp.PathElem{Index: int(n), IsIndex: true})
+				d.Loc = append(d.Loc, ir.PathElem{Index: int(n), IsIndex: true})
 			} else if step.Kind() == jsonvalue.KindString {
-				d.Loc = append(d.Loc, sp.PathElem{Name: step.Str()})
+				d.Loc = append(d.Loc, ir.PathElem{Name: step.Str()})
 			}
 		}
 		out = append(out, d)
@@ -89,9 +89,9 @@ func readDetailList(list jsonvalue.Value) []sp.DetailItem {
 
 // readFlat reads the extension's flat code, question, state, reason and
 // limit.
-func readFlat(root jsonvalue.Value, e *sp.ErrorBody) {
+func readFlat(root jsonvalue.Value, e *ir.ErrorBody) {
 	if c := stringMember(root, "code"); fixedWord(c) {
-		e.Code = sp.ErrorCode(c)
+		e.Code = ir.ErrorCode(c)
 	}
 	e.Question = stringMember(root, "question")
 	e.State = stringMember(root, "state")
@@ -107,21 +107,21 @@ func readFlat(root jsonvalue.Value, e *sp.ErrorBody) {
 
 // codeOfStatus is the extension code the standard's statuses stand for;
 // empty for a status it documents no meaning for.
-func codeOfStatus(e *sp.ErrorBody) sp.ErrorCode {
+func codeOfStatus(e *ir.ErrorBody) ir.ErrorCode {
 	switch e.Status {
 	case http.StatusBadRequest:
-		return sp.ErrorInvalidRequest
+		return ir.ErrorInvalidRequest
 	case http.StatusRequestEntityTooLarge:
-		return sp.ErrorRequestTooLarge
+		return ir.ErrorRequestTooLarge
 	case http.StatusUnprocessableEntity:
 		for _, d := range e.Detail {
 			if len(d.Loc) >= 3 && d.Loc[1].Name == "questions" {
-				return sp.ErrorQuestionFailed
+				return ir.ErrorQuestionFailed
 			}
 		}
-		return sp.ErrorInvalidRequest
+		return ir.ErrorInvalidRequest
 	case http.StatusTooManyRequests, 529:
-		return sp.ErrorOverloaded
+		return ir.ErrorOverloaded
 	case http.StatusServiceUnavailable:
 		return "unavailable"
 	}

@@ -1,13 +1,13 @@
 package upstreamreply
 
 import (
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // readExtensions reads the vllm-sr/5.0 response members: spans, sets,
 // thresholds, span_heads, meta and routing.
-func readExtensions(v jsonvalue.Value, at sp.Path, r *sp.Response) error {
+func readExtensions(v jsonvalue.Value, at ir.Path, r *ir.Response) error {
 	if s, ok := v.Get("spans"); ok {
 		spans, err := readSpans(s, at.Key("spans"))
 		if err != nil {
@@ -26,26 +26,26 @@ func readExtensions(v jsonvalue.Value, at sp.Path, r *sp.Response) error {
 		if t.Kind() != jsonvalue.KindObject {
 			return malformed(at.Key("thresholds"), "thresholds is an object of numbers")
 		}
-		r.Thresholds = make([]sp.QuestionThreshold, 0, t.Len())
+		r.Thresholds = make([]ir.QuestionThreshold, 0, t.Len())
 		for _, m := range t.Members() {
 			f, ok := m.Value.Float()
 			if !ok {
 				return malformed(at.Key("thresholds").Key(m.Name), "a threshold is a number")
 			}
-			r.Thresholds = append(r.Thresholds, sp.QuestionThreshold{Question: m.Name, Threshold: f})
+			r.Thresholds = append(r.Thresholds, ir.QuestionThreshold{Question: m.Name, Threshold: f})
 		}
 	}
 	if h, ok := v.Get("span_heads"); ok {
 		if h.Kind() != jsonvalue.KindObject {
 			return malformed(at.Key("span_heads"), "span_heads is an object of span heads")
 		}
-		r.SpanHeads = make([]sp.QuestionSpanHead, 0, h.Len())
+		r.SpanHeads = make([]ir.QuestionSpanHead, 0, h.Len())
 		for _, m := range h.Members() {
-			head := sp.SpanHead(m.Value.Str())
+			head := ir.SpanHead(m.Value.Str())
 			if m.Value.Kind() != jsonvalue.KindString || !head.Valid() {
 				return malformed(at.Key("span_heads").Key(m.Name), "a span head is router or broad")
 			}
-			r.SpanHeads = append(r.SpanHeads, sp.QuestionSpanHead{Question: m.Name, Head: head})
+			r.SpanHeads = append(r.SpanHeads, ir.QuestionSpanHead{Question: m.Name, Head: head})
 		}
 	}
 	if m, ok := v.Get("meta"); ok {
@@ -57,16 +57,16 @@ func readExtensions(v jsonvalue.Value, at sp.Path, r *sp.Response) error {
 	return nil
 }
 
-func readSpans(s jsonvalue.Value, at sp.Path) ([]sp.QuestionSpans, error) {
+func readSpans(s jsonvalue.Value, at ir.Path) ([]ir.QuestionSpans, error) {
 	if s.Kind() != jsonvalue.KindObject {
 		return nil, malformed(at, "spans is an object of span lists")
 	}
-	out := make([]sp.QuestionSpans, 0, s.Len())
+	out := make([]ir.QuestionSpans, 0, s.Len())
 	for _, m := range s.Members() {
 		if m.Value.Kind() != jsonvalue.KindArray {
 			return nil, malformed(at.Key(m.Name), "a question's spans are an array")
 		}
-		qs := sp.QuestionSpans{Question: m.Name, Spans: make([]sp.Span, 0, m.Value.Len())}
+		qs := ir.QuestionSpans{Question: m.Name, Spans: make([]ir.Span, 0, m.Value.Len())}
 		for i, item := range m.Value.Items() {
 			span, ok := readSpan(item)
 			if !ok {
@@ -79,8 +79,8 @@ func readSpans(s jsonvalue.Value, at sp.Path) ([]sp.QuestionSpans, error) {
 	return out, nil
 }
 
-func readSpan(v jsonvalue.Value) (sp.Span, bool) {
-	var s sp.Span
+func readSpan(v jsonvalue.Value) (ir.Span, bool) {
+	var s ir.Span
 	label, ok1 := v.Get("label")
 	text, ok2 := v.Get("text")
 	start, ok3 := v.Get("start")
@@ -97,11 +97,11 @@ func readSpan(v jsonvalue.Value) (sp.Span, bool) {
 	return s, isInt1 && isInt2 && isNum
 }
 
-func readSets(s jsonvalue.Value, at sp.Path) ([]sp.QuestionSet, error) {
+func readSets(s jsonvalue.Value, at ir.Path) ([]ir.QuestionSet, error) {
 	if s.Kind() != jsonvalue.KindObject {
 		return nil, malformed(at, "sets is an object of set results")
 	}
-	out := make([]sp.QuestionSet, 0, s.Len())
+	out := make([]ir.QuestionSet, 0, s.Len())
 	for _, m := range s.Members() {
 		here := at.Key(m.Name)
 		sel, ok1 := m.Value.Get("selected")
@@ -109,7 +109,7 @@ func readSets(s jsonvalue.Value, at sp.Path) ([]sp.QuestionSet, error) {
 		if !ok1 || !ok2 || sel.Kind() != jsonvalue.KindArray {
 			return nil, malformed(here, "a set result has selected labels and probabilities")
 		}
-		qs := sp.QuestionSet{Question: m.Name, Selected: make([]string, 0, sel.Len())}
+		qs := ir.QuestionSet{Question: m.Name, Selected: make([]string, 0, sel.Len())}
 		for i, label := range sel.Items() {
 			if label.Kind() != jsonvalue.KindString {
 				return nil, malformed(here.Key("selected").At(i), "a selected label is a string")

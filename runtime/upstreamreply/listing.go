@@ -4,16 +4,16 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // Listing reads a GET /v1/models reply: {models: [{name, description,
 // release_date}]} and, with Extensions, each entry's version, features
 // and card. A non-200 status is an error naming it.
-func (rd Reader) Listing(status int, body []byte) (*sp.Listing, error) {
+func (rd Reader) Listing(status int, body []byte) (*ir.Listing, error) {
 	if status != http.StatusOK {
-		return nil, &sp.ProtocolError{Category: sp.CategoryInvalidRequest, Reason: sp.ReasonUnsupported,
+		return nil, &ir.ProtocolError{Category: ir.CategoryInvalidRequest, Reason: ir.ReasonUnsupported,
 			Message: "the upstream listing answered status " + strconv.Itoa(status)}
 	}
 	root, err := decode(body)
@@ -22,16 +22,16 @@ func (rd Reader) Listing(status int, body []byte) (*sp.Listing, error) {
 	}
 	models, ok := root.Get("models")
 	if !ok || models.Kind() != jsonvalue.KindArray {
-		return nil, malformed(sp.Path{{Name: "models"}}, "a listing has an array of models")
+		return nil, malformed(ir.Path{{Name: "models"}}, "a listing has an array of models")
 	}
-	l := &sp.Listing{Models: make([]sp.ListedModel, 0, models.Len())}
+	l := &ir.Listing{Models: make([]ir.ListedModel, 0, models.Len())}
 	for i, m := range models.Items() {
-		at := sp.Path{{Name: "models"}}.At(i)
+		at := ir.Path{{Name: "models"}}.At(i)
 		name, ok := m.Get("name")
 		if m.Kind() != jsonvalue.KindObject || !ok || name.Kind() != jsonvalue.KindString {
 			return nil, malformed(at.Key("name"), "a listed model has a name")
 		}
-		lm := sp.ListedModel{Name: name.Str(), Description: stringMember(m, "description"),
+		lm := ir.ListedModel{Name: name.Str(), Description: stringMember(m, "description"),
 			ReleaseDate: stringMember(m, "release_date")}
 		if rd.Extensions {
 			if err := readListingExtensions(m, at, &lm); err != nil {
@@ -43,7 +43,7 @@ func (rd Reader) Listing(status int, body []byte) (*sp.Listing, error) {
 	return l, nil
 }
 
-func readListingExtensions(m jsonvalue.Value, at sp.Path, lm *sp.ListedModel) error {
+func readListingExtensions(m jsonvalue.Value, at ir.Path, lm *ir.ListedModel) error {
 	if v, ok := m.Get("version"); ok {
 		if v.Kind() != jsonvalue.KindString {
 			return malformed(at.Key("version"), "version is a string")

@@ -2,8 +2,8 @@ package upstreamreply
 
 import (
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/targetcodec"
 )
@@ -20,7 +20,7 @@ type Reader struct {
 
 // Response reads one POST /v1/systemone (or /v1/decisions) body answering
 // questions, in their order.
-func (rd Reader) Response(body []byte, questions []targetcodec.QuestionRef) (*sp.Response, error) {
+func (rd Reader) Response(body []byte, questions []targetcodec.QuestionRef) (*ir.Response, error) {
 	root, err := decode(body)
 	if err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func (rd Reader) Response(body []byte, questions []targetcodec.QuestionRef) (*sp
 // {model, responses: {name: response}, usage}. It returns each planned
 // item's response, in the items' order; an item the body does not answer
 // has a nil response.
-func (rd Reader) BatchResponse(body []byte, items []targetcodec.PlannedItem) ([]*sp.Response, error) {
+func (rd Reader) BatchResponse(body []byte, items []targetcodec.PlannedItem) ([]*ir.Response, error) {
 	root, err := decode(body)
 	if err != nil {
 		return nil, err
@@ -42,16 +42,16 @@ func (rd Reader) BatchResponse(body []byte, items []targetcodec.PlannedItem) ([]
 	}
 	responses, ok := root.Get("responses")
 	if !ok || responses.Kind() != jsonvalue.KindObject {
-		return nil, malformed(sp.Path{{Name: "responses"}}, "a batch response has an object of responses")
+		return nil, malformed(ir.Path{{Name: "responses"}}, "a batch response has an object of responses")
 	}
 	model, _ := root.Get("model")
-	out := make([]*sp.Response, len(items))
+	out := make([]*ir.Response, len(items))
 	for i, it := range items {
 		v, ok := responses.Get(it.Name)
 		if !ok {
 			continue
 		}
-		r, err := rd.response(v, sp.Path{{Name: "responses"}, {Name: it.Name}}, it.Questions)
+		r, err := rd.response(v, ir.Path{{Name: "responses"}, {Name: it.Name}}, it.Questions)
 		if err != nil {
 			return nil, err
 		}
@@ -64,11 +64,11 @@ func (rd Reader) BatchResponse(body []byte, items []targetcodec.PlannedItem) ([]
 	return out, nil
 }
 
-func (rd Reader) response(v jsonvalue.Value, at sp.Path, questions []targetcodec.QuestionRef) (*sp.Response, error) {
+func (rd Reader) response(v jsonvalue.Value, at ir.Path, questions []targetcodec.QuestionRef) (*ir.Response, error) {
 	if v.Kind() != jsonvalue.KindObject {
 		return nil, malformed(at, "a response is an object")
 	}
-	r := &sp.Response{}
+	r := &ir.Response{}
 	if m, ok := v.Get("model"); ok {
 		if m.Kind() != jsonvalue.KindString {
 			return nil, malformed(at.Key("model"), "model is a string")
@@ -80,7 +80,7 @@ func (rd Reader) response(v jsonvalue.Value, at sp.Path, questions []targetcodec
 	if !ok || answers.Kind() != jsonvalue.KindObject {
 		return nil, malformed(at.Key("answers"), "a response has an object of answers")
 	}
-	r.Answers = make([]sp.Answer, len(questions))
+	r.Answers = make([]ir.Answer, len(questions))
 	for i, q := range questions {
 		r.Answers[i] = rd.answerOf(answers, q)
 	}
@@ -99,11 +99,11 @@ func (rd Reader) response(v jsonvalue.Value, at sp.Path, questions []targetcodec
 	return r, nil
 }
 
-func readUsage(u jsonvalue.Value, at sp.Path) (*sp.Usage, error) {
+func readUsage(u jsonvalue.Value, at ir.Path) (*ir.Usage, error) {
 	if u.Kind() != jsonvalue.KindObject {
 		return nil, malformed(at, "usage is an object")
 	}
-	var usage sp.Usage
+	var usage ir.Usage
 	for _, f := range []struct {
 		name string
 		dst  *int64
@@ -122,7 +122,7 @@ func readUsage(u jsonvalue.Value, at sp.Path) (*sp.Usage, error) {
 }
 
 // answerOf reads q's answer; a missing or malformed answer fails q alone.
-func (rd Reader) answerOf(answers jsonvalue.Value, q targetcodec.QuestionRef) sp.Answer {
+func (rd Reader) answerOf(answers jsonvalue.Value, q targetcodec.QuestionRef) ir.Answer {
 	v, ok := answers.Get(q.Name)
 	if !ok {
 		return failed(q, "missing_answer", "the upstream answer has no answer for this question")
@@ -134,13 +134,13 @@ func (rd Reader) answerOf(answers jsonvalue.Value, q targetcodec.QuestionRef) sp
 	return a
 }
 
-func failed(q targetcodec.QuestionRef, reason, message string) sp.Answer {
-	return sp.Answer{Name: q.Name, Type: q.Type, Error: sp.QuestionErrorInvalidModelOutput, Reason: reason, Message: message}
+func failed(q targetcodec.QuestionRef, reason, message string) ir.Answer {
+	return ir.Answer{Name: q.Name, Type: q.Type, Error: ir.QuestionErrorInvalidModelOutput, Reason: reason, Message: message}
 }
 
 // answer reads one answer, or returns the fixed reason it is malformed.
-func (rd Reader) answer(v jsonvalue.Value, q targetcodec.QuestionRef) (sp.Answer, string) {
-	a := sp.Answer{Name: q.Name, Type: q.Type}
+func (rd Reader) answer(v jsonvalue.Value, q targetcodec.QuestionRef) (ir.Answer, string) {
+	a := ir.Answer{Name: q.Name, Type: q.Type}
 	if v.Kind() != jsonvalue.KindObject {
 		return a, "answer_not_object"
 	}
@@ -169,8 +169,8 @@ func (rd Reader) answer(v jsonvalue.Value, q targetcodec.QuestionRef) (sp.Answer
 }
 
 // questionError reads /v1/decisions' failed answer: error, reason, message.
-func questionError(v, e jsonvalue.Value, a sp.Answer) (sp.Answer, string) {
-	code := sp.QuestionErrorCode(e.Str())
+func questionError(v, e jsonvalue.Value, a ir.Answer) (ir.Answer, string) {
+	code := ir.QuestionErrorCode(e.Str())
 	if e.Kind() != jsonvalue.KindString || !code.Valid() {
 		return a, "unknown_question_error"
 	}
@@ -187,12 +187,12 @@ func questionError(v, e jsonvalue.Value, a sp.Answer) (sp.Answer, string) {
 func decode(body []byte) (jsonvalue.Value, error) {
 	v, err := jsonvalue.Decode(body, jsonvalue.Options{MaxDepth: MaxDepth})
 	if err != nil {
-		return v, &sp.ProtocolError{Category: sp.CategoryInvalidRequest, Reason: sp.ReasonInvalidJSON,
+		return v, &ir.ProtocolError{Category: ir.CategoryInvalidRequest, Reason: ir.ReasonInvalidJSON,
 			Message: "the upstream body is not JSON", Cause: err}
 	}
 	return v, nil
 }
 
-func malformed(at sp.Path, message string) *sp.ProtocolError {
-	return &sp.ProtocolError{Category: sp.CategoryInvalidRequest, Reason: sp.ReasonWrongType, Path: at, Message: message}
+func malformed(at ir.Path, message string) *ir.ProtocolError {
+	return &ir.ProtocolError{Category: ir.CategoryInvalidRequest, Reason: ir.ReasonWrongType, Path: at, Message: message}
 }

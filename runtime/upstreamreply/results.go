@@ -3,7 +3,7 @@ package upstreamreply
 import (
 	"net/http"
 
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 )
 
@@ -48,7 +48,7 @@ func (rd Reader) BatchResults(p *tc.Plan, call *tc.WireCall, items []tc.PlannedI
 	out := make([]tc.ItemResult, len(items))
 	for i, it := range items {
 		if responses[i] == nil {
-			out[i] = tc.ItemResult{Name: it.Name, Error: &sp.ErrorBody{Status: http.StatusBadGateway,
+			out[i] = tc.ItemResult{Name: it.Name, Error: &ir.ErrorBody{Status: http.StatusBadGateway,
 				Reason: "missing_item", Message: "the upstream batch response has no response for this request"}}
 			continue
 		}
@@ -79,7 +79,7 @@ func (rd Reader) failedCall(p *tc.Plan, call *tc.WireCall, reply *tc.WireReply) 
 			out = append(out, tc.ItemResult{Name: name, Error: &one, RetryAfter: retry})
 			continue
 		}
-		out = append(out, tc.ItemResult{Name: name, Error: &sp.ErrorBody{Status: http.StatusBadGateway,
+		out = append(out, tc.ItemResult{Name: name, Error: &ir.ErrorBody{Status: http.StatusBadGateway,
 			Reason: tc.ReasonBatchCallFailed, Message: "another request of the same upstream batch call failed", State: name}})
 	}
 	return out, true

@@ -8,8 +8,8 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/corpus"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // Seed adds the generated round-trip corpus and every request case's body
@@ -53,14 +53,14 @@ func CheckRead(t *testing.T, codec listener.Codec, path listener.Endpoint, body 
 	case cr.Request != nil:
 		wire, err := internalwire.EncodeRequest(cr.Request)
 		if err != nil {
-			t.Fatalf("accepted, then the internal form cannot write it: %v\n%s", err, sp.DumpRequest(cr.Request))
+			t.Fatalf("accepted, then the internal form cannot write it: %v\n%s", err, ir.DumpRequest(cr.Request))
 		}
 		again, _, err := internalwire.DecodeRequest(wire)
 		if err != nil {
 			t.Fatalf("the internal encoding does not re-read: %v\n%s", err, wire)
 		}
 		if !sameRequest(cr.Request, again) {
-			t.Fatalf("re-reading gave another IR:\n%s\nthen\n%s", sp.DumpRequest(cr.Request), sp.DumpRequest(again))
+			t.Fatalf("re-reading gave another IR:\n%s\nthen\n%s", ir.DumpRequest(cr.Request), ir.DumpRequest(again))
 		}
 	case cr.Batch != nil:
 		wire, err := internalwire.EncodeBundle(listener.BundleOf(cr.Batch))
@@ -77,26 +77,26 @@ func CheckRead(t *testing.T, codec listener.Codec, path listener.Endpoint, body 
 
 // sameRequest compares two IRs by their canonical internal encoding with
 // layouts dropped: re-reading records a layout the listener never builds.
-func sameRequest(a, b *sp.Request) bool {
+func sameRequest(a, b *ir.Request) bool {
 	ea, errA := internalwire.EncodeRequest(stripLayout(a))
 	eb, errB := internalwire.EncodeRequest(stripLayout(b))
 	return errA == nil && errB == nil && bytes.Equal(ea, eb) && reflect.DeepEqual(a.Roles, b.Roles)
 }
 
-func stripLayout(r *sp.Request) *sp.Request {
+func stripLayout(r *ir.Request) *ir.Request {
 	c := *r
-	c.Layout = sp.Layout{}
-	c.Questions = append([]sp.Question(nil), r.Questions...)
+	c.Layout = ir.Layout{}
+	c.Questions = append([]ir.Question(nil), r.Questions...)
 	for i := range c.Questions {
-		c.Questions[i].Layout = sp.Layout{}
+		c.Questions[i].Layout = ir.Layout{}
 	}
-	c.Assets = append([]sp.Asset(nil), r.Assets...)
+	c.Assets = append([]ir.Asset(nil), r.Assets...)
 	for i := range c.Assets {
-		c.Assets[i].Layout = sp.Layout{}
+		c.Assets[i].Layout = ir.Layout{}
 	}
 	if r.Options != nil {
 		o := *r.Options
-		o.Layout = sp.Layout{}
+		o.Layout = ir.Layout{}
 		c.Options = &o
 	}
 	return &c

@@ -20,9 +20,9 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/golden"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // Case is one request case: a body, the path it is sent to and its headers.
@@ -111,10 +111,10 @@ func RenderRead(codec listener.Codec, cr *listener.ClientRequest, err error) str
 			" of " + string(jsonvalue.Compact(m.Media.Item)) + "\n")
 	}
 	if cr.Request != nil {
-		b.WriteString(sp.DumpRequest(cr.Request))
+		b.WriteString(ir.DumpRequest(cr.Request))
 	}
 	if cr.Batch != nil {
-		b.WriteString(sp.DumpBatch(cr.Batch))
+		b.WriteString(ir.DumpBatch(cr.Batch))
 	}
 	return b.String()
 }

@@ -13,11 +13,11 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/listener5"
 	"github.com/vllm-sr/systemone/runtime/refscorer"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 )
 
 // Markers in a request body script the recorder's reply.
@@ -143,7 +143,7 @@ func (rec *Recorder) systemOne(w http.ResponseWriter, r *http.Request) {
 
 // withoutMarked drops the answers of the questions whose instructions
 // carry NoAnswerMarker.
-func withoutMarked(qs []sp.Question, answers []sp.Answer) []sp.Answer {
+func withoutMarked(qs []ir.Question, answers []ir.Answer) []ir.Answer {
 	marked := map[string]bool{}
 	for _, q := range qs {
 		if q.Instructions.Kind() == jsonvalue.KindString && strings.Contains(q.Instructions.Str(), NoAnswerMarker) {

@@ -15,9 +15,9 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/deviation"
 	"github.com/vllm-sr/systemone/runtime/golden"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/listener5"
-	sp "github.com/vllm-sr/systemone/runtime/systemoneprotocol"
 	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
 )
 
@@ -44,7 +44,7 @@ type ReplyFile struct {
 
 // ReadBatch reads a vllm-sr/5.0 batch body into the IR with the 5.0
 // listener codec.
-func ReadBatch(t testing.TB, body []byte, header http.Header) *sp.Batch {
+func ReadBatch(t testing.TB, body []byte, header http.Header) *ir.Batch {
 	t.Helper()
 	cr, err := listener5.Codec{}.Read(listener.EndpointBatch, body, header)
 	if err != nil {
@@ -119,7 +119,7 @@ func Transcript(t *testing.T, dir string, codec tc.Codec) []byte {
 // Run plans batch for target, applies the target's deviations, feeds the
 // replies (a call past the last reply never answered) and writes the
 // transcript.
-func Run(t testing.TB, codec tc.Codec, batch *sp.Batch, target tc.Target, replies []ReplyFile) []byte {
+func Run(t testing.TB, codec tc.Codec, batch *ir.Batch, target tc.Target, replies []ReplyFile) []byte {
 	var w strings.Builder
 	plan, diags, err := codec.Plan(batch, target, tc.Policy{})
 	if err != nil {
@@ -181,7 +181,7 @@ func (r ReplyFile) wire() tc.WireReply {
 	return tc.WireReply{Status: r.Status, Header: h, Body: body}
 }
 
-func writePlan(w *strings.Builder, p *tc.Plan, diags sp.Diagnostics) {
+func writePlan(w *strings.Builder, p *tc.Plan, diags ir.Diagnostics) {
 	fmt.Fprintf(w, "== plan\nmax_concurrency %d\norder %s\n", p.MaxConcurrency, strings.Join(p.Order, " "))
 	for _, it := range p.Items {
 		fmt.Fprintf(w, "item %s:", it.Name)

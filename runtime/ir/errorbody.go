@@ -1,4 +1,4 @@
-package systemoneprotocol
+package ir
 
 // ErrorCode is the extension's flat error code beside the standard detail.
 type ErrorCode string

@@ -1,4 +1,4 @@
-// Package systemoneprotocol is the schema-neutral representation (the IR)
+// Package ir is the schema-neutral representation (the IR)
 // every System One translation passes through: requests, batches, questions,
 // answers, error bodies and listings.
 //
@@ -25,4 +25,4 @@
 //   - Diagnostics (legacy forms used, fields dropped or approximated) are
 //     values, not log lines, and a ProtocolError names a category, a fixed
 //     reason word and a JSON path, never a value of the request.
-package systemoneprotocol
+package ir

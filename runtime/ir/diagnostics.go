@@ -1,4 +1,4 @@
-package systemoneprotocol
+package ir
 
 import "sort"
 

@@ -1,4 +1,4 @@
-package systemoneprotocol
+package ir
 
 // RoleMode says how a request's state parts get their roles.
 type RoleMode string

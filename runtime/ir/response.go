@@ -1,4 +1,4 @@
-package systemoneprotocol
+package ir
 
 import (
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
