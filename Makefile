@@ -42,7 +42,7 @@ fuzz-smoke: ## Run every Fuzz target for FUZZTIME (default 100000x) each; crashe
 		done; \
 	done
 
-BENCH_PKGS := ./runtime/listener5/ ./runtime/jsonvalue/ ./runtime/internalwire/
+BENCH_PKGS := ./runtime/listener/ ./runtime/jsonvalue/ ./runtime/internalwire/
 BENCH_COUNT ?= 6
 
 bench: ## Run the listener, jsonvalue and internalwire benchmarks (-count $(BENCH_COUNT)) and summarise them with benchstat

@@ -10,7 +10,7 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/convert"
 	"github.com/vllm-sr/systemone/runtime/table"
-	"github.com/vllm-sr/systemone/runtime/targetcodec"
+	"github.com/vllm-sr/systemone/runtime/target"
 )
 
 // headersFlag makes convert print the headers the target needs.
@@ -44,8 +44,8 @@ func translate(cmd *cobra.Command, from, to table.SchemaID, deviations []string,
 // "Typesafe-..."; HTTP names are case-insensitive, and people read the
 // standard's).
 var standardSpelling = map[string]string{
-	http.CanonicalHeaderKey(targetcodec.LongContextHeader): targetcodec.LongContextHeader,
-	http.CanonicalHeaderKey(targetcodec.ImagesHeader):      targetcodec.ImagesHeader,
+	http.CanonicalHeaderKey(target.LongContextHeader): target.LongContextHeader,
+	http.CanonicalHeaderKey(target.ImagesHeader):      target.ImagesHeader,
 }
 
 // writeHeaders writes h as "Name: value" lines, one per value, sorted by

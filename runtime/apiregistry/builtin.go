@@ -1,8 +1,7 @@
 package apiregistry
 
 import (
-	"github.com/vllm-sr/systemone/runtime/listener4"
-	"github.com/vllm-sr/systemone/runtime/listener5"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -61,8 +60,8 @@ func builtinAPIs() []API {
 			Paths: []string{"/v1/systemone", "/v1/systemone/batch", "/v1/decisions"},
 			Kind:  KindDecision,
 			Schemas: []Schema{
-				{ID: table.SchemaVllmSR50, Listener: listener5.Codec{}},
-				{ID: table.SchemaVllmSR40, Listener: listener4.Codec{}},
+				{ID: table.SchemaVllmSR50, Listener: listener.V50},
+				{ID: table.SchemaVllmSR40, Listener: listener.V40},
 			},
 			ListenerDefault: table.SchemaVllmSR50,
 			UpstreamDefault: table.SchemaStandard02,

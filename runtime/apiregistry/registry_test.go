@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vllm-sr/systemone/runtime/listener5"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -116,12 +116,12 @@ func TestNewRefuses(t *testing.T) {
 		{"codec of another schema", func() []API {
 			a := good()
 			a.Kind = KindDecision
-			a.Schemas = []Schema{{ID: "openai/v1", Listener: listener5.Codec{}}}
+			a.Schemas = []Schema{{ID: "openai/v1", Listener: listener.V50}}
 			return []API{a}
 		}, nil, `its listener codec speaks "vllm-sr/5.0"`},
 		{"llm with codec", func() []API {
 			a := good()
-			a.Schemas = []Schema{{ID: "openai/v1", Listener: listener5.Codec{}}}
+			a.Schemas = []Schema{{ID: "openai/v1", Listener: listener.V50}}
 			return []API{a}
 		}, nil, `takes no listener codec`},
 		{"setting twice", func() []API {

@@ -10,7 +10,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/schemaregistry"
 	"github.com/vllm-sr/systemone/runtime/table"
-	"github.com/vllm-sr/systemone/runtime/targetcodec"
+	"github.com/vllm-sr/systemone/runtime/target"
 )
 
 // Converter converts request bodies between the schemas of one schema
@@ -107,8 +107,8 @@ func (c *Converter) Translate(from, to table.SchemaID, deviationIDs []string, bo
 		return Result{}, fmt.Errorf("the %s schema cannot carry the request: %w", to, err)
 	}
 	diags = append(diags, wdiags...)
-	plan := targetcodec.Plan{Calls: []targetcodec.WireCall{call}}
-	ddiags, err := targetcodec.ApplyRequestDeviations(&plan, devs)
+	plan := target.Plan{Calls: []target.WireCall{call}}
+	ddiags, err := target.ApplyRequestDeviations(&plan, devs)
 	if err != nil {
 		return Result{}, fmt.Errorf("deviation: %w", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/presetexpand"
 	"github.com/vllm-sr/systemone/runtime/requestwire"
 	"github.com/vllm-sr/systemone/runtime/table"
-	"github.com/vllm-sr/systemone/runtime/targetcodec"
+	"github.com/vllm-sr/systemone/runtime/target"
 )
 
 // convertEndpoint is the endpoint convert plans its one call for; nothing
@@ -26,7 +26,7 @@ const convertEndpoint = "http://convert.invalid/v1/systemone"
 //     without the model it would impose);
 //   - vllm-sr/5.0: the full 5.0 request writer the codec's batches are
 //     made of, with preset-only questions completed as the codec does.
-func writeRequest(codec targetcodec.Codec, r *ir.Request) (targetcodec.WireCall, ir.Diagnostics, error) {
+func writeRequest(codec target.Codec, r *ir.Request) (target.WireCall, ir.Diagnostics, error) {
 	switch codec.ID() {
 	case table.SchemaStandard02:
 		return planned(codec, r)
@@ -43,31 +43,31 @@ func writeRequest(codec targetcodec.Codec, r *ir.Request) (targetcodec.WireCall,
 		}
 		body, err := requestwire.Writer{}.AppendRequest(nil, &c)
 		call := single(body)
-		if err == nil && targetcodec.LongContext(r, nil) {
-			call.Header.Set(targetcodec.LongContextHeader, "true")
+		if err == nil && target.LongContext(r, nil) {
+			call.Header.Set(target.LongContextHeader, "true")
 		}
 		return call, nil, err
 	}
-	return targetcodec.WireCall{}, nil, errors.New("no single-request writer for this schema")
+	return target.WireCall{}, nil, errors.New("no single-request writer for this schema")
 }
 
 // planned writes r through codec's Plan as a one-item batch; the request's
 // own model goes upstream.
-func planned(codec targetcodec.Codec, r *ir.Request) (targetcodec.WireCall, ir.Diagnostics, error) {
+func planned(codec target.Codec, r *ir.Request) (target.WireCall, ir.Diagnostics, error) {
 	if r.Model == nil {
-		return targetcodec.WireCall{}, nil, errors.New("model: is required (missing_member)")
+		return target.WireCall{}, nil, errors.New("model: is required (missing_member)")
 	}
-	t := targetcodec.Target{Deployment: "convert", Endpoint: convertEndpoint, Model: *r.Model, MaxConcurrency: 1}
-	plan, diags, err := codec.Plan(&ir.Batch{Items: []ir.BatchItem{{Name: "request", Request: *r}}}, t, targetcodec.Policy{})
+	t := target.Target{Deployment: "convert", Endpoint: convertEndpoint, Model: *r.Model, MaxConcurrency: 1}
+	plan, diags, err := codec.Plan(&ir.Batch{Items: []ir.BatchItem{{Name: "request", Request: *r}}}, t, target.Policy{})
 	if err != nil {
-		return targetcodec.WireCall{}, nil, err
+		return target.WireCall{}, nil, err
 	}
 	if len(plan.Calls) != 1 {
-		return targetcodec.WireCall{}, nil, errors.New("the codec planned more than one call for one request")
+		return target.WireCall{}, nil, errors.New("the codec planned more than one call for one request")
 	}
 	return plan.Calls[0], diags, nil
 }
 
-func single(body []byte) targetcodec.WireCall {
-	return targetcodec.WireCall{Method: http.MethodPost, URL: convertEndpoint, Header: targetcodec.JSONHeader(), Body: body, Items: []string{"request"}}
+func single(body []byte) target.WireCall {
+	return target.WireCall{Method: http.MethodPost, URL: convertEndpoint, Header: target.JSONHeader(), Body: body, Items: []string{"request"}}
 }

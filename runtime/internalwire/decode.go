@@ -4,8 +4,10 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // MaxDepth bounds how deeply a body nests: room for a state of the
@@ -104,6 +106,16 @@ func unknownMember(path ir.Path) error {
 	return ir.Refuse(ir.ReasonUnknownMember, path, "is not a member of the internal form")
 }
 
+// extraMember keeps a member the specs define at level that no field of
+// the IR binds (see ir.Request.Extra); any other name is unknown.
+func extraMember(extra *[]jsonvalue.Member, level table.Level, m *jsonvalue.Member, path ir.Path) error {
+	if !fieldtable.Known(table.SchemaInternal, level, m.Name) {
+		return unknownMember(path)
+	}
+	*extra = append(*extra, *m)
+	return nil
+}
+
 // request reads one request object: a body of its own, or a bundle item.
 func (rd *reader) request(v jsonvalue.Value, path ir.Path) (ir.Request, error) {
 	var r ir.Request
@@ -148,7 +160,7 @@ func (rd *reader) requestMember(r *ir.Request, m *jsonvalue.Member, p ir.Path, l
 	case "options":
 		r.Options, err = rd.options(m.Value, p)
 	default:
-		return unknownMember(p)
+		return extraMember(&r.Extra, table.LevelRequest, m, p)
 	}
 	return err
 }

@@ -3,6 +3,7 @@ package internalwire
 import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // assets reads assets (each with its type) or 4.0's images or videos (type
@@ -70,7 +71,9 @@ func readAsset(entry *jsonvalue.Member, path ir.Path, implied ir.AssetType) (ir.
 			}
 			a.Data = m.Value
 		default:
-			return a, unknownMember(p)
+			if err := extraMember(&a.Extra, table.LevelAsset, m, p); err != nil {
+				return a, err
+			}
 		}
 		a.Layout.Members = append(a.Layout.Members, lm)
 	}
@@ -106,7 +109,7 @@ func (rd *reader) options(v jsonvalue.Value, path ir.Path) (*ir.Options, error) 
 			o.LongContext, err = readBool(m.Value, p)
 			rd.diags.Add(ir.DiagnosticLegacyForm, ir.FormLongContext, p)
 		default:
-			err = unknownMember(p)
+			err = extraMember(&o.Extra, table.LevelOptions, m, p)
 		}
 		if err != nil {
 			return nil, err

@@ -123,7 +123,7 @@ func questionMember(q *ir.Question, m *jsonvalue.Member, p ir.Path, lm *ir.Layou
 			q.Rate, err = readRate(m.Value, p, lm)
 		}
 	default:
-		err = unknownMember(p)
+		err = extraMember(&q.Extra, table.LevelQuestion, m, p)
 	}
 	return err
 }

@@ -38,7 +38,7 @@ func AppendBundle(dst []byte, b *ir.Batch) ([]byte, error) {
 		return dst, &ir.ProtocolError{Category: ir.CategoryUnsupported, Reason: ir.ReasonUnsupported,
 			Path: ir.Path{{Name: "options"}}, Message: "the bundle carries options per request, not for the bundle"}
 	}
-	o := objectWriter{dst: append(dst, '{'), layout: &b.Layout}
+	o := objectWriter{dst: append(dst, '{'), layout: &b.Layout, extra: b.Extra}
 	var err error
 	o.each(bundleSlots, func(slot string) {
 		switch {
@@ -78,7 +78,7 @@ var requestSlots = []string{"model", "state", "states", "roles", "questions", "a
 // appendRequest writes a checked request.
 func appendRequest(dst []byte, r *ir.Request) ([]byte, error) {
 	legacyAssets := !r.Layout.Has("assets") && (r.Layout.Has("images") || r.Layout.Has("videos"))
-	o := objectWriter{dst: append(dst, '{'), layout: &r.Layout}
+	o := objectWriter{dst: append(dst, '{'), layout: &r.Layout, extra: r.Extra}
 	var err error
 	o.each(requestSlots, func(slot string) {
 		if err != nil {
@@ -132,10 +132,12 @@ func appendRequest(dst []byte, r *ir.Request) ([]byte, error) {
 
 // objectWriter writes one object's members: the recorded order first, then
 // the canonical order for members the recording does not place, each name
-// under its recorded quoting.
+// under its recorded quoting. The object's extra members (ir.Request.Extra)
+// stand where they were recorded, else after every canonical slot.
 type objectWriter struct {
 	dst    []byte
 	layout *ir.Layout
+	extra  []jsonvalue.Member
 	n      int
 }
 
@@ -148,12 +150,20 @@ func (o *objectWriter) each(canonical []string, write func(slot string)) {
 
 func (o *objectWriter) eachMapped(canonical []string, slotOf func(string) string, write func(slot string)) {
 	var done [16]bool // canonical has at most 16 slots
+	extraDone := make([]bool, len(o.extra))
 	for i := range o.layout.Members {
-		slot := slotOf(o.layout.Members[i].Name)
+		name := o.layout.Members[i].Name
+		slot := slotOf(name)
 		for j, c := range canonical {
 			if c == slot && !done[j] {
 				done[j] = true
 				write(slot)
+			}
+		}
+		for j := range o.extra {
+			if o.extra[j].Name == name && !extraDone[j] {
+				extraDone[j] = true
+				o.extraMember(&o.extra[j])
 			}
 		}
 	}
@@ -162,6 +172,17 @@ func (o *objectWriter) eachMapped(canonical []string, slotOf func(string) string
 			write(c)
 		}
 	}
+	for j := range o.extra {
+		if !extraDone[j] {
+			o.extraMember(&o.extra[j])
+		}
+	}
+}
+
+// extraMember writes an extra member as it was read.
+func (o *objectWriter) extraMember(m *jsonvalue.Member) {
+	o.name(m.Name)
+	o.dst = jsonvalue.AppendCompact(o.dst, m.Value)
 }
 
 // name writes the comma and the member's name, and returns its record.

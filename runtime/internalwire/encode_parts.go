@@ -56,7 +56,7 @@ func appendAssets(dst []byte, assets []ir.Asset, only ir.AssetType) []byte {
 		n++
 		dst = appendKey(dst, a.Layout.NameFor(a.Placeholder), a.Placeholder)
 		writeType := only == "" || a.Layout.IsZero() || a.Layout.Has("type")
-		o := objectWriter{dst: append(dst, '{'), layout: &a.Layout}
+		o := objectWriter{dst: append(dst, '{'), layout: &a.Layout, extra: a.Extra}
 		o.each(assetSlots, func(slot string) {
 			switch {
 			case slot == "type" && writeType:
@@ -76,7 +76,7 @@ func appendAssets(dst []byte, assets []ir.Asset, only ir.AssetType) []byte {
 var optionSlots = []string{"deadline_ms", "return_meta", "max_tokens", "long_context"}
 
 func appendOptions(dst []byte, opts *ir.Options) []byte {
-	o := objectWriter{dst: append(dst, '{'), layout: &opts.Layout}
+	o := objectWriter{dst: append(dst, '{'), layout: &opts.Layout, extra: opts.Extra}
 	o.each(optionSlots, func(slot string) {
 		switch slot {
 		case "deadline_ms":

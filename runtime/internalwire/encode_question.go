@@ -33,7 +33,7 @@ func appendQuestions(dst []byte, qs []ir.Question) []byte {
 }
 
 func appendQuestion(dst []byte, q *ir.Question) []byte {
-	o := objectWriter{dst: append(dst, '{'), layout: &q.Layout}
+	o := objectWriter{dst: append(dst, '{'), layout: &q.Layout, extra: q.Extra}
 	o.eachMapped(questionSlots, criteriaSlot, func(slot string) {
 		switch slot {
 		case "type":

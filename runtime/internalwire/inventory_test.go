@@ -36,7 +36,13 @@ func TestCodecMembersAreKnownToTheSpecs(t *testing.T) {
 	}
 }
 
-func TestEverySpecMemberIsRead(t *testing.T) {
+// TestEverySpecMemberIsBoundOrCarried: every member the specs give the
+// internal schema at the codec's levels is either bound (a slot of the
+// codec's own) or carried as an extra member, which only a member with no
+// runtime semantics may be (stripped for a systemone/0.2 target). A member
+// that fails here needs its field in runtime/ir and a case in this codec's
+// reader and writer.
+func TestEverySpecMemberIsBoundOrCarried(t *testing.T) {
 	members := codecMembers()
 	checked := 0
 	for _, f := range fieldtable.Fields {
@@ -45,8 +51,8 @@ func TestEverySpecMemberIsRead(t *testing.T) {
 			continue
 		}
 		checked++
-		if !slices.Contains(names, f.Name) {
-			t.Errorf("the specs define %s member %q (%s), which the codec refuses", f.Level, f.Name, f.DefinedBy)
+		if !slices.Contains(names, f.Name) && f.Disposition != table.DispositionStripped {
+			t.Errorf("the specs define %s member %q (%s, %s on systemone/0.2), which needs runtime semantics: bind it in runtime/ir and this codec", f.Level, f.Name, f.DefinedBy, f.Disposition)
 		}
 	}
 	if checked == 0 {

@@ -27,6 +27,7 @@ func DumpBatch(b *Batch) string {
 		d.request(&b.Items[i].Request, 2)
 	}
 	d.options(b.Options, 1)
+	d.extra(1, b.Extra)
 	d.layout(&b.Layout, 1)
 	return d.b.String()
 }
@@ -63,6 +64,7 @@ func (d *dumper) request(r *Request, depth int) {
 		d.asset(&r.Assets[i], in)
 	}
 	d.options(r.Options, in)
+	d.extra(in, r.Extra)
 	d.layout(&r.Layout, in)
 }
 
@@ -106,6 +108,7 @@ func (d *dumper) question(q *Question, depth int) {
 	d.optFloat(in, "threshold", q.Threshold)
 	d.optFloat(in, "at", q.At)
 	d.optInt(in, "rate", q.Rate)
+	d.extra(in, q.Extra)
 	d.layout(&q.Layout, in)
 }
 
@@ -117,6 +120,7 @@ func (d *dumper) asset(a *Asset, depth int) {
 	if a.Data.IsValid() {
 		d.line(in, "data "+strconv.Itoa(len(a.Data.Str()))+" base64 characters")
 	}
+	d.extra(in, a.Extra)
 	d.layout(&a.Layout, in)
 }
 
@@ -130,6 +134,7 @@ func (d *dumper) options(o *Options, depth int) {
 	d.optBool(in, "return_meta", o.ReturnMeta)
 	d.optInt(in, "max_tokens", o.MaxTokens)
 	d.optBool(in, "long_context", o.LongContext)
+	d.extra(in, o.Extra)
 	d.layout(&o.Layout, in)
 }
 
@@ -152,6 +157,13 @@ func (d *dumper) layout(l *Layout, depth int) {
 		if m.Raw != nil {
 			d.line(depth+1, m.Name+" written "+string(m.Raw)+" for "+string(m.Canon))
 		}
+	}
+}
+
+// extra writes the members no IR field binds, each as extra NAME VALUE.
+func (d *dumper) extra(depth int, ms []jsonvalue.Member) {
+	for _, m := range ms {
+		d.line(depth, "extra "+strconv.Quote(m.Name)+" "+string(jsonvalue.Compact(m.Value)))
 	}
 }
 

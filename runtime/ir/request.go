@@ -26,6 +26,12 @@ type Request struct {
 	Assets []Asset
 	// Options are the request's options; nil when it has none.
 	Options *Options
+	// Extra are the members the specs define at this level that no
+	// binding gives a field of its own (an extension member with no
+	// runtime semantics), in the order read, as read. Every lossless
+	// codec and every vllm-sr/5.0 write carries them unchanged; a
+	// systemone/0.2 write leaves out those on the generated strip list.
+	Extra []jsonvalue.Member
 	// Layout is how the request object was spelled on the wire it was read
 	// from; zero for a request built in code.
 	Layout Layout
@@ -70,6 +76,8 @@ type Question struct {
 	Threshold        *float64
 	At               *float64
 	Rate             *int64
+	// Extra: see Request.Extra.
+	Extra []jsonvalue.Member
 
 	// Layout is how the question object was spelled on the wire it was
 	// read from, including its legacy criteria spelling.
@@ -114,6 +122,8 @@ type Asset struct {
 	// Data is the base64 file as the JSON string it was read as, kept as a
 	// value so multi-megabyte payloads are never copied or re-escaped.
 	Data jsonvalue.Value
+	// Extra: see Request.Extra.
+	Extra []jsonvalue.Member
 	// Layout is how the asset object was spelled, including whether it
 	// carried an explicit type inside vllm-sr/4.0's images or videos.
 	Layout Layout
@@ -128,7 +138,9 @@ type Options struct {
 	// header or vllm-sr/4.0's options.long_context: which carried it is a
 	// codec's business.
 	LongContext *bool
-	Layout      Layout
+	// Extra: see Request.Extra.
+	Extra  []jsonvalue.Member
+	Layout Layout
 }
 
 // Batch is several named requests answered in one call: vllm-sr/5.0's
@@ -141,7 +153,9 @@ type Batch struct {
 	// (its items have none), while the internal bundle carries options per
 	// item and leaves this nil.
 	Options *Options
-	Layout  Layout
+	// Extra: see Request.Extra.
+	Extra  []jsonvalue.Member
+	Layout Layout
 }
 
 // BatchItem is one named request of a batch.

@@ -61,6 +61,8 @@ func (b *Builder) Request(v jsonvalue.Value, path ir.Path, failures []QuestionFa
 			}
 		case "options":
 			r.Options = b.Options(m.Value, path.Key(m.Name))
+		default:
+			r.Extra = append(r.Extra, *m)
 		}
 	}
 	return r, b.checkRequest(&r, path, statesSeen > 0, assetSpellings)
@@ -188,6 +190,8 @@ func extensionMember(q *ir.Question, m *jsonvalue.Member) {
 		q.At = floatPtr(m.Value)
 	case "rate":
 		q.Rate = intPtr(m.Value)
+	default:
+		q.Extra = append(q.Extra, *m)
 	}
 }
 
@@ -244,6 +248,8 @@ func (b *Builder) assets(r *ir.Request, m *jsonvalue.Member, path ir.Path) *Refu
 				a.Format = &s
 			case "data_base64":
 				a.Data = f.Value
+			default:
+				a.Extra = append(a.Extra, f)
 			}
 		}
 		if a.Type == "" {
@@ -277,6 +283,8 @@ func (b *Builder) Options(v jsonvalue.Value, path ir.Path) *ir.Options {
 			block.longContext = m.Value.Bool()
 			o.LongContext = &block.longContext
 			b.legacy(ir.FormLongContext, path.Key(m.Name))
+		default:
+			o.Extra = append(o.Extra, *m)
 		}
 	}
 	return o

@@ -4,7 +4,6 @@ import (
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	"github.com/vllm-sr/systemone/runtime/modelinput"
 	"github.com/vllm-sr/systemone/runtime/presetexpand"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -21,7 +20,7 @@ type Plan struct {
 	// answer.
 	Preset string
 	// Input is what the model reads: truncated when it truncates.
-	Input modelinput.Input
+	Input Input
 	// QuestionText is the question as the model reads it.
 	QuestionText string
 	// InputTokens counts the parts read (all of them, when read in
@@ -77,8 +76,8 @@ func Question(model table.Model, req *ir.Request, q *ir.Question) (Plan, *Failur
 	if f := checkCriteria(card, p.Type, p.Criteria); f != nil {
 		return p, f
 	}
-	p.Input = modelinput.ForQuestion(card.RoleAware, req, q, p.Type)
-	p.QuestionText = modelinput.QuestionText(q, p.Criteria)
+	p.Input = ForQuestion(card.RoleAware, req, q, p.Type)
+	p.QuestionText = QuestionText(q, p.Criteria)
 	if f := checkInput(card, req, q, &p); f != nil {
 		return p, f
 	}

@@ -3,6 +3,15 @@
 // the question type and criteria it answers, the trained preset head if
 // any, what it reads, and whether it reads everything.
 //
+// What a question reads is decided the way a model family reads it: the
+// state's parts (by role on a role-aware family, else the whole state as
+// the user's content), the media in front of a media-front state, the parts
+// named by over, and a span question's default part. Tokens are counted
+// with the runtime's documented tokenizer, and an image or video asset
+// yields the few facts the checks need (size, dimensions, duration). All of
+// it is deterministic: the same request gives the same input, tokens and
+// offsets on every run and platform.
+//
 // A question it cannot answer gets a Failure: the question error kind of
 // the extension set (invalid_question 422; max_length_exceeded,
 // scan_budget_exceeded and invalid_input 400), a fixed reason word, the

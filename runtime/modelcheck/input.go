@@ -5,7 +5,6 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	"github.com/vllm-sr/systemone/runtime/modelinput"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -32,7 +31,7 @@ func checkInput(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fai
 		texts = append(texts, p.QuestionText)
 	}
 	for _, text := range texts {
-		for _, name := range modelinput.Bracketed(text) {
+		for _, name := range Bracketed(text) {
 			if !hasAsset(req.Assets, name) {
 				return fail(ReasonUnknownPlaceholder)
 			}
@@ -55,7 +54,7 @@ func placed(card *table.Card, req *ir.Request, placeholder string) bool {
 	}
 	for i := range req.Questions {
 		q := &req.Questions[i]
-		if strings.Contains(modelinput.QuestionText(q, q.Criteria), placeholder) {
+		if strings.Contains(QuestionText(q, q.Criteria), placeholder) {
 			return true
 		}
 	}
@@ -113,13 +112,13 @@ func checkMedia(card *table.Card, p *Plan) *Failure {
 	return nil
 }
 
-func mediaFault(fault modelinput.MediaFault) *Failure {
+func mediaFault(fault MediaFault) *Failure {
 	switch fault {
-	case modelinput.FaultBadBase64:
+	case FaultBadBase64:
 		return fail(ReasonBadBase64)
-	case modelinput.FaultBadImage:
+	case FaultBadImage:
 		return fail(ReasonBadImage)
-	case modelinput.FaultFormatMismatch:
+	case FaultFormatMismatch:
 		return fail(ReasonFormatMismatch)
 	}
 	return nil
@@ -133,7 +132,7 @@ func checkImage(card *table.Card, a *ir.Asset, nth int) *Failure {
 	if nth > l.MaxCount {
 		return failLimit(ReasonTooManyImages, int64(l.MaxCount))
 	}
-	img, fault := modelinput.DecodeImage(a)
+	img, fault := DecodeImage(a)
 	if f := mediaFault(fault); f != nil {
 		return f
 	}
@@ -161,7 +160,7 @@ func checkVideo(card *table.Card, a *ir.Asset, nth int, p *Plan) *Failure {
 	if nth > l.MaxCount {
 		return failLimit(ReasonTooManyVideos, int64(l.MaxCount))
 	}
-	vid, fault := modelinput.DecodeVideo(a)
+	vid, fault := DecodeVideo(a)
 	if f := mediaFault(fault); f != nil {
 		return f
 	}
@@ -223,7 +222,7 @@ func checkLength(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fa
 		limit = l.LongContextMaxInputTokens
 	}
 	parts := p.Input.Tokens()
-	fixed := modelinput.Count(p.QuestionText) + mediaTokens(card, p.Assets)
+	fixed := Count(p.QuestionText) + mediaTokens(card, p.Assets)
 	p.InputTokens = parts + fixed
 	if p.InputTokens <= limit {
 		p.Complete = true

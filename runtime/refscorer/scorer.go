@@ -9,7 +9,6 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
-	"github.com/vllm-sr/systemone/runtime/modelinput"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -159,7 +158,7 @@ func failedAnswer(q *ir.Question, t table.QuestionType, f *modelcheck.Failure) i
 // usage counts the state once, as the family reads it whole, with every
 // asset it places, plus every question's own text; output tokens are 0.
 func usage(model table.Model, req *ir.Request) *ir.Usage {
-	n := modelinput.Whole(model.Card.RoleAware, req).Tokens()
+	n := modelcheck.Whole(model.Card.RoleAware, req).Tokens()
 	for _, a := range req.Assets {
 		if a.Type == ir.AssetVideo {
 			n += model.Card.Limits.Video.Tokens
@@ -169,7 +168,7 @@ func usage(model table.Model, req *ir.Request) *ir.Usage {
 	}
 	for i := range req.Questions {
 		q := &req.Questions[i]
-		n += modelinput.Count(modelinput.QuestionText(q, q.Criteria))
+		n += modelcheck.Count(modelcheck.QuestionText(q, q.Criteria))
 	}
 	return &ir.Usage{InputTokens: n}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
-	"github.com/vllm-sr/systemone/runtime/modelinput"
 )
 
 // labelProbability is one label's own probability, sigmoid of a logit in
@@ -53,8 +52,8 @@ func (s seed) wordProbability(label string, index int, word string) float64 {
 func span(s seed, plan *modelcheck.Plan, a *ir.Answer) []ir.Span {
 	text := plan.Input.Text()
 	runes := []rune(text)
-	var words []modelinput.Token
-	for _, t := range modelinput.Tokens(text) {
+	var words []modelcheck.Token
+	for _, t := range modelcheck.Tokens(text) {
 		if t.Word {
 			words = append(words, t)
 		}

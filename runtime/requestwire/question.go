@@ -72,6 +72,7 @@ func (w Writer) appendQuestion(dst []byte, q *ir.Question) []byte {
 		o.name("rate")
 		o.dst = strconv.AppendInt(o.dst, *q.Rate, 10)
 	}
+	w.appendExtra(&o, table.LevelQuestion, q.Extra)
 	return append(o.dst, '}')
 }
 

@@ -59,6 +59,7 @@ func (w Writer) AppendBatch(dst []byte, b *ir.Batch) ([]byte, error) {
 	if b.Options != nil && !w.skip(table.LevelBatch, "options") {
 		w.appendOptions(&o, b.Options)
 	}
+	w.appendExtra(&o, table.LevelBatch, b.Extra)
 	return append(o.dst, '}'), nil
 }
 
@@ -91,11 +92,12 @@ func (w Writer) appendRequest(dst []byte, r *ir.Request, whole bool, at ir.Path)
 	}
 	if len(r.Assets) > 0 {
 		o.name("assets")
-		o.dst = appendAssets(o.dst, r.Assets)
+		o.dst = w.appendAssets(o.dst, r.Assets)
 	}
 	if whole && r.Options != nil && !w.skip(table.LevelRequest, "options") {
 		w.appendOptions(&o, r.Options)
 	}
+	w.appendExtra(&o, table.LevelRequest, r.Extra)
 	return append(o.dst, '}'), nil
 }
 
@@ -120,7 +122,7 @@ func appendRoles(o *object, r *ir.Request, at ir.Path) error {
 	return invalidIR(at.Key("roles"), ir.ReasonUnsetMode, "the request's role mode is unset")
 }
 
-func appendAssets(dst []byte, assets []ir.Asset) []byte {
+func (w Writer) appendAssets(dst []byte, assets []ir.Asset) []byte {
 	dst = append(dst, '{')
 	for i := range assets {
 		a := &assets[i]
@@ -137,6 +139,7 @@ func appendAssets(dst []byte, assets []ir.Asset) []byte {
 		}
 		o.name("data_base64")
 		o.dst = jsonvalue.AppendCompact(o.dst, a.Data)
+		w.appendExtra(&o, table.LevelAsset, a.Extra)
 		dst = append(o.dst, '}')
 	}
 	return append(dst, '}')
@@ -159,11 +162,23 @@ func (w Writer) appendOptions(o *object, opts *ir.Options) {
 		inner.name("max_tokens")
 		inner.dst = strconv.AppendInt(inner.dst, *opts.MaxTokens, 10)
 	}
+	w.appendExtra(&inner, table.LevelOptions, opts.Extra)
 	if inner.n == 0 {
 		return
 	}
 	o.name("options")
 	o.dst = append(append(append(o.dst, '{'), inner.dst...), '}')
+}
+
+// appendExtra writes the members no binding gives a field of its own, as
+// they were read, leaving out those the skip policy names.
+func (w Writer) appendExtra(o *object, level table.Level, extra []jsonvalue.Member) {
+	for i := range extra {
+		if !w.skip(level, extra[i].Name) {
+			o.name(extra[i].Name)
+			o.dst = jsonvalue.AppendCompact(o.dst, extra[i].Value)
+		}
+	}
 }
 
 // object writes one object's members, a comma before all but the first.

@@ -9,7 +9,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // The fixed words of the routing member an auto-routed answer adds.

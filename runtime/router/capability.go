@@ -8,8 +8,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/table"
-	"github.com/vllm-sr/systemone/runtime/target02"
-	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // capabilities are what d answers and reads: its card's (resolved at
@@ -54,7 +53,7 @@ func missing(d *routerconfig.Deployment, caps tc.CapabilitySet, b *ir.Batch) []t
 		// The standard's carry check also applies the capabilities to the
 		// question types, so only media are checked below.
 		var ce *tc.CarryError
-		if err := target02.CheckCarry(b, target(d, caps)); errors.As(err, &ce) {
+		if err := tc.CheckCarryStandard02(b, target(d, caps)); errors.As(err, &ce) {
 			out = append(out, ce.Missing...)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/table"
-	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // The outcomes of a rule: answered, or with an unknown answer, its

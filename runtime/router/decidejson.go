@@ -6,7 +6,6 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/listener5"
 )
 
 // ruleJSON is one rule's result as `vllm-sr decide` prints it.
@@ -28,7 +27,7 @@ func DecideJSON(results []RuleResult) ([]byte, error) {
 	}{Rules: make([]ruleJSON, len(results))}
 	for i, res := range results {
 		cr := &listener.ClientRequest{Endpoint: listener.EndpointDecisions, Request: &ir.Request{}}
-		body, err := listener5.Codec{}.AnswerSuccess(cr, listener.Outcome{Response: res.Response})
+		body, err := listener.V50.AnswerSuccess(cr, listener.Outcome{Response: res.Response})
 		if err != nil {
 			return nil, err
 		}

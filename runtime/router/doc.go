@@ -5,11 +5,11 @@
 // A listener serves the APIs of its apis map (runtime/routerconfig). An
 // LLM API request is forwarded unchanged to the upstream that serves its
 // model (llmproxy.go). A System One request is read by the listener's
-// codec (runtime/listener5, listener4) into the IR and a plan; the
+// codec (runtime/listener: V50, V40) into the IR and a plan; the
 // client's model names a deployment, or a pool routed by capability
 // (auto.go). The Forward path (forward.go) then either passes the client's
 // own bytes through to a vllm-sr deployment's native /v1/decisions, or has
-// the deployment's target codec (runtime/targetcodec) plan the wire calls,
+// the deployment's target codec (runtime/target) plan the wire calls,
 // which execute.go runs under a sliding window of max_concurrency calls
 // and the caller's deadline. Answers and errors are re-encoded for the
 // client's schema by the listener codec, batches reassembled.

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
-	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // errReplyTooLarge stands for an upstream reply over the body limit.

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"sync"
 
-	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // maxReplyBytes bounds an upstream reply the Router reads: the standard's

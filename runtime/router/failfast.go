@@ -9,7 +9,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // A fail-fast request (POST /v1/systemone, /v1/systemone/batch, a 4.0
@@ -26,7 +26,7 @@ import (
 // vllm-sr/5.0 upstream's answer error, an answer missing or malformed in
 // the reply) answers with question_failed for that question
 // (questionFailed). The order, the state and the collateral failures of a
-// batch call are targetcodec.FirstFailure's; only the batch endpoint
+// batch call are target.FirstFailure's; only the batch endpoint
 // locates a 422 detail inside the batch body, as the client sent one.
 func firstFailure(j *job, rn *run) (*ir.ErrorBody, time.Duration) {
 	results := make([]tc.ItemResult, len(rn.results))

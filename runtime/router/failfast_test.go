@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
-	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // TestQuestionFailedStatus: each question error kind answers a fail-fast

@@ -8,8 +8,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/table"
-	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
-	"github.com/vllm-sr/systemone/runtime/targetinternal"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // run is one job's execution on one deployment: its plan and its results.
@@ -34,7 +33,7 @@ func (r *Router) runOn(ctx context.Context, d *routerconfig.Deployment, caps tc.
 			return nil, planFailed(err)
 		}
 		out.plan, out.passThrough = plan, true
-		c.codec, c.deviations = targetinternal.Codec{}, nil
+		c.codec, c.deviations = tc.Internal, nil
 	} else {
 		plan, diags, err := d.Codec.Plan(j.batch, target(d, caps), tc.Policy{Deadline: deadline})
 		if err != nil {
@@ -65,7 +64,7 @@ func canPassThrough(d *routerconfig.Deployment, j *job) bool {
 // keeps the internal codec's body, which is the client's request with only
 // its model or deadline_ms rewritten (the internal form is lossless).
 func passThroughPlan(d *routerconfig.Deployment, j *job, deadline time.Time) (tc.Plan, error) {
-	plan, _, err := targetinternal.Codec{}.Plan(j.batch, d.Target(), tc.Policy{Deadline: deadline})
+	plan, _, err := tc.Internal.Plan(j.batch, d.Target(), tc.Policy{Deadline: deadline})
 	if err != nil {
 		return tc.Plan{}, err
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/apiregistry"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/listener5"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -59,5 +59,5 @@ func (h *listenerHandler) errorAPI() *routerconfig.ListenerAPI {
 	if h.systemone != nil {
 		return h.systemone
 	}
-	return &routerconfig.ListenerAPI{Schema: table.SchemaVllmSR50, Codec: listener5.Codec{}}
+	return &routerconfig.ListenerAPI{Schema: table.SchemaVllmSR50, Codec: listener.V50}
 }

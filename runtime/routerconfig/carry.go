@@ -10,8 +10,7 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
-	"github.com/vllm-sr/systemone/runtime/target02"
-	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // checkCarry refuses, one problem per missing thing, what a rule asks
@@ -21,7 +20,7 @@ func (l *loader) checkCarry(rule *Rule, req *ir.Request, d *Deployment, at map[s
 	var missing []tc.Missing
 	if d.Schema == table.SchemaStandard02 {
 		var ce *tc.CarryError
-		if err := target02.CheckCarryRequest(req, d.Target()); errors.As(err, &ce) {
+		if err := tc.CheckCarryRequestStandard02(req, d.Target()); errors.As(err, &ce) {
 			missing = ce.Missing
 		}
 	} else {

@@ -7,7 +7,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
-	"github.com/vllm-sr/systemone/runtime/targetcodec"
+	"github.com/vllm-sr/systemone/runtime/target"
 )
 
 // Config is a loaded, checked configuration. Listeners keep file order;
@@ -101,31 +101,31 @@ type Deployment struct {
 	// Model is what goes upstream as the request's model.
 	Model  string
 	Schema table.SchemaID
-	Codec  targetcodec.Codec
+	Codec  target.Codec
 	// DeviationIDs and Deviations are applied after the codec, in order.
 	DeviationIDs   []string
-	Deviations     []targetcodec.Deviation
+	Deviations     []target.Deviation
 	MaxConcurrency int
 	// Card is the catalogue's card of Model; nil for a model the catalogue
 	// does not know.
 	Card *table.Card
 	// Declared are the capabilities the configuration declares, for a
 	// target with no card.
-	Declared targetcodec.CapabilitySet
+	Declared target.CapabilitySet
 	// Capabilities are what the target answers and reads, by question type
 	// and medium: the card's, else the declared ones, else everything the
 	// schema carries.
-	Capabilities targetcodec.CapabilitySet
+	Capabilities target.CapabilitySet
 }
 
 // Target returns the deployment as a codec's plan target.
-func (d *Deployment) Target() targetcodec.Target {
-	return targetcodec.Target{
+func (d *Deployment) Target() target.Target {
+	return target.Target{
 		Deployment:     d.Name,
 		Endpoint:       d.Endpoint,
 		Model:          d.Model,
 		MaxConcurrency: d.MaxConcurrency,
-		Capabilities:   append(targetcodec.CapabilitySet(nil), d.Capabilities...),
+		Capabilities:   append(target.CapabilitySet(nil), d.Capabilities...),
 		Deviations:     append([]string(nil), d.DeviationIDs...),
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/apiregistry"
 	"github.com/vllm-sr/systemone/runtime/table"
-	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // declarable are the capabilities a deployment may declare.

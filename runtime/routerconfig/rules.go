@@ -13,7 +13,6 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/listener5"
 )
 
 var ruleKeys = []string{"deployment", "input", "timeout_ms", "on_unknown", "questions"}
@@ -135,7 +134,7 @@ func (l *loader) questions(rule *Rule, d *Deployment, n *yaml.Node, path string)
 		}
 		return nil, nil
 	}
-	cr, err := listener5.Codec{}.Read(listener.EndpointSystemOne, jsonvalue.Compact(body), nil)
+	cr, err := listener.V50.Read(listener.EndpointSystemOne, jsonvalue.Compact(body), nil)
 	if err != nil {
 		l.fail(n, path, "%s", refusalText(err))
 		return nil, nil

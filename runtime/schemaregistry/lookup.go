@@ -7,7 +7,7 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
-	"github.com/vllm-sr/systemone/runtime/targetcodec"
+	"github.com/vllm-sr/systemone/runtime/target"
 )
 
 // IDs returns every registered schema ID, sorted.
@@ -50,7 +50,7 @@ func (r *Registry) Schema(id table.SchemaID) (Schema, error) {
 
 // Target returns the target codec of id, or an error listing the IDs a
 // deployment can be called with.
-func (r *Registry) Target(id table.SchemaID) (targetcodec.Codec, error) {
+func (r *Registry) Target(id table.SchemaID) (target.Codec, error) {
 	s, _ := r.Schema(id)
 	if s.Target == nil {
 		return nil, fmt.Errorf("unknown target schema %q; supported: %s", id, join(r.TargetIDs()))
@@ -79,7 +79,7 @@ func (r *Registry) DeviationIDs() []string {
 
 // Deviation returns the deviation id, or an error listing the registered
 // ones.
-func (r *Registry) Deviation(id string) (targetcodec.Deviation, error) {
+func (r *Registry) Deviation(id string) (target.Deviation, error) {
 	for _, d := range r.deviations {
 		if d.ID() == id {
 			return d, nil
@@ -91,9 +91,9 @@ func (r *Registry) Deviation(id string) (targetcodec.Deviation, error) {
 // Deviations resolves a deployment's deviation list for the schema it is
 // called with, in the order given: each must be registered, apply to
 // schema and be listed once. Every problem is returned.
-func (r *Registry) Deviations(schema table.SchemaID, ids []string) ([]targetcodec.Deviation, []error) {
+func (r *Registry) Deviations(schema table.SchemaID, ids []string) ([]target.Deviation, []error) {
 	var errs []error
-	out := make([]targetcodec.Deviation, 0, len(ids))
+	out := make([]target.Deviation, 0, len(ids))
 	for i, id := range ids {
 		d, err := r.Deviation(id)
 		switch {

@@ -9,27 +9,27 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
-	"github.com/vllm-sr/systemone/runtime/targetcodec"
+	"github.com/vllm-sr/systemone/runtime/target"
 )
 
 // Schema is one registered schema and its codecs.
 type Schema struct {
 	ID table.SchemaID
 	// Spec is the specification that defines the schema.
-	Spec targetcodec.SpecRef
+	Spec target.SpecRef
 	// Listener reads clients' requests in the schema; nil when no listener
 	// speaks it (systemone/0.2 is served as part of vllm-sr/5.0).
 	Listener listener.Codec
 	// Target calls deployments in the schema; nil when the Router calls no
 	// deployment with it (vllm-sr/4.0).
-	Target targetcodec.Codec
+	Target target.Codec
 }
 
 // Registry is the immutable set of schemas and deviations. Build it with
 // New or Builtin.
 type Registry struct {
 	schemas    []Schema // sorted by ID
-	deviations []targetcodec.Deviation
+	deviations []target.Deviation
 }
 
 var (
@@ -43,7 +43,7 @@ var (
 // New validates schemas and deviations against specs, the specification
 // hashes the generated tables were built from, and returns the registry.
 // Every problem found is reported, one per line.
-func New(schemas []Schema, deviations []targetcodec.Deviation, specs []table.SpecHash) (*Registry, error) {
+func New(schemas []Schema, deviations []target.Deviation, specs []table.SpecHash) (*Registry, error) {
 	var errs []error
 	r := &Registry{}
 	seen := map[table.SchemaID]bool{}
@@ -72,7 +72,7 @@ func New(schemas []Schema, deviations []targetcodec.Deviation, specs []table.Spe
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	slices.SortFunc(r.deviations, func(x, y targetcodec.Deviation) int { return strings.Compare(x.ID(), y.ID()) })
+	slices.SortFunc(r.deviations, func(x, y target.Deviation) int { return strings.Compare(x.ID(), y.ID()) })
 	return r, nil
 }
 
@@ -106,7 +106,7 @@ func checkSchema(s Schema, specs []table.SpecHash) []error {
 }
 
 // checkSpec checks that ref names a generated specification with its sha256.
-func checkSpec(ref targetcodec.SpecRef, specs []table.SpecHash) error {
+func checkSpec(ref target.SpecRef, specs []table.SpecHash) error {
 	if ref.Path == "" {
 		return errors.New("names no specification")
 	}
@@ -126,7 +126,7 @@ func checkSpec(ref targetcodec.SpecRef, specs []table.SpecHash) error {
 }
 
 // checkDeviation checks one deviation against the schemas already in r.
-func (r *Registry) checkDeviation(i int, d targetcodec.Deviation, ids map[string]bool) error {
+func (r *Registry) checkDeviation(i int, d target.Deviation, ids map[string]bool) error {
 	if d == nil {
 		return fmt.Errorf("deviation %d: is nil", i)
 	}

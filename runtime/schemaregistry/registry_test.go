@@ -10,34 +10,34 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/listener5"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
-	"github.com/vllm-sr/systemone/runtime/targetcodec"
+	"github.com/vllm-sr/systemone/runtime/target"
 )
 
 // fakeCodec is a target codec whose identity the test chooses; New only
 // calls ID, Spec and Stateless.
 type fakeCodec struct {
-	targetcodec.Codec
+	target.Codec
 	id        table.SchemaID
-	spec      targetcodec.SpecRef
+	spec      target.SpecRef
 	stateless bool
 }
 
-func (c fakeCodec) ID() table.SchemaID                      { return c.id }
-func (c fakeCodec) Spec() targetcodec.SpecRef               { return c.spec }
-func (c fakeCodec) Stateless() bool                         { return c.stateless }
-func (c fakeCodec) Capabilities() targetcodec.CapabilitySet { return nil }
+func (c fakeCodec) ID() table.SchemaID                 { return c.id }
+func (c fakeCodec) Spec() target.SpecRef               { return c.spec }
+func (c fakeCodec) Stateless() bool                    { return c.stateless }
+func (c fakeCodec) Capabilities() target.CapabilitySet { return nil }
 
 type fakeDeviation struct {
-	targetcodec.Deviation
+	target.Deviation
 	id      string
 	schemas []table.SchemaID
 }
 
 func (d fakeDeviation) ID() string                      { return d.id }
 func (d fakeDeviation) AppliesTo(s table.SchemaID) bool { return slices.Contains(d.schemas, s) }
-func (d fakeDeviation) RewriteRequest(*targetcodec.WireCall) (ir.Diagnostics, error) {
+func (d fakeDeviation) RewriteRequest(*target.WireCall) (ir.Diagnostics, error) {
 	return nil, nil
 }
 
@@ -47,21 +47,21 @@ var specs = []table.SpecHash{
 }
 
 func std() Schema {
-	ref := targetcodec.SpecRef{Path: "specs/std.yaml", SHA256: strings.Repeat("a", 64)}
+	ref := target.SpecRef{Path: "specs/std.yaml", SHA256: strings.Repeat("a", 64)}
 	return Schema{ID: "systemone/0.2", Spec: ref, Target: fakeCodec{id: "systemone/0.2", spec: ref, stateless: true}}
 }
 
 func ext() Schema {
-	ref := targetcodec.SpecRef{Path: "specs/ext.yaml", SHA256: strings.Repeat("b", 64)}
-	return Schema{ID: "vllm-sr/5.0", Spec: ref, Listener: listener5.Codec{}, Target: fakeCodec{id: "vllm-sr/5.0", spec: ref, stateless: true}}
+	ref := target.SpecRef{Path: "specs/ext.yaml", SHA256: strings.Repeat("b", 64)}
+	return Schema{ID: "vllm-sr/5.0", Spec: ref, Listener: listener.V50, Target: fakeCodec{id: "vllm-sr/5.0", spec: ref, stateless: true}}
 }
 
-func stateText() targetcodec.Deviation {
+func stateText() target.Deviation {
 	return fakeDeviation{id: "state_text", schemas: []table.SchemaID{"systemone/0.2"}}
 }
 
 func TestNewAndLookups(t *testing.T) {
-	r, err := New([]Schema{ext(), std()}, []targetcodec.Deviation{stateText()}, specs)
+	r, err := New([]Schema{ext(), std()}, []target.Deviation{stateText()}, specs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestNewRefuses(t *testing.T) {
 	cases := []struct {
 		name    string
 		schemas func() []Schema
-		devs    []targetcodec.Deviation
+		devs    []target.Deviation
 		want    string
 	}{
 		{"no codec", func() []Schema { s := std(); s.Target = nil; return []Schema{s} }, nil, `schema 0 ("systemone/0.2"): has no codec`},
@@ -119,7 +119,7 @@ func TestNewRefuses(t *testing.T) {
 			s.Target = fakeCodec{id: "vllm-sr/5.0", spec: s.Spec, stateless: true}
 			return []Schema{s}
 		}, nil, `its target codec speaks "vllm-sr/5.0"`},
-		{"listener of another ID", func() []Schema { s := std(); s.Listener = listener5.Codec{}; return []Schema{s} }, nil, `its listener codec speaks "vllm-sr/5.0"`},
+		{"listener of another ID", func() []Schema { s := std(); s.Listener = listener.V50; return []Schema{s} }, nil, `its listener codec speaks "vllm-sr/5.0"`},
 		{"not stateless", func() []Schema {
 			s := std()
 			s.Target = fakeCodec{id: s.ID, spec: s.Spec}
@@ -134,7 +134,7 @@ func TestNewRefuses(t *testing.T) {
 		}, nil, `specification specs/std.yaml: sha256 ` + strings.Repeat("c", 64) + `, but the generated tables were built from ` + strings.Repeat("a", 64)},
 		{"codec and entry disagree", func() []Schema {
 			s := std()
-			s.Target = fakeCodec{id: s.ID, spec: targetcodec.SpecRef{Path: "specs/ext.yaml", SHA256: strings.Repeat("b", 64)}, stateless: true}
+			s.Target = fakeCodec{id: s.ID, spec: target.SpecRef{Path: "specs/ext.yaml", SHA256: strings.Repeat("b", 64)}, stateless: true}
 			return []Schema{s}
 		}, nil, `its target codec reports the specification specs/ext.yaml`},
 		{"unknown spec", func() []Schema {
@@ -145,14 +145,14 @@ func TestNewRefuses(t *testing.T) {
 		}, nil, `specification specs/other.yaml is not one the generated tables were built from`},
 		{"no spec", func() []Schema {
 			s := std()
-			s.Spec = targetcodec.SpecRef{}
+			s.Spec = target.SpecRef{}
 			s.Target = fakeCodec{id: s.ID, stateless: true}
 			return []Schema{s}
 		}, nil, `names no specification`},
-		{"nil deviation", func() []Schema { return []Schema{std()} }, []targetcodec.Deviation{nil}, `deviation 0: is nil`},
-		{"deviation for an unregistered schema", func() []Schema { return []Schema{ext()} }, []targetcodec.Deviation{stateText()}, `deviation "state_text": applies to no registered target schema`},
-		{"deviation twice", func() []Schema { return []Schema{std()} }, []targetcodec.Deviation{stateText(), stateText()}, `deviation "state_text": registered twice`},
-		{"bad deviation ID", func() []Schema { return []Schema{std()} }, []targetcodec.Deviation{fakeDeviation{id: "State-Text", schemas: []table.SchemaID{"systemone/0.2"}}}, `deviation "State-Text": an ID is lower-case`},
+		{"nil deviation", func() []Schema { return []Schema{std()} }, []target.Deviation{nil}, `deviation 0: is nil`},
+		{"deviation for an unregistered schema", func() []Schema { return []Schema{ext()} }, []target.Deviation{stateText()}, `deviation "state_text": applies to no registered target schema`},
+		{"deviation twice", func() []Schema { return []Schema{std()} }, []target.Deviation{stateText(), stateText()}, `deviation "state_text": registered twice`},
+		{"bad deviation ID", func() []Schema { return []Schema{std()} }, []target.Deviation{fakeDeviation{id: "State-Text", schemas: []table.SchemaID{"systemone/0.2"}}}, `deviation "State-Text": an ID is lower-case`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -168,7 +168,7 @@ func TestVerifySpecFiles(t *testing.T) {
 	root := t.TempDir()
 	body := []byte("openapi: 3.1.0\n")
 	sum := sha256.Sum256(body)
-	ref := targetcodec.SpecRef{Path: "specs/std.yaml", SHA256: hex.EncodeToString(sum[:])}
+	ref := target.SpecRef{Path: "specs/std.yaml", SHA256: hex.EncodeToString(sum[:])}
 	s := Schema{ID: "systemone/0.2", Spec: ref, Target: fakeCodec{id: "systemone/0.2", spec: ref, stateless: true}}
 	r, err := New([]Schema{s}, nil, []table.SpecHash{{Schema: s.ID, Path: ref.Path, SHA256: ref.SHA256}})
 	if err != nil {

@@ -6,8 +6,8 @@
 // (health.go: 503 starting until the model passed its family's self-test,
 // selftest.go), admission (admission.go: a bounded number in flight, 529
 // past it), the body within 32 MiB (limits.go: 413 decided without
-// reading past the limit), the listener codec's reading (runtime/listener5
-// or listener4: 400 for what the schema refuses), the model (404
+// reading past the limit), the listener codec's reading (listener.V50
+// or V40: 400 for what the schema refuses), the model (404
 // model_not_found), then the Engine (engine.go: the seam the reference
 // scorer plugs into) under the request's deadline (decide.go), and the
 // answer (answer.go): /v1/systemone and /v1/systemone/batch fail on their

@@ -16,7 +16,6 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/listener5"
 	"github.com/vllm-sr/systemone/runtime/refscorer"
 )
 
@@ -124,7 +123,7 @@ func (rec *Recorder) systemOne(w http.ResponseWriter, r *http.Request) {
 		writeBody(w, 400, string(detail))
 		return
 	}
-	cr, err := listener5.Codec{}.Read(listener.EndpointSystemOne, body, r.Header)
+	cr, err := listener.V50.Read(listener.EndpointSystemOne, body, r.Header)
 	if err != nil {
 		writeBody(w, 400, `{"detail":"unreadable"}`)
 		return
@@ -137,7 +136,7 @@ func (rec *Recorder) systemOne(w http.ResponseWriter, r *http.Request) {
 	}
 	resp.Model = cr.Request.Model
 	resp.Answers = withoutMarked(cr.Request.Questions, resp.Answers)
-	out, _ := listener5.Codec{}.AnswerSuccess(cr, listener.Outcome{Response: resp})
+	out, _ := listener.V50.AnswerSuccess(cr, listener.Outcome{Response: resp})
 	writeBody(w, 200, string(out))
 }
 

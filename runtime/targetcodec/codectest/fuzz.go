@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // FuzzDecodeReply fuzzes codec.DecodeReply with arbitrary statuses and

@@ -13,12 +13,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vllm-sr/systemone/runtime/deviation"
 	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/listener5"
-	tc "github.com/vllm-sr/systemone/runtime/targetcodec"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // TargetFile is a case's target.json.
@@ -46,7 +44,7 @@ type ReplyFile struct {
 // listener codec.
 func ReadBatch(t testing.TB, body []byte, header http.Header) *ir.Batch {
 	t.Helper()
-	cr, err := listener5.Codec{}.Read(listener.EndpointBatch, body, header)
+	cr, err := listener.V50.Read(listener.EndpointBatch, body, header)
 	if err != nil {
 		t.Fatalf("the 5.0 listener refuses the case's request: %v", err)
 	}
@@ -68,7 +66,7 @@ func Deviations(t testing.TB, ids []string) []tc.Deviation {
 	var out []tc.Deviation
 	for _, id := range ids {
 		found := false
-		for _, d := range deviation.Builtin() {
+		for _, d := range tc.BuiltinDeviations() {
 			if d.ID() == id {
 				out, found = append(out, d), true
 			}
@@ -151,13 +149,13 @@ func Run(t testing.TB, codec tc.Codec, batch *ir.Batch, target tc.Target, replie
 	}
 	writeResults(&w, &plan, results)
 	cr := &listener.ClientRequest{Endpoint: listener.EndpointBatch, Batch: batch}
-	answer, err := listener5.Codec{}.AnswerSuccess(cr, listener.Outcome{Batch: tc.Reassemble(&plan, results)})
+	answer, err := listener.V50.AnswerSuccess(cr, listener.Outcome{Batch: tc.Reassemble(&plan, results)})
 	if err != nil {
 		t.Fatalf("AnswerSuccess: %v", err)
 	}
 	fmt.Fprintf(&w, "== client answer (reassembled)\n%s\n", answer)
 	if e := tc.FirstFailure(&plan, results); e != nil {
-		status, body := listener5.Codec{}.AnswerError(cr, e)
+		status, body := listener.V50.AnswerError(cr, e)
 		fmt.Fprintf(&w, "== client error (fail-fast)\n%d %s\n", status, body)
 	}
 	return []byte(w.String())

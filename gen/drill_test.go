@@ -1,0 +1,230 @@
+package gen
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSpecDrill is the maintainer's drill of specs/README.md, run on a copy
+// of the repository: add a stripped extension field to the request options
+// and a stripped question member, run srgen, and change nothing else. The
+// runtime then builds and passes its tests, the reference docs name the
+// fields, vllm-sr/5.0 → internal → vllm-sr/5.0 keeps them byte for byte,
+// systemone/0.2 strips them, and a vllm-sr/5.0 model runtime accepts them
+// and refuses a misspelling naming it. It builds the whole module once, so
+// -short skips it.
+func TestSpecDrill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a copy of the module")
+	}
+	if os.Getenv("SRGEN_DRILL_COPY") != "" {
+		t.Skip("inside the drill's own copy")
+	}
+	root := copyModule(t)
+	addDrillFields(t, filepath.Join(root, "specs/systemone/vllm-sr-5.0.extensions.yaml"))
+	run(t, root, "go", "run", "./cmd/srgen", "generate")
+	run(t, root, "go", "run", "./cmd/srgen", "check")
+	run(t, root, "go", "vet", "./runtime/...", "./cmd/...")
+	run(t, root, "go", "test", "-count=1", "-short", "./runtime/...", "./cmd/...")
+
+	ref, err := os.ReadFile(filepath.Join(root, "docs/reference/extension-reference.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"drill_note", "drill_tag"} {
+		if !bytes.Contains(ref, []byte(name)) {
+			t.Errorf("the extension reference does not name %s", name)
+		}
+	}
+
+	bin := t.TempDir()
+	run(t, root, "go", "build", "-o", bin, "./cmd/vllm-sr", "./cmd/vllm-srun")
+	const body = `{"model":"vllm-sr/vela3-fast","state":"Open a ticket.","questions":{"urgent":{"type":"noul","instructions":"Is it urgent?","drill_tag":"t1"}},"options":{"deadline_ms":5000,"drill_note":"n1"}}`
+	internal := convertBody(t, bin, "vllm-sr/5.0", "internal", body)
+	for _, member := range []string{`"drill_tag":"t1"`, `"drill_note":"n1"`} {
+		if !strings.Contains(internal, member) {
+			t.Errorf("vllm-sr/5.0 → internal lost %s: %s", member, internal)
+		}
+	}
+	if back := convertBody(t, bin, "internal", "vllm-sr/5.0", internal); back != body {
+		t.Errorf("vllm-sr/5.0 → internal → vllm-sr/5.0 changed the body:\n got %s\nwant %s", back, body)
+	}
+	standard := convertBody(t, bin, "vllm-sr/5.0", "systemone/0.2", body)
+	if strings.Contains(standard, "drill_") {
+		t.Errorf("systemone/0.2 kept a stripped field: %s", standard)
+	}
+
+	base := startRuntime(t, bin)
+	if status, reply := post(t, base, body); status != http.StatusOK {
+		t.Errorf("the 5.0 runtime answered %d to the new fields: %s", status, reply)
+	}
+	misspelt := strings.Replace(body, "drill_tag", "drill_tga", 1)
+	if status, reply := post(t, base, misspelt); status != http.StatusBadRequest || !strings.Contains(reply, "drill_tga") {
+		t.Errorf("a misspelt member answered %d, not 400 naming it: %s", status, reply)
+	}
+}
+
+// drillFields are the drill's new spec entries: one in each list, appended
+// after the list's last entry.
+var drillFields = []struct{ before, entry string }{
+	{"  question:\n", `    - name: drill_note
+      type: string
+      since: "5.0"
+      families: all
+      on_systemone_0_2: stripped
+      description: The drill's new option.
+`},
+	{"  question_type:\n", `    - name: drill_tag
+      type: string
+      since: "5.0"
+      families: all
+      on_systemone_0_2: stripped
+      description: The drill's new question member.
+`},
+}
+
+func addDrillFields(t *testing.T, path string) {
+	t.Helper()
+	spec, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(spec)
+	for _, f := range drillFields {
+		if strings.Count(text, f.before) != 1 {
+			t.Fatalf("the extension spec has no single %q list to extend", strings.TrimSpace(f.before))
+		}
+		text = strings.Replace(text, f.before, f.entry+f.before, 1)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// copyModule copies what the module builds and tests from into a
+// temporary root: go.mod, go.sum and the source folders.
+func copyModule(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, name := range []string{"go.mod", "go.sum"} {
+		copyFile(t, filepath.Join(repoRoot, name), filepath.Join(root, name))
+	}
+	for _, dir := range []string{"specs", "gen", "generated", "runtime", "cmd", "docs"} {
+		err := filepath.WalkDir(filepath.Join(repoRoot, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			if strings.Contains(p, "node_modules") {
+				return nil
+			}
+			rel, _ := filepath.Rel(repoRoot, p)
+			copyFile(t, p, filepath.Join(root, rel))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// run runs a command in dir with a deadline and fails the test with its
+// output when it fails.
+func run(t *testing.T, dir, name string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SRGEN_DRILL_COPY=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func convertBody(t *testing.T, bin, from, to, body string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "vllm-sr"), "convert", "--from", from, "--to", to)
+	cmd.Stdin = strings.NewReader(body)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("convert %s → %s: %v\n%s", from, to, err, stderr.String())
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// startRuntime starts vllm-srun with vllm-sr/5.0 on a free loopback port
+// and waits for /health, at most 30 seconds.
+func startRuntime(t *testing.T, bin string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "vllm-srun"), "serve", "vllm-sr/vela3-fast",
+		"--host", "127.0.0.1", "--port", fmt.Sprint(port), "--systemone-schema", "vllm-sr/5.0")
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	client := &http.Client{Timeout: time.Second}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		resp, err := client.Get(base + "/health")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return base
+			}
+		}
+	}
+	t.Fatal("vllm-srun did not become ready within 30 s")
+	return ""
+}
+
+func post(t *testing.T, base, body string) (int, string) {
+	t.Helper()
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Post(base+"/v1/systemone", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var buf bytes.Buffer
+	_, _ = buf.ReadFrom(resp.Body)
+	return resp.StatusCode, buf.String()
+}

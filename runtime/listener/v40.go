@@ -1,0 +1,134 @@
+package listener
+
+import (
+	"net/http"
+
+	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// V40 is the vllm-sr/4.0 listener codec. It is stateless and safe for
+// concurrent use.
+var V40 Codec = v40{}
+
+// v40 is the vllm-sr/4.0 listener codec's type; V40 is its value.
+type v40 struct{}
+
+// v40Answerer writes the 4.0 shapes.
+var v40Answerer = Answerer{Legacy: true}
+
+// Schema returns vllm-sr/4.0.
+func (v40) Schema() table.SchemaID { return v40Readers.Schema }
+
+// v40Readers are the 4.0 readers of the systemone endpoints.
+var v40Readers = SchemaReaders{Schema: table.SchemaVllmSR40, Request: v40ReadRequest, Batch: v40ReadBatch}
+
+// Read reads a client's body sent to path.
+func (v40) Read(path Endpoint, body []byte, header http.Header) (*ClientRequest, error) {
+	return v40Readers.Read(path, body, header)
+}
+
+// v40ReadRequest reads POST /v1/systemone: a request or a states request,
+// in any 4.0 or 5.0 form.
+func v40ReadRequest(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error) {
+	if problems := validate.RequestVllmSR40(root); problems != nil {
+		if err := v40Refuse(problems, root, false); err != nil {
+			return nil, err
+		}
+	}
+	cr := &ClientRequest{
+		Endpoint: EndpointSystemOne,
+		Schema:   table.SchemaVllmSR40,
+		Plan:     PlanPassThrough,
+		Body:     body,
+	}
+	b := Builder{Implicit: true, Diags: &cr.Diagnostics}
+	r, refusal := b.Request(root, nil, nil, "")
+	if refusal != nil {
+		return nil, refusal
+	}
+	noteMediaOverlap(&r, nil, &cr.Diagnostics)
+	// The header is not in the body, so a request that uses it goes on
+	// translated, with options.long_context written from the IR.
+	if LongContext(header) && !longContextInBody(r.Options) {
+		ApplyLongContext(&r.Options, header)
+		cr.Plan = PlanTranslate
+	}
+	cr.Request = &r
+	return cr, nil
+}
+
+func longContextInBody(o *ir.Options) bool {
+	return o != nil && o.LongContext != nil && *o.LongContext
+}
+
+// v40ReadBatch reads POST /v1/systemone/batch, a 5.0 form, with 4.0's
+// readings of its items (implicit roles, placeholder arrays).
+func v40ReadBatch(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error) {
+	if problems := validate.BatchRequestVllmSR40(root); problems != nil {
+		if err := v40Refuse(problems, root, true); err != nil {
+			return nil, err
+		}
+	}
+	cr := &ClientRequest{
+		Endpoint: EndpointBatch,
+		Schema:   table.SchemaVllmSR40,
+		Plan:     PlanTranslate,
+		Body:     body,
+	}
+	batch, refusal := BuildBatch(root, Builder{Implicit: true, Diags: &cr.Diagnostics})
+	if refusal != nil {
+		return nil, refusal
+	}
+	for i := range batch.Items {
+		noteMediaOverlap(&batch.Items[i].Request, ir.Path{{Name: "requests"}, {Name: batch.Items[i].Name}}, &cr.Diagnostics)
+	}
+	ApplyLongContext(&batch.Options, header)
+	cr.Batch = batch
+	return cr, nil
+}
+
+// v40Refuse returns the refusal a body's problems call for, or nil when
+// every problem is one vllm-sr/4.0 tolerates (a preset-only question).
+func v40Refuse(problems []table.Problem, root jsonvalue.Value, batch bool) error {
+	t := TriageProblems(problems, batch, PresetOnlyTolerance(root, batch))
+	switch {
+	case len(t.Request) > 0:
+		return RefuseProblems(table.SchemaVllmSR40, t.Request)
+	case len(t.Failed) > 0:
+		failures := t.Failures(root)
+		return RefuseQuestion(&failures[0], root, batch)
+	}
+	return nil
+}
+
+// noteMediaOverlap records a state (or a state of a states request) that
+// vllm-sr/5.0 would read as media in front of one item, and 4.0 keeps as
+// an array labelling its assets.
+func noteMediaOverlap(r *ir.Request, path ir.Path, diags *ir.Diagnostics) {
+	if _, ok := ir.ReadMediaInFront(r.State, r.Assets); ok {
+		diags.Add(ir.DiagnosticLegacyForm, ir.FormMediaInFront, path.Key("state"))
+	}
+	for _, s := range r.States {
+		if _, ok := ir.ReadMediaInFront(s.Value, r.Assets); ok {
+			diags.Add(ir.DiagnosticLegacyForm, ir.FormMediaInFront, path.Key("states").Key(s.Name))
+		}
+	}
+}
+
+// AnswerSuccess writes the 4.0 response: answers, or per state name for a
+// states request; a batch as 5.0's batch response.
+func (v40) AnswerSuccess(req *ClientRequest, out Outcome) ([]byte, error) {
+	return v40Answerer.Success(req, out)
+}
+
+// AnswerError writes both the standard detail with the flat members and
+// 4.0's {"error": {...}}.
+func (v40) AnswerError(_ *ClientRequest, e *ir.ErrorBody) (int, []byte) {
+	return v40Answerer.Error(e)
+}
+
+// AnswerListing writes {object: "list", data: [...], models: [...]}.
+func (v40) AnswerListing(l *ir.Listing) ([]byte, error) { return v40Answerer.Listing(l) }

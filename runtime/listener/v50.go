@@ -1,0 +1,93 @@
+package listener
+
+import (
+	"net/http"
+
+	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// V50 is the vllm-sr/5.0 listener codec. It is stateless and safe for
+// concurrent use.
+var V50 Codec = v50{}
+
+// v50 is the vllm-sr/5.0 listener codec's type; V50 is its value.
+type v50 struct{}
+
+// v50Answerer writes the 5.0 shapes.
+var v50Answerer = Answerer{}
+
+// Schema returns vllm-sr/5.0.
+func (v50) Schema() table.SchemaID { return v50Readers.Schema }
+
+// v50Readers are the 5.0 readers of the systemone endpoints.
+var v50Readers = SchemaReaders{Schema: table.SchemaVllmSR50, Request: v50ReadRequest, Batch: v50ReadBatch}
+
+// Read reads a client's body sent to path.
+func (v50) Read(path Endpoint, body []byte, header http.Header) (*ClientRequest, error) {
+	return v50Readers.Read(path, body, header)
+}
+
+// v50ReadRequest reads POST /v1/systemone: one request, decoded once (by
+// SchemaReaders), checked by the generated validator, then mapped into
+// the IR.
+func v50ReadRequest(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error) {
+	if problems := validate.RequestVllmSR50(root); problems != nil {
+		return nil, v50Refuse(problems, root, false)
+	}
+	var b Builder
+	r, refusal := b.Request(root, nil, nil, "")
+	if refusal != nil {
+		return nil, refusal
+	}
+	ApplyLongContext(&r.Options, header)
+	read := &readBlock{request: r}
+	cr := &read.client
+	*cr = ClientRequest{
+		Endpoint: EndpointSystemOne,
+		Schema:   table.SchemaVllmSR50,
+		Request:  &read.request,
+		Plan:     PlanTranslate,
+		Body:     body,
+	}
+	if m, ok := ir.ReadMediaInFront(r.State, r.Assets); ok {
+		cr.Media = []StateMedia{{Media: m}}
+	}
+	return cr, nil
+}
+
+// readBlock is a read request and the IR its Request points at, allocated
+// together: they live and die together, and one allocation is cheaper
+// than two.
+type readBlock struct {
+	client  ClientRequest
+	request ir.Request
+}
+
+// v50Refuse turns a body's problems into its refusal: 400 for any problem
+// that is not one question's own, else 422 for the first failed question.
+func v50Refuse(problems []table.Problem, root jsonvalue.Value, batch bool) error {
+	t := TriageProblems(problems, batch, nil)
+	if len(t.Request) > 0 {
+		return RefuseProblems(table.SchemaVllmSR50, t.Request)
+	}
+	failures := t.Failures(root)
+	return RefuseQuestion(&failures[0], root, batch)
+}
+
+// AnswerSuccess writes the 5.0 response, batch response or decisions
+// response (failed questions answered in their place).
+func (v50) AnswerSuccess(req *ClientRequest, out Outcome) ([]byte, error) {
+	return v50Answerer.Success(req, out)
+}
+
+// AnswerError writes the standard detail with the flat code, question,
+// state, reason and limit.
+func (v50) AnswerError(_ *ClientRequest, e *ir.ErrorBody) (int, []byte) {
+	return v50Answerer.Error(e)
+}
+
+// AnswerListing writes {models: [...]}.
+func (v50) AnswerListing(l *ir.Listing) ([]byte, error) { return v50Answerer.Listing(l) }

@@ -1,0 +1,52 @@
+package table
+
+// The types below are the rows of srgen's generated vocabulary
+// (generated/vocab). Slices in a row are in the specification's order and
+// must not be modified by callers.
+
+// Member is one member a schema accepts at one level: what the runtime
+// binds or carries for it.
+type Member struct {
+	Name string
+	// DefinedBy is the schema whose specification defines the member
+	// (the first to, in spec order: the standard, the extension set, the
+	// 4.0 contract). A member DefinedBy vllm-sr/4.0 is a 4.0-only form.
+	DefinedBy SchemaID
+	// Required: a message of the level must carry it, on the question
+	// types in QuestionTypes, unless one of RequiredUnless is present.
+	Required bool
+	// RequiredUnless names members whose presence excuses Required
+	// (4.0's question type, which a preset implies).
+	RequiredUnless []string
+	// QuestionTypes it applies to (question and answer levels); empty:
+	// every question type.
+	QuestionTypes []QuestionType
+	// Removed: a 4.0 form vllm-sr/5.0 refuses naming its replacement (a
+	// removed form); only vllm-sr/4.0 and internal list such members.
+	Removed bool
+	// Disposition is what a Router does with the member for a
+	// systemone/0.2 target (legacy for a 4.0-only form).
+	Disposition Disposition
+}
+
+// LevelMembers are the members one schema accepts at one level, in
+// message order: the standard's, then the extension set's, then 4.0's.
+type LevelMembers struct {
+	Schema  SchemaID
+	Level   Level
+	Members []Member
+}
+
+// ImplicitRole is 4.0's implicit role of one Router part name: the role
+// an object state's key of that name has when the request sends no roles.
+type ImplicitRole struct {
+	Part string
+	Role string
+}
+
+// ErrorReason is one fixed word an error's or a failed answer's reason
+// takes, with what it means. It never carries request data.
+type ErrorReason struct {
+	Reason      string
+	Description string
+}

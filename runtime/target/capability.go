@@ -1,0 +1,89 @@
+package target
+
+import (
+	"strings"
+
+	"github.com/vllm-sr/systemone/runtime/ir"
+)
+
+// The capabilities a codec or a deployment declares: the question types
+// by their type names, the media by their asset types, and the features
+// below.
+const (
+	CapNoul   Capability = "noul"
+	CapChoice Capability = "choice"
+	CapScore  Capability = "score"
+	CapBox    Capability = "box"
+	CapSet    Capability = "set"
+	CapSpan   Capability = "span"
+	CapTrack  Capability = "track"
+	CapImage  Capability = "image"
+	CapVideo  Capability = "video"
+	// CapBatch: one call answers a batch (POST /v1/systemone/batch or
+	// /v1/bundle).
+	CapBatch Capability = "batch"
+	// CapRoles: explicit roles reach the model.
+	CapRoles Capability = "roles"
+	// CapPresets: a preset reaches a trained head.
+	CapPresets Capability = "presets"
+	// CapExtensions: every vllm-sr/5.0 question field is carried.
+	CapExtensions Capability = "extensions"
+	// CapLongContext: the long-context flag is carried.
+	CapLongContext Capability = "long_context"
+)
+
+// AllCapabilities returns every capability, sorted: what a codec whose
+// schema carries all the runtime answers (vllm-sr/5.0, internal)
+// declares. A deployment's card narrows it to what its model answers.
+func AllCapabilities() CapabilitySet {
+	return CapabilitySet{CapBatch, CapBox, CapChoice, CapExtensions, CapImage,
+		CapLongContext, CapNoul, CapPresets, CapRoles, CapScore, CapSet, CapSpan,
+		CapTrack, CapVideo}
+}
+
+// Missing is one thing a request needs that a target cannot carry: a
+// fixed description (a question type, an asset type, a field name) and
+// where the request asks for it.
+type Missing struct {
+	What string
+	Path ir.Path
+}
+
+// CarryError refuses a request or rule for a target that cannot carry it,
+// before any upstream call: at configuration load (the Router prefixes
+// the rule's name) and per request (400 unsupported_capability). Its text
+// is one line naming the deployment and what is missing; it carries no
+// request values, only member names.
+type CarryError struct {
+	Deployment string
+	Schema     string
+	Missing    []Missing
+}
+
+// Error returns one line: deployment "d" (schema) cannot carry: what at
+// path; what at path.
+func (e *CarryError) Error() string {
+	var b strings.Builder
+	b.WriteString("deployment ")
+	b.WriteString(quote(e.Deployment))
+	b.WriteString(" (")
+	b.WriteString(e.Schema)
+	b.WriteString(") cannot carry: ")
+	for i, m := range e.Missing {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(m.What)
+		b.WriteString(" at ")
+		b.WriteString(m.Path.String())
+	}
+	return b.String()
+}
+
+// ErrorBody is the refusal a client gets: 400 unsupported_capability with
+// the one-line message.
+func (e *CarryError) ErrorBody() *ir.ErrorBody {
+	return &ir.ErrorBody{Status: 400, Code: ir.ErrorUnsupportedCapability, Reason: "not_carried", Message: e.Error()}
+}
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

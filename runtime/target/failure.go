@@ -1,0 +1,109 @@
+package target
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/vllm-sr/systemone/runtime/ir"
+)
+
+// codeUnavailable is the request error code of a 503 (the generated
+// table's unavailable); the IR names only the codes it builds itself.
+const codeUnavailable ir.ErrorCode = "unavailable"
+
+// NoReplyError is the error body of a call that got no reply: 504 when
+// err is (or wraps) context.DeadlineExceeded, the caller's deadline having
+// passed, else 503 unavailable. It never carries err's text, which may
+// name hosts or addresses.
+func NoReplyError(err error) *ir.ErrorBody {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return &ir.ErrorBody{
+			Status:  http.StatusGatewayTimeout,
+			Code:    ir.ErrorQuestionFailed,
+			Reason:  string(ir.QuestionErrorDeadlineExceeded),
+			Message: "the upstream call did not answer before the caller's deadline",
+		}
+	}
+	return &ir.ErrorBody{
+		Status:  http.StatusServiceUnavailable,
+		Code:    codeUnavailable,
+		Reason:  "upstream_unreachable",
+		Message: "the upstream deployment could not be reached",
+	}
+}
+
+// MalformedReplyError is the error body of a reply that is not what the
+// target's schema answers with: 502, naming the JSON path at fault when
+// err is a *ir.ProtocolError.
+func MalformedReplyError(err error) *ir.ErrorBody {
+	var path ir.Path
+	var pe *ir.ProtocolError
+	if errors.As(err, &pe) {
+		path = pe.Path
+	}
+	return &ir.ErrorBody{
+		Status:  http.StatusBadGateway,
+		Reason:  "invalid_upstream_reply",
+		Message: "the upstream deployment answered with a body its schema does not define, at " + path.String(),
+	}
+}
+
+// CallFailed answers every item of call with e: each item gets its own
+// copy naming the item as the error's state and, for a question_failed
+// error that names no question, the item's first question (the one a
+// fail-fast endpoint would name). Other calls' items are not touched.
+func CallFailed(p *Plan, call *WireCall, e *ir.ErrorBody, retryAfter time.Duration) []ItemResult {
+	out := make([]ItemResult, 0, len(call.Items))
+	for _, name := range call.Items {
+		one := *e
+		one.State = name
+		if one.Code == ir.ErrorQuestionFailed && one.Question == "" {
+			if it, ok := p.Item(name); ok && len(it.Questions) > 0 {
+				one.Question = it.Questions[0].Name
+			}
+		}
+		out = append(out, ItemResult{Name: name, Error: &one, RetryAfter: retryAfter})
+	}
+	return out
+}
+
+// QuestionErrorOf is the per-question error an item's failure gives each
+// of its questions: what the status says about the question.
+func QuestionErrorOf(e *ir.ErrorBody) ir.QuestionErrorCode {
+	switch s := e.Status; {
+	case s == http.StatusGatewayTimeout:
+		return ir.QuestionErrorDeadlineExceeded
+	case s == http.StatusUnprocessableEntity:
+		return ir.QuestionErrorInvalidQuestion
+	case s == http.StatusTooManyRequests, s == http.StatusServiceUnavailable,
+		s == http.StatusBadGateway, s == 529:
+		return ir.QuestionErrorUnavailable
+	case s >= 400 && s < 500:
+		return ir.QuestionErrorInvalidInput
+	}
+	return ir.QuestionErrorInvalidModelOutput
+}
+
+// failedAnswers answers every question of it with e's question error: its
+// questions are unknown, and the reason and message say why without any
+// request data.
+func failedAnswers(it PlannedItem, e *ir.ErrorBody) []ir.Answer {
+	code := QuestionErrorOf(e)
+	reason := e.Reason
+	if reason == "" {
+		reason = "upstream_" + string(code)
+	}
+	msg := "the upstream call carrying this question failed with status " + strconv.Itoa(e.Status)
+	answers := make([]ir.Answer, len(it.Questions))
+	for i, q := range it.Questions {
+		answers[i] = ir.Answer{Name: q.Name, Type: q.Type, Error: code, Reason: reason, Message: msg}
+	}
+	return answers
+}
+
+// errDeadline stands for a call the caller's deadline cut off before it
+// answered.
+var errDeadline = context.DeadlineExceeded

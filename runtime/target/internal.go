@@ -1,0 +1,129 @@
+package target
+
+import (
+	"net/http"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// The model runtime's native endpoints, which Internal calls.
+const (
+	DecisionsPath = "/v1/decisions"
+	BundlePath    = "/v1/bundle"
+)
+
+// Internal is the Router's client codec for the hops inside a
+// deployment: the Router to a model runtime's POST /v1/decisions and POST
+// /v1/bundle, in the internal wire form (internalwire: the 4.0 request
+// forms plus roles). It is stateless and safe for concurrent use.
+//
+// It is lossless: every request goes on as internalwire writes it from
+// the IR, member order, 4.0 spellings, number literals, implicit roles and
+// options.long_context included, so every model input the Router builds
+// is byte for byte what it was. A batch of one request is one
+// /v1/decisions call with the target's model; a larger batch (a stage
+// bundle) is one /v1/bundle call with the target's model, each item
+// carrying its own options (the batch's, when the item has none).
+//
+// Replies are the runtime's: /v1/decisions answers in a 200 with a failed
+// question's error, reason and message in its own answer, and /v1/bundle
+// answers each request under its name. Both are read with the extension
+// members.
+var Internal internalCodec
+
+// internalCodec is Internal's type; its zero value is ready.
+type internalCodec struct{}
+
+var _ Codec = internalCodec{}
+
+var internalReader = ReplyReader{Extensions: true}
+
+// ID returns internal.
+func (internalCodec) ID() table.SchemaID { return table.SchemaInternal }
+
+// Spec names the frozen 4.0 contract, whose request forms the internal
+// form keeps (roles comes from the extension specification).
+func (internalCodec) Spec() SpecRef {
+	return SpecRef{Path: fieldtable.SpecVllmSR40Path, SHA256: fieldtable.SpecVllmSR40SHA256}
+}
+
+// Capabilities are everything the runtime answers, sorted.
+func (internalCodec) Capabilities() CapabilitySet {
+	return AllCapabilities()
+}
+
+// Stateless reports true.
+func (internalCodec) Stateless() bool { return true }
+
+// ListingPath is GET /v1/models.
+func (internalCodec) ListingPath() string { return "/v1/models" }
+
+// DecodeListing reads the runtime's listing with its cards.
+func (internalCodec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
+	return internalReader.Listing(status, body)
+}
+
+// Plan writes b as one call: /v1/decisions for one request, /v1/bundle
+// for more.
+func (internalCodec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, error) {
+	base, err := OneCallBase(b, t)
+	if err != nil {
+		return Plan{}, nil, err
+	}
+	model := t.Model
+	var url string
+	var body []byte
+	if len(b.Items) == 1 {
+		r := b.Items[0].Request
+		r.Model = &model
+		r.Options = itemOptions(&r, b.Options)
+		url = base + DecisionsPath
+		body, err = internalwire.EncodeRequest(&r)
+	} else {
+		bundle := ir.Batch{Model: &model, Layout: b.Layout, Items: make([]ir.BatchItem, len(b.Items))}
+		for i := range b.Items {
+			r := b.Items[i].Request
+			r.Model = nil // the bundle's model answers every item
+			r.Options = itemOptions(&r, b.Options)
+			bundle.Items[i] = ir.BatchItem{Name: b.Items[i].Name, Request: r}
+		}
+		url = base + BundlePath
+		body, err = internalwire.EncodeBundle(&bundle)
+	}
+	if err != nil {
+		return Plan{}, nil, err
+	}
+	order, items := PlanItems(b)
+	return Plan{
+		Calls:          []WireCall{{Method: http.MethodPost, URL: url, Header: JSONHeader(), Body: body, Items: order}},
+		MaxConcurrency: t.MaxConcurrencyOrDefault(),
+		Order:          order,
+		Items:          items,
+		Deadline:       p.Deadline,
+	}, nil, nil
+}
+
+// itemOptions are the options an item goes with: its own, else the
+// batch's (the bundle has none of its own).
+func itemOptions(r *ir.Request, batch *ir.Options) *ir.Options {
+	if r.Options != nil {
+		return r.Options
+	}
+	return batch
+}
+
+// DecodeReply reads the call's reply: one response for /v1/decisions, a
+// batch response for /v1/bundle.
+func (internalCodec) DecodeReply(p Plan, call WireCall, reply WireReply) ([]ItemResult, error) {
+	items, ok := CallItems(&p, &call)
+	if !ok {
+		return nil, ErrCallNotInPlan
+	}
+	if len(items) == 1 && len(p.Order) == 1 {
+		return internalReader.SingleResults(&p, &call, items[0], &reply), nil
+	}
+	return internalReader.BatchResults(&p, &call, items, &reply), nil
+}

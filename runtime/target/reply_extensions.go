@@ -1,0 +1,127 @@
+package target
+
+import (
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+)
+
+// readExtensions reads the vllm-sr/5.0 response members: spans, sets,
+// thresholds, span_heads, meta and routing.
+func readExtensions(v jsonvalue.Value, at ir.Path, r *ir.Response) error {
+	if s, ok := v.Get("spans"); ok {
+		spans, err := readSpans(s, at.Key("spans"))
+		if err != nil {
+			return err
+		}
+		r.Spans = spans
+	}
+	if s, ok := v.Get("sets"); ok {
+		sets, err := readSets(s, at.Key("sets"))
+		if err != nil {
+			return err
+		}
+		r.Sets = sets
+	}
+	if t, ok := v.Get("thresholds"); ok {
+		if t.Kind() != jsonvalue.KindObject {
+			return malformed(at.Key("thresholds"), "thresholds is an object of numbers")
+		}
+		r.Thresholds = make([]ir.QuestionThreshold, 0, t.Len())
+		for _, m := range t.Members() {
+			f, ok := m.Value.Float()
+			if !ok {
+				return malformed(at.Key("thresholds").Key(m.Name), "a threshold is a number")
+			}
+			r.Thresholds = append(r.Thresholds, ir.QuestionThreshold{Question: m.Name, Threshold: f})
+		}
+	}
+	if h, ok := v.Get("span_heads"); ok {
+		if h.Kind() != jsonvalue.KindObject {
+			return malformed(at.Key("span_heads"), "span_heads is an object of span heads")
+		}
+		r.SpanHeads = make([]ir.QuestionSpanHead, 0, h.Len())
+		for _, m := range h.Members() {
+			head := ir.SpanHead(m.Value.Str())
+			if m.Value.Kind() != jsonvalue.KindString || !head.Valid() {
+				return malformed(at.Key("span_heads").Key(m.Name), "a span head is router or broad")
+			}
+			r.SpanHeads = append(r.SpanHeads, ir.QuestionSpanHead{Question: m.Name, Head: head})
+		}
+	}
+	if m, ok := v.Get("meta"); ok {
+		r.Meta = m
+	}
+	if m, ok := v.Get("routing"); ok {
+		r.Routing = m
+	}
+	return nil
+}
+
+func readSpans(s jsonvalue.Value, at ir.Path) ([]ir.QuestionSpans, error) {
+	if s.Kind() != jsonvalue.KindObject {
+		return nil, malformed(at, "spans is an object of span lists")
+	}
+	out := make([]ir.QuestionSpans, 0, s.Len())
+	for _, m := range s.Members() {
+		if m.Value.Kind() != jsonvalue.KindArray {
+			return nil, malformed(at.Key(m.Name), "a question's spans are an array")
+		}
+		qs := ir.QuestionSpans{Question: m.Name, Spans: make([]ir.Span, 0, m.Value.Len())}
+		for i, item := range m.Value.Items() {
+			span, ok := readSpan(item)
+			if !ok {
+				return nil, malformed(at.Key(m.Name).At(i), "a span has a label, start, end, text and probability")
+			}
+			qs.Spans = append(qs.Spans, span)
+		}
+		out = append(out, qs)
+	}
+	return out, nil
+}
+
+func readSpan(v jsonvalue.Value) (ir.Span, bool) {
+	var s ir.Span
+	label, ok1 := v.Get("label")
+	text, ok2 := v.Get("text")
+	start, ok3 := v.Get("start")
+	end, ok4 := v.Get("end")
+	p, ok5 := v.Get("probability")
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) || label.Kind() != jsonvalue.KindString || text.Kind() != jsonvalue.KindString {
+		return s, false
+	}
+	var isInt1, isInt2, isNum bool
+	s.Label, s.Text = label.Str(), text.Str()
+	s.Start, isInt1 = start.Int()
+	s.End, isInt2 = end.Int()
+	s.Probability, isNum = p.Float()
+	return s, isInt1 && isInt2 && isNum
+}
+
+func readSets(s jsonvalue.Value, at ir.Path) ([]ir.QuestionSet, error) {
+	if s.Kind() != jsonvalue.KindObject {
+		return nil, malformed(at, "sets is an object of set results")
+	}
+	out := make([]ir.QuestionSet, 0, s.Len())
+	for _, m := range s.Members() {
+		here := at.Key(m.Name)
+		sel, ok1 := m.Value.Get("selected")
+		probs, ok2 := m.Value.Get("probabilities")
+		if !ok1 || !ok2 || sel.Kind() != jsonvalue.KindArray {
+			return nil, malformed(here, "a set result has selected labels and probabilities")
+		}
+		qs := ir.QuestionSet{Question: m.Name, Selected: make([]string, 0, sel.Len())}
+		for i, label := range sel.Items() {
+			if label.Kind() != jsonvalue.KindString {
+				return nil, malformed(here.Key("selected").At(i), "a selected label is a string")
+			}
+			qs.Selected = append(qs.Selected, label.Str())
+		}
+		ps, ok := probabilityList(probs)
+		if !ok {
+			return nil, malformed(here.Key("probabilities"), "probabilities are an object of numbers")
+		}
+		qs.Probabilities = ps
+		out = append(out, qs)
+	}
+	return out, nil
+}

@@ -1,0 +1,94 @@
+package target
+
+import (
+	"net/http"
+
+	"github.com/vllm-sr/systemone/runtime/ir"
+)
+
+// CallItems returns the planned items call carries, in the call's order;
+// false when one is not in the plan.
+func CallItems(p *Plan, call *WireCall) ([]PlannedItem, bool) {
+	items := make([]PlannedItem, 0, len(call.Items))
+	for _, name := range call.Items {
+		it, ok := p.Item(name)
+		if !ok {
+			return nil, false
+		}
+		items = append(items, it)
+	}
+	return items, len(items) > 0
+}
+
+// SingleResults reads the reply of a call carrying one item as one
+// response (POST /v1/systemone, /v1/decisions).
+func (rd ReplyReader) SingleResults(p *Plan, call *WireCall, it PlannedItem, reply *WireReply) []ItemResult {
+	if failed, done := rd.failedCall(p, call, reply); done {
+		return failed
+	}
+	resp, err := rd.Response(reply.Body, it.Questions)
+	if err != nil {
+		return CallFailed(p, call, MalformedReplyError(err), 0)
+	}
+	return []ItemResult{{Name: it.Name, Response: resp}}
+}
+
+// BatchResults reads the reply of a call carrying several items as one
+// batch response (POST /v1/systemone/batch, /v1/bundle). An item the
+// reply does not answer fails alone (502 missing_item).
+func (rd ReplyReader) BatchResults(p *Plan, call *WireCall, items []PlannedItem, reply *WireReply) []ItemResult {
+	if failed, done := rd.failedCall(p, call, reply); done {
+		return failed
+	}
+	responses, err := rd.BatchResponse(reply.Body, items)
+	if err != nil {
+		return CallFailed(p, call, MalformedReplyError(err), 0)
+	}
+	out := make([]ItemResult, len(items))
+	for i, it := range items {
+		if responses[i] == nil {
+			out[i] = ItemResult{Name: it.Name, Error: &ir.ErrorBody{Status: http.StatusBadGateway,
+				Reason: "missing_item", Message: "the upstream batch response has no response for this request"}}
+			continue
+		}
+		out[i] = ItemResult{Name: it.Name, Response: responses[i]}
+	}
+	return out
+}
+
+// failedCall answers a call that got no reply, or a non-2xx one. A batch
+// error names the request it belongs to as its state: that item gets the
+// error, and the call's other items, which the failure left unanswered,
+// fail with 502 batch_call_failed.
+func (rd ReplyReader) failedCall(p *Plan, call *WireCall, reply *WireReply) ([]ItemResult, bool) {
+	if reply.Err != nil {
+		return CallFailed(p, call, NoReplyError(reply.Err), 0), true
+	}
+	if reply.Status >= 200 && reply.Status <= 299 {
+		return nil, false
+	}
+	e, retry := rd.Error(reply.Status, reply.Header, reply.Body)
+	if len(call.Items) < 2 || !carries(call, e.State) {
+		return CallFailed(p, call, e, retry), true
+	}
+	out := make([]ItemResult, 0, len(call.Items))
+	for _, name := range call.Items {
+		if name == e.State {
+			one := *e
+			out = append(out, ItemResult{Name: name, Error: &one, RetryAfter: retry})
+			continue
+		}
+		out = append(out, ItemResult{Name: name, Error: &ir.ErrorBody{Status: http.StatusBadGateway,
+			Reason: ReasonBatchCallFailed, Message: "another request of the same upstream batch call failed", State: name}})
+	}
+	return out, true
+}
+
+func carries(call *WireCall, name string) bool {
+	for _, n := range call.Items {
+		if n == name && name != "" {
+			return true
+		}
+	}
+	return false
+}

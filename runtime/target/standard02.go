@@ -1,0 +1,216 @@
+package target
+
+import (
+	"net/http"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/presetexpand"
+	"github.com/vllm-sr/systemone/runtime/requestwire"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Standard02 is the Router's client codec for deployments that speak
+// systemone/0.2, the published System One standard. It is stateless and
+// safe for concurrent use.
+//
+// What goes on the wire is only the standard's: one POST /v1/systemone per
+// batch item (the standard has no batch endpoint), run at most
+// Target.MaxConcurrency at a time (default 8) under the caller's deadline,
+// each body with the target's model, the standard question types and the
+// standard members. In particular:
+//
+//   - Presets are expanded from the canonical preset texts of the model
+//     catalogue (generated/catalog): a question without a type takes the
+//     preset's, and absent or null instructions and criteria take the
+//     preset's. The preset member itself is then stripped.
+//   - Extension members are stripped by the generated strip list
+//     (fieldtable.StrippedField): roles, options (so no deadline field is
+//     sent), preset and overflow. Explicit roles have no standard spelling:
+//     the whole state is sent as it is, every part as the user's content,
+//     and a "dropped roles" diagnostic is recorded.
+//   - What the standard cannot carry (fieldtable.RefusedAtLoad: span, set
+//     and track questions, video assets, head, decision_adapter, over,
+//     require_full_input, threshold, at, rate), and any question type or
+//     medium outside the deployment's declared capabilities, is refused by
+//     CheckCarryStandard02 with a *CarryError before any call: the Router
+//     calls it at configuration load for each rule and Plan calls it for
+//     each batch.
+//   - The long-context flag goes as TypeSafe-Danger-Zone-Long-Context:
+//     true, and image assets or box questions add
+//     TypeSafe-Danger-Zone-Images: true.
+//
+// Replies are read as the standard's: a 200 into the item's response
+// (extension members ignored), any other status into an error body that
+// keeps the status, the 400 detail, the 422 detail list and the
+// Retry-After delay. A call that got no reply fails only its own item.
+// The standard has no model card, so the deployment's declared
+// capabilities stand in for one; the listing is read for its standard
+// members only.
+var Standard02 standard02Codec
+
+// standard02Codec is Standard02's type; its zero value is ready.
+type standard02Codec struct{}
+
+var _ Codec = standard02Codec{}
+
+// standard02Writer writes the standard's members only: every member the
+// generated strip list names is left out, and so is every refused-at-load
+// member (which CheckCarryStandard02 has already refused; skipping it too
+// means no extension member can reach a standard server).
+var standard02Writer = requestwire.Writer{Skip: func(level table.Level, name string) bool {
+	if _, stripped := fieldtable.StrippedField(level, name); stripped {
+		return true
+	}
+	_, refused := fieldtable.Refused(level, name)
+	return refused
+}}
+
+// standard02Reader reads the standard's reply members only.
+var standard02Reader = ReplyReader{}
+
+// ID returns systemone/0.2.
+func (standard02Codec) ID() table.SchemaID { return table.SchemaStandard02 }
+
+// Spec names the standard's description and its sha256.
+func (standard02Codec) Spec() SpecRef {
+	return SpecRef{Path: fieldtable.SpecStandard02Path, SHA256: fieldtable.SpecStandard02SHA256}
+}
+
+// Capabilities are what the standard carries, sorted.
+func (standard02Codec) Capabilities() CapabilitySet {
+	return CapabilitySet{CapBox, CapChoice, CapImage, CapLongContext, CapNoul, CapScore}
+}
+
+// Stateless reports true.
+func (standard02Codec) Stateless() bool { return true }
+
+// ListingPath is the standard's GET /v1/models.
+func (standard02Codec) ListingPath() string { return "/v1/models" }
+
+// DecodeListing reads the standard's listing members.
+func (standard02Codec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
+	return standard02Reader.Listing(status, body)
+}
+
+// Plan checks b against the standard and t (CheckCarryStandard02), then writes one
+// POST call per item, in order.
+func (standard02Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, error) {
+	if t.Endpoint == "" {
+		return Plan{}, nil, ErrNoEndpoint
+	}
+	if err := CheckCarryStandard02(b, t); err != nil {
+		return Plan{}, nil, err
+	}
+	var diags ir.Diagnostics
+	noteBatchOptions(b.Options, &diags)
+	plan := Plan{MaxConcurrency: t.MaxConcurrencyOrDefault(), Deadline: p.Deadline,
+		Calls: make([]WireCall, 0, len(b.Items))}
+	for i := range b.Items {
+		it := &b.Items[i]
+		at := ir.Path{{Name: "requests"}, {Name: it.Name}}
+		r := sendable(&it.Request, t.Model, at, &diags)
+		body, err := standard02Writer.AppendRequest(make([]byte, 0, 512), &r)
+		if err != nil {
+			return Plan{}, nil, err
+		}
+		plan.Order = append(plan.Order, it.Name)
+		plan.Items = append(plan.Items, PlannedItem{Name: it.Name, Questions: QuestionsOf(&r)})
+		plan.Calls = append(plan.Calls, WireCall{Method: http.MethodPost, URL: t.Endpoint,
+			Header: header(&r, b.Options), Body: body, Items: []string{it.Name}})
+	}
+	return plan, diags, nil
+}
+
+// sendable returns the request as it goes to the target: its model, its
+// presets expanded (on a copy of the questions; the IR read stays as
+// read), and a diagnostic for each member the standard drops.
+func sendable(in *ir.Request, model string, at ir.Path, diags *ir.Diagnostics) ir.Request {
+	r := *in
+	r.Model = &model
+	r.Questions = append([]ir.Question(nil), in.Questions...)
+	for i := range r.Questions {
+		q := &r.Questions[i]
+		qa := at.Key("questions").Key(q.Name)
+		if q.Preset != nil {
+			diags.Add(ir.DiagnosticApproximated, "preset", qa.Key("preset"))
+			presetexpand.Expand(q)
+		}
+		if q.Overflow != nil {
+			diags.Add(ir.DiagnosticDropped, "overflow", qa.Key("overflow"))
+		}
+	}
+	if r.Roles.Mode == ir.RoleModeExplicit || r.Roles.Mode == ir.RoleModeImplicit && r.State.Len() > 0 {
+		diags.Add(ir.DiagnosticDropped, "roles", at.Key("roles"))
+	}
+	noteOptions(r.Options, at.Key("options"), diags)
+	return r
+}
+
+func noteBatchOptions(o *ir.Options, diags *ir.Diagnostics) {
+	noteOptions(o, ir.Path{{Name: "options"}}, diags)
+}
+
+// noteOptions records each stripped option: the standard bounds a call by
+// the client's own timeout, so no deadline field is sent.
+func noteOptions(o *ir.Options, at ir.Path, diags *ir.Diagnostics) {
+	if o == nil {
+		return
+	}
+	for _, name := range fieldtable.StrippedMembers(table.LevelOptions) {
+		if optionSet(o, name) {
+			diags.Add(ir.DiagnosticDropped, name, at.Key(name))
+		}
+	}
+}
+
+func optionSet(o *ir.Options, name string) bool {
+	switch name {
+	case "deadline_ms":
+		return o.DeadlineMs != nil
+	case "return_meta":
+		return o.ReturnMeta != nil
+	case "max_tokens":
+		return o.MaxTokens != nil
+	}
+	return false
+}
+
+// header is a call's headers: JSON, and the standard's danger-zone flags
+// for long context and for images (image assets or box questions).
+func header(r *ir.Request, batch *ir.Options) http.Header {
+	h := JSONHeader()
+	if LongContext(r, batch) {
+		h.Set(LongContextHeader, "true")
+	}
+	if needsImages(r) {
+		h.Set(ImagesHeader, "true")
+	}
+	return h
+}
+
+func needsImages(r *ir.Request) bool {
+	for i := range r.Assets {
+		if r.Assets[i].Type == ir.AssetImage {
+			return true
+		}
+	}
+	for i := range r.Questions {
+		if r.Questions[i].Type == table.QuestionBox {
+			return true
+		}
+	}
+	return false
+}
+
+// DecodeReply reads one call's reply into its item's result: the
+// response on a 2xx, else the error body with its status and Retry-After;
+// a call with no reply, or a reply the standard does not define, fails
+// its item alone.
+func (standard02Codec) DecodeReply(p Plan, call WireCall, reply WireReply) ([]ItemResult, error) {
+	items, ok := CallItems(&p, &call)
+	if !ok || len(items) != 1 {
+		return nil, ErrCallNotInPlan
+	}
+	return standard02Reader.SingleResults(&p, &call, items[0], &reply), nil
+}

@@ -1,0 +1,126 @@
+package target
+
+import (
+	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// CheckCarryStandard02 reports what b needs that t cannot carry as
+// systemone/0.2: nil, or a *CarryError listing every missing thing with
+// its path inside the batch body (requests.<item>...).
+func CheckCarryStandard02(b *ir.Batch, t Target) error {
+	var missing []Missing
+	for i := range b.Items {
+		at := ir.Path{{Name: "requests"}, {Name: b.Items[i].Name}}
+		missing = append(missing, needs(&b.Items[i].Request, t, at)...)
+	}
+	return carryError(t, missing)
+}
+
+// CheckCarryRequestStandard02 is CheckCarryStandard02 for one request (a
+// rule's), with paths from the request body's root.
+func CheckCarryRequestStandard02(r *ir.Request, t Target) error {
+	return carryError(t, needs(r, t, nil))
+}
+
+func carryError(t Target, missing []Missing) error {
+	if len(missing) == 0 {
+		return nil
+	}
+	return &CarryError{Deployment: t.Deployment, Schema: string(table.SchemaStandard02), Missing: missing}
+}
+
+// needs lists what r asks for that the standard, or the deployment's
+// declared capabilities, do not carry.
+func needs(r *ir.Request, t Target, at ir.Path) []Missing {
+	var out []Missing
+	add := func(what string, path ir.Path) { out = append(out, Missing{What: what, Path: path}) }
+	for i := range r.Questions {
+		q := &r.Questions[i]
+		qa := at.Key("questions").Key(q.Name)
+		typ, problem := resolvedType(q)
+		if problem != "" {
+			add(problem, qa.Key("preset"))
+		}
+		switch {
+		case typ == "":
+		case refused(table.LevelQuestionType, string(typ)):
+			add(string(typ)+" question", qa.Key("type"))
+		case !declares(t, Capability(typ)):
+			add(string(typ)+" question, which the deployment does not declare", qa.Key("type"))
+		}
+		for _, f := range fieldtable.RefusedAtLoad {
+			if f.Level == table.LevelQuestion && hasField(q, f.Name) {
+				add(f.Name, qa.Key(f.Name))
+			}
+		}
+	}
+	for i := range r.Assets {
+		a := &r.Assets[i]
+		path := at.Key("assets").Key(a.Placeholder)
+		switch {
+		case refused(table.LevelAssetType, string(a.Type)):
+			add(string(a.Type)+" asset", path)
+		case !declares(t, Capability(a.Type)):
+			add(string(a.Type)+" asset, which the deployment does not declare", path)
+		}
+	}
+	return out
+}
+
+func refused(level table.Level, name string) bool {
+	_, ok := fieldtable.Refused(level, name)
+	return ok
+}
+
+// declares reports whether t's declared capabilities allow c; a
+// deployment that declares none is bounded by the standard alone.
+func declares(t Target, c Capability) bool {
+	return len(t.Capabilities) == 0 || t.Capabilities.Has(c)
+}
+
+// resolvedType is the type q is sent with: its own, or its preset's. The
+// problem is a fixed description when the preset is unknown or answers
+// another type.
+func resolvedType(q *ir.Question) (table.QuestionType, string) {
+	if q.Preset == nil {
+		return q.Type, ""
+	}
+	p, ok := catalog.Preset(*q.Preset)
+	switch {
+	case !ok:
+		return q.Type, "a preset the catalogue has no canonical text for"
+	case q.Type != "" && q.Type != p.Type:
+		return q.Type, "a preset of another question type"
+	}
+	return p.Type, ""
+}
+
+// hasField reports whether q carries the question-level extension field
+// name. Every refused-at-load question field of the generated table must
+// be named here; a test checks it.
+func hasField(q *ir.Question, name string) bool {
+	switch name {
+	case "head":
+		return q.Head != nil
+	case "decision_adapter":
+		return q.DecisionAdapter != nil
+	case "over":
+		return q.Over != nil
+	case "require_full_input":
+		return q.RequireFullInput != nil
+	case "threshold":
+		return q.Threshold != nil
+	case "at":
+		return q.At != nil
+	case "rate":
+		return q.Rate != nil
+	case "overflow":
+		return q.Overflow != nil
+	case "preset":
+		return q.Preset != nil
+	}
+	return false
+}

@@ -1,0 +1,43 @@
+package target_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vllm-sr/systemone/runtime/target"
+	"github.com/vllm-sr/systemone/runtime/targetcodec/codectest"
+)
+
+// FuzzStandard02DecodeReply feeds arbitrary statuses and bodies to
+// DecodeReply for a plan of three questions, seeded from the golden
+// replies: every reply gives exactly one result for the item, never a
+// panic.
+func FuzzStandard02DecodeReply(f *testing.F) {
+	files, _ := filepath.Glob("testdata/standard02/*/replies.json")
+	for _, file := range files {
+		raw, _ := os.ReadFile(file)
+		var replies []codectest.ReplyFile
+		_ = json.Unmarshal(raw, &replies)
+		for _, r := range replies {
+			f.Add(r.Status, []byte(r.Body))
+		}
+	}
+	b := codectest.ReadBatch(f, []byte(`{"requests":{"r":{"state":"s","questions":{
+		"n":{"type":"noul","instructions":"i"},"c":{"type":"choice","criteria":{"a":"A","b":"B"}},"s":{"type":"score","criteria":["lo","hi"]}}}}}`), nil)
+	plan, _, err := target.Standard02.Plan(b, gateway, target.Policy{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		results, err := target.Standard02.DecodeReply(plan, plan.Calls[0], target.WireReply{Status: status, Body: body})
+		if err != nil || len(results) != 1 || (results[0].Response == nil) == (results[0].Error == nil) {
+			t.Fatalf("results %+v, %v", results, err)
+		}
+		if r := results[0].Response; r != nil && len(r.Answers) != 3 {
+			t.Fatalf("%d answers", len(r.Answers))
+		}
+		_ = target.Reassemble(&plan, results)
+	})
+}

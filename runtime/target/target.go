@@ -1,0 +1,73 @@
+package target
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/vllm-sr/systemone/runtime/ir"
+)
+
+// DefaultMaxConcurrency is how many split calls are in flight when the
+// deployment sets no max_concurrency.
+const DefaultMaxConcurrency = 8
+
+// ErrNoEndpoint: the target names no endpoint to call.
+var ErrNoEndpoint = errors.New("target: the target has no endpoint")
+
+// ErrCallNotInPlan: DecodeReply was given a call its plan did not make.
+var ErrCallNotInPlan = errors.New("target: the call is not one of the plan's")
+
+// MaxConcurrencyOrDefault returns t's bound on calls in flight, or
+// DefaultMaxConcurrency when t sets none.
+func (t Target) MaxConcurrencyOrDefault() int {
+	if t.MaxConcurrency > 0 {
+		return t.MaxConcurrency
+	}
+	return DefaultMaxConcurrency
+}
+
+// BaseURL returns the endpoint without its /v1/systemone path: the root
+// the other System One paths (/v1/systemone/batch, /v1/decisions,
+// /v1/bundle, /v1/models) hang from. An endpoint not ending in
+// /v1/systemone is taken as the root itself.
+func (t Target) BaseURL() (string, error) {
+	if t.Endpoint == "" {
+		return "", ErrNoEndpoint
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(t.Endpoint, "/"), "/v1/systemone"), nil
+}
+
+// OneCallBase checks what a plan that sends the whole of b in one call
+// needs, a target endpoint and at least one item, and returns the
+// target's base URL.
+func OneCallBase(b *ir.Batch, t Target) (string, error) {
+	base, err := t.BaseURL()
+	if err != nil {
+		return "", err
+	}
+	if len(b.Items) == 0 {
+		return "", &ir.ProtocolError{Category: ir.CategoryInvalidIR, Reason: ir.ReasonEmpty,
+			Path: ir.Path{{Name: "requests"}}, Message: "a batch has at least one request"}
+	}
+	return base, nil
+}
+
+// JSONHeader returns the headers every System One call carries.
+func JSONHeader() http.Header {
+	return http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json"}}
+}
+
+// LongContext reports whether the request, or the batch's options, set
+// the long-context flag.
+func LongContext(r *ir.Request, batch *ir.Options) bool {
+	set := func(o *ir.Options) bool { return o != nil && o.LongContext != nil && *o.LongContext }
+	return set(r.Options) || set(batch)
+}
+
+// LongContextHeader is the standard's long-context request header.
+const LongContextHeader = "TypeSafe-Danger-Zone-Long-Context"
+
+// ImagesHeader is the standard's header that turns on image assets and
+// box questions.
+const ImagesHeader = "TypeSafe-Danger-Zone-Images"

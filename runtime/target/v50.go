@@ -1,0 +1,165 @@
+package target
+
+import (
+	"net/http"
+	"reflect"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/presetexpand"
+	"github.com/vllm-sr/systemone/runtime/requestwire"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// BatchPath is the vllm-sr/5.0 extension's batch endpoint.
+const BatchPath = "/v1/systemone/batch"
+
+// V50 is the Router's client codec for deployments that speak
+// vllm-sr/5.0: vllm-sr serve targets (the model runtime, a Router or an
+// Engine frontend). It is stateless and safe for concurrent use.
+//
+// A batch is one call to POST /v1/systemone/batch with the full extension
+// set: {model, requests, options}, the target's model, each item a
+// complete standard request with its roles (4.0's implicit roles spelled
+// out as the explicit roles they stand for), presets kept so trained
+// heads answer (a preset-only question is completed from the canonical
+// preset texts, since every 5.0 message is a complete standard message)
+// and the batch's options, deadline_ms included. Items of an internal
+// bundle carry their own options; a 5.0 batch has one set, so items whose
+// options differ are refused. The long-context flag is the standard's
+// header.
+//
+// The reply is the batch response, each item's response read with the
+// extension members. A failed batch names the failing request as its
+// state: that item carries the error, and the call's other items, left
+// unanswered, fail with 502 batch_call_failed. The listing at GET
+// /v1/models is read with each model's version, features and card.
+var V50 v50Codec
+
+// v50Codec is V50's type; its zero value is ready.
+type v50Codec struct{}
+
+var _ Codec = v50Codec{}
+
+var (
+	v50Writer = requestwire.Writer{}
+	v50Reader = ReplyReader{Extensions: true}
+)
+
+// ID returns vllm-sr/5.0.
+func (v50Codec) ID() table.SchemaID { return table.SchemaVllmSR50 }
+
+// Spec names the extension specification and its sha256.
+func (v50Codec) Spec() SpecRef {
+	return SpecRef{Path: fieldtable.SpecVllmSR50Path, SHA256: fieldtable.SpecVllmSR50SHA256}
+}
+
+// Capabilities are everything 5.0 carries, sorted. A deployment's card
+// narrows them to what its model answers.
+func (v50Codec) Capabilities() CapabilitySet {
+	return AllCapabilities()
+}
+
+// Stateless reports true.
+func (v50Codec) Stateless() bool { return true }
+
+// ListingPath is GET /v1/models.
+func (v50Codec) ListingPath() string { return "/v1/models" }
+
+// DecodeListing reads the listing with each model's version, features and
+// card.
+func (v50Codec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
+	return v50Reader.Listing(status, body)
+}
+
+// Plan writes b as one batch call.
+func (v50Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, error) {
+	base, err := OneCallBase(b, t)
+	if err != nil {
+		return Plan{}, nil, err
+	}
+	opts, err := batchOptions(b)
+	if err != nil {
+		return Plan{}, nil, err
+	}
+	model := t.Model
+	out := ir.Batch{Model: &model, Options: opts, Items: make([]ir.BatchItem, len(b.Items))}
+	long := false
+	for i := range b.Items {
+		r := b.Items[i].Request
+		long = long || LongContext(&r, b.Options)
+		r.Model, r.Options = nil, nil
+		r.Questions = completed(r.Questions)
+		out.Items[i] = ir.BatchItem{Name: b.Items[i].Name, Request: r}
+	}
+	body, err := v50Writer.AppendBatch(make([]byte, 0, 1024), &out)
+	if err != nil {
+		return Plan{}, nil, err
+	}
+	h := JSONHeader()
+	if long {
+		h.Set(LongContextHeader, "true")
+	}
+	order, items := PlanItems(&out)
+	return Plan{
+		Calls:          []WireCall{{Method: http.MethodPost, URL: base + BatchPath, Header: h, Body: body, Items: order}},
+		MaxConcurrency: t.MaxConcurrencyOrDefault(),
+		Order:          order,
+		Items:          items,
+		Deadline:       p.Deadline,
+	}, nil, nil
+}
+
+// completed returns the questions with each preset-only question completed
+// from its canonical text, on a copy.
+func completed(qs []ir.Question) []ir.Question {
+	out := append([]ir.Question(nil), qs...)
+	for i := range out {
+		if out[i].Type == "" {
+			presetexpand.Expand(&out[i])
+		}
+	}
+	return out
+}
+
+// batchOptions are the options the batch call carries: the batch's own,
+// else the items' when they all carry the same ones (an internal bundle's
+// per-item options, which a 5.0 batch has one set of).
+func batchOptions(b *ir.Batch) (*ir.Options, error) {
+	if b.Options != nil {
+		return b.Options, nil
+	}
+	var first *ir.Options
+	for i := range b.Items {
+		o := b.Items[i].Request.Options
+		switch {
+		case i == 0:
+			first = o
+		case !sameOptions(first, o):
+			return nil, &ir.ProtocolError{Category: ir.CategoryUnsupported, Reason: ir.ReasonConflict,
+				Path:    ir.Path{{Name: "requests"}, {Name: b.Items[i].Name}, {Name: "options"}},
+				Message: "a vllm-sr/5.0 batch carries one set of options, and the requests' options differ"}
+		}
+	}
+	return first, nil
+}
+
+// sameOptions compares two options by value, ignoring how they were
+// spelled.
+func sameOptions(a, b *ir.Options) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := *a, *b
+	x.Layout, y.Layout = ir.Layout{}, ir.Layout{}
+	return reflect.DeepEqual(x, y)
+}
+
+// DecodeReply reads the batch call's reply into each item's result.
+func (v50Codec) DecodeReply(p Plan, call WireCall, reply WireReply) ([]ItemResult, error) {
+	items, ok := CallItems(&p, &call)
+	if !ok {
+		return nil, ErrCallNotInPlan
+	}
+	return v50Reader.BatchResults(&p, &call, items, &reply), nil
+}

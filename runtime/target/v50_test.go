@@ -1,0 +1,80 @@
+package target_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/target"
+	"github.com/vllm-sr/systemone/runtime/targetcodec/codectest"
+)
+
+// TestGoldenV50 runs every case under testdata/v50.
+func TestGoldenV50(t *testing.T) {
+	codectest.RunDir(t, "testdata/v50", target.V50)
+}
+
+var serve = target.Target{Deployment: "serve-vela", Endpoint: "http://127.0.0.1:8100/v1/systemone", Model: "vllm-sr/vela3-fast"}
+
+// TestBodiesAreVllmSR50: the batch body passes the generated 5.0 batch
+// validator.
+func TestBodiesAreVllmSR50(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/v50/*")
+	for _, dir := range dirs {
+		raw, _ := os.ReadFile(filepath.Join(dir, "request.json"))
+		plan, _, err := target.V50.Plan(codectest.ReadBatch(t, raw, nil), serve, target.Policy{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(plan.Calls) != 1 {
+			t.Fatalf("%s: %d calls for one batch", dir, len(plan.Calls))
+		}
+		v, err := jsonvalue.Decode(plan.Calls[0].Body, jsonvalue.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if problems := validate.BatchRequestVllmSR50(v); problems != nil {
+			t.Errorf("%s: %+v", dir, problems)
+		}
+	}
+}
+
+// TestDecodeListing reads version, features and card.
+func TestDecodeListing(t *testing.T) {
+	l, err := target.V50.DecodeListing(200, []byte(`{"models":[{"name":"vllm-sr/vela3-fast","description":"d","release_date":"2026-10-01","version":"5.0","features":["noul","span"],"card":{"question_types":["noul"]}}]}`))
+	if err != nil || len(l.Models) != 1 || *l.Models[0].Version != "5.0" || len(l.Models[0].Features) != 2 || !l.Models[0].Card.IsValid() {
+		t.Fatalf("%+v %v", l, err)
+	}
+	if _, err := target.V50.DecodeListing(200, []byte(`{"models":[{"name":"x","features":"noul"}]}`)); err == nil {
+		t.Fatal("features as a string was read")
+	}
+}
+
+// TestItemOptionsMustAgree: a bundle whose items carry different options
+// cannot be one 5.0 batch.
+func TestItemOptionsMustAgree(t *testing.T) {
+	b := codectest.ReadBatch(t, []byte(`{"requests":{"a":{"state":"s","questions":{"q":{"type":"noul"}}},"b":{"state":"t","questions":{"q":{"type":"noul"}}}}}`), nil)
+	one, two := int64(100), int64(200)
+	b.Items[0].Request.Options = &spOptions{DeadlineMs: &one}
+	b.Items[1].Request.Options = &spOptions{DeadlineMs: &two}
+	if _, _, err := target.V50.Plan(b, serve, target.Policy{}); err == nil {
+		t.Fatal("differing item options were merged")
+	}
+	b.Items[1].Request.Options = &spOptions{DeadlineMs: &one}
+	plan, _, err := target.V50.Plan(b, serve, target.Policy{})
+	if err != nil || !json.Valid(plan.Calls[0].Body) {
+		t.Fatal(err)
+	}
+}
+
+// FuzzV50DecodeReply: any reply to the batch call decodes into
+// one result per item.
+func FuzzV50DecodeReply(f *testing.F) {
+	codectest.FuzzDecodeReply(f, "testdata/v50", "batch-call", target.V50, serve)
+}
+
+type spOptions = ir.Options
