@@ -1,6 +1,6 @@
 // Package gen is srgen, the generator that turns the System One
-// specifications into the Go field tables, the Python tables, the
-// round-trip corpus and the reference docs.
+// specifications into the Go field tables, validators and vocabulary, the
+// Python tables, the round-trip corpus and the reference docs.
 //
 // Run is the whole generator as a library call, in four stages, each its
 // own package:
@@ -11,7 +11,9 @@
 //	write (gen/write)  files → disk: write changed files, remove stale ones
 //
 // Beside the stages, gen/drift compares our description of the standard
-// with a published OpenAPI document (`srgen drift --published FILE`).
+// with a published OpenAPI document (`srgen drift --published FILE`), and
+// gen/validatetest holds the hand-written tests of generated/validate, so
+// that generated/ holds only srgen's output.
 //
 // Invariants: output is deterministic (the same specs give the same bytes:
 // no dates, versions or absolute paths); srgen writes and removes only the

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
@@ -72,7 +72,7 @@ func newConfigMigrate() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out, changed, err := routerconfig.Migrate(args[0], data, apiregistry.Builtin())
+			out, changed, err := routerconfig.Migrate(args[0], data, registry.BuiltinAPIs())
 			var le *routerconfig.LoadError
 			if errors.As(err, &le) {
 				for _, p := range le.Problems {

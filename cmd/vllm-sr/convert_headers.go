@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vllm-sr/systemone/runtime/convert"
+	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/target"
 )
@@ -27,7 +27,7 @@ func addHeadersFlag(cmd *cobra.Command) {
 // before the caller writes the body to standard output; on an error it
 // prints nothing.
 func translate(cmd *cobra.Command, from, to table.SchemaID, deviations []string, body []byte) ([]byte, error) {
-	res, err := convert.Translate(from, to, deviations, body)
+	res, err := engine.Translate(from, to, deviations, body)
 	if err != nil {
 		return nil, err
 	}

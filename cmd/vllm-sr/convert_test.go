@@ -54,7 +54,7 @@ func TestConvertCommandErrors(t *testing.T) {
 		{"unknown schema", "{}", []string{"--from", "internal", "--to", "vllm-sr/4.0"}, `unknown schema "vllm-sr/4.0" for --to; supported: internal, systemone/0.2, vllm-sr/5.0`},
 		{"unknown deviation", "{}", []string{"--from", "internal", "--to", "systemone/0.2", "--deviation", "ascii_only"}, `unknown deviation "ascii_only"; supported: state_text`},
 		{"refused body", `{"state":"s","questions":{"q":{"type":"noul","stream":1}}}`, []string{"--from", "internal", "--to", "internal"},
-			"questions.q.stream: is not a member of the internal form (unknown_member)"},
+			`questions.q.stream: member "stream" is not defined by the schema (unknown_member)`},
 		{"missing file", "", []string{"--from", "internal", "--to", "internal", "no-such-file.json"}, "no such file"},
 	}
 	for _, c := range cases {
@@ -108,7 +108,7 @@ func TestConvertBinary(t *testing.T) {
 	if stdout.Len() != 0 {
 		t.Errorf("wrote %q to stdout on failure", stdout.String())
 	}
-	want := "vllm-sr: the internal schema refuses the body: questions: is required (missing_member)\n"
+	want := "vllm-sr: the internal schema refuses the body: questions: required member \"questions\" is missing (missing_member)\n"
 	if stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}

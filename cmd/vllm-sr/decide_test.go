@@ -9,8 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/golden"
-	"github.com/vllm-sr/systemone/runtime/router/routertest"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 const decideConfig = `deployments:
@@ -41,7 +40,7 @@ func runDecide(t *testing.T, args ...string) (string, error) {
 }
 
 func TestDecideCommandEvaluatesUrgent(t *testing.T) {
-	rec := routertest.NewRecorder(t, time.Millisecond)
+	rec := testkit.NewRouterRecorder(t, time.Millisecond)
 	path := filepath.Join(t.TempDir(), "router.yaml")
 	if err := os.WriteFile(path, []byte(strings.ReplaceAll(decideConfig, "{{REC}}", rec.URL())), 0o600); err != nil {
 		t.Fatal(err)
@@ -68,7 +67,7 @@ func TestDecideCommandEvaluatesUrgent(t *testing.T) {
 	if sent.Model != "d3" || sent.State["request"] == "" || sent.State["history"] != "hello" || sent.Roles != nil {
 		t.Fatalf("sent %s", calls[0])
 	}
-	golden.Check(t, "testdata/decide-urgent.golden", []byte(out))
+	testkit.GoldenCheck(t, "testdata/decide-urgent.golden", []byte(out))
 }
 
 func TestDecideCommandRefusesBadFlags(t *testing.T) {

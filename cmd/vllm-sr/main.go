@@ -1,5 +1,5 @@
 // Command vllm-sr is the vllm-sr command line. It only parses flags: every
-// feature is a call into a runtime package (convert: runtime/convert).
+// feature is a call into a runtime package (convert: runtime/engine).
 package main
 
 import (

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vllm-sr/systemone/runtime/convert"
+	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -34,8 +34,8 @@ func newConvert() *cobra.Command {
 		Short: "Write one request body in another schema, through the IR",
 		Long: "convert reads one request body from FILE, or standard input when FILE is - or absent,\n" +
 			"and writes the same request in the target schema to standard output.\n" +
-			"Reads: " + joinSchemas(convert.Schemas()) + ". Writes: " + joinSchemas(convert.Targets()) + ".\n" +
-			"Deviations: " + strings.Join(convert.Deviations(), ", ") + ".",
+			"Reads: " + joinSchemas(engine.Schemas()) + ". Writes: " + joinSchemas(engine.Targets()) + ".\n" +
+			"Deviations: " + strings.Join(engine.Deviations(), ", ") + ".",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			body, err := readBody(cmd.InOrStdin(), args)

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/gen/model"
-	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // fixtureOptions put the fixture's Go packages under a throwaway import
@@ -49,7 +49,7 @@ func TestEmittersGolden(t *testing.T) {
 		}
 		tree[f.Path] = f.Data
 	}
-	golden.CheckTree(t, "testdata/fixture", tree)
+	testkit.GoldenCheckTree(t, "testdata/fixture", tree)
 }
 
 func TestEveryFileCarriesTheHeader(t *testing.T) {

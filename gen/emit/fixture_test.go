@@ -10,7 +10,8 @@ import (
 
 // fixtureModel is a small model that exercises every emitter: a few fields
 // of each spec and disposition, three schemas, endpoints, removed forms,
-// families, errors, limits, implicit roles and two corpus cases.
+// families, errors, limits, error reasons, implicit roles and two corpus
+// cases.
 func fixtureModel(t testing.TB) *model.Model {
 	t.Helper()
 	hash := func(c byte) string {
@@ -52,15 +53,16 @@ func fixtureModel(t testing.TB) *model.Model {
 		},
 		Schemas: []model.Schema{
 			{ID: table.SchemaStandard02, Messages: []model.Message{
-				{Level: table.LevelRequest, Members: []model.Member{{Name: "model"}, {Name: "state"}}},
+				{Level: table.LevelRequest, Members: []model.Member{{Name: "model", Spec: model.SpecStandard, Required: true}, {Name: "state", Spec: model.SpecStandard, Required: true}}},
 			}, Endpoints: []string{"POST /v1/systemone"}},
 			{ID: table.SchemaVllmSR50, Messages: []model.Message{
-				{Level: table.LevelRequest, Members: []model.Member{{Name: "model"}, {Name: "state"}, {Name: "roles"}}},
-				{Level: table.LevelQuestion, Members: []model.Member{{Name: "head"}}},
+				{Level: table.LevelRequest, Members: []model.Member{{Name: "model", Spec: model.SpecStandard}, {Name: "state", Spec: model.SpecStandard, Required: true}, {Name: "roles", Spec: model.SpecExtensions}}},
+				{Level: table.LevelQuestion, Members: []model.Member{{Name: "head", Spec: model.SpecExtensions, QuestionTypes: []table.QuestionType{table.QuestionSpan}}}},
 			}, Endpoints: []string{"POST /v1/systemone", "POST /v1/decisions"}},
 			{ID: table.SchemaVllmSR40, Messages: []model.Message{
-				{Level: table.LevelRequest, Members: []model.Member{{Name: "model"}, {Name: "state"}, {Name: "roles"}}},
-				{Level: table.LevelQuestion, Members: []model.Member{{Name: "head"}, {Name: "choices", Removed: true}}},
+				{Level: table.LevelRequest, Members: []model.Member{{Name: "model", Spec: model.SpecStandard}, {Name: "state", Spec: model.SpecStandard}, {Name: "roles", Spec: model.SpecExtensions}}},
+				{Level: table.LevelQuestion, Members: []model.Member{{Name: "head", Spec: model.SpecExtensions, QuestionTypes: []table.QuestionType{table.QuestionSpan}},
+					{Name: "choices", Spec: model.SpecContract40, QuestionTypes: []table.QuestionType{table.QuestionChoice, table.QuestionNoul}, Removed: true}}},
 			}, Endpoints: []string{"POST /v1/systemone", "POST /v1/decisions"}},
 		},
 		Endpoints: []model.Endpoint{
@@ -72,7 +74,8 @@ func fixtureModel(t testing.TB) *model.Model {
 				Schemas: []table.SchemaID{table.SchemaVllmSR40}, Description: "4.0's endpoint."},
 		},
 		Headers: []model.Header{
-			{Name: "TypeSafe-Danger-Zone-Long-Context", Spec: model.SpecStandard, Direction: "request", Values: []string{"true"}, DocumentedIn: []model.DocSource{model.DocProse}, Description: "Long context."},
+			{Name: "TypeSafe-Danger-Zone-Long-Context", Symbol: "long_context", Spec: model.SpecStandard, Direction: "request", Values: []string{"true"}, DocumentedIn: []model.DocSource{model.DocProse}, Description: "Long context."},
+			{Name: "x-request-id", Spec: model.SpecStandard, Direction: "response", DocumentedIn: []model.DocSource{model.DocProse}, Description: "The request's id."},
 		},
 		Statuses: []model.Status{
 			{Code: 422, Spec: model.SpecStandard, Body: table.LevelError, Meaning: "Validation failed.", DocumentedIn: []model.DocSource{model.DocOpenAPI}},
@@ -93,7 +96,12 @@ func fixtureModel(t testing.TB) *model.Model {
 		RequestErrors:  []model.RequestError{{Code: "invalid_request", Status: 400}, {Code: "question_failed"}, {Code: "overloaded", Status: 529, RetryAfter: true}},
 		Limits: []model.Limit{
 			{Name: "levels", Min: &one, Max: &ten, Unit: "items", QuestionTypes: []table.QuestionType{table.QuestionScore}},
-			{Name: "questions", Unit: "items"},
+			{Name: "questions", Min: &one, Unit: "items"},
+			{Name: "body_bytes", Max: &ten, Unit: "bytes"},
+		},
+		ErrorReasons: []model.ErrorReason{
+			{Reason: "invalid_json", Description: "The body is not valid JSON."},
+			{Reason: "removed_form", Description: "A 4.0 form | its replacement."},
 		},
 		ImplicitRoles: model.ImplicitRoles{Default: "user", Parts: []model.ImplicitRole{
 			{Key: "request", Role: "user"}, {Key: "history", Role: "context"}, {Key: "answer", Role: "answer"}, {Key: "context", Role: "context"},

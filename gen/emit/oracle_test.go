@@ -258,7 +258,7 @@ func compareWithOracle(t testing.TB, schemas []model.SchemaValidation, v jsonval
 }
 
 // oracleBodies are the bodies both validators are compared on: the
-// generated/validate tests' bodies (testdata/oracle/bodies.json), the
+// gen/validatetest tests' bodies (testdata/oracle/bodies.json), the
 // decisions' own (testdata/oracle/decisions.json) and every JSON file of
 // generated/corpus.
 func oracleBodies(t testing.TB) [][]byte {

@@ -42,6 +42,7 @@ func Emitters(o Options) []Emitter {
 		{Name: "strip", Emit: o.strip},
 		{Name: "validators", Emit: o.validators},
 		{Name: "hashes", Emit: o.hashes},
+		{Name: "vocab", Emit: o.vocab},
 		{Name: "python", Emit: o.python},
 		{Name: "corpus", Emit: o.corpus},
 		{Name: "catalog", Emit: o.catalog},

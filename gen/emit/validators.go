@@ -13,8 +13,8 @@ import (
 // Every member name, type, enum, limit and removed form in it comes from
 // model.Validations; this file only decides how the checks are spelled in
 // Go. The output is straight-line code (a switch on member names per
-// object, one function per object), with no reflection and no allocation
-// on a valid body.
+// object, one function per distinct object shape: validators_shapes.go),
+// with no reflection and no allocation on a valid body.
 
 const jsonPackage = "github.com/vllm-sr/systemone/runtime/jsonvalue"
 
@@ -35,6 +35,10 @@ func (o Options) validators(m *model.Model) ([]File, error) {
 		"unknown members, JSON types, enums, limits, required members and removed\n" +
 		"4.0 forms, each problem named by its JSON Pointer and never carrying the\n" +
 		"offending value. It is generated from the specifications by srgen.")
+	set, err := findShapes(schemas)
+	if err != nil {
+		return nil, fmt.Errorf("validators: %w", err)
+	}
 	bodies := []struct {
 		fn, body string
 		root     func(model.SchemaValidation) string
@@ -43,14 +47,12 @@ func (o Options) validators(m *model.Model) ([]File, error) {
 		{"BatchRequest", "batch body (POST /v1/systemone/batch)", func(s model.SchemaValidation) string { return s.Batch }},
 	}
 	for _, b := range bodies {
-		if err := writeDispatch(f, schemas, b.fn, b.body, b.root); err != nil {
+		if err := writeDispatch(f, set, b.fn, b.body, b.root); err != nil {
 			return nil, fmt.Errorf("validators: %s: %w", b.fn, err)
 		}
 	}
-	for _, s := range schemas {
-		if err := writeSchema(f, s); err != nil {
-			return nil, fmt.Errorf("validators: schema %s: %w", s.Schema, err)
-		}
+	if err := writeShapes(f, set); err != nil {
+		return nil, fmt.Errorf("validators: %w", err)
 	}
 	writeHelpers(f)
 	file, err := render(dir+"/zz_generated.validate.go", f)
@@ -58,8 +60,11 @@ func (o Options) validators(m *model.Model) ([]File, error) {
 }
 
 // writeDispatch writes the schema-ID entry point (Request, BatchRequest)
-// and its per-schema functions, for the schemas that have that body.
-func writeDispatch(f *jen.File, schemas []model.SchemaValidation, fn, body string, root func(model.SchemaValidation) string) error {
+// and its per-schema functions, for the schemas that have that body. The
+// exported functions stay one per schema (the runtime calls them); each
+// calls its root object's shape function.
+func writeDispatch(f *jen.File, set *shapeSet, fn, body string, root func(model.SchemaValidation) string) error {
+	schemas := set.schemas
 	var cases []jen.Code
 	var known []string
 	for _, s := range schemas {
@@ -82,12 +87,12 @@ func writeDispatch(f *jen.File, schemas []model.SchemaValidation, fn, body strin
 			jen.Id("Expected"): jen.Lit(joinOr(known)),
 		}))),
 	)
-	for _, s := range schemas {
+	for i, s := range schemas {
 		if root(s) == "" {
 			continue
 		}
 		// A body must be an object before its members are walked.
-		check, err := valueStmts(s, model.ValueCheck{
+		check, err := valueStmts(set.callee(i), model.ValueCheck{
 			Kinds: bodyKinds, Expected: model.KindsText(bodyKinds, false), Object: root(s),
 		}, jen.Id("v"), jen.Op("&").Id("at"), jen.Id("at"), 1)
 		if err != nil {
@@ -115,18 +120,6 @@ func joinOr(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
-// writeSchema writes one function per object check of a schema.
-func writeSchema(f *jen.File, s model.SchemaValidation) error {
-	for _, obj := range s.Objects {
-		code, err := objectFuncCode(s, obj)
-		if err != nil {
-			return fmt.Errorf("object %s: %w", obj.Name, err)
-		}
-		f.Add(code)
-	}
-	return nil
-}
-
 // objectFunc names the function that checks object check name of s, such
 // as vllmSR50QuestionChoice.
 func objectFunc(s model.SchemaValidation, name string) string {
@@ -146,20 +139,4 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
-}
-
-// writeHelpers writes the two fixed helpers the checks call.
-func writeHelpers(f *jen.File) {
-	f.Comment("isText reports whether v is a JSON string whose text is s. An unescaped\n" +
-		"string is compared in place, without allocating; s holds no backslash\n" +
-		"(the emitter checks it), so an escaped string is decoded first.")
-	f.Func().Id("isText").Params(jen.Id("v").Qual(jsonPackage, "Value"), jen.Id("s").String()).Bool().Block(
-		jen.Id("raw").Op(":=").Id("v").Dot("Raw").Call(),
-		jen.If(jen.Id("v").Dot("Kind").Call().Op("!=").Qual(jsonPackage, "KindString").Op("||").Len(jen.Id("raw")).Op("<").Lit(2)).Block(jen.Return(jen.False())),
-		jen.If(jen.String().Call(jen.Id("raw").Index(jen.Lit(1), jen.Len(jen.Id("raw")).Op("-").Lit(1))).Op("==").Id("s")).Block(jen.Return(jen.True())),
-		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Id("raw")).Block(
-			jen.If(jen.Id("c").Op("==").LitRune('\\')).Block(jen.Return(jen.Id("v").Dot("Str").Call().Op("==").Id("s"))),
-		),
-		jen.Return(jen.False()),
-	)
 }

@@ -14,19 +14,36 @@ import (
 // uint64 bit set.
 const maxRequired = 64
 
-// objectFuncCode writes the function of one object check. Its caller has
-// already checked that v is an object. The function walks the members in
-// document order with one switch, then reports missing required members.
-func objectFuncCode(s model.SchemaValidation, obj model.ObjectCheck) (jen.Code, error) {
+// calleeFunc names the Go function that checks the object check named
+// object of the schema being emitted. The object emitters never spell a
+// callee themselves, so the same body can be rendered with the shapes'
+// placeholders (to compare) and with their final names (to write).
+type calleeFunc func(object string) string
+
+// objectParams is the signature of every object function: the problems
+// so far, the object's path and the object, which the caller has already
+// checked is a JSON object.
+func objectParams() []jen.Code {
+	return []jen.Code{
+		jen.Id("ps").Op("*").Qual(tablePackage, "Problems"),
+		jen.Id("at").Op("*").Qual(tablePackage, "Path"),
+		jen.Id("v").Qual(jsonPackage, "Value"),
+	}
+}
+
+// objectBody writes the body of the function of one object check. It
+// walks the members in document order with one switch, then reports
+// missing required members. It depends on obj and callee only.
+func objectBody(obj model.ObjectCheck, callee calleeFunc) ([]jen.Code, error) {
 	var body []jen.Code
 	if obj.Variants != nil {
-		body = append(body, variantDispatch(s, obj.Variants))
+		body = append(body, variantDispatch(obj.Variants, callee))
 	}
 	bits, err := trackedBits(obj)
 	if err != nil {
 		return nil, err
 	}
-	cases, err := memberCases(s, obj, bits)
+	cases, err := memberCases(obj, bits, callee)
 	if err != nil {
 		return nil, err
 	}
@@ -47,30 +64,20 @@ func objectFuncCode(s model.SchemaValidation, obj model.ObjectCheck) (jen.Code, 
 			mask |= bits[alt]
 		}
 		body = append(body, jen.If(jen.Id("seen").Op("&").Lit(mask).Op("==").Lit(0)).Block(
-			jen.Id("missing").Op(":=").Id("at").Dot("Member").Call(jen.Lit(mc.Name)),
-			addProblem(jen.Op("&").Id("missing"), jen.Dict{
-				jen.Id("Reason"): reason("ReasonMissingMember"),
-				jen.Id("Member"): jen.Lit(mc.Name),
-			}),
+			problemCall(helperMissingMember, jen.Id("at"), jen.Lit(mc.Name)),
 		))
 	}
-	fn := objectFunc(s, obj.Name)
-	return jen.Commentf("%s checks the members of a %s object under %s.", fn, obj.Name, s.Schema).Line().
-		Func().Id(fn).Params(
-		jen.Id("ps").Op("*").Qual(tablePackage, "Problems"),
-		jen.Id("at").Op("*").Qual(tablePackage, "Path"),
-		jen.Id("v").Qual(jsonPackage, "Value"),
-	).Block(body...), nil
+	return body, nil
 }
 
 // variantDispatch hands an object whose dispatching member names a
 // variant to that variant's function; any other falls through to the
 // generic members, which report the dispatching member's problem.
-func variantDispatch(s model.SchemaValidation, vc *model.VariantCheck) jen.Code {
+func variantDispatch(vc *model.VariantCheck, callee calleeFunc) jen.Code {
 	var cases []jen.Code
 	for _, variant := range vc.Variants {
 		cases = append(cases, jen.Case(jen.Id("isText").Call(jen.Id("d"), jen.Lit(variant.Value))).Block(
-			jen.Id(objectFunc(s, variant.Object)).Call(jen.Id("ps"), jen.Id("at"), jen.Id("v")),
+			jen.Id(callee(variant.Object)).Call(jen.Id("ps"), jen.Id("at"), jen.Id("v")),
 			jen.Return(),
 		))
 	}
@@ -109,14 +116,14 @@ func trackedBits(obj model.ObjectCheck) (map[string]uint64, error) {
 
 // memberCases is the switch on member names: allowed members, removed
 // forms, then everything else as unknown. A tracked member sets its bit.
-func memberCases(s model.SchemaValidation, obj model.ObjectCheck, bits map[string]uint64) (cases []jen.Code, err error) {
+func memberCases(obj model.ObjectCheck, bits map[string]uint64, callee calleeFunc) (cases []jen.Code, err error) {
 	for _, mc := range obj.Members {
 		var stmts []jen.Code
 		if bit, ok := bits[mc.Name]; ok {
 			stmts = append(stmts, jen.Id("seen").Op("|=").Lit(bit))
 		}
 		if !mc.Discriminator {
-			check, err := valueStmts(s, mc.Value, jen.Id("m").Dot("Value"), jen.Op("&").Id("here"), jen.Id("here"), 1)
+			check, err := valueStmts(callee, mc.Value, jen.Id("m").Dot("Value"), jen.Op("&").Id("here"), jen.Id("here"), 1)
 			if err != nil {
 				return nil, fmt.Errorf("member %s: %w", mc.Name, err)
 			}
@@ -134,10 +141,7 @@ func memberCases(s model.SchemaValidation, obj model.ObjectCheck, bits map[strin
 		))
 	}
 	cases = append(cases, jen.Default().Block(
-		addProblem(jen.Op("&").Id("here"), jen.Dict{
-			jen.Id("Reason"): reason("ReasonUnknownMember"),
-			jen.Id("Member"): jen.Id("m").Dot("Name"),
-		}),
+		problemCall(helperUnknownMember, jen.Op("&").Id("here"), jen.Id("m").Dot("Name")),
 	))
 	return cases, nil
 }
@@ -145,13 +149,13 @@ func memberCases(s model.SchemaValidation, obj model.ObjectCheck, bits map[strin
 // valueStmts checks value x at path at: a *table.Path expression, whose
 // addressable table.Path is recv (children are built with recv.Member).
 // depth numbers the variables of nested loops so they never shadow.
-func valueStmts(s model.SchemaValidation, vc model.ValueCheck, x, at, recv jen.Code, depth int) ([]jen.Code, error) {
+func valueStmts(callee calleeFunc, vc model.ValueCheck, x, at, recv jen.Code, depth int) ([]jen.Code, error) {
 	if len(vc.Kinds) == 0 {
 		return nil, nil
 	}
 	var cases []jen.Code
 	for _, kind := range caseKinds(vc.Kinds) {
-		stmts, err := kindStmts(s, vc, kind, x, at, recv, depth)
+		stmts, err := kindStmts(callee, vc, kind, x, at, recv, depth)
 		if err != nil {
 			return nil, err
 		}
@@ -161,12 +165,10 @@ func valueStmts(s model.SchemaValidation, vc model.ValueCheck, x, at, recv jen.C
 		cases = append(cases, jen.Case(jen.Qual(jsonPackage, "KindNull")))
 	} else {
 		cases = append(cases, jen.Case(jen.Qual(jsonPackage, "KindNull")).Block(
-			addProblem(at, jen.Dict{jen.Id("Reason"): reason("ReasonNotAllowedNull"), jen.Id("Expected"): jen.Lit(vc.Expected)}),
+			problemCall(helperNullNotAllowed, at, jen.Lit(vc.Expected)),
 		))
 	}
-	cases = append(cases, jen.Default().Block(
-		addProblem(at, jen.Dict{jen.Id("Reason"): reason("ReasonWrongType"), jen.Id("Expected"): jen.Lit(vc.Expected)}),
-	))
+	cases = append(cases, jen.Default().Block(problemCall(helperWrongType, at, jen.Lit(vc.Expected))))
 	return []jen.Code{jen.Switch(jen.Add(x).Dot("Kind").Call()).Block(cases...)}, nil
 }
 
@@ -200,16 +202,16 @@ func jsonKind(k model.Kind) string {
 	return "KindObject"
 }
 
-func kindStmts(s model.SchemaValidation, vc model.ValueCheck, kind model.Kind, x, at, recv jen.Code, depth int) ([]jen.Code, error) {
+func kindStmts(callee calleeFunc, vc model.ValueCheck, kind model.Kind, x, at, recv jen.Code, depth int) ([]jen.Code, error) {
 	switch kind {
 	case model.KindString:
 		return stringStmts(vc, x, at)
 	case model.KindNumber, model.KindInteger:
 		return numberStmts(vc, kind, x, at)
 	case model.KindObject:
-		return objectStmts(s, vc, x, at, recv, depth)
+		return objectStmts(callee, vc, x, at, recv, depth)
 	case model.KindArray:
-		return arrayStmts(s, vc, x, at, recv, depth)
+		return arrayStmts(callee, vc, x, at, recv, depth)
 	}
 	return nil, nil
 }
@@ -249,7 +251,7 @@ func numberStmts(vc model.ValueCheck, kind model.Kind, x, at jen.Code) ([]jen.Co
 		n, read = jen.Id("n"), "Int"
 	}
 	chain := jen.If(jen.List(n, jen.Id("ok")).Op(":=").Add(x).Dot(read).Call(), jen.Op("!").Id("ok")).Block(
-		addProblem(at, jen.Dict{jen.Id("Reason"): reason("ReasonWrongType"), jen.Id("Expected"): jen.Lit(vc.Expected)}),
+		problemCall(helperWrongType, at, jen.Lit(vc.Expected)),
 	)
 	if len(vc.Enum) > 0 {
 		var none *jen.Statement
@@ -307,16 +309,16 @@ func numberLit(e string, integer bool) (jen.Code, error) {
 	return jen.Lit(f), nil
 }
 
-func objectStmts(s model.SchemaValidation, vc model.ValueCheck, x, at, recv jen.Code, depth int) ([]jen.Code, error) {
+func objectStmts(callee calleeFunc, vc model.ValueCheck, x, at, recv jen.Code, depth int) ([]jen.Code, error) {
 	stmts := countStmts(vc, x, at)
 	if vc.Object != "" {
-		stmts = append(stmts, jen.Id(objectFunc(s, vc.Object)).Call(jen.Id("ps"), at, x))
+		stmts = append(stmts, jen.Id(callee(vc.Object)).Call(jen.Id("ps"), at, x))
 	}
 	if vc.Values == nil {
 		return stmts, nil
 	}
 	m, here := jen.Id("m"+strconv.Itoa(depth)), jen.Id("at"+strconv.Itoa(depth))
-	inner, err := valueStmts(s, *vc.Values, jen.Add(m).Dot("Value"), jen.Op("&").Add(here), here, depth+1)
+	inner, err := valueStmts(callee, *vc.Values, jen.Add(m).Dot("Value"), jen.Op("&").Add(here), here, depth+1)
 	if err != nil || len(inner) == 0 {
 		return stmts, err
 	}
@@ -327,13 +329,13 @@ func objectStmts(s model.SchemaValidation, vc model.ValueCheck, x, at, recv jen.
 	return append(stmts, jen.For(jen.List(jen.Id("_"), m).Op(":=").Range().Add(x).Dot("Members").Call()).Block(loop...)), nil
 }
 
-func arrayStmts(s model.SchemaValidation, vc model.ValueCheck, x, at, recv jen.Code, depth int) ([]jen.Code, error) {
+func arrayStmts(callee calleeFunc, vc model.ValueCheck, x, at, recv jen.Code, depth int) ([]jen.Code, error) {
 	stmts := countStmts(vc, x, at)
 	if vc.Items == nil {
 		return stmts, nil
 	}
 	i, item, here := jen.Id("i"+strconv.Itoa(depth)), jen.Id("item"+strconv.Itoa(depth)), jen.Id("at"+strconv.Itoa(depth))
-	inner, err := valueStmts(s, *vc.Items, item, jen.Op("&").Add(here), here, depth+1)
+	inner, err := valueStmts(callee, *vc.Items, item, jen.Op("&").Add(here), here, depth+1)
 	if err != nil || len(inner) == 0 {
 		return stmts, err
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/gen/model"
-	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // smallValidationModel is a two-schema model small enough to read its
@@ -113,7 +113,7 @@ func TestValidatorsGoldenSmallModel(t *testing.T) {
 	if string(first) != wantHeader {
 		t.Errorf("first line = %q, want %q", first, wantHeader)
 	}
-	golden.Check(t, "testdata/validators/small.go.golden", src)
+	testkit.GoldenCheck(t, "testdata/validators/small.go.golden", src)
 }
 
 func TestValidatorsDeterministic(t *testing.T) {
@@ -190,5 +190,5 @@ func TestValidatorsRealSpecs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden.Check(t, "../../"+files[0].Path, files[0].Data)
+	testkit.GoldenCheck(t, "../../"+files[0].Path, files[0].Data)
 }

@@ -97,7 +97,10 @@ type EndpointEntry struct {
 
 // HeaderEntry is a header (standard format).
 type HeaderEntry struct {
-	Name         string
+	Name string
+	// Symbol is the header's name in generated code (snake_case, no
+	// vendor prefix); "" when the name itself serves.
+	Symbol       string
 	Direction    string
 	Values       []string
 	DocumentedIn []string
@@ -168,6 +171,13 @@ type RequestErrorEntry struct {
 	Code        string
 	Status      int
 	RetryAfter  bool
+	Description string
+	Pos         Position
+}
+
+// ErrorReasonEntry is one fixed reason word (extension format).
+type ErrorReasonEntry struct {
+	Reason      string
 	Description string
 	Pos         Position
 }

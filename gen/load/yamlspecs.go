@@ -59,6 +59,8 @@ type Extensions struct {
 	QuestionErrors []QuestionErrorEntry
 	RequestErrors  []RequestErrorEntry
 	Limits         []LimitEntry
+	// ErrorReasons are the fixed reason words, in spec order.
+	ErrorReasons []ErrorReasonEntry
 	// Overrides apply to every schema that includes the extension set.
 	Overrides []OverrideEntry
 	// InternalForm is the internal wire form's schema; nil when the spec
@@ -134,6 +136,7 @@ func decodeStandard(f File, root *yaml.Node) *Standard {
 	for _, n := range seq(member(root, "headers")) {
 		s.Headers = append(s.Headers, HeaderEntry{
 			Name:         scalarString(member(n, "name")),
+			Symbol:       scalarString(member(n, "symbol")),
 			Direction:    scalarString(member(n, "direction")),
 			Values:       stringList(member(n, "values")),
 			DocumentedIn: stringList(member(n, "documented_in")),
@@ -233,6 +236,13 @@ func decodeExtensions(f File, root *yaml.Node) *Extensions {
 			QuestionTypes: stringList(member(n, "question_types")),
 			Description:   scalarString(member(n, "description")),
 			Pos:           posOf(p, n),
+		})
+	}
+	for _, n := range seq(member(root, "error_reasons")) {
+		e.ErrorReasons = append(e.ErrorReasons, ErrorReasonEntry{
+			Reason:      scalarString(member(n, "reason")),
+			Description: scalarString(member(n, "description")),
+			Pos:         posOf(p, n),
 		})
 	}
 	e.Overrides = decodeOverrides(p, member(root, "overrides"))

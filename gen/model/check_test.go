@@ -57,6 +57,7 @@ func TestBuildRefusesBrokenSpecs(t *testing.T) {
 		}},
 		{"duplicate_field.extensions.yaml", extensionsPath, []want{
 			{"- name: over", "field question.over is already defined at", true},
+			{`- {reason: empty, description: "The same word twice."}`, `error reason "empty" already defined at`, false},
 		}},
 		{"conflicting_meaning.openapi.yaml", contractPath, []want{
 			{"        state:", "field request.state is integer here but content in standard", false},

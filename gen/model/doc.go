@@ -8,8 +8,8 @@
 // per schema with the extension set's overrides applied (what is required,
 // nullable or allowed where, and the entry messages of a batch's items),
 // the question types with their criteria and limits, the removed forms and
-// their replacements, the families, error kinds, limits and the
-// implicit-role table. Emitters read
+// their replacements, the families, error kinds, limits, reason words and
+// the implicit-role table. Emitters read
 // these facts as they are and never re-derive them. Every ordering
 // decision lives in order.go.
 //

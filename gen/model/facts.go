@@ -85,7 +85,7 @@ func (b *builder) buildHeadersStatusesConflicts() {
 	std := b.raw.Standard
 	for _, h := range std.Headers {
 		b.m.Headers = append(b.m.Headers, Header{
-			Name: h.Name, Spec: SpecStandard, Direction: h.Direction, Values: h.Values,
+			Name: h.Name, Symbol: h.Symbol, Spec: SpecStandard, Direction: h.Direction, Values: h.Values,
 			DocumentedIn: b.docSources(h.DocumentedIn, h.Pos), Description: h.Description,
 		})
 	}
@@ -214,6 +214,10 @@ func (b *builder) buildErrorsAndLimits() {
 			Name: l.Name, Min: l.Min, Max: l.Max, Unit: l.Unit, Description: l.Description,
 			QuestionTypes: b.questionTypes(l.QuestionTypes, l.Pos),
 		})
+	}
+	for _, r := range ext.ErrorReasons {
+		unique("error reason", r.Reason, r.Pos)
+		b.m.ErrorReasons = append(b.m.ErrorReasons, ErrorReason{Reason: r.Reason, Description: r.Description})
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/vllm-sr/systemone/runtime/golden"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // TestModelGolden pins the model's JSON dump, so a reviewer sees every
@@ -14,7 +14,7 @@ func TestModelGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden.Check(t, "testdata/model.golden.json", got)
+	testkit.GoldenCheck(t, "testdata/model.golden.json", got)
 }
 
 // TestModelJSONDeterministic builds twice and requires identical bytes.

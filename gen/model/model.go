@@ -41,6 +41,9 @@ type Model struct {
 	RequestErrors []RequestError `json:"request_errors"`
 	// Limits are vllm-sr's request limits (extension spec).
 	Limits []Limit `json:"limits"`
+	// ErrorReasons are the fixed words an error's or a failed answer's
+	// reason takes, in the extension spec's order.
+	ErrorReasons []ErrorReason `json:"error_reasons"`
 	// ImplicitRoles is 4.0's implicit role of each Router part name: the
 	// only definition of it in the project.
 	ImplicitRoles ImplicitRoles `json:"implicit_roles"`

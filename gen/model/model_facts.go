@@ -33,8 +33,11 @@ type Endpoint struct {
 
 // Header is one HTTP header a spec names.
 type Header struct {
-	Name string   `json:"name"`
-	Spec SpecKind `json:"spec"`
+	Name string `json:"name"`
+	// Symbol is the header's name in generated code, snake_case without
+	// a vendor prefix; empty when the name itself serves.
+	Symbol string   `json:"symbol,omitempty"`
+	Spec   SpecKind `json:"spec"`
 	// Direction is "request" or "response".
 	Direction    string      `json:"direction"`
 	Values       []string    `json:"values,omitempty"`
@@ -145,6 +148,13 @@ type Limit struct {
 	// QuestionTypes whose criteria it bounds; empty for a request limit.
 	QuestionTypes []table.QuestionType `json:"question_types,omitempty"`
 	Description   string               `json:"description"`
+}
+
+// ErrorReason is one fixed word a refusal's reason takes. It never
+// carries request data.
+type ErrorReason struct {
+	Reason      string `json:"reason"`
+	Description string `json:"description"`
 }
 
 // ImplicitRoles is 4.0's reading of an object state without roles: each

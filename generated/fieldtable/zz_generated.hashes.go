@@ -8,11 +8,11 @@ const (
 	// SpecStandard02Path is the specification of systemone/0.2.
 	SpecStandard02Path = "specs/systemone/systemone-0.2.schema.yaml"
 	// SpecStandard02SHA256 is the sha256 of specs/systemone/systemone-0.2.schema.yaml.
-	SpecStandard02SHA256 = "211190a399884e6d3ee28ed03e4074198929cb3858922c97e4cfce6db4043653"
+	SpecStandard02SHA256 = "7be3b488c0fe7ccde07755231d5cb0aef61cecb03dfa5ff40b40d8c981cee2b7"
 	// SpecVllmSR50Path is the specification of vllm-sr/5.0.
 	SpecVllmSR50Path = "specs/systemone/vllm-sr-5.0.extensions.yaml"
 	// SpecVllmSR50SHA256 is the sha256 of specs/systemone/vllm-sr-5.0.extensions.yaml.
-	SpecVllmSR50SHA256 = "79258ae6c0a2156be6dd29035ff1acfabcdd6ba391980771fa7c44e8be33e715"
+	SpecVllmSR50SHA256 = "80648c896c7226e079acddcd51f7c6c8a8af2a307101e93a93d25e1c7a7c1382"
 	// SpecVllmSR40Path is the specification of vllm-sr/4.0.
 	SpecVllmSR40Path = "specs/systemone/vllm-sr-4.0.openapi.yaml"
 	// SpecVllmSR40SHA256 is the sha256 of specs/systemone/vllm-sr-4.0.openapi.yaml.

@@ -3,8 +3,8 @@
 
 # The specifications: schema ID, path and sha256.
 SPECS = (
-    {"schema": "systemone/0.2", "path": "specs/systemone/systemone-0.2.schema.yaml", "sha256": "211190a399884e6d3ee28ed03e4074198929cb3858922c97e4cfce6db4043653"},
-    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "79258ae6c0a2156be6dd29035ff1acfabcdd6ba391980771fa7c44e8be33e715"},
+    {"schema": "systemone/0.2", "path": "specs/systemone/systemone-0.2.schema.yaml", "sha256": "7be3b488c0fe7ccde07755231d5cb0aef61cecb03dfa5ff40b40d8c981cee2b7"},
+    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "80648c896c7226e079acddcd51f7c6c8a8af2a307101e93a93d25e1c7a7c1382"},
     {"schema": "vllm-sr/4.0", "path": "specs/systemone/vllm-sr-4.0.openapi.yaml", "sha256": "e80629fa14a74eef8d80e629f240d61f1a83b5168c7c6699b89001cd7e9ecc6e"},
 )
 

@@ -45,15 +45,9 @@ func RequestStandard02(v jsonvalue.Value) []table.Problem {
 	case jsonvalue.KindObject:
 		standard02Request(ps, &at, v)
 	case jsonvalue.KindNull:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonNotAllowedNull,
-		})
+		nullNotAllowed(ps, &at, "object")
 	default:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonWrongType,
-		})
+		wrongType(ps, &at, "object")
 	}
 	return problems.List()
 }
@@ -67,15 +61,9 @@ func RequestVllmSR50(v jsonvalue.Value) []table.Problem {
 	case jsonvalue.KindObject:
 		vllmSR50Request(ps, &at, v)
 	case jsonvalue.KindNull:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonNotAllowedNull,
-		})
+		nullNotAllowed(ps, &at, "object")
 	default:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonWrongType,
-		})
+		wrongType(ps, &at, "object")
 	}
 	return problems.List()
 }
@@ -89,15 +77,9 @@ func RequestVllmSR40(v jsonvalue.Value) []table.Problem {
 	case jsonvalue.KindObject:
 		vllmSR40Request(ps, &at, v)
 	case jsonvalue.KindNull:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonNotAllowedNull,
-		})
+		nullNotAllowed(ps, &at, "object")
 	default:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonWrongType,
-		})
+		wrongType(ps, &at, "object")
 	}
 	return problems.List()
 }
@@ -111,15 +93,9 @@ func RequestInternal(v jsonvalue.Value) []table.Problem {
 	case jsonvalue.KindObject:
 		internalRequest(ps, &at, v)
 	case jsonvalue.KindNull:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonNotAllowedNull,
-		})
+		nullNotAllowed(ps, &at, "object")
 	default:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonWrongType,
-		})
+		wrongType(ps, &at, "object")
 	}
 	return problems.List()
 }
@@ -154,15 +130,9 @@ func BatchRequestVllmSR50(v jsonvalue.Value) []table.Problem {
 	case jsonvalue.KindObject:
 		vllmSR50Batch(ps, &at, v)
 	case jsonvalue.KindNull:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonNotAllowedNull,
-		})
+		nullNotAllowed(ps, &at, "object")
 	default:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonWrongType,
-		})
+		wrongType(ps, &at, "object")
 	}
 	return problems.List()
 }
@@ -176,15 +146,9 @@ func BatchRequestVllmSR40(v jsonvalue.Value) []table.Problem {
 	case jsonvalue.KindObject:
 		vllmSR40Batch(ps, &at, v)
 	case jsonvalue.KindNull:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonNotAllowedNull,
-		})
+		nullNotAllowed(ps, &at, "object")
 	default:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonWrongType,
-		})
+		wrongType(ps, &at, "object")
 	}
 	return problems.List()
 }
@@ -198,15 +162,9 @@ func BatchRequestInternal(v jsonvalue.Value) []table.Problem {
 	case jsonvalue.KindObject:
 		internalBatch(ps, &at, v)
 	case jsonvalue.KindNull:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonNotAllowedNull,
-		})
+		nullNotAllowed(ps, &at, "object")
 	default:
-		ps.Add(&at, table.Problem{
-			Expected: "object",
-			Reason:   table.ReasonWrongType,
-		})
+		wrongType(ps, &at, "object")
 	}
 	return problems.List()
 }
@@ -225,15 +183,9 @@ func standard02Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "state":
 			seen |= uint64(0x2)
@@ -242,15 +194,9 @@ func standard02Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			case jsonvalue.KindObject:
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string, object or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object or array")
 			}
 		case "questions":
 			seen |= uint64(0x4)
@@ -271,27 +217,15 @@ func standard02Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 						standard02Question(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "assets":
 			switch m.Value.Kind() {
@@ -305,55 +239,28 @@ func standard02Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 						standard02Asset(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("model")
-		ps.Add(&missing, table.Problem{
-			Member: "model",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "model")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("state")
-		ps.Add(&missing, table.Problem{
-			Member: "state",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "state")
 	}
 	if seen&uint64(0x4) == 0 {
-		missing := at.Member("questions")
-		ps.Add(&missing, table.Problem{
-			Member: "questions",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "questions")
 	}
 }
 
@@ -393,15 +300,9 @@ func standard02Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "instructions":
 			switch m.Value.Kind() {
@@ -410,10 +311,7 @@ func standard02Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			switch m.Value.Kind() {
@@ -421,28 +319,18 @@ func standard02Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object, array or null")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
-// standard02QuestionNoulCriteria checks the members of a question_noul_criteria object under systemone/0.2.
+// standard02QuestionNoulCriteria checks the members of a question_noul_criteria object under systemone/0.2, vllm-sr/5.0, vllm-sr/4.0 and internal, and of a question_noul_choices object under vllm-sr/4.0 and internal.
 func standard02QuestionNoulCriteria(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	for _, m := range v.Members() {
 		if ps.Full() {
@@ -457,10 +345,7 @@ func standard02QuestionNoulCriteria(ps *table.Problems, at *table.Path, v jsonva
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "false":
 			switch m.Value.Kind() {
@@ -469,16 +354,10 @@ func standard02QuestionNoulCriteria(ps *table.Problems, at *table.Path, v jsonva
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 }
@@ -501,10 +380,7 @@ func standard02QuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			switch m.Value.Kind() {
@@ -512,24 +388,14 @@ func standard02QuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 				standard02QuestionNoulCriteria(ps, &here, m.Value)
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object or null")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
@@ -551,10 +417,7 @@ func standard02QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Va
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			seen |= uint64(0x2)
@@ -582,43 +445,23 @@ func standard02QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Va
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object, array or null")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("criteria")
-		ps.Add(&missing, table.Problem{
-			Member: "criteria",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "criteria")
 	}
 }
 
@@ -640,10 +483,7 @@ func standard02QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Val
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			seen |= uint64(0x2)
@@ -670,48 +510,25 @@ func standard02QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Val
 					case jsonvalue.KindObject:
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string, object or array")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object or array")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "array")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("criteria")
-		ps.Add(&missing, table.Problem{
-			Member: "criteria",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "criteria")
 	}
 }
 
@@ -733,28 +550,18 @@ func standard02QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
-// standard02Asset checks the members of a asset object under systemone/0.2.
+// standard02Asset checks the members of an asset object under systemone/0.2.
 func standard02Asset(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	if d, ok := v.Get("type"); ok {
 		switch {
@@ -781,15 +588,9 @@ func standard02Asset(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "format":
 			seen |= uint64(0x2)
@@ -802,62 +603,35 @@ func standard02Asset(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "data_base64":
 			seen |= uint64(0x4)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("format")
-		ps.Add(&missing, table.Problem{
-			Member: "format",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "format")
 	}
 	if seen&uint64(0x4) == 0 {
-		missing := at.Member("data_base64")
-		ps.Add(&missing, table.Problem{
-			Member: "data_base64",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "data_base64")
 	}
 }
 
-// standard02AssetImage checks the members of a asset_image object under systemone/0.2.
+// standard02AssetImage checks the members of an asset_image object under systemone/0.2 and vllm-sr/5.0.
 func standard02AssetImage(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	var seen uint64
 	for _, m := range v.Members() {
@@ -879,58 +653,31 @@ func standard02AssetImage(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "data_base64":
 			seen |= uint64(0x4)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("format")
-		ps.Add(&missing, table.Problem{
-			Member: "format",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "format")
 	}
 	if seen&uint64(0x4) == 0 {
-		missing := at.Member("data_base64")
-		ps.Add(&missing, table.Problem{
-			Member: "data_base64",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "data_base64")
 	}
 }
 
@@ -947,15 +694,9 @@ func vllmSR50Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "state":
 			seen |= uint64(0x1)
@@ -964,15 +705,9 @@ func vllmSR50Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			case jsonvalue.KindObject:
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string, object or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object or array")
 			}
 		case "questions":
 			seen |= uint64(0x2)
@@ -993,27 +728,15 @@ func vllmSR50Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 						vllmSR50Question(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "assets":
 			switch m.Value.Kind() {
@@ -1027,27 +750,15 @@ func vllmSR50Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 						vllmSR50Asset(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "roles":
 			switch m.Value.Kind() {
@@ -1066,42 +777,24 @@ func vllmSR50Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 							})
 						}
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "options":
 			switch m.Value.Kind() {
 			case jsonvalue.KindObject:
 				vllmSR50Options(ps, &here, m.Value)
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "images":
 			ps.Add(&here, table.Problem{
@@ -1122,25 +815,14 @@ func vllmSR50Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 				Replacement: "POST /v1/systemone/batch",
 			})
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("state")
-		ps.Add(&missing, table.Problem{
-			Member: "state",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "state")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("questions")
-		ps.Add(&missing, table.Problem{
-			Member: "questions",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "questions")
 	}
 }
 
@@ -1189,15 +871,9 @@ func vllmSR50Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "instructions":
 			switch m.Value.Kind() {
@@ -1206,10 +882,7 @@ func vllmSR50Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			switch m.Value.Kind() {
@@ -1217,24 +890,15 @@ func vllmSR50Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object, array or null")
 			}
 		case "preset":
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "head":
 			switch m.Value.Kind() {
@@ -1246,29 +910,17 @@ func vllmSR50Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "decision_adapter":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -1282,27 +934,15 @@ func vllmSR50Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -1314,52 +954,44 @@ func vllmSR50Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "threshold":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
+				if f, ok := m.Value.Float(); !ok {
+					wrongType(ps, &here, "number")
+				} else if f < 0.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(0),
+						Reason: table.ReasonBelowMinimum,
+					})
+				} else if f > 1.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonAboveMaximum,
+					})
+				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "number")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "number")
 			}
 		case "at":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
 				if f, ok := m.Value.Float(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "number",
-						Reason:   table.ReasonWrongType,
-					})
+					wrongType(ps, &here, "number")
 				} else if f < 0.0 {
 					ps.Add(&here, table.Problem{
 						Limit:  int64(0),
@@ -1367,24 +999,15 @@ func vllmSR50Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "number")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "number")
 			}
 		case "rate":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
 				if n, ok := m.Value.Int(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "integer",
-						Reason:   table.ReasonWrongType,
-					})
+					wrongType(ps, &here, "integer")
 				} else if n != int64(1) && n != int64(2) {
 					ps.Add(&here, table.Problem{
 						Expected: "1 or 2",
@@ -1392,15 +1015,9 @@ func vllmSR50Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "integer")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "integer")
 			}
 		case "choices":
 			ps.Add(&here, table.Problem{
@@ -1421,59 +1038,11 @@ func vllmSR50Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 				Replacement: "criteria",
 			})
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// vllmSR50QuestionNoulCriteria checks the members of a question_noul_criteria object under vllm-sr/5.0.
-func vllmSR50QuestionNoulCriteria(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "true":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "false":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
+		missingMember(ps, at, "type")
 	}
 }
 
@@ -1495,49 +1064,31 @@ func vllmSR50QuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			switch m.Value.Kind() {
 			case jsonvalue.KindObject:
-				vllmSR50QuestionNoulCriteria(ps, &here, m.Value)
+				standard02QuestionNoulCriteria(ps, &here, m.Value)
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object or null")
 			}
 		case "preset":
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "decision_adapter":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -1551,27 +1102,15 @@ func vllmSR50QuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -1583,29 +1122,17 @@ func vllmSR50QuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "choices":
 			ps.Add(&here, table.Problem{
@@ -1626,18 +1153,11 @@ func vllmSR50QuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 				Replacement: "criteria",
 			})
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
@@ -1659,10 +1179,7 @@ func vllmSR50QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			seen |= uint64(0x2)
@@ -1690,50 +1207,29 @@ func vllmSR50QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object, array or null")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "preset":
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "decision_adapter":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -1747,27 +1243,15 @@ func vllmSR50QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -1779,29 +1263,17 @@ func vllmSR50QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "choices":
 			ps.Add(&here, table.Problem{
@@ -1822,25 +1294,14 @@ func vllmSR50QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 				Replacement: "criteria",
 			})
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("criteria")
-		ps.Add(&missing, table.Problem{
-			Member: "criteria",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "criteria")
 	}
 }
 
@@ -1862,10 +1323,7 @@ func vllmSR50QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			seen |= uint64(0x2)
@@ -1892,55 +1350,31 @@ func vllmSR50QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					case jsonvalue.KindObject:
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string, object or array")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object or array")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "array")
 			}
 		case "preset":
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "decision_adapter":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -1954,27 +1388,15 @@ func vllmSR50QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -1986,29 +1408,17 @@ func vllmSR50QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "choices":
 			ps.Add(&here, table.Problem{
@@ -2029,25 +1439,14 @@ func vllmSR50QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value
 				Replacement: "criteria",
 			})
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("criteria")
-		ps.Add(&missing, table.Problem{
-			Member: "criteria",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "criteria")
 	}
 }
 
@@ -2069,24 +1468,15 @@ func vllmSR50QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "preset":
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -2100,27 +1490,15 @@ func vllmSR50QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -2132,38 +1510,23 @@ func vllmSR50QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "at":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
 				if f, ok := m.Value.Float(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "number",
-						Reason:   table.ReasonWrongType,
-					})
+					wrongType(ps, &here, "number")
 				} else if f < 0.0 {
 					ps.Add(&here, table.Problem{
 						Limit:  int64(0),
@@ -2171,15 +1534,9 @@ func vllmSR50QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "number")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "number")
 			}
 		case "choices":
 			ps.Add(&here, table.Problem{
@@ -2200,18 +1557,11 @@ func vllmSR50QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 				Replacement: "criteria",
 			})
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
@@ -2233,10 +1583,7 @@ func vllmSR50QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			seen |= uint64(0x2)
@@ -2264,36 +1611,21 @@ func vllmSR50QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object, array or null")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "preset":
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -2307,27 +1639,15 @@ func vllmSR50QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -2339,43 +1659,38 @@ func vllmSR50QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "threshold":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
+				if f, ok := m.Value.Float(); !ok {
+					wrongType(ps, &here, "number")
+				} else if f < 0.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(0),
+						Reason: table.ReasonBelowMinimum,
+					})
+				} else if f > 1.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonAboveMaximum,
+					})
+				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "number")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "number")
 			}
 		case "choices":
 			ps.Add(&here, table.Problem{
@@ -2396,25 +1711,14 @@ func vllmSR50QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 				Replacement: "criteria",
 			})
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("criteria")
-		ps.Add(&missing, table.Problem{
-			Member: "criteria",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "criteria")
 	}
 }
 
@@ -2436,10 +1740,7 @@ func vllmSR50QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			seen |= uint64(0x2)
@@ -2467,36 +1768,21 @@ func vllmSR50QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object, array or null")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "preset":
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "head":
 			switch m.Value.Kind() {
@@ -2508,15 +1794,9 @@ func vllmSR50QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -2530,27 +1810,15 @@ func vllmSR50QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -2562,43 +1830,38 @@ func vllmSR50QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "threshold":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
+				if f, ok := m.Value.Float(); !ok {
+					wrongType(ps, &here, "number")
+				} else if f < 0.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(0),
+						Reason: table.ReasonBelowMinimum,
+					})
+				} else if f > 1.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonAboveMaximum,
+					})
+				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "number")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "number")
 			}
 		case "choices":
 			ps.Add(&here, table.Problem{
@@ -2619,25 +1882,14 @@ func vllmSR50QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 				Replacement: "criteria",
 			})
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("criteria")
-		ps.Add(&missing, table.Problem{
-			Member: "criteria",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "criteria")
 	}
 }
 
@@ -2659,24 +1911,15 @@ func vllmSR50QuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "preset":
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -2690,27 +1933,15 @@ func vllmSR50QuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -2722,38 +1953,23 @@ func vllmSR50QuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "rate":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
 				if n, ok := m.Value.Int(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "integer",
-						Reason:   table.ReasonWrongType,
-					})
+					wrongType(ps, &here, "integer")
 				} else if n != int64(1) && n != int64(2) {
 					ps.Add(&here, table.Problem{
 						Expected: "1 or 2",
@@ -2761,15 +1977,9 @@ func vllmSR50QuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "integer")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "integer")
 			}
 		case "choices":
 			ps.Add(&here, table.Problem{
@@ -2790,27 +2000,20 @@ func vllmSR50QuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value
 				Replacement: "criteria",
 			})
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
-// vllmSR50Asset checks the members of a asset object under vllm-sr/5.0.
+// vllmSR50Asset checks the members of an asset object under vllm-sr/5.0.
 func vllmSR50Asset(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	if d, ok := v.Get("type"); ok {
 		switch {
 		case isText(d, "image"):
-			vllmSR50AssetImage(ps, at, v)
+			standard02AssetImage(ps, at, v)
 			return
 		case isText(d, "video"):
 			vllmSR50AssetVideo(ps, at, v)
@@ -2835,15 +2038,9 @@ func vllmSR50Asset(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "format":
 			seen |= uint64(0x2)
@@ -2856,139 +2053,35 @@ func vllmSR50Asset(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "data_base64":
 			seen |= uint64(0x4)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("format")
-		ps.Add(&missing, table.Problem{
-			Member: "format",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "format")
 	}
 	if seen&uint64(0x4) == 0 {
-		missing := at.Member("data_base64")
-		ps.Add(&missing, table.Problem{
-			Member: "data_base64",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "data_base64")
 	}
 }
 
-// vllmSR50AssetImage checks the members of a asset_image object under vllm-sr/5.0.
-func vllmSR50AssetImage(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			seen |= uint64(0x1)
-		case "format":
-			seen |= uint64(0x2)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "png") || isText(m.Value, "jpg") || isText(m.Value, "jpeg")) {
-					ps.Add(&here, table.Problem{
-						Expected: "png, jpg or jpeg",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "data_base64":
-			seen |= uint64(0x4)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-	if seen&uint64(0x2) == 0 {
-		missing := at.Member("format")
-		ps.Add(&missing, table.Problem{
-			Member: "format",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-	if seen&uint64(0x4) == 0 {
-		missing := at.Member("data_base64")
-		ps.Add(&missing, table.Problem{
-			Member: "data_base64",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// vllmSR50AssetVideo checks the members of a asset_video object under vllm-sr/5.0.
+// vllmSR50AssetVideo checks the members of an asset_video object under vllm-sr/5.0.
 func vllmSR50AssetVideo(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	var seen uint64
 	for _, m := range v.Members() {
@@ -3010,62 +2103,35 @@ func vllmSR50AssetVideo(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "data_base64":
 			seen |= uint64(0x4)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("format")
-		ps.Add(&missing, table.Problem{
-			Member: "format",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "format")
 	}
 	if seen&uint64(0x4) == 0 {
-		missing := at.Member("data_base64")
-		ps.Add(&missing, table.Problem{
-			Member: "data_base64",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "data_base64")
 	}
 }
 
-// vllmSR50Options checks the members of a options object under vllm-sr/5.0.
+// vllmSR50Options checks the members of an options object under vllm-sr/5.0.
 func vllmSR50Options(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	for _, m := range v.Members() {
 		if ps.Full() {
@@ -3077,10 +2143,7 @@ func vllmSR50Options(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
 				if n, ok := m.Value.Int(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "integer",
-						Reason:   table.ReasonWrongType,
-					})
+					wrongType(ps, &here, "integer")
 				} else if n < int64(1) {
 					ps.Add(&here, table.Problem{
 						Limit:  int64(1),
@@ -3088,38 +2151,23 @@ func vllmSR50Options(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "integer")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "integer")
 			}
 		case "return_meta":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "max_tokens":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
 				if n, ok := m.Value.Int(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "integer",
-						Reason:   table.ReasonWrongType,
-					})
+					wrongType(ps, &here, "integer")
 				} else if n < int64(1) {
 					ps.Add(&here, table.Problem{
 						Limit:  int64(1),
@@ -3127,15 +2175,9 @@ func vllmSR50Options(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "integer")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "integer")
 			}
 		case "long_context":
 			ps.Add(&here, table.Problem{
@@ -3144,10 +2186,7 @@ func vllmSR50Options(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 				Replacement: "header TypeSafe-Danger-Zone-Long-Context: true",
 			})
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 }
@@ -3165,15 +2204,9 @@ func vllmSR50Batch(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "requests":
 			seen |= uint64(0x1)
@@ -3194,56 +2227,31 @@ func vllmSR50Batch(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 						vllmSR50RequestInBatch(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "options":
 			switch m.Value.Kind() {
 			case jsonvalue.KindObject:
 				vllmSR50Options(ps, &here, m.Value)
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("requests")
-		ps.Add(&missing, table.Problem{
-			Member: "requests",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "requests")
 	}
 }
 
@@ -3260,15 +2268,9 @@ func vllmSR50RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "state":
 			seen |= uint64(0x1)
@@ -3277,15 +2279,9 @@ func vllmSR50RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 			case jsonvalue.KindObject:
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string, object or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object or array")
 			}
 		case "questions":
 			seen |= uint64(0x2)
@@ -3306,27 +2302,15 @@ func vllmSR50RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					case jsonvalue.KindObject:
 						vllmSR50Question(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "assets":
 			switch m.Value.Kind() {
@@ -3340,27 +2324,15 @@ func vllmSR50RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					case jsonvalue.KindObject:
 						vllmSR50Asset(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "roles":
 			switch m.Value.Kind() {
@@ -3379,27 +2351,15 @@ func vllmSR50RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 							})
 						}
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "images":
 			ps.Add(&here, table.Problem{
@@ -3420,25 +2380,14 @@ func vllmSR50RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 				Replacement: "POST /v1/systemone/batch",
 			})
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("state")
-		ps.Add(&missing, table.Problem{
-			Member: "state",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "state")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("questions")
-		ps.Add(&missing, table.Problem{
-			Member: "questions",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "questions")
 	}
 }
 
@@ -3455,15 +2404,9 @@ func vllmSR40Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "state":
 			switch m.Value.Kind() {
@@ -3471,15 +2414,9 @@ func vllmSR40Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			case jsonvalue.KindObject:
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string, object or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object or array")
 			}
 		case "questions":
 			seen |= uint64(0x1)
@@ -3500,27 +2437,15 @@ func vllmSR40Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 						vllmSR40Question(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "assets":
 			switch m.Value.Kind() {
@@ -3534,27 +2459,15 @@ func vllmSR40Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 						vllmSR40Asset(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "roles":
 			switch m.Value.Kind() {
@@ -3573,42 +2486,24 @@ func vllmSR40Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 							})
 						}
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "options":
 			switch m.Value.Kind() {
 			case jsonvalue.KindObject:
 				vllmSR40Options(ps, &here, m.Value)
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "images":
 			switch m.Value.Kind() {
@@ -3622,27 +2517,15 @@ func vllmSR40Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 						vllmSR40Asset(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "videos":
 			switch m.Value.Kind() {
@@ -3656,27 +2539,15 @@ func vllmSR40Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 						vllmSR40Asset(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "states":
 			switch m.Value.Kind() {
@@ -3697,45 +2568,26 @@ func vllmSR40Request(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string, object or array")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object or array")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("questions")
-		ps.Add(&missing, table.Problem{
-			Member: "questions",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "questions")
 	}
 }
 
-// vllmSR40Question checks the members of a question object under vllm-sr/4.0.
+// vllmSR40Question checks the members of a question object under vllm-sr/4.0 and internal.
 func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	if d, ok := v.Get("type"); ok {
 		switch {
@@ -3780,15 +2632,9 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "instructions":
 			switch m.Value.Kind() {
@@ -3797,10 +2643,7 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			switch m.Value.Kind() {
@@ -3808,25 +2651,16 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object, array or null")
 			}
 		case "preset":
 			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "head":
 			switch m.Value.Kind() {
@@ -3838,29 +2672,17 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "decision_adapter":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -3874,27 +2696,15 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -3906,52 +2716,44 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "threshold":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
+				if f, ok := m.Value.Float(); !ok {
+					wrongType(ps, &here, "number")
+				} else if f < 0.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(0),
+						Reason: table.ReasonBelowMinimum,
+					})
+				} else if f > 1.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonAboveMaximum,
+					})
+				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "number")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "number")
 			}
 		case "at":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
 				if f, ok := m.Value.Float(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "number",
-						Reason:   table.ReasonWrongType,
-					})
+					wrongType(ps, &here, "number")
 				} else if f < 0.0 {
 					ps.Add(&here, table.Problem{
 						Limit:  int64(0),
@@ -3959,24 +2761,15 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "number")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "number")
 			}
 		case "rate":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
 				if n, ok := m.Value.Int(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "integer",
-						Reason:   table.ReasonWrongType,
-					})
+					wrongType(ps, &here, "integer")
 				} else if n != int64(1) && n != int64(2) {
 					ps.Add(&here, table.Problem{
 						Expected: "1 or 2",
@@ -3984,15 +2777,9 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "integer")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "integer")
 			}
 		case "choices":
 			switch m.Value.Kind() {
@@ -4019,22 +2806,13 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object, array or null")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "levels":
 			switch m.Value.Kind() {
@@ -4060,27 +2838,15 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string, object or array")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object or array")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "array")
 			}
 		case "labels":
 			switch m.Value.Kind() {
@@ -4107,122 +2873,24 @@ func vllmSR40Question(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object, array or null")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
-// vllmSR40QuestionNoulCriteria checks the members of a question_noul_criteria object under vllm-sr/4.0.
-func vllmSR40QuestionNoulCriteria(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "true":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "false":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-}
-
-// vllmSR40QuestionNoulChoices checks the members of a question_noul_choices object under vllm-sr/4.0.
-func vllmSR40QuestionNoulChoices(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "true":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "false":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-}
-
-// vllmSR40QuestionNoul checks the members of a question_noul object under vllm-sr/4.0.
+// vllmSR40QuestionNoul checks the members of a question_noul object under vllm-sr/4.0 and internal.
 func vllmSR40QuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	var seen uint64
 	for _, m := range v.Members() {
@@ -4240,50 +2908,32 @@ func vllmSR40QuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			switch m.Value.Kind() {
 			case jsonvalue.KindObject:
-				vllmSR40QuestionNoulCriteria(ps, &here, m.Value)
+				standard02QuestionNoulCriteria(ps, &here, m.Value)
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object or null")
 			}
 		case "preset":
 			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "decision_adapter":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -4297,27 +2947,15 @@ func vllmSR40QuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -4329,62 +2967,37 @@ func vllmSR40QuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "choices":
 			switch m.Value.Kind() {
 			case jsonvalue.KindObject:
-				vllmSR40QuestionNoulChoices(ps, &here, m.Value)
+				standard02QuestionNoulCriteria(ps, &here, m.Value)
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
-// vllmSR40QuestionChoice checks the members of a question_choice object under vllm-sr/4.0.
+// vllmSR40QuestionChoice checks the members of a question_choice object under vllm-sr/4.0 and internal.
 func vllmSR40QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	var seen uint64
 	for _, m := range v.Members() {
@@ -4402,10 +3015,7 @@ func vllmSR40QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			switch m.Value.Kind() {
@@ -4432,51 +3042,30 @@ func vllmSR40QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object, array or null")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "preset":
 			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "decision_adapter":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -4490,27 +3079,15 @@ func vllmSR40QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -4522,29 +3099,17 @@ func vllmSR40QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "choices":
 			switch m.Value.Kind() {
@@ -4571,40 +3136,24 @@ func vllmSR40QuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object, array or null")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
-// vllmSR40QuestionScore checks the members of a question_score object under vllm-sr/4.0.
+// vllmSR40QuestionScore checks the members of a question_score object under vllm-sr/4.0 and internal.
 func vllmSR40QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	var seen uint64
 	for _, m := range v.Members() {
@@ -4622,10 +3171,7 @@ func vllmSR40QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			switch m.Value.Kind() {
@@ -4651,56 +3197,32 @@ func vllmSR40QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					case jsonvalue.KindObject:
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string, object or array")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object or array")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "array")
 			}
 		case "preset":
 			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "decision_adapter":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -4714,27 +3236,15 @@ func vllmSR40QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -4746,29 +3256,17 @@ func vllmSR40QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "levels":
 			switch m.Value.Kind() {
@@ -4794,45 +3292,26 @@ func vllmSR40QuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					case jsonvalue.KindObject:
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string, object or array")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object or array")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "array")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
-// vllmSR40QuestionBox checks the members of a question_box object under vllm-sr/4.0.
+// vllmSR40QuestionBox checks the members of a question_box object under vllm-sr/4.0 and internal.
 func vllmSR40QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	var seen uint64
 	for _, m := range v.Members() {
@@ -4850,25 +3329,16 @@ func vllmSR40QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "preset":
 			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -4882,27 +3352,15 @@ func vllmSR40QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -4914,38 +3372,23 @@ func vllmSR40QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "at":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
 				if f, ok := m.Value.Float(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "number",
-						Reason:   table.ReasonWrongType,
-					})
+					wrongType(ps, &here, "number")
 				} else if f < 0.0 {
 					ps.Add(&here, table.Problem{
 						Limit:  int64(0),
@@ -4953,33 +3396,20 @@ func vllmSR40QuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "number")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "number")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
-// vllmSR40QuestionSet checks the members of a question_set object under vllm-sr/4.0.
+// vllmSR40QuestionSet checks the members of a question_set object under vllm-sr/4.0 and internal.
 func vllmSR40QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	var seen uint64
 	for _, m := range v.Members() {
@@ -4997,10 +3427,7 @@ func vllmSR40QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			switch m.Value.Kind() {
@@ -5027,37 +3454,22 @@ func vllmSR40QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object, array or null")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "preset":
 			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -5071,27 +3483,15 @@ func vllmSR40QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -5103,43 +3503,38 @@ func vllmSR40QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "threshold":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
+				if f, ok := m.Value.Float(); !ok {
+					wrongType(ps, &here, "number")
+				} else if f < 0.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(0),
+						Reason: table.ReasonBelowMinimum,
+					})
+				} else if f > 1.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonAboveMaximum,
+					})
+				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "number")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "number")
 			}
 		case "labels":
 			switch m.Value.Kind() {
@@ -5166,40 +3561,24 @@ func vllmSR40QuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) 
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object, array or null")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
-// vllmSR40QuestionSpan checks the members of a question_span object under vllm-sr/4.0.
+// vllmSR40QuestionSpan checks the members of a question_span object under vllm-sr/4.0 and internal.
 func vllmSR40QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	var seen uint64
 	for _, m := range v.Members() {
@@ -5217,10 +3596,7 @@ func vllmSR40QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "criteria":
 			switch m.Value.Kind() {
@@ -5247,37 +3623,22 @@ func vllmSR40QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object, array or null")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "preset":
 			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "head":
 			switch m.Value.Kind() {
@@ -5289,15 +3650,9 @@ func vllmSR40QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -5311,27 +3666,15 @@ func vllmSR40QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -5343,43 +3686,38 @@ func vllmSR40QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "threshold":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
+				if f, ok := m.Value.Float(); !ok {
+					wrongType(ps, &here, "number")
+				} else if f < 0.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(0),
+						Reason: table.ReasonBelowMinimum,
+					})
+				} else if f > 1.0 {
+					ps.Add(&here, table.Problem{
+						Limit:  int64(1),
+						Reason: table.ReasonAboveMaximum,
+					})
+				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "number")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "number")
 			}
 		case "labels":
 			switch m.Value.Kind() {
@@ -5406,40 +3744,24 @@ func vllmSR40QuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object, array or null")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
-// vllmSR40QuestionTrack checks the members of a question_track object under vllm-sr/4.0.
+// vllmSR40QuestionTrack checks the members of a question_track object under vllm-sr/4.0 and internal.
 func vllmSR40QuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	var seen uint64
 	for _, m := range v.Members() {
@@ -5457,25 +3779,16 @@ func vllmSR40QuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object, array or null")
 			}
 		case "preset":
 			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "over":
 			switch m.Value.Kind() {
@@ -5489,27 +3802,15 @@ func vllmSR40QuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					switch item1.Kind() {
 					case jsonvalue.KindString:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string or array")
 			}
 		case "overflow":
 			switch m.Value.Kind() {
@@ -5521,38 +3822,23 @@ func vllmSR40QuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "require_full_input":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "rate":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
 				if n, ok := m.Value.Int(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "integer",
-						Reason:   table.ReasonWrongType,
-					})
+					wrongType(ps, &here, "integer")
 				} else if n != int64(1) && n != int64(2) {
 					ps.Add(&here, table.Problem{
 						Expected: "1 or 2",
@@ -5560,33 +3846,20 @@ func vllmSR40QuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "integer")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "integer")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "type")
 	}
 }
 
-// vllmSR40Asset checks the members of a asset object under vllm-sr/4.0.
+// vllmSR40Asset checks the members of an asset object under vllm-sr/4.0 and internal.
 func vllmSR40Asset(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	if d, ok := v.Get("type"); ok {
 		switch {
@@ -5615,15 +3888,9 @@ func vllmSR40Asset(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "format":
 			seen |= uint64(0x1)
@@ -5636,55 +3903,32 @@ func vllmSR40Asset(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "data_base64":
 			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("format")
-		ps.Add(&missing, table.Problem{
-			Member: "format",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "format")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("data_base64")
-		ps.Add(&missing, table.Problem{
-			Member: "data_base64",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "data_base64")
 	}
 }
 
-// vllmSR40AssetImage checks the members of a asset_image object under vllm-sr/4.0.
+// vllmSR40AssetImage checks the members of an asset_image object under vllm-sr/4.0 and internal.
 func vllmSR40AssetImage(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	var seen uint64
 	for _, m := range v.Members() {
@@ -5705,55 +3949,32 @@ func vllmSR40AssetImage(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "data_base64":
 			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("format")
-		ps.Add(&missing, table.Problem{
-			Member: "format",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "format")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("data_base64")
-		ps.Add(&missing, table.Problem{
-			Member: "data_base64",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "data_base64")
 	}
 }
 
-// vllmSR40AssetVideo checks the members of a asset_video object under vllm-sr/4.0.
+// vllmSR40AssetVideo checks the members of an asset_video object under vllm-sr/4.0 and internal.
 func vllmSR40AssetVideo(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	var seen uint64
 	for _, m := range v.Members() {
@@ -5774,55 +3995,32 @@ func vllmSR40AssetVideo(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "data_base64":
 			seen |= uint64(0x2)
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("format")
-		ps.Add(&missing, table.Problem{
-			Member: "format",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "format")
 	}
 	if seen&uint64(0x2) == 0 {
-		missing := at.Member("data_base64")
-		ps.Add(&missing, table.Problem{
-			Member: "data_base64",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "data_base64")
 	}
 }
 
-// vllmSR40Options checks the members of a options object under vllm-sr/4.0.
+// vllmSR40Options checks the members of an options object under vllm-sr/4.0 and internal.
 func vllmSR40Options(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	for _, m := range v.Members() {
 		if ps.Full() {
@@ -5834,10 +4032,7 @@ func vllmSR40Options(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
 				if n, ok := m.Value.Int(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "integer",
-						Reason:   table.ReasonWrongType,
-					})
+					wrongType(ps, &here, "integer")
 				} else if n < int64(1) {
 					ps.Add(&here, table.Problem{
 						Limit:  int64(1),
@@ -5845,38 +4040,23 @@ func vllmSR40Options(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "integer")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "integer")
 			}
 		case "return_meta":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		case "max_tokens":
 			switch m.Value.Kind() {
 			case jsonvalue.KindNumber:
 				if n, ok := m.Value.Int(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "integer",
-						Reason:   table.ReasonWrongType,
-					})
+					wrongType(ps, &here, "integer")
 				} else if n < int64(1) {
 					ps.Add(&here, table.Problem{
 						Limit:  int64(1),
@@ -5884,35 +4064,20 @@ func vllmSR40Options(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					})
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "integer")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "integer")
 			}
 		case "long_context":
 			switch m.Value.Kind() {
 			case jsonvalue.KindBool:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "boolean")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "boolean")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 }
@@ -5930,15 +4095,9 @@ func vllmSR40Batch(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "requests":
 			seen |= uint64(0x1)
@@ -5959,56 +4118,31 @@ func vllmSR40Batch(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 						vllmSR40RequestInBatch(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "options":
 			switch m.Value.Kind() {
 			case jsonvalue.KindObject:
 				vllmSR40Options(ps, &here, m.Value)
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("requests")
-		ps.Add(&missing, table.Problem{
-			Member: "requests",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "requests")
 	}
 }
 
@@ -6025,15 +4159,9 @@ func vllmSR40RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "state":
 			switch m.Value.Kind() {
@@ -6041,15 +4169,9 @@ func vllmSR40RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 			case jsonvalue.KindObject:
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string, object or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object or array")
 			}
 		case "questions":
 			seen |= uint64(0x1)
@@ -6070,27 +4192,15 @@ func vllmSR40RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					case jsonvalue.KindObject:
 						vllmSR40Question(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "assets":
 			switch m.Value.Kind() {
@@ -6104,27 +4214,15 @@ func vllmSR40RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					case jsonvalue.KindObject:
 						vllmSR40Asset(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "roles":
 			switch m.Value.Kind() {
@@ -6143,27 +4241,15 @@ func vllmSR40RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 							})
 						}
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "images":
 			switch m.Value.Kind() {
@@ -6177,27 +4263,15 @@ func vllmSR40RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					case jsonvalue.KindObject:
 						vllmSR40Asset(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "videos":
 			switch m.Value.Kind() {
@@ -6211,27 +4285,15 @@ func vllmSR40RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					case jsonvalue.KindObject:
 						vllmSR40Asset(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "states":
 			switch m.Value.Kind() {
@@ -6252,45 +4314,26 @@ func vllmSR40RequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Valu
 					case jsonvalue.KindObject:
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string, object or array")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object or array")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("questions")
-		ps.Add(&missing, table.Problem{
-			Member: "questions",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "questions")
 	}
 }
 
-// internalRequest checks the members of a request object under internal.
+// internalRequest checks the members of a request object under internal, and of a request_in_batch object under internal.
 func internalRequest(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 	var seen uint64
 	for _, m := range v.Members() {
@@ -6303,15 +4346,9 @@ func internalRequest(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "state":
 			switch m.Value.Kind() {
@@ -6319,15 +4356,9 @@ func internalRequest(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			case jsonvalue.KindObject:
 			case jsonvalue.KindArray:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string, object or array")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string, object or array")
 			}
 		case "questions":
 			seen |= uint64(0x1)
@@ -6346,29 +4377,17 @@ func internalRequest(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					at1 := here.Member(m1.Name)
 					switch m1.Value.Kind() {
 					case jsonvalue.KindObject:
-						internalQuestion(ps, &at1, m1.Value)
+						vllmSR40Question(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "assets":
 			switch m.Value.Kind() {
@@ -6380,29 +4399,17 @@ func internalRequest(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					at1 := here.Member(m1.Name)
 					switch m1.Value.Kind() {
 					case jsonvalue.KindObject:
-						internalAsset(ps, &at1, m1.Value)
+						vllmSR40Asset(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "roles":
 			switch m.Value.Kind() {
@@ -6421,38 +4428,23 @@ func internalRequest(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 							})
 						}
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string")
 					}
 				}
 			case jsonvalue.KindNull:
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object or null",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object or null")
 			}
 		case "options":
 			switch m.Value.Kind() {
 			case jsonvalue.KindObject:
-				internalOptions(ps, &here, m.Value)
+				vllmSR40Options(ps, &here, m.Value)
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "images":
 			switch m.Value.Kind() {
@@ -6464,29 +4456,17 @@ func internalRequest(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					at1 := here.Member(m1.Name)
 					switch m1.Value.Kind() {
 					case jsonvalue.KindObject:
-						internalAsset(ps, &at1, m1.Value)
+						vllmSR40Asset(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "videos":
 			switch m.Value.Kind() {
@@ -6498,29 +4478,17 @@ func internalRequest(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					at1 := here.Member(m1.Name)
 					switch m1.Value.Kind() {
 					case jsonvalue.KindObject:
-						internalAsset(ps, &at1, m1.Value)
+						vllmSR40Asset(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "states":
 			switch m.Value.Kind() {
@@ -6541,2223 +4509,22 @@ func internalRequest(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					case jsonvalue.KindObject:
 					case jsonvalue.KindArray:
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "string, object or array")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "string, object or array")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("questions")
-		ps.Add(&missing, table.Problem{
-			Member: "questions",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalQuestion checks the members of a question object under internal.
-func internalQuestion(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	if d, ok := v.Get("type"); ok {
-		switch {
-		case isText(d, "noul"):
-			internalQuestionNoul(ps, at, v)
-			return
-		case isText(d, "choice"):
-			internalQuestionChoice(ps, at, v)
-			return
-		case isText(d, "score"):
-			internalQuestionScore(ps, at, v)
-			return
-		case isText(d, "box"):
-			internalQuestionBox(ps, at, v)
-			return
-		case isText(d, "set"):
-			internalQuestionSet(ps, at, v)
-			return
-		case isText(d, "span"):
-			internalQuestionSpan(ps, at, v)
-			return
-		case isText(d, "track"):
-			internalQuestionTrack(ps, at, v)
-			return
-		}
-	}
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			seen |= uint64(0x1)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "noul") || isText(m.Value, "choice") || isText(m.Value, "score") || isText(m.Value, "box") || isText(m.Value, "set") || isText(m.Value, "span") || isText(m.Value, "track")) {
-					ps.Add(&here, table.Problem{
-						Expected: "noul, choice, score, box, set, span or track",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "instructions":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "criteria":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "preset":
-			seen |= uint64(0x2)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "head":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "router") || isText(m.Value, "broad")) {
-					ps.Add(&here, table.Problem{
-						Expected: "router or broad",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "decision_adapter":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "over":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindArray:
-				for i1, item1 := range m.Value.Items() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Item(i1)
-					switch item1.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "overflow":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
-					ps.Add(&here, table.Problem{
-						Expected: "window or truncate",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "require_full_input":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "threshold":
-			switch m.Value.Kind() {
-			case jsonvalue.KindNumber:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "at":
-			switch m.Value.Kind() {
-			case jsonvalue.KindNumber:
-				if f, ok := m.Value.Float(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "number",
-						Reason:   table.ReasonWrongType,
-					})
-				} else if f < 0.0 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(0),
-						Reason: table.ReasonBelowMinimum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "rate":
-			switch m.Value.Kind() {
-			case jsonvalue.KindNumber:
-				if n, ok := m.Value.Int(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "integer",
-						Reason:   table.ReasonWrongType,
-					})
-				} else if n != int64(1) && n != int64(2) {
-					ps.Add(&here, table.Problem{
-						Expected: "1 or 2",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "choices":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				if n := m.Value.Len(); n < 1 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(1),
-						Reason: table.ReasonTooFew,
-					})
-				} else if n > 255 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(255),
-						Reason: table.ReasonTooMany,
-					})
-				}
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindObject:
-					case jsonvalue.KindArray:
-					case jsonvalue.KindNull:
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "levels":
-			switch m.Value.Kind() {
-			case jsonvalue.KindArray:
-				if n := m.Value.Len(); n < 2 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(2),
-						Reason: table.ReasonTooFew,
-					})
-				} else if n > 10 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(10),
-						Reason: table.ReasonTooMany,
-					})
-				}
-				for i1, item1 := range m.Value.Items() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Item(i1)
-					switch item1.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindObject:
-					case jsonvalue.KindArray:
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "labels":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				if n := m.Value.Len(); n < 1 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(1),
-						Reason: table.ReasonTooFew,
-					})
-				} else if n > 255 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(255),
-						Reason: table.ReasonTooMany,
-					})
-				}
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindObject:
-					case jsonvalue.KindArray:
-					case jsonvalue.KindNull:
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalQuestionNoulCriteria checks the members of a question_noul_criteria object under internal.
-func internalQuestionNoulCriteria(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "true":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "false":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-}
-
-// internalQuestionNoulChoices checks the members of a question_noul_choices object under internal.
-func internalQuestionNoulChoices(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "true":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "false":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-}
-
-// internalQuestionNoul checks the members of a question_noul object under internal.
-func internalQuestionNoul(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			seen |= uint64(0x1)
-		case "instructions":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "criteria":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				internalQuestionNoulCriteria(ps, &here, m.Value)
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "preset":
-			seen |= uint64(0x2)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "decision_adapter":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "over":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindArray:
-				for i1, item1 := range m.Value.Items() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Item(i1)
-					switch item1.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "overflow":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
-					ps.Add(&here, table.Problem{
-						Expected: "window or truncate",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "require_full_input":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "choices":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				internalQuestionNoulChoices(ps, &here, m.Value)
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalQuestionChoice checks the members of a question_choice object under internal.
-func internalQuestionChoice(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			seen |= uint64(0x1)
-		case "instructions":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "criteria":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				if n := m.Value.Len(); n < 1 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(1),
-						Reason: table.ReasonTooFew,
-					})
-				} else if n > 255 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(255),
-						Reason: table.ReasonTooMany,
-					})
-				}
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindObject:
-					case jsonvalue.KindArray:
-					case jsonvalue.KindNull:
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "preset":
-			seen |= uint64(0x2)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "decision_adapter":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "over":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindArray:
-				for i1, item1 := range m.Value.Items() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Item(i1)
-					switch item1.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "overflow":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
-					ps.Add(&here, table.Problem{
-						Expected: "window or truncate",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "require_full_input":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "choices":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				if n := m.Value.Len(); n < 1 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(1),
-						Reason: table.ReasonTooFew,
-					})
-				} else if n > 255 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(255),
-						Reason: table.ReasonTooMany,
-					})
-				}
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindObject:
-					case jsonvalue.KindArray:
-					case jsonvalue.KindNull:
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalQuestionScore checks the members of a question_score object under internal.
-func internalQuestionScore(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			seen |= uint64(0x1)
-		case "instructions":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "criteria":
-			switch m.Value.Kind() {
-			case jsonvalue.KindArray:
-				if n := m.Value.Len(); n < 2 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(2),
-						Reason: table.ReasonTooFew,
-					})
-				} else if n > 10 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(10),
-						Reason: table.ReasonTooMany,
-					})
-				}
-				for i1, item1 := range m.Value.Items() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Item(i1)
-					switch item1.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindObject:
-					case jsonvalue.KindArray:
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "preset":
-			seen |= uint64(0x2)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "decision_adapter":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "over":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindArray:
-				for i1, item1 := range m.Value.Items() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Item(i1)
-					switch item1.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "overflow":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
-					ps.Add(&here, table.Problem{
-						Expected: "window or truncate",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "require_full_input":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "levels":
-			switch m.Value.Kind() {
-			case jsonvalue.KindArray:
-				if n := m.Value.Len(); n < 2 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(2),
-						Reason: table.ReasonTooFew,
-					})
-				} else if n > 10 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(10),
-						Reason: table.ReasonTooMany,
-					})
-				}
-				for i1, item1 := range m.Value.Items() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Item(i1)
-					switch item1.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindObject:
-					case jsonvalue.KindArray:
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "array",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalQuestionBox checks the members of a question_box object under internal.
-func internalQuestionBox(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			seen |= uint64(0x1)
-		case "instructions":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "preset":
-			seen |= uint64(0x2)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "over":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindArray:
-				for i1, item1 := range m.Value.Items() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Item(i1)
-					switch item1.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "overflow":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
-					ps.Add(&here, table.Problem{
-						Expected: "window or truncate",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "require_full_input":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "at":
-			switch m.Value.Kind() {
-			case jsonvalue.KindNumber:
-				if f, ok := m.Value.Float(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "number",
-						Reason:   table.ReasonWrongType,
-					})
-				} else if f < 0.0 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(0),
-						Reason: table.ReasonBelowMinimum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalQuestionSet checks the members of a question_set object under internal.
-func internalQuestionSet(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			seen |= uint64(0x1)
-		case "instructions":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "criteria":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				if n := m.Value.Len(); n < 1 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(1),
-						Reason: table.ReasonTooFew,
-					})
-				} else if n > 255 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(255),
-						Reason: table.ReasonTooMany,
-					})
-				}
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindObject:
-					case jsonvalue.KindArray:
-					case jsonvalue.KindNull:
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "preset":
-			seen |= uint64(0x2)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "over":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindArray:
-				for i1, item1 := range m.Value.Items() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Item(i1)
-					switch item1.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "overflow":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
-					ps.Add(&here, table.Problem{
-						Expected: "window or truncate",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "require_full_input":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "threshold":
-			switch m.Value.Kind() {
-			case jsonvalue.KindNumber:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "labels":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				if n := m.Value.Len(); n < 1 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(1),
-						Reason: table.ReasonTooFew,
-					})
-				} else if n > 255 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(255),
-						Reason: table.ReasonTooMany,
-					})
-				}
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindObject:
-					case jsonvalue.KindArray:
-					case jsonvalue.KindNull:
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalQuestionSpan checks the members of a question_span object under internal.
-func internalQuestionSpan(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			seen |= uint64(0x1)
-		case "instructions":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "criteria":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				if n := m.Value.Len(); n < 1 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(1),
-						Reason: table.ReasonTooFew,
-					})
-				} else if n > 255 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(255),
-						Reason: table.ReasonTooMany,
-					})
-				}
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindObject:
-					case jsonvalue.KindArray:
-					case jsonvalue.KindNull:
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "preset":
-			seen |= uint64(0x2)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "head":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "router") || isText(m.Value, "broad")) {
-					ps.Add(&here, table.Problem{
-						Expected: "router or broad",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "over":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindArray:
-				for i1, item1 := range m.Value.Items() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Item(i1)
-					switch item1.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "overflow":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
-					ps.Add(&here, table.Problem{
-						Expected: "window or truncate",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "require_full_input":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "threshold":
-			switch m.Value.Kind() {
-			case jsonvalue.KindNumber:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "number",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "labels":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				if n := m.Value.Len(); n < 1 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(1),
-						Reason: table.ReasonTooFew,
-					})
-				} else if n > 255 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(255),
-						Reason: table.ReasonTooMany,
-					})
-				}
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindObject:
-					case jsonvalue.KindArray:
-					case jsonvalue.KindNull:
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object, array or null",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalQuestionTrack checks the members of a question_track object under internal.
-func internalQuestionTrack(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			seen |= uint64(0x1)
-		case "instructions":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object, array or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "preset":
-			seen |= uint64(0x2)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "over":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindArray:
-				for i1, item1 := range m.Value.Items() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Item(i1)
-					switch item1.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string or array",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "overflow":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "window") || isText(m.Value, "truncate")) {
-					ps.Add(&here, table.Problem{
-						Expected: "window or truncate",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "require_full_input":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "rate":
-			switch m.Value.Kind() {
-			case jsonvalue.KindNumber:
-				if n, ok := m.Value.Int(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "integer",
-						Reason:   table.ReasonWrongType,
-					})
-				} else if n != int64(1) && n != int64(2) {
-					ps.Add(&here, table.Problem{
-						Expected: "1 or 2",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x3) == 0 {
-		missing := at.Member("type")
-		ps.Add(&missing, table.Problem{
-			Member: "type",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalAsset checks the members of a asset object under internal.
-func internalAsset(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	if d, ok := v.Get("type"); ok {
-		switch {
-		case isText(d, "image"):
-			internalAssetImage(ps, at, v)
-			return
-		case isText(d, "video"):
-			internalAssetVideo(ps, at, v)
-			return
-		}
-	}
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "image") || isText(m.Value, "video")) {
-					ps.Add(&here, table.Problem{
-						Expected: "image or video",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "format":
-			seen |= uint64(0x1)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "png") || isText(m.Value, "jpg") || isText(m.Value, "jpeg") || isText(m.Value, "mp4") || isText(m.Value, "webm")) {
-					ps.Add(&here, table.Problem{
-						Expected: "png, jpg, jpeg, mp4 or webm",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "data_base64":
-			seen |= uint64(0x2)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x1) == 0 {
-		missing := at.Member("format")
-		ps.Add(&missing, table.Problem{
-			Member: "format",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-	if seen&uint64(0x2) == 0 {
-		missing := at.Member("data_base64")
-		ps.Add(&missing, table.Problem{
-			Member: "data_base64",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalAssetImage checks the members of a asset_image object under internal.
-func internalAssetImage(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-		case "format":
-			seen |= uint64(0x1)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "png") || isText(m.Value, "jpg") || isText(m.Value, "jpeg")) {
-					ps.Add(&here, table.Problem{
-						Expected: "png, jpg or jpeg",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "data_base64":
-			seen |= uint64(0x2)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x1) == 0 {
-		missing := at.Member("format")
-		ps.Add(&missing, table.Problem{
-			Member: "format",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-	if seen&uint64(0x2) == 0 {
-		missing := at.Member("data_base64")
-		ps.Add(&missing, table.Problem{
-			Member: "data_base64",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalAssetVideo checks the members of a asset_video object under internal.
-func internalAssetVideo(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "type":
-		case "format":
-			seen |= uint64(0x1)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-				if !(isText(m.Value, "mp4") || isText(m.Value, "webm")) {
-					ps.Add(&here, table.Problem{
-						Expected: "mp4 or webm",
-						Reason:   table.ReasonNotInEnum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "data_base64":
-			seen |= uint64(0x2)
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x1) == 0 {
-		missing := at.Member("format")
-		ps.Add(&missing, table.Problem{
-			Member: "format",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-	if seen&uint64(0x2) == 0 {
-		missing := at.Member("data_base64")
-		ps.Add(&missing, table.Problem{
-			Member: "data_base64",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalOptions checks the members of a options object under internal.
-func internalOptions(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "deadline_ms":
-			switch m.Value.Kind() {
-			case jsonvalue.KindNumber:
-				if n, ok := m.Value.Int(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "integer",
-						Reason:   table.ReasonWrongType,
-					})
-				} else if n < int64(1) {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(1),
-						Reason: table.ReasonBelowMinimum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "return_meta":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "max_tokens":
-			switch m.Value.Kind() {
-			case jsonvalue.KindNumber:
-				if n, ok := m.Value.Int(); !ok {
-					ps.Add(&here, table.Problem{
-						Expected: "integer",
-						Reason:   table.ReasonWrongType,
-					})
-				} else if n < int64(1) {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(1),
-						Reason: table.ReasonBelowMinimum,
-					})
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "integer",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "long_context":
-			switch m.Value.Kind() {
-			case jsonvalue.KindBool:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "boolean",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
+		missingMember(ps, at, "questions")
 	}
 }
 
@@ -8774,15 +4541,9 @@ func internalBatch(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "string")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "string")
 			}
 		case "requests":
 			seen |= uint64(0x1)
@@ -8801,347 +4562,33 @@ func internalBatch(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 					at1 := here.Member(m1.Name)
 					switch m1.Value.Kind() {
 					case jsonvalue.KindObject:
-						internalRequestInBatch(ps, &at1, m1.Value)
+						internalRequest(ps, &at1, m1.Value)
 					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
+						nullNotAllowed(ps, &at1, "object")
 					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
+						wrongType(ps, &at1, "object")
 					}
 				}
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		case "options":
 			switch m.Value.Kind() {
 			case jsonvalue.KindObject:
-				internalOptions(ps, &here, m.Value)
+				vllmSR40Options(ps, &here, m.Value)
 			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
+				nullNotAllowed(ps, &here, "object")
 			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
+				wrongType(ps, &here, "object")
 			}
 		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
+			unknownMember(ps, &here, m.Name)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
-		missing := at.Member("requests")
-		ps.Add(&missing, table.Problem{
-			Member: "requests",
-			Reason: table.ReasonMissingMember,
-		})
-	}
-}
-
-// internalRequestInBatch checks the members of a request_in_batch object under internal.
-func internalRequestInBatch(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
-	var seen uint64
-	for _, m := range v.Members() {
-		if ps.Full() {
-			return
-		}
-		here := at.Member(m.Name)
-		switch m.Name {
-		case "model":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "state":
-			switch m.Value.Kind() {
-			case jsonvalue.KindString:
-			case jsonvalue.KindObject:
-			case jsonvalue.KindArray:
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "string, object or array",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "questions":
-			seen |= uint64(0x1)
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				if n := m.Value.Len(); n < 1 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(1),
-						Reason: table.ReasonTooFew,
-					})
-				}
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindObject:
-						internalQuestion(ps, &at1, m1.Value)
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "assets":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindObject:
-						internalAsset(ps, &at1, m1.Value)
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "roles":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindString:
-						if !(isText(m1.Value, "user") || isText(m1.Value, "context") || isText(m1.Value, "answer")) {
-							ps.Add(&at1, table.Problem{
-								Expected: "user, context or answer",
-								Reason:   table.ReasonNotInEnum,
-							})
-						}
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object or null",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "options":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				internalOptions(ps, &here, m.Value)
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "images":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindObject:
-						internalAsset(ps, &at1, m1.Value)
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "videos":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindObject:
-						internalAsset(ps, &at1, m1.Value)
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "object",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		case "states":
-			switch m.Value.Kind() {
-			case jsonvalue.KindObject:
-				if n := m.Value.Len(); n < 1 {
-					ps.Add(&here, table.Problem{
-						Limit:  int64(1),
-						Reason: table.ReasonTooFew,
-					})
-				}
-				for _, m1 := range m.Value.Members() {
-					if ps.Full() {
-						return
-					}
-					at1 := here.Member(m1.Name)
-					switch m1.Value.Kind() {
-					case jsonvalue.KindString:
-					case jsonvalue.KindObject:
-					case jsonvalue.KindArray:
-					case jsonvalue.KindNull:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonNotAllowedNull,
-						})
-					default:
-						ps.Add(&at1, table.Problem{
-							Expected: "string, object or array",
-							Reason:   table.ReasonWrongType,
-						})
-					}
-				}
-			case jsonvalue.KindNull:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonNotAllowedNull,
-				})
-			default:
-				ps.Add(&here, table.Problem{
-					Expected: "object",
-					Reason:   table.ReasonWrongType,
-				})
-			}
-		default:
-			ps.Add(&here, table.Problem{
-				Member: m.Name,
-				Reason: table.ReasonUnknownMember,
-			})
-		}
-	}
-	if seen&uint64(0x1) == 0 {
-		missing := at.Member("questions")
-		ps.Add(&missing, table.Problem{
-			Member: "questions",
-			Reason: table.ReasonMissingMember,
-		})
+		missingMember(ps, at, "requests")
 	}
 }
 
@@ -9164,4 +4611,40 @@ func isText(v jsonvalue.Value, s string) bool {
 		}
 	}
 	return false
+}
+
+// nullNotAllowed records a not_allowed_null problem at at; expected names what the value may be.
+func nullNotAllowed(ps *table.Problems, at *table.Path, expected string) {
+	ps.Add(at, table.Problem{
+		Expected: expected,
+		Reason:   table.ReasonNotAllowedNull,
+	})
+}
+
+// wrongType records a wrong_type problem at at; expected names what the value may be.
+func wrongType(ps *table.Problems, at *table.Path, expected string) {
+	ps.Add(at, table.Problem{
+		Expected: expected,
+		Reason:   table.ReasonWrongType,
+	})
+}
+
+// unknownMember records an unknown_member problem for member name, at at.
+func unknownMember(ps *table.Problems, at *table.Path, name string) {
+	ps.Add(at, table.Problem{
+		Member: name,
+		Reason: table.ReasonUnknownMember,
+	})
+}
+
+/*
+missingMember records a missing_member problem for the required member name of
+the object at at, at the path the member would have.
+*/
+func missingMember(ps *table.Problems, at *table.Path, name string) {
+	missing := at.Member(name)
+	ps.Add(&missing, table.Problem{
+		Member: name,
+		Reason: table.ReasonMissingMember,
+	})
 }

@@ -2,7 +2,10 @@ package internalwire
 
 import (
 	"errors"
+	"math"
+	"slices"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -31,17 +34,17 @@ func prefixPath(err error, prefix ir.Path) error {
 func checkRequest(r *ir.Request) error {
 	switch {
 	case r.State.IsValid() == (r.States != nil):
-		return invalidIR(ir.Path{{Name: "state"}}, ir.ReasonConflict, "a request has exactly one of state and states")
+		return invalidIR(ir.Path{{Name: vocab.RequestState}}, ir.ReasonConflict, "a request has exactly one of state and states")
 	case r.State.IsValid() && !isContent(r.State):
-		return invalidIR(ir.Path{{Name: "state"}}, ir.ReasonWrongType, "must be a string, an object or an array")
+		return invalidIR(ir.Path{{Name: vocab.RequestState}}, ir.ReasonWrongType, "must be a string, an object or an array")
 	case r.States != nil && len(r.States) == 0:
-		return invalidIR(ir.Path{{Name: "states"}}, ir.ReasonEmpty, "must have at least one state")
+		return invalidIR(ir.Path{{Name: vocab.RequestStates}}, ir.ReasonEmpty, "must have at least one state")
 	case len(r.Questions) == 0:
-		return invalidIR(ir.Path{{Name: "questions"}}, ir.ReasonEmpty, "a request has at least one question")
+		return invalidIR(ir.Path{{Name: vocab.RequestQuestions}}, ir.ReasonEmpty, "a request has at least one question")
 	}
 	for _, s := range r.States {
 		if !isContent(s.Value) {
-			return invalidIR(ir.Path{{Name: "states"}, {Name: s.Name}}, ir.ReasonWrongType, "must be a string, an object or an array")
+			return invalidIR(ir.Path{{Name: vocab.RequestStates}, {Name: s.Name}}, ir.ReasonWrongType, "must be a string, an object or an array")
 		}
 	}
 	if err := checkRoles(r.Roles); err != nil {
@@ -52,7 +55,7 @@ func checkRequest(r *ir.Request) error {
 			return err
 		}
 	}
-	if err := checkOptions(r.Options, ir.Path{{Name: "options"}}); err != nil {
+	if err := checkOptions(r.Options, ir.Path{{Name: vocab.RequestOptions}}); err != nil {
 		return err
 	}
 	return checkAssets(r.Assets)
@@ -64,7 +67,7 @@ func isContent(v jsonvalue.Value) bool {
 }
 
 func checkRoles(roles ir.Roles) error {
-	path := ir.Path{{Name: "roles"}}
+	path := ir.Path{{Name: vocab.RequestRoles}}
 	if !roles.Mode.Valid() {
 		return invalidIR(path, ir.ReasonUnsetMode, "the roles mode is not set")
 	}
@@ -85,27 +88,27 @@ func checkRoles(roles ir.Roles) error {
 }
 
 func checkQuestion(q *ir.Question) error {
-	path := ir.Path{{Name: "questions"}, {Name: q.Name}}
+	path := ir.Path{{Name: vocab.RequestQuestions}, {Name: q.Name}}
 	if q.Type == "" && q.Preset == nil {
-		return invalidIR(path.Key("type"), ir.ReasonMissingMember, "is required unless the question names a preset")
+		return invalidIR(path.Key(vocab.QuestionType), ir.ReasonMissingMember, "is required unless the question names a preset")
 	}
 	if q.Instructions.IsValid() && !q.Instructions.IsNull() && !isContent(q.Instructions) {
-		return invalidIR(path.Key("instructions"), ir.ReasonWrongType, "must be content or null")
+		return invalidIR(path.Key(vocab.QuestionInstructions), ir.ReasonWrongType, "must be content or null")
 	}
-	if err := checkCriteriaForm(q, path.Key("criteria")); err != nil {
+	if err := checkCriteriaForm(q, path.Key(vocab.QuestionCriteria)); err != nil {
 		return err
 	}
 	switch {
 	case q.Head != nil && !q.Head.Valid():
-		return invalidIR(path.Key("head"), ir.ReasonUnknownValue, "must be router or broad")
+		return invalidIR(path.Key(vocab.QuestionHead), ir.ReasonUnknownValue, "must be router or broad")
 	case q.Overflow != nil && !q.Overflow.Valid():
-		return invalidIR(path.Key("overflow"), ir.ReasonUnknownValue, "must be window or truncate")
+		return invalidIR(path.Key(vocab.QuestionOverflow), ir.ReasonUnknownValue, "must be window or truncate")
 	case q.Threshold != nil && !isProbability(*q.Threshold):
-		return invalidIR(path.Key("threshold"), ir.ReasonOutOfRange, "must be between 0 and 1")
+		return invalidIR(path.Key(vocab.QuestionThreshold), ir.ReasonOutOfRange, "must be between 0 and 1")
 	case q.At != nil && !isSecond(*q.At):
-		return invalidIR(path.Key("at"), ir.ReasonOutOfRange, "must be a finite number of seconds, at least 0")
+		return invalidIR(path.Key(vocab.QuestionAt), ir.ReasonOutOfRange, "must be a finite number of seconds, at least 0")
 	case q.Rate != nil && *q.Rate != 1 && *q.Rate != 2:
-		return invalidIR(path.Key("rate"), ir.ReasonOutOfRange, "must be 1 or 2")
+		return invalidIR(path.Key(vocab.QuestionRate), ir.ReasonOutOfRange, "must be 1 or 2")
 	}
 	return checkTypeBound(q, path)
 }
@@ -115,20 +118,20 @@ func checkQuestion(q *ir.Question) error {
 func checkTypeBound(q *ir.Question, path ir.Path) error {
 	var err error
 	if q.Head != nil {
-		err = onlyFor(q.Type, path.Key("head"), "span questions", table.QuestionSpan)
+		err = onlyFor(q.Type, path.Key(vocab.QuestionHead), "span questions", table.QuestionSpan)
 	}
 	if err == nil && q.DecisionAdapter != nil {
-		err = onlyFor(q.Type, path.Key("decision_adapter"), "choice, noul and score questions",
+		err = onlyFor(q.Type, path.Key(vocab.QuestionDecisionAdapter), "choice, noul and score questions",
 			table.QuestionChoice, table.QuestionNoul, table.QuestionScore)
 	}
 	if err == nil && q.Threshold != nil {
-		err = onlyFor(q.Type, path.Key("threshold"), "set and span questions", table.QuestionSet, table.QuestionSpan)
+		err = onlyFor(q.Type, path.Key(vocab.QuestionThreshold), "set and span questions", table.QuestionSet, table.QuestionSpan)
 	}
 	if err == nil && q.At != nil {
-		err = onlyFor(q.Type, path.Key("at"), "box questions", table.QuestionBox)
+		err = onlyFor(q.Type, path.Key(vocab.QuestionAt), "box questions", table.QuestionBox)
 	}
 	if err == nil && q.Rate != nil {
-		err = onlyFor(q.Type, path.Key("rate"), "track questions", table.QuestionTrack)
+		err = onlyFor(q.Type, path.Key(vocab.QuestionRate), "track questions", table.QuestionTrack)
 	}
 	var pe *ir.ProtocolError
 	if errors.As(err, &pe) {
@@ -142,9 +145,9 @@ func checkOptions(o *ir.Options, path ir.Path) error {
 	case o == nil:
 		return nil
 	case o.DeadlineMs != nil && *o.DeadlineMs < 0:
-		return invalidIR(path.Key("deadline_ms"), ir.ReasonOutOfRange, "must be at least 0")
+		return invalidIR(path.Key(vocab.OptionsDeadlineMs), ir.ReasonOutOfRange, "must be at least 0")
 	case o.MaxTokens != nil && *o.MaxTokens < 1:
-		return invalidIR(path.Key("max_tokens"), ir.ReasonOutOfRange, "must be at least 1")
+		return invalidIR(path.Key(vocab.OptionsMaxTokens), ir.ReasonOutOfRange, "must be at least 1")
 	}
 	return nil
 }
@@ -183,14 +186,14 @@ func checkCriteriaForm(q *ir.Question, path ir.Path) error {
 func checkAssets(assets []ir.Asset) error {
 	for i := range assets {
 		a := &assets[i]
-		path := ir.Path{{Name: "assets"}, {Name: a.Placeholder}}
+		path := ir.Path{{Name: vocab.RequestAssets}, {Name: a.Placeholder}}
 		switch {
 		case !a.Type.Valid():
-			return invalidIR(path.Key("type"), ir.ReasonUnknownValue, "must be image or video")
+			return invalidIR(path.Key(vocab.AssetType), ir.ReasonUnknownValue, "must be image or video")
 		case a.Format == nil:
-			return invalidIR(path.Key("format"), ir.ReasonMissingMember, "is required")
+			return invalidIR(path.Key(vocab.AssetFormat), ir.ReasonMissingMember, "is required")
 		case a.Data.Kind() != jsonvalue.KindString:
-			return invalidIR(path.Key("data_base64"), ir.ReasonWrongType, "must be a base64 string")
+			return invalidIR(path.Key(vocab.AssetDataBase64), ir.ReasonWrongType, "must be a base64 string")
 		}
 		for _, prev := range assets[:i] {
 			if prev.Placeholder == a.Placeholder {
@@ -199,4 +202,36 @@ func checkAssets(assets []ir.Asset) error {
 		}
 	}
 	return nil
+}
+
+func isProbability(f float64) bool { return f >= 0 && f <= 1 }
+
+func isSecond(f float64) bool { return f >= 0 && f <= math.MaxFloat64 }
+
+func onlyFor(t table.QuestionType, path ir.Path, what string, types ...table.QuestionType) error {
+	if t == "" || slices.Contains(types, t) {
+		return nil
+	}
+	return ir.Refuse(ir.ReasonNotAllowedHere, path, "applies to "+what+" only")
+}
+
+// criteriaSpellings are the members that carry a question's criteria: the
+// standard's, and 4.0's three.
+var criteriaSpellings = map[string]bool{
+	vocab.QuestionCriteria: true, vocab.QuestionChoices: true, vocab.QuestionLevels: true, vocab.QuestionLabels: true,
+}
+
+// spellingFits reports whether a 4.0 spelling belongs to the question
+// type: choices to choice and noul, levels to score, labels to set and
+// span. A preset-only question (no type) takes any.
+func spellingFits(spelling string, t table.QuestionType) bool {
+	switch spelling {
+	case vocab.QuestionChoices:
+		return t == "" || t == table.QuestionChoice || t == table.QuestionNoul
+	case vocab.QuestionLevels:
+		return t == "" || t == table.QuestionScore
+	case vocab.QuestionLabels:
+		return t == "" || t == table.QuestionSet || t == table.QuestionSpan
+	}
+	return true
 }

@@ -22,7 +22,7 @@ func codecMembers() map[table.Level][]string {
 		table.LevelQuestion: question,
 		table.LevelOptions:  optionSlots,
 		table.LevelAsset:    assetSlots,
-		table.LevelBundle:   bundleSlots,
+		table.LevelBundle:   {"model", "requests"},
 	}
 }
 

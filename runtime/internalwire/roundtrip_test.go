@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
@@ -43,7 +42,7 @@ func TestRequestRoundTripIsByteIdentical(t *testing.T) {
 			if !reflect.DeepEqual(r, again) {
 				t.Fatalf("re-reading gave another IR:\n%s\nthen\n%s", ir.DumpRequest(r), ir.DumpRequest(again))
 			}
-			golden.Check(t, "testdata/golden/"+strings.ReplaceAll(c.name, "/", "__")+".ir", []byte(ir.DumpRequest(r)+dumpDiagnostics(diags)))
+			goldenCheck(t, "testdata/golden/"+strings.ReplaceAll(c.name, "/", "__")+".ir", []byte(ir.DumpRequest(r)+dumpDiagnostics(diags)))
 		})
 	}
 }
@@ -62,7 +61,7 @@ func TestBundleRoundTripIsByteIdentical(t *testing.T) {
 			if want := compactForm(t, c.body); !bytes.Equal(got, want) {
 				t.Fatalf("round trip changed the body:\n got %s\nwant %s", got, want)
 			}
-			golden.Check(t, "testdata/golden/"+strings.ReplaceAll(c.name, "/", "__")+".ir", []byte(ir.DumpBatch(b)+dumpDiagnostics(diags)))
+			goldenCheck(t, "testdata/golden/"+strings.ReplaceAll(c.name, "/", "__")+".ir", []byte(ir.DumpBatch(b)+dumpDiagnostics(diags)))
 		})
 	}
 }

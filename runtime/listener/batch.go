@@ -1,6 +1,8 @@
 package listener
 
 import (
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
@@ -8,14 +10,14 @@ import (
 // BuildBatch maps a validated batch body into the IR with b, checking what
 // the validator does not: no options in an item, and an item's model only
 // repeating the batch's.
-func BuildBatch(root jsonvalue.Value, b Builder) (*ir.Batch, *Refusal) {
+func BuildBatch(root jsonvalue.Value, rd internalwire.Reader) (*ir.Batch, *Refusal) {
 	batch := &ir.Batch{}
 	if m, ok := root.Get("model"); ok {
 		s := m.Str()
 		batch.Model = &s
 	}
 	if o, ok := root.Get("options"); ok {
-		batch.Options = b.Options(o, ir.Path{{Name: "options"}})
+		batch.Options = rd.Options(o, ir.Path{{Name: vocab.BatchOptions}})
 	}
 	requests, _ := root.Get("requests")
 	batch.Items = make([]ir.BatchItem, 0, requests.Len())
@@ -24,9 +26,9 @@ func BuildBatch(root jsonvalue.Value, b Builder) (*ir.Batch, *Refusal) {
 		if refusal := checkItem(item.Value, path, batch.Model); refusal != nil {
 			return nil, refusal
 		}
-		r, refusal := b.Request(item.Value, path, nil, item.Name)
-		if refusal != nil {
-			return nil, refusal
+		r, err := rd.Request(item.Value, path)
+		if err != nil {
+			return nil, RefuseError(err)
 		}
 		batch.Items = append(batch.Items, ir.BatchItem{Name: item.Name, Request: r})
 	}

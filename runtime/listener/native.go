@@ -2,6 +2,7 @@ package listener
 
 import (
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -31,21 +32,30 @@ func ReadDecisions(schema table.SchemaID, body []byte) (*ClientRequest, error) {
 	}
 	cr := &ClientRequest{Endpoint: EndpointDecisions, Schema: schema, Plan: PlanPassThrough, Body: body}
 	cr.QuestionFailures = t.Failures(root)
-	forward := body
 	if len(cr.QuestionFailures) > 0 {
-		questions, _ := root.Get("questions")
+		questions, _ := root.Get(vocab.RequestQuestions)
 		if len(cr.QuestionFailures) == questions.Len() {
 			return nil, RefuseNoValidQuestion(cr.QuestionFailures)
 		}
-		forward = jsonvalue.Compact(withoutFailed(root, cr.QuestionFailures))
+		root = withoutFailed(root, cr.QuestionFailures)
 		cr.Plan = PlanTranslate
 	}
-	r, diags, err := internalwire.DecodeRequest(forward)
+	rd := internalwire.Reader{Implicit: true, Layout: true, Diags: &cr.Diagnostics}
+	r, err := rd.Request(root, nil)
 	if err != nil {
 		return nil, RefuseError(err)
 	}
-	cr.Request, cr.Diagnostics = r, diags
+	cr.Request = &r
 	return cr, nil
+}
+
+func failed(failures []QuestionFailure, item, name string) bool {
+	for i := range failures {
+		if failures[i].Name == name && failures[i].Item == item {
+			return true
+		}
+	}
+	return false
 }
 
 // withoutFailed returns the request object with the failed questions left
@@ -81,12 +91,14 @@ func ReadBundle(schema table.SchemaID, body []byte) (*ClientRequest, error) {
 	if problems := validate.BatchRequestInternal(root); len(problems) > 0 {
 		return nil, RefuseProblems(table.SchemaInternal, problems)
 	}
-	b, diags, err := internalwire.DecodeBundle(body)
+	cr := &ClientRequest{Endpoint: EndpointBundle, Schema: schema, Plan: PlanPassThrough, Body: body}
+	rd := internalwire.Reader{Implicit: true, Layout: true, Diags: &cr.Diagnostics}
+	b, err := rd.Bundle(root)
 	if err != nil {
 		return nil, RefuseError(err)
 	}
-	return &ClientRequest{Endpoint: EndpointBundle, Schema: schema, Batch: b, Plan: PlanPassThrough,
-		Diagnostics: diags, Body: body}, nil
+	cr.Batch = b
+	return cr, nil
 }
 
 // PresetOnlyTolerance drops the missing-type problem of a question that

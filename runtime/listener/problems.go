@@ -105,7 +105,7 @@ func (t *Triage) Failures(root jsonvalue.Value) []QuestionFailure {
 			if fq := t.find(itemName, m.Name); fq != nil {
 				qf := failure(fq, i)
 				if tv, ok := m.Value.Get("type"); ok && tv.Kind() == jsonvalue.KindString {
-					if qt := questionType(tv); knownType(qt) {
+					if qt := table.QuestionType(tv.Str()); knownType(qt) {
 						qf.Type = qt
 					}
 				}

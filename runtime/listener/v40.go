@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -44,10 +45,10 @@ func v40ReadRequest(root jsonvalue.Value, body []byte, header http.Header) (*Cli
 		Plan:     PlanPassThrough,
 		Body:     body,
 	}
-	b := Builder{Implicit: true, Diags: &cr.Diagnostics}
-	r, refusal := b.Request(root, nil, nil, "")
-	if refusal != nil {
-		return nil, refusal
+	rd := internalwire.Reader{Implicit: true, Diags: &cr.Diagnostics}
+	r, err := rd.Request(root, nil)
+	if err != nil {
+		return nil, RefuseError(err)
 	}
 	noteMediaOverlap(&r, nil, &cr.Diagnostics)
 	// The header is not in the body, so a request that uses it goes on
@@ -78,7 +79,7 @@ func v40ReadBatch(root jsonvalue.Value, body []byte, header http.Header) (*Clien
 		Plan:     PlanTranslate,
 		Body:     body,
 	}
-	batch, refusal := BuildBatch(root, Builder{Implicit: true, Diags: &cr.Diagnostics})
+	batch, refusal := BuildBatch(root, internalwire.Reader{Implicit: true, Diags: &cr.Diagnostics})
 	if refusal != nil {
 		return nil, refusal
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/listener/listenertest"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // FuzzListener4Read: Read never panics on any path, refusals are named
@@ -12,10 +12,10 @@ import (
 // re-reads to the same IR. Seeded from generated/corpus and the request
 // cases; crashers are kept in testdata/fuzz/FuzzListener4Read.
 func FuzzListener4Read(f *testing.F) {
-	listenertest.Seed(f)
+	testkit.SeedListenerFuzz(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, path := range []listener.Endpoint{listener.EndpointSystemOne, listener.EndpointBatch, listener.EndpointDecisions} {
-			listenertest.CheckRead(t, listener.V40, path, body)
+			testkit.CheckListenerRead(t, listener.V40, path, body)
 		}
 	})
 }

@@ -4,13 +4,13 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/listener/listenertest"
 	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // Every family's self-test, answered by the reference scorer and written
 // by this codec, carries only members the vllm-sr/4.0 field tables define
-// (listenertest.ScorerAnswersUseOnlyKnownMembers says why).
+// (testkit.ScorerAnswersUseOnlyKnownMembers says why).
 func TestV40ScorerAnswersUseOnlyKnownMembers(t *testing.T) {
-	listenertest.ScorerAnswersUseOnlyKnownMembers(t, listener.V40, table.SchemaVllmSR40)
+	testkit.ScorerAnswersUseOnlyKnownMembers(t, listener.V40, table.SchemaVllmSR40)
 }

@@ -9,16 +9,16 @@ import (
 	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/listener/listenertest"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // TestV40ReadGolden reads every shared request case (the same ones the
 // vllm-sr/5.0 codec reads) into testdata/v40/read/<case>.golden.
 func TestV40ReadGolden(t *testing.T) {
-	for _, c := range listenertest.Cases(t) {
+	for _, c := range testkit.ListenerCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			cr, err := listener.V40.Read(c.Path, c.Body, c.Header)
-			listenertest.Golden(t, "v40/read/"+c.Name+".golden", listenertest.RenderRead(listener.V40, cr, err))
+			testkit.ListenerGolden(t, "v40/read/"+c.Name+".golden", testkit.RenderListenerRead(listener.V40, cr, err))
 		})
 	}
 }
@@ -80,7 +80,7 @@ func TestV40LongContextHeaderTranslates(t *testing.T) {
 // TestV40ErrorsCarryBothShapes: a refusal carries the standard detail and
 // 4.0's error object.
 func TestV40ErrorsCarryBothShapes(t *testing.T) {
-	c := listenertest.Find(t, "unknown-question")
+	c := testkit.FindListenerCase(t, "unknown-question")
 	_, err := listener.V40.Read(c.Path, c.Body, c.Header)
 	var r *listener.Refusal
 	if !errors.As(err, &r) {
@@ -104,7 +104,7 @@ func TestV40FormCounter(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for _, n := range names {
-				c := listenertest.Find(t, n)
+				c := testkit.FindListenerCase(t, n)
 				cr, err := listener.V40.Read(c.Path, c.Body, c.Header)
 				if err != nil {
 					t.Error(err)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -37,10 +38,10 @@ func v50ReadRequest(root jsonvalue.Value, body []byte, header http.Header) (*Cli
 	if problems := validate.RequestVllmSR50(root); problems != nil {
 		return nil, v50Refuse(problems, root, false)
 	}
-	var b Builder
-	r, refusal := b.Request(root, nil, nil, "")
-	if refusal != nil {
-		return nil, refusal
+	var rd internalwire.Reader
+	r, err := rd.Request(root, nil)
+	if err != nil {
+		return nil, RefuseError(err)
 	}
 	ApplyLongContext(&r.Options, header)
 	read := &readBlock{request: r}

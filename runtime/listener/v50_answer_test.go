@@ -6,7 +6,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/listener/listenertest"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 func content(t *testing.T, s string) jsonvalue.Value {
@@ -73,7 +73,7 @@ func TestV50AnswerGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rc := listenertest.Find(t, c.request)
+			rc := testkit.FindListenerCase(t, c.request)
 			cr, err := listener.V50.Read(rc.Path, rc.Body, rc.Header)
 			if err != nil {
 				t.Fatal(err)
@@ -82,7 +82,7 @@ func TestV50AnswerGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			listenertest.Golden(t, "v50/answer/"+c.name+".json", listenertest.Indent(body))
+			testkit.ListenerGolden(t, "v50/answer/"+c.name+".json", testkit.Indent(body))
 		})
 	}
 }
@@ -101,7 +101,7 @@ func TestV50AnswerErrorGolden(t *testing.T) {
 	for name, e := range cases {
 		t.Run(name, func(t *testing.T) {
 			status, body := listener.V50.AnswerError(nil, &e)
-			listenertest.Golden(t, "v50/answer/"+name+".json", "status "+itoa(status)+"\n"+listenertest.Indent(body))
+			testkit.ListenerGolden(t, "v50/answer/"+name+".json", "status "+itoa(status)+"\n"+testkit.Indent(body))
 		})
 	}
 }
@@ -113,7 +113,7 @@ func TestV50AnswerListingGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	listenertest.Golden(t, "v50/answer/listing.json", listenertest.Indent(body))
+	testkit.ListenerGolden(t, "v50/answer/listing.json", testkit.Indent(body))
 }
 
 func listingFixture(t *testing.T) *ir.Listing {
@@ -126,7 +126,7 @@ func listingFixture(t *testing.T) *ir.Listing {
 
 // TestV50AnswerRefusesNonFinite: NaN cannot be written as JSON.
 func TestV50AnswerRefusesNonFinite(t *testing.T) {
-	rc := listenertest.Find(t, "std-bare-noul")
+	rc := testkit.FindListenerCase(t, "std-bare-noul")
 	cr, _ := listener.V50.Read(rc.Path, rc.Body, rc.Header)
 	nan := 0.0
 	nan = nan / nan

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -16,7 +17,7 @@ func v50ReadBatch(root jsonvalue.Value, body []byte, header http.Header) (*Clien
 	if problems := validate.BatchRequestVllmSR50(root); problems != nil {
 		return nil, v50Refuse(problems, root, true)
 	}
-	batch, refusal := BuildBatch(root, Builder{})
+	batch, refusal := BuildBatch(root, internalwire.Reader{})
 	if refusal != nil {
 		return nil, refusal
 	}

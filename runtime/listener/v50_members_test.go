@@ -4,13 +4,13 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/listener/listenertest"
 	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // Every family's self-test, answered by the reference scorer and written
 // by this codec, carries only members the vllm-sr/5.0 field tables define
-// (listenertest.ScorerAnswersUseOnlyKnownMembers says why).
+// (testkit.ScorerAnswersUseOnlyKnownMembers says why).
 func TestV50ScorerAnswersUseOnlyKnownMembers(t *testing.T) {
-	listenertest.ScorerAnswersUseOnlyKnownMembers(t, listener.V50, table.SchemaVllmSR50)
+	testkit.ScorerAnswersUseOnlyKnownMembers(t, listener.V50, table.SchemaVllmSR50)
 }

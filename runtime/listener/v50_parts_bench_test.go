@@ -1,11 +1,11 @@
 package listener_test
 
 import (
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/validate"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
 // The hot path's parts, to see where BenchmarkListener5Read spends.
@@ -38,9 +38,9 @@ func BenchmarkPartBuild(b *testing.B) {
 	b.ReportAllocs()
 	defer cpuPerOp(b)()
 	for b.Loop() {
-		var bl listener.Builder
-		if _, r := bl.Request(v, nil, nil, ""); r != nil {
-			b.Fatal(r)
+		var rd internalwire.Reader
+		if _, err := rd.Request(v, nil); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

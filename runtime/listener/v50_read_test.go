@@ -8,18 +8,18 @@ import (
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/listener/listenertest"
 	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // TestV50ReadGolden reads every shared request case and compares the plan,
 // diagnostics, failures, media and IR dump (or the refusal body) with
 // testdata/v50/read/<case>.golden.
 func TestV50ReadGolden(t *testing.T) {
-	for _, c := range listenertest.Cases(t) {
+	for _, c := range testkit.ListenerCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			cr, err := listener.V50.Read(c.Path, c.Body, c.Header)
-			listenertest.Golden(t, "v50/read/"+c.Name+".golden", listenertest.RenderRead(listener.V50, cr, err))
+			testkit.ListenerGolden(t, "v50/read/"+c.Name+".golden", testkit.RenderListenerRead(listener.V50, cr, err))
 		})
 	}
 }

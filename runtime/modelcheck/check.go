@@ -4,7 +4,6 @@ import (
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	"github.com/vllm-sr/systemone/runtime/presetexpand"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -107,7 +106,7 @@ func resolvePreset(card *table.Card, q *ir.Question, p *Plan) *Failure {
 	p.Type, p.Preset = cp.Type, cp.Name
 	if !q.Criteria.Present() {
 		if canonical, ok := catalog.Preset(cp.Name); ok {
-			p.Criteria = presetexpand.Criteria(&canonical)
+			p.Criteria = PresetCriteria(&canonical)
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"image"
 	"image/png"
 	"strings"
@@ -42,13 +43,21 @@ func mp4Base64(seconds uint32) string {
 // headerOnlyMP4 is an ftyp box alone: no duration can be read.
 const headerOnlyMP4 = "AAAAIGZ0eXBpc29tAAACAGlzb21pc28yYXZjMW1wNDE="
 
+// decode reads an internal request body without the validator's limits,
+// so a test can give a model what only a faulty client or a question that
+// fails on its own would: too few options, too many levels.
 func decode(t testing.TB, body string) *ir.Request {
 	t.Helper()
-	req, _, err := internalwire.DecodeRequest([]byte(body))
+	root, err := jsonvalue.Decode([]byte(body), jsonvalue.Options{MaxDepth: internalwire.MaxDepth})
 	if err != nil {
 		t.Fatalf("decode %s: %v", body, err)
 	}
-	return req
+	rd := internalwire.Reader{Implicit: true}
+	req, err := rd.Request(root, nil)
+	if err != nil {
+		t.Fatalf("decode %s: %v", body, err)
+	}
+	return &req
 }
 
 func model(t testing.TB, name string) table.Model {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/router/routertest"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // The subtests below run after the metrics subtest, whose counters they
@@ -21,8 +21,8 @@ import (
 // "b" and "c", which its 200 leaves out: "b" is the first failure in
 // request order.
 const questionsWithNoAnswer = `"questions":{"a":{"type":"noul","instructions":"Is all well?"},` +
-	`"b":{"type":"noul","instructions":"` + routertest.NoAnswerMarker + ` is it urgent?"},` +
-	`"c":{"type":"noul","instructions":"` + routertest.NoAnswerMarker + ` is it late?"}}`
+	`"b":{"type":"noul","instructions":"` + testkit.NoAnswerMarker + ` is it urgent?"},` +
+	`"c":{"type":"noul","instructions":"` + testkit.NoAnswerMarker + ` is it late?"}}`
 
 // testQuestionFailed: a question the upstream could not answer fails the
 // whole /v1/systemone and /v1/systemone/batch request with question_failed
@@ -83,13 +83,13 @@ func testQuestionFailed(t *testing.T, e *env) {
 // seconds rounded up; a failure that does not answer the request (on
 // /v1/decisions) and a success send none.
 func testRetryAfter(t *testing.T, e *env) {
-	overloaded := `{"model":"gateway-d3","state":"` + routertest.OverloadedMarker + `","questions":{"ok":{"type":"noul","instructions":"Is all well?"}}}`
+	overloaded := `{"model":"gateway-d3","state":"` + testkit.OverloadedMarker + `","questions":{"ok":{"type":"noul","instructions":"Is all well?"}}}`
 	resp := postResp(t, e.url("public5", "/v1/systemone"), overloaded)
 	if resp.status != 529 || resp.header.Get("Retry-After") != "2" || decodeJSON(t, resp.body)["code"] != "overloaded" {
 		t.Fatalf("529 with Retry-After-Ms 1500: %d Retry-After %q %s", resp.status, resp.header.Get("Retry-After"), resp.body)
 	}
 	limited := `{"model":"gateway-d3","requests":{"r1":{"state":"fine","questions":{"ok":{"type":"noul","instructions":"Is all well?"}}},` +
-		`"r2":{"state":"` + routertest.RateLimitedMarker + `","questions":{"ok":{"type":"noul","instructions":"Is all well?"}}}}}`
+		`"r2":{"state":"` + testkit.RateLimitedMarker + `","questions":{"ok":{"type":"noul","instructions":"Is all well?"}}}}}`
 	resp = postResp(t, e.url("public5", "/v1/systemone/batch"), limited)
 	if got := decodeJSON(t, resp.body); resp.status != 429 || resp.header.Get("Retry-After") != "3" || got["state"] != "r2" {
 		t.Fatalf("429 with Retry-After 3 in a batch: %d Retry-After %q %s", resp.status, resp.header.Get("Retry-After"), resp.body)
@@ -102,7 +102,7 @@ func testRetryAfter(t *testing.T, e *env) {
 	if resp.status != 200 || resp.header.Get("Retry-After") != "" || !strings.Contains(string(resp.body), `"unavailable"`) {
 		t.Fatalf("/v1/decisions keeps the failure in the answer: %d Retry-After %q %s", resp.status, resp.header.Get("Retry-After"), resp.body)
 	}
-	resp = postResp(t, e.url("public5", "/v1/systemone"), strings.Replace(overloaded, routertest.OverloadedMarker, "fine", 1))
+	resp = postResp(t, e.url("public5", "/v1/systemone"), strings.Replace(overloaded, testkit.OverloadedMarker, "fine", 1))
 	if resp.status != 200 || resp.header.Get("Retry-After") != "" {
 		t.Fatalf("a success: %d Retry-After %q", resp.status, resp.header.Get("Retry-After"))
 	}

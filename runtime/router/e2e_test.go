@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/router"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // TestRouterEndToEnd runs one Router, started as `vllm-sr serve` starts
@@ -329,7 +329,7 @@ func testModels(t *testing.T, e *env) {
 		t.Fatalf("llm lists %s", out)
 	}
 	_, out = get(t, e.url("legacy4", "/v1/models"))
-	golden.Check(t, "testdata/golden/models-legacy4.json", indent(t, out))
+	testkit.GoldenCheck(t, "testdata/golden/models-legacy4.json", indent(t, out))
 }
 
 func testDecide(t *testing.T, e *env) {

@@ -10,15 +10,15 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/router"
-	"github.com/vllm-sr/systemone/runtime/router/routertest"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // env is one Router in front of a recording systemone/0.2 upstream, two
 // vllm-srun runtimes (vllm-sr/decision1 behind a recording tap, and
 // vllm-sr/vela3-fast) and an LLM upstream.
 type env struct {
-	rec  *routertest.Recorder
-	tap  *routertest.Tap
+	rec  *testkit.RouterRecorder
+	tap  *testkit.RouterTap
 	llm  *llmUpstream
 	run  *router.Running
 	path string
@@ -34,7 +34,7 @@ type llmUpstream struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{rec: routertest.NewRecorder(t, 40*time.Millisecond), llm: &llmUpstream{}}
+	e := &env{rec: testkit.NewRouterRecorder(t, 40*time.Millisecond), llm: &llmUpstream{}}
 	e.llm.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		e.llm.mu.Lock()
@@ -47,7 +47,7 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(e.llm.srv.Close)
 	decision1 := startRuntime(t, "vllm-sr/decision1")
 	vela := startRuntime(t, "vllm-sr/vela3-fast")
-	e.tap = routertest.NewTap(t, decision1.URL())
+	e.tap = testkit.NewRouterTap(t, decision1.URL())
 	template, err := os.ReadFile("testdata/e2e.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
@@ -90,7 +90,7 @@ func (j *job) deadlineMs() *int64 {
 // when the client asked for none. Zero for no deadline.
 func (j *job) deadline(api *routerconfig.ListenerAPI, now time.Time) time.Time {
 	ms := j.deadlineMs()
-	limit, capped := api.Setting(apiregistry.MaxDeadlineSetting)
+	limit, capped := api.Setting(registry.MaxDeadlineSetting)
 	switch {
 	case ms == nil && !capped:
 		return time.Time{}
@@ -109,7 +109,7 @@ func (j *job) deadline(api *routerconfig.ListenerAPI, now time.Time) time.Time {
 // client's deadline.
 func (j *job) capDeadline(api *routerconfig.ListenerAPI) {
 	ms := j.deadlineMs()
-	limit, capped := api.Setting(apiregistry.MaxDeadlineSetting)
+	limit, capped := api.Setting(registry.MaxDeadlineSetting)
 	if ms == nil || !capped || *ms <= limit {
 		return
 	}

@@ -3,16 +3,16 @@ package router
 import (
 	"testing"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
 // TestCapDeadline: a deadline above max_deadline_ms is lowered on copies,
 // never in the IR the listener codec read; one within it stays as it is.
 func TestCapDeadline(t *testing.T) {
-	api := &routerconfig.ListenerAPI{Settings: []routerconfig.SettingValue{{Name: apiregistry.MaxDeadlineSetting, Value: 5000}}}
+	api := &routerconfig.ListenerAPI{Settings: []routerconfig.SettingValue{{Name: registry.MaxDeadlineSetting, Value: 5000}}}
 	for _, c := range []struct {
 		asked, want int64
 		capped      bool

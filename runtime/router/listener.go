@@ -3,9 +3,9 @@ package router
 import (
 	"net/http"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -46,7 +46,7 @@ func (h *listenerHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			Message: "listener " + quote(h.lst.Name) + " does not serve the " + api.Name + " API"})
 		return
 	}
-	if api.Kind == apiregistry.KindDecision {
+	if api.Kind == registry.KindDecision {
 		h.systemOne(w, req, served)
 		return
 	}

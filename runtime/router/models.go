@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
@@ -110,7 +110,7 @@ func capNames[S ~[]E, E ~string](caps S) []string {
 func (h *listenerHandler) llmModels() (models []string, any bool) {
 	for i := range h.lst.APIs {
 		a := &h.lst.APIs[i]
-		if a.API.Kind != apiregistry.KindLLM {
+		if a.API.Kind != registry.KindLLM {
 			continue
 		}
 		any = true

@@ -4,10 +4,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -35,7 +35,7 @@ func TestRuleStateKeepsPartRoles(t *testing.T) {
 
 func TestDeadlineIsCappedByTheListener(t *testing.T) {
 	now := time.Unix(1000, 0)
-	capped := &routerconfig.ListenerAPI{Settings: []routerconfig.SettingValue{{Name: apiregistry.MaxDeadlineSetting, Value: 500}}}
+	capped := &routerconfig.ListenerAPI{Settings: []routerconfig.SettingValue{{Name: registry.MaxDeadlineSetting, Value: 500}}}
 	open := &routerconfig.ListenerAPI{}
 	ms := func(v int64) *ir.Options { return &ir.Options{DeadlineMs: &v} }
 	for _, c := range []struct {

@@ -9,17 +9,16 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	"github.com/vllm-sr/systemone/runtime/schemaregistry"
 )
 
 // Options are how a Router runs; the zero value of each field has a
 // default.
 type Options struct {
 	// APIs is the registry paths resolve through; nil is
-	// apiregistry.Builtin(), the one configurations load with.
-	APIs *apiregistry.Registry
+	// registry.BuiltinAPIs(), the one configurations load with.
+	APIs *registry.APIs
 	// Client makes the upstream calls; nil is a client whose calls are
 	// bounded by each request's deadline only.
 	Client *http.Client
@@ -38,7 +37,7 @@ const DefaultShutdownTimeout = 10 * time.Second
 // Router serves one loaded configuration. It is safe for concurrent use.
 type Router struct {
 	cfg      *routerconfig.Config
-	apis     *apiregistry.Registry
+	apis     *registry.APIs
 	client   *http.Client
 	log      *slog.Logger
 	metrics  *Metrics
@@ -49,7 +48,7 @@ type Router struct {
 // LoadConfig loads the configuration at path with the built-in API and
 // schema registries: what `vllm-sr serve` and `vllm-sr decide` run with.
 func LoadConfig(path string) (*routerconfig.Config, error) {
-	return routerconfig.LoadFile(path, routerconfig.Registries{APIs: apiregistry.Builtin(), Schemas: schemaregistry.Builtin()})
+	return routerconfig.LoadFile(path, routerconfig.Registries{APIs: registry.BuiltinAPIs(), Schemas: registry.BuiltinSchemas()})
 }
 
 // New returns a Router for cfg, a configuration routerconfig loaded (and
@@ -59,7 +58,7 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 		return nil, errors.New("router: no configuration")
 	}
 	if opts.APIs == nil {
-		opts.APIs = apiregistry.Builtin()
+		opts.APIs = registry.BuiltinAPIs()
 	}
 	if opts.Client == nil {
 		opts.Client = &http.Client{Transport: &http.Transport{
@@ -93,7 +92,7 @@ func (r *Router) Handler(name string) (http.Handler, error) {
 			continue
 		}
 		h := &listenerHandler{router: r, lst: lst}
-		if api, ok := lst.Serves(apiregistry.SystemOne, r.apis); ok {
+		if api, ok := lst.Serves(registry.SystemOne, r.apis); ok {
 			h.systemone = api
 		}
 		return h, nil

@@ -3,9 +3,9 @@ package routerconfig
 import (
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/target"
 )
@@ -33,7 +33,7 @@ type Listener struct {
 }
 
 // Serves returns the entry of the API named name (or aliased by it).
-func (l *Listener) Serves(name string, apis *apiregistry.Registry) (*ListenerAPI, bool) {
+func (l *Listener) Serves(name string, apis *registry.APIs) (*ListenerAPI, bool) {
 	canonical, ok := apis.Canonical(name)
 	if !ok {
 		return nil, false
@@ -48,7 +48,7 @@ func (l *Listener) Serves(name string, apis *apiregistry.Registry) (*ListenerAPI
 
 // ListenerAPI is one API a listener serves.
 type ListenerAPI struct {
-	API apiregistry.API
+	API registry.API
 	// Schema is the schema the listener speaks on it: the configured one,
 	// else the API's listener default.
 	Schema table.SchemaID

@@ -9,7 +9,7 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
@@ -34,7 +34,7 @@ func (l *loader) upstreams(n *yaml.Node) {
 			switch {
 			case err != nil:
 				l.fail(f["api_format"].Value, join(path, "api_format"), "%v", err)
-			case api.Kind != apiregistry.KindLLM:
+			case api.Kind != registry.KindLLM:
 				l.fail(f["api_format"].Value, join(path, "api_format"), "%s is called through deployments with provider: systemone", api.Name)
 			default:
 				u.API = api.Name
@@ -50,7 +50,7 @@ func (l *loader) upstreams(n *yaml.Node) {
 
 // upstreamSchema reads an upstream's optional schema: one of the API's
 // upstream schemas, its default when absent.
-func (l *loader) upstreamSchema(api apiregistry.API, f map[string]entry, path string) table.SchemaID {
+func (l *loader) upstreamSchema(api registry.API, f map[string]entry, path string) table.SchemaID {
 	e, ok := f["schema"]
 	if !ok {
 		return api.UpstreamDefault
@@ -95,7 +95,7 @@ func (l *loader) deployments(n *yaml.Node) {
 func (l *loader) deployment(name string, f map[string]entry, path string) Deployment {
 	d := Deployment{Name: name, MaxConcurrency: DefaultMaxConcurrency}
 	if e, has := f["provider"]; has {
-		if p, ok := l.str(e.Value, join(path, "provider")); ok && p != apiregistry.SystemOne {
+		if p, ok := l.str(e.Value, join(path, "provider")); ok && p != registry.SystemOne {
 			l.fail(e.Value, join(path, "provider"), "must be systemone; LLM upstreams go under upstreams")
 		}
 	}
@@ -149,7 +149,7 @@ func deviationNode(at []*yaml.Node, ids []string, err error) *yaml.Node {
 // deploymentSchema reads schema (default: systemone's upstream default)
 // and resolves its target codec through the schema registry.
 func (l *loader) deploymentSchema(d *Deployment, f map[string]entry, path string) bool {
-	api, _ := l.regs.APIs.Lookup(apiregistry.SystemOne)
+	api, _ := l.regs.APIs.Lookup(registry.SystemOne)
 	d.Schema = api.UpstreamDefault
 	var at *yaml.Node
 	if e, has := f["schema"]; has {

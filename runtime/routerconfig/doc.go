@@ -11,7 +11,7 @@
 // rule and the deployment.
 //
 // API, schema and deviation names resolve through the registries
-// (apiregistry, schemaregistry) the caller passes in, so a new API or schema
-// needs no change here. Migrate rewrites a configuration that still uses
-// the removed listener-level models and systemone fields.
+// (registry.APIs, registry.Schemas) the caller passes in, so a new API or
+// schema needs no change here. Migrate rewrites a configuration that still
+// uses the removed listener-level models and systemone fields.
 package routerconfig

@@ -10,20 +10,19 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
-	"github.com/vllm-sr/systemone/runtime/schemaregistry"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // Registries are what configuration names resolve through.
 type Registries struct {
-	APIs    *apiregistry.Registry
-	Schemas *schemaregistry.Registry
+	APIs    *registry.APIs
+	Schemas *registry.Schemas
 }
 
 // BuiltinRegistries are the registries the Router runs with.
 func BuiltinRegistries() Registries {
-	return Registries{APIs: apiregistry.Builtin(), Schemas: schemaregistry.Builtin()}
+	return Registries{APIs: registry.BuiltinAPIs(), Schemas: registry.BuiltinSchemas()}
 }
 
 // namePattern is a listener's, upstream's or rule's name.
@@ -261,7 +260,7 @@ func (l *loader) listenerAPIs(n *yaml.Node, path string) []ListenerAPI {
 
 // listenerAPI reads one apis entry: schema (versioned APIs only), models
 // and the API's own settings.
-func (l *loader) listenerAPI(api apiregistry.API, n *yaml.Node, path string) (ListenerAPI, bool) {
+func (l *loader) listenerAPI(api registry.API, n *yaml.Node, path string) (ListenerAPI, bool) {
 	known := []string{"models"}
 	if api.Versioned() {
 		known = append(known, "schema")
@@ -307,7 +306,7 @@ func (l *loader) listenerAPI(api apiregistry.API, n *yaml.Node, path string) (Li
 // listenerModels reads an API's models: a decision API's are deployments
 // and pools, an LLM API's are models an upstream serves (of any LLM API
 // format: the Router's LLM protocol codecs translate between them).
-func (l *loader) listenerModels(api apiregistry.API, n *yaml.Node, path string) []string {
+func (l *loader) listenerModels(api registry.API, n *yaml.Node, path string) []string {
 	models, at, ok := l.strList(n, path)
 	if !ok {
 		return nil
@@ -317,7 +316,7 @@ func (l *loader) listenerModels(api apiregistry.API, n *yaml.Node, path string) 
 	}
 	for i, m := range models {
 		p := fmt.Sprintf("%s[%d]", path, i)
-		if api.Kind == apiregistry.KindDecision {
+		if api.Kind == registry.KindDecision {
 			if _, d := l.cfg.Deployment(m); !d {
 				if _, pool := l.cfg.Pool(m); !pool {
 					l.fail(at[i], p, "names no deployment or pool")

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/registry"
 )
 
 // FuzzLoad: any bytes either load or are reported as a *LoadError with at
@@ -41,6 +41,6 @@ func FuzzLoad(f *testing.F) {
 				}
 			}
 		}
-		_, _, _ = Migrate("fuzz.yaml", data, apiregistry.Builtin())
+		_, _, _ = Migrate("fuzz.yaml", data, registry.BuiltinAPIs())
 	})
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
-	"github.com/vllm-sr/systemone/runtime/golden"
+	"github.com/vllm-sr/systemone/runtime/registry"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 func builtin() Registries { return BuiltinRegistries() }
@@ -16,8 +16,8 @@ func builtin() Registries { return BuiltinRegistries() }
 // configuration name has its codec in the schema registry.
 func TestBuiltinRegistriesAgree(t *testing.T) {
 	regs := builtin()
-	for _, api := range regs.APIs.APIs() {
-		if api.Kind != apiregistry.KindDecision {
+	for _, api := range regs.APIs.All() {
+		if api.Kind != registry.KindDecision {
 			continue
 		}
 		for _, s := range api.Schemas {
@@ -54,7 +54,7 @@ func TestLoadGolden(t *testing.T) {
 			} else {
 				got = Describe(c)
 			}
-			golden.Check(t, strings.TrimSuffix(file, ".yaml")+".golden", []byte(got))
+			testkit.GoldenCheck(t, strings.TrimSuffix(file, ".yaml")+".golden", []byte(got))
 		})
 	}
 }
@@ -67,14 +67,14 @@ func TestRequiredConfigurationLoads(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := c.Listeners[0]
-	sys, ok := l.Serves("systemone", apiregistry.Builtin())
+	sys, ok := l.Serves("systemone", registry.BuiltinAPIs())
 	if !ok || len(l.APIs) != 1 || sys.Schema != "vllm-sr/5.0" || sys.Codec == nil {
 		t.Fatalf("listener: %+v", l)
 	}
 	if v, ok := sys.Setting("max_deadline_ms"); !ok || v != 5000 {
 		t.Errorf("max_deadline_ms %d %v", v, ok)
 	}
-	if _, ok := l.Serves("openai", apiregistry.Builtin()); ok {
+	if _, ok := l.Serves("openai", registry.BuiltinAPIs()); ok {
 		t.Error("a listener with apis serves only those")
 	}
 	d, _ := c.Deployment("gateway-d3")

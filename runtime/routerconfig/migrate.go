@@ -6,7 +6,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
+	"github.com/vllm-sr/systemone/runtime/registry"
 )
 
 // Migrate rewrites a configuration whose listeners still use the removed
@@ -23,7 +23,7 @@ import (
 // (all models when models was absent), and, when systemone was on, a
 // systemone entry with its settings and the listed deployments and pools.
 // Comments and key order are kept where the YAML library allows.
-func Migrate(file string, data []byte, apis *apiregistry.Registry) ([]byte, bool, error) {
+func Migrate(file string, data []byte, apis *registry.APIs) ([]byte, bool, error) {
 	r := &reader{file: file}
 	root := parse(r, data)
 	if root == nil {
@@ -58,7 +58,7 @@ func Migrate(file string, data []byte, apis *apiregistry.Registry) ([]byte, bool
 
 type migrator struct {
 	*reader
-	apis *apiregistry.Registry
+	apis *registry.APIs
 	// decision are the deployment and pool keys: a listed model that is
 	// one of them is a decision model, any other an LLM model.
 	decision map[string]bool
@@ -130,7 +130,7 @@ func (m *migrator) listener(n *yaml.Node, path string) bool {
 			m.fail(models, join(path, "models"), "systemone is on but models lists no deployment or pool; choose its models by hand")
 			return false
 		}
-		apis.Content = append(apis.Content, scalar(apiregistry.SystemOne), m.entry(settings, models, decision))
+		apis.Content = append(apis.Content, scalar(registry.SystemOne), m.entry(settings, models, decision))
 	}
 	if len(apis.Content) == 0 {
 		m.fail(n, path, "would serve no API: models lists only decision models and systemone is off")

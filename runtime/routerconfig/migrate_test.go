@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vllm-sr/systemone/runtime/apiregistry"
-	"github.com/vllm-sr/systemone/runtime/golden"
+	"github.com/vllm-sr/systemone/runtime/registry"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // TestMigrateGolden migrates every configuration under testdata/migrate
@@ -24,7 +24,7 @@ func TestMigrateGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, changed, err := Migrate(filepath.ToSlash(file), data, apiregistry.Builtin())
+			out, changed, err := Migrate(filepath.ToSlash(file), data, registry.BuiltinAPIs())
 			var got string
 			switch {
 			case err != nil:
@@ -41,7 +41,7 @@ func TestMigrateGolden(t *testing.T) {
 			default:
 				got = string(out)
 			}
-			golden.Check(t, strings.TrimSuffix(file, ".yaml")+".golden", []byte(got))
+			testkit.GoldenCheck(t, strings.TrimSuffix(file, ".yaml")+".golden", []byte(got))
 		})
 	}
 }
@@ -53,7 +53,7 @@ func TestMigratedConfigurationLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, changed, err := Migrate("legacy.yaml", data, apiregistry.Builtin())
+	out, changed, err := Migrate("legacy.yaml", data, registry.BuiltinAPIs())
 	if err != nil || !changed {
 		t.Fatalf("migrate: %v (changed %v)", err, changed)
 	}
@@ -65,14 +65,14 @@ func TestMigratedConfigurationLoads(t *testing.T) {
 		t.Fatalf("the migrated configuration does not load:\n%v\n%s", err, out)
 	}
 	public := c.Listeners[0]
-	sys, ok := public.Serves("systemone", apiregistry.Builtin())
+	sys, ok := public.Serves("systemone", registry.BuiltinAPIs())
 	if !ok || sys.Schema != "vllm-sr/4.0" || strings.Join(sys.Models, ",") != "vllm-sr/auto" {
 		t.Errorf("public systemone: %+v", sys)
 	}
 	if v, _ := sys.Setting("max_deadline_ms"); v != 5000 {
 		t.Errorf("max_deadline_ms %d", v)
 	}
-	chat, ok := public.Serves("chat_completions", apiregistry.Builtin())
+	chat, ok := public.Serves("chat_completions", registry.BuiltinAPIs())
 	if !ok || strings.Join(chat.Models, ",") != "gpt-4o" {
 		t.Errorf("public chat_completions: %+v", chat)
 	}
@@ -80,7 +80,7 @@ func TestMigratedConfigurationLoads(t *testing.T) {
 	if len(internal.APIs) != 5 || !internal.Listed {
 		t.Errorf("internal serves %d APIs, want the 4 defaults and systemone", len(internal.APIs))
 	}
-	if _, ok := c.Listeners[2].Serves("systemone", apiregistry.Builtin()); ok {
+	if _, ok := c.Listeners[2].Serves("systemone", registry.BuiltinAPIs()); ok {
 		t.Error("chat-only had systemone off")
 	}
 	if c.Listeners[3].Listed {

@@ -93,11 +93,11 @@ func escapePointer(s string) string {
 }
 
 // withPreset completes a question that names a catalogued preset from
-// the preset's canonical text, as presetexpand does in the IR: its type
-// when it has none, its instructions and criteria when absent or null. So
-// every rule question is a complete standard question, and the generated
-// validator checks it whole. An unknown preset, or a type the preset does
-// not answer, is reported.
+// the preset's canonical text, as modelcheck.ExpandPreset does in the IR:
+// its type when it has none, its instructions and criteria when absent or
+// null. So every rule question is a complete standard question, and the
+// generated validator checks it whole. An unknown preset, or a type the
+// preset does not answer, is reported.
 func (r *reader) withPreset(q jsonvalue.Value, n *yaml.Node, path string) jsonvalue.Value {
 	name, ok := q.Get("preset")
 	if !ok || name.Kind() != jsonvalue.KindString {

@@ -73,10 +73,11 @@ func (p Problem) Message() string {
 	if where == "" {
 		where = "the body"
 	}
-	return where + ": " + p.what()
+	return where + ": " + p.What()
 }
 
-func (p Problem) what() string {
+// What says what is wrong, without where.
+func (p Problem) What() string {
 	limit := strconv.FormatInt(p.Limit, 10)
 	switch p.Reason {
 	case ReasonUnknownMember:

@@ -1,12 +1,12 @@
 package target
 
 import (
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/presetexpand"
-	"github.com/vllm-sr/systemone/runtime/requestwire"
+	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -58,7 +58,7 @@ var _ Codec = standard02Codec{}
 // generated strip list names is left out, and so is every refused-at-load
 // member (which CheckCarryStandard02 has already refused; skipping it too
 // means no extension member can reach a standard server).
-var standard02Writer = requestwire.Writer{Skip: func(level table.Level, name string) bool {
+var standard02Writer = internalwire.Writer{Skip: func(level table.Level, name string) bool {
 	if _, stripped := fieldtable.StrippedField(level, name); stripped {
 		return true
 	}
@@ -134,7 +134,7 @@ func sendable(in *ir.Request, model string, at ir.Path, diags *ir.Diagnostics) i
 		qa := at.Key("questions").Key(q.Name)
 		if q.Preset != nil {
 			diags.Add(ir.DiagnosticApproximated, "preset", qa.Key("preset"))
-			presetexpand.Expand(q)
+			modelcheck.ExpandPreset(q)
 		}
 		if q.Overflow != nil {
 			diags.Add(ir.DiagnosticDropped, "overflow", qa.Key("overflow"))

@@ -7,10 +7,9 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
-	"github.com/vllm-sr/systemone/runtime/golden"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/target"
-	"github.com/vllm-sr/systemone/runtime/targetcodec/codectest"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 var gateway = target.Target{Deployment: "gateway-d3", Endpoint: "https://gateway.example.com/v1/systemone", Model: "d3"}
@@ -44,7 +43,7 @@ func TestRefusedAtLoad(t *testing.T) {
 		if strings.HasPrefix(c.name, "undeclared") {
 			gw.Capabilities = target.CapabilitySet{target.CapChoice, target.CapNoul, target.CapScore}
 		}
-		b := codectest.ReadBatch(t, []byte(`{"requests":{"rule":`+c.item+`}}`), nil)
+		b := testkit.ReadBatch(t, []byte(`{"requests":{"rule":`+c.item+`}}`), nil)
 		plan, _, err := target.Standard02.Plan(b, gw, target.Policy{})
 		var ce *target.CarryError
 		if !errors.As(err, &ce) {
@@ -63,7 +62,7 @@ func TestRefusedAtLoad(t *testing.T) {
 		}
 		fmt.Fprintf(&lines, "%s: %s\n", c.name, line)
 	}
-	golden.Check(t, "testdata/standard02_refused.golden", []byte(lines.String()))
+	testkit.GoldenCheck(t, "testdata/standard02_refused.golden", []byte(lines.String()))
 }
 
 // TestEveryRefusedFieldIsChecked makes sure the codec knows every field
@@ -94,7 +93,7 @@ func knownField(name string) bool {
 // TestCheckCarryRequestPaths: a rule's request is checked with paths from
 // its own root, and several missing things are all named.
 func TestCheckCarryRequestPaths(t *testing.T) {
-	b := codectest.ReadBatch(t, []byte(`{"requests":{"r":{"state":"s","questions":{
+	b := testkit.ReadBatch(t, []byte(`{"requests":{"r":{"state":"s","questions":{
 		"a":{"type":"span","criteria":{"X":"x"}},"b":{"type":"noul","instructions":"i","over":["k"]}}}}}`), nil)
 	err := target.CheckCarryRequestStandard02(&b.Items[0].Request, gateway)
 	want := `deployment "gateway-d3" (systemone/0.2) cannot carry: span question at questions.a.type; over at questions.b.over`
@@ -109,7 +108,7 @@ func TestCheckCarryRequestPaths(t *testing.T) {
 // TestRefusalNamesNoValues: the refusal names members, never the state or
 // the instructions.
 func TestRefusalNamesNoValues(t *testing.T) {
-	b := codectest.ReadBatch(t, []byte(`{"requests":{"r":{"state":"SECRET-STATE","questions":{
+	b := testkit.ReadBatch(t, []byte(`{"requests":{"r":{"state":"SECRET-STATE","questions":{
 		"q":{"type":"span","instructions":"SECRET-INSTRUCTIONS","criteria":{"X":"SECRET-LABEL"}}}}}}`), nil)
 	err := target.CheckCarryStandard02(b, gateway)
 	if err == nil || strings.Contains(err.Error(), "SECRET") {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/target"
-	"github.com/vllm-sr/systemone/runtime/targetcodec/codectest"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // FuzzStandard02DecodeReply feeds arbitrary statuses and bodies to
@@ -18,13 +18,13 @@ func FuzzStandard02DecodeReply(f *testing.F) {
 	files, _ := filepath.Glob("testdata/standard02/*/replies.json")
 	for _, file := range files {
 		raw, _ := os.ReadFile(file)
-		var replies []codectest.ReplyFile
+		var replies []testkit.CodecReplyFile
 		_ = json.Unmarshal(raw, &replies)
 		for _, r := range replies {
 			f.Add(r.Status, []byte(r.Body))
 		}
 	}
-	b := codectest.ReadBatch(f, []byte(`{"requests":{"r":{"state":"s","questions":{
+	b := testkit.ReadBatch(f, []byte(`{"requests":{"r":{"state":"s","questions":{
 		"n":{"type":"noul","instructions":"i"},"c":{"type":"choice","criteria":{"a":"A","b":"B"}},"s":{"type":"score","criteria":["lo","hi"]}}}}}`), nil)
 	plan, _, err := target.Standard02.Plan(b, gateway, target.Policy{})
 	if err != nil {

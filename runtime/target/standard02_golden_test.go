@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/target"
-	"github.com/vllm-sr/systemone/runtime/targetcodec/codectest"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // TestGoldenStandard02 runs every case under testdata/standard02: the
 // plan's wire calls, the item results of the replies and the reassembled
 // client answer.
 func TestGoldenStandard02(t *testing.T) {
-	codectest.RunDir(t, "testdata/standard02", target.Standard02)
+	testkit.CodecGolden(t, "testdata/standard02", target.Standard02)
 }

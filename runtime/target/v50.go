@@ -1,13 +1,13 @@
 package target
 
 import (
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"net/http"
 	"reflect"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/presetexpand"
-	"github.com/vllm-sr/systemone/runtime/requestwire"
+	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -42,7 +42,7 @@ type v50Codec struct{}
 var _ Codec = v50Codec{}
 
 var (
-	v50Writer = requestwire.Writer{}
+	v50Writer = internalwire.Writer{}
 	v50Reader = ReplyReader{Extensions: true}
 )
 
@@ -116,7 +116,7 @@ func completed(qs []ir.Question) []ir.Question {
 	out := append([]ir.Question(nil), qs...)
 	for i := range out {
 		if out[i].Type == "" {
-			presetexpand.Expand(&out[i])
+			modelcheck.ExpandPreset(&out[i])
 		}
 	}
 	return out

@@ -1,0 +1,241 @@
+package internalwire
+
+import (
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Reader is the one reader of request bodies: it maps a body that a
+// generated validator has accepted into the IR. Because every member's
+// name, JSON type, enum and range were checked, it only maps values and
+// checks what no validator expresses: one state or states, one criteria
+// member per question, one asset spelling, one asset per placeholder, a
+// type for every asset under assets. It reads the standard's, the
+// extension set's and vllm-sr/4.0's spellings; which of them may reach it
+// is the validator's business. A member the specs define that no IR field
+// binds goes to its object's Extra, in order.
+type Reader struct {
+	// Implicit: a request without roles has 4.0's implicit roles; else it
+	// has none (vllm-sr/5.0).
+	Implicit bool
+	// Layout records how each object was spelled (member order, name
+	// quoting, number literals and string escapes), so the internal form
+	// writes it back byte for byte. Off, the reader allocates less.
+	Layout bool
+	// Diags receives the 4.0-only forms read; nil records nothing.
+	Diags *ir.Diagnostics
+}
+
+// Request reads one request object. path locates it in the body (nil for
+// a request body, requests.<name> for a batch item).
+func (rd *Reader) Request(v jsonvalue.Value, path ir.Path) (ir.Request, error) {
+	r := ir.Request{Roles: ir.Roles{Mode: ir.RoleModeNone}}
+	if rd.Implicit {
+		r.Roles.Mode = ir.RoleModeImplicit
+	}
+	var assetSpellings, statesSeen int
+	members := v.Members()
+	rec := rd.recorder(&r.Layout, len(members))
+	for i := range members {
+		m := &members[i]
+		lm := rec.member(m)
+		switch m.Name {
+		case vocab.RequestModel:
+			r.Model = rd.text(m.Value, lm)
+		case vocab.RequestState:
+			r.State = m.Value
+		case vocab.RequestStates:
+			r.States = m.Value.Members()[:m.Value.Len():m.Value.Len()]
+			statesSeen++
+			rd.legacy(ir.FormStates, path.Key(m.Name))
+		case vocab.RequestRoles:
+			r.Roles = rd.roles(m.Value, lm)
+		case vocab.RequestQuestions:
+			qs, err := rd.questions(m.Value, path.Key(m.Name))
+			if err != nil {
+				return r, err
+			}
+			r.Questions = qs
+		case vocab.RequestAssets, vocab.RequestImages, vocab.RequestVideos:
+			assetSpellings |= assetSpelling(m.Name)
+			if err := rd.assets(&r, m, path.Key(m.Name)); err != nil {
+				return r, err
+			}
+		case vocab.RequestOptions:
+			r.Options = rd.Options(m.Value, path.Key(m.Name))
+		default:
+			r.Extra = append(r.Extra, *m)
+		}
+		rec.done(lm)
+	}
+	return r, rd.checkRequest(&r, path, statesSeen > 0, assetSpellings)
+}
+
+func assetSpelling(name string) int {
+	if name == vocab.RequestAssets {
+		return 1
+	}
+	return 2
+}
+
+func (rd *Reader) checkRequest(r *ir.Request, path ir.Path, hasStates bool, assetSpellings int) error {
+	switch {
+	case r.State.IsValid() && hasStates:
+		return ir.Refuse(ir.ReasonConflict, path.Key(vocab.RequestStates), "a request has state or states, not both")
+	case !r.State.IsValid() && !hasStates:
+		return ir.Refuse(ir.ReasonMissingMember, path.Key(vocab.RequestState), "is required")
+	case assetSpellings == 3:
+		return ir.Refuse(ir.ReasonConflict, path.Key(vocab.RequestAssets), "a request spells its assets as assets or as images and videos, not both")
+	}
+	if r.Roles.Mode == ir.RoleModeImplicit && r.HasObjectState() {
+		rd.legacy(ir.FormImplicitRoles, path)
+	}
+	return nil
+}
+
+func (rd *Reader) legacy(form string, path ir.Path) {
+	if rd.Diags != nil {
+		rd.Diags.Add(ir.DiagnosticLegacyForm, form, path)
+	}
+}
+
+// roles reads roles: null is none, an object explicit roles.
+func (rd *Reader) roles(v jsonvalue.Value, lm *ir.LayoutMember) ir.Roles {
+	if v.IsNull() {
+		return ir.Roles{Mode: ir.RoleModeNone}
+	}
+	ms := v.Members()
+	roles := ir.Roles{Mode: ir.RoleModeExplicit, Parts: make([]ir.RolePart, len(ms))}
+	escaped := false
+	for i := range ms {
+		roles.Parts[i] = ir.RolePart{Key: ms[i].Name, Role: role(ms[i].Value)}
+		escaped = escaped || !quotedCanonically(ms[i].RawName(), ms[i].Name) ||
+			!quotedCanonically(ms[i].Value.Raw(), string(roles.Parts[i].Role))
+	}
+	if escaped {
+		note(lm, jsonvalue.Compact(v), appendRoleParts(nil, roles.Parts))
+	}
+	return roles
+}
+
+// Options reads an options object (a request's, or a batch's). The
+// Options and the values its fields point at are one allocation.
+func (rd *Reader) Options(v jsonvalue.Value, path ir.Path) *ir.Options {
+	block := &optionsBlock{}
+	o := &block.options
+	members := v.Members()
+	rec := rd.recorder(&o.Layout, len(members))
+	for i := range members {
+		m := &members[i]
+		lm := rec.member(m)
+		switch m.Name {
+		case vocab.OptionsDeadlineMs:
+			block.deadlineMs = rd.integer(m.Value, lm)
+			o.DeadlineMs = &block.deadlineMs
+		case vocab.OptionsReturnMeta:
+			block.returnMeta = m.Value.Bool()
+			o.ReturnMeta = &block.returnMeta
+		case vocab.OptionsMaxTokens:
+			block.maxTokens = rd.integer(m.Value, lm)
+			o.MaxTokens = &block.maxTokens
+		case vocab.OptionsLongContext:
+			block.longContext = m.Value.Bool()
+			o.LongContext = &block.longContext
+			rd.legacy(ir.FormLongContext, path.Key(m.Name))
+		default:
+			o.Extra = append(o.Extra, *m)
+		}
+		rec.done(lm)
+	}
+	return o
+}
+
+// optionsBlock holds an Options and the values of its pointer fields.
+type optionsBlock struct {
+	options                 ir.Options
+	deadlineMs, maxTokens   int64
+	returnMeta, longContext bool
+}
+
+// Bundle reads a POST /v1/bundle body: {"model"?, "requests": {name:
+// request}}, each item a complete request with its own options.
+func (rd *Reader) Bundle(root jsonvalue.Value) (*ir.Batch, error) {
+	b := &ir.Batch{}
+	members := root.Members()
+	rec := rd.recorder(&b.Layout, len(members))
+	for i := range members {
+		m := &members[i]
+		lm := rec.member(m)
+		switch m.Name {
+		case vocab.BundleModel:
+			b.Model = rd.text(m.Value, lm)
+		case vocab.BatchOptions:
+			return nil, ir.Refuse(ir.ReasonNotAllowedHere, ir.Path{{Name: m.Name}},
+				"the bundle carries options per request, not for the bundle")
+		case vocab.BundleRequests:
+			items, err := rd.items(m.Value, ir.Path{{Name: m.Name}})
+			if err != nil {
+				return nil, err
+			}
+			b.Items = items
+		default:
+			b.Extra = append(b.Extra, *m)
+		}
+		rec.done(lm)
+	}
+	return b, nil
+}
+
+func (rd *Reader) items(v jsonvalue.Value, path ir.Path) ([]ir.BatchItem, error) {
+	ms := v.Members()
+	items := make([]ir.BatchItem, len(ms))
+	for i := range ms {
+		items[i].Name = ms[i].Name
+		var err error
+		if items[i].Request, err = rd.Request(ms[i].Value, path.Key(ms[i].Name)); err != nil {
+			return nil, err
+		}
+		// The item's own name spelling belongs to its request's layout.
+		if rd.Layout && !quotedCanonically(ms[i].RawName(), ms[i].Name) {
+			items[i].Request.Layout.Entry = &ir.EntryName{Name: ms[i].Name, RawName: ms[i].RawName()}
+		}
+	}
+	return items, nil
+}
+
+// role maps a validated role string to its constant without decoding it.
+func role(v jsonvalue.Value) ir.Role {
+	switch string(v.Raw()) {
+	case `"` + vocab.RoleUser + `"`:
+		return ir.RoleUser
+	case `"` + vocab.RoleContext + `"`:
+		return ir.RoleContext
+	case `"` + vocab.RoleAnswer + `"`:
+		return ir.RoleAnswer
+	}
+	return ir.Role(v.Str())
+}
+
+// questionType maps a validated type string to its constant without
+// decoding it, falling back to decoding for an escaped spelling.
+func questionType(v jsonvalue.Value) table.QuestionType {
+	switch string(v.Raw()) {
+	case `"noul"`:
+		return table.QuestionNoul
+	case `"choice"`:
+		return table.QuestionChoice
+	case `"score"`:
+		return table.QuestionScore
+	case `"box"`:
+		return table.QuestionBox
+	case `"set"`:
+		return table.QuestionSet
+	case `"span"`:
+		return table.QuestionSpan
+	case `"track"`:
+		return table.QuestionTrack
+	}
+	return table.QuestionType(v.Str())
+}

@@ -1,0 +1,85 @@
+package internalwire
+
+import (
+	"strconv"
+
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+)
+
+// recorder records one object's Layout while the Reader walks it: each
+// member's name as written, then, once read, any literal that was not
+// written canonically. With the Reader's Layout off it records nothing
+// and every member's record is nil.
+type recorder struct {
+	layout *ir.Layout
+	cur    ir.LayoutMember
+}
+
+func (rd *Reader) recorder(l *ir.Layout, members int) recorder {
+	if !rd.Layout {
+		return recorder{}
+	}
+	l.Members = make([]ir.LayoutMember, 0, members)
+	return recorder{layout: l}
+}
+
+// entryRecorder is recorder for an object that is an entry of a map (a
+// question, an asset), recording how its own name was quoted too.
+func (rd *Reader) entryRecorder(l *ir.Layout, entry *jsonvalue.Member, members int) recorder {
+	rec := rd.recorder(l, members)
+	if rec.layout != nil && !quotedCanonically(entry.RawName(), entry.Name) {
+		l.Entry = &ir.EntryName{Name: entry.Name, RawName: entry.RawName()}
+	}
+	return rec
+}
+
+// member starts m's record; nil when nothing is recorded.
+func (rec *recorder) member(m *jsonvalue.Member) *ir.LayoutMember {
+	if rec.layout == nil {
+		return nil
+	}
+	rec.cur = ir.LayoutMember{Name: m.Name}
+	if !quotedCanonically(m.RawName(), m.Name) {
+		rec.cur.RawName = m.RawName()
+	}
+	return &rec.cur
+}
+
+// done appends the record member started.
+func (rec *recorder) done(lm *ir.LayoutMember) {
+	if lm != nil {
+		rec.layout.Members = append(rec.layout.Members, *lm)
+	}
+}
+
+// The readers of the scalars the IR holds decoded: each maps a value the
+// validator has checked and records a literal that was not written
+// canonically on the member's record, so the writer can replay it.
+
+func (rd *Reader) text(v jsonvalue.Value, lm *ir.LayoutMember) *string {
+	s := v.Str()
+	noteString(lm, v.Raw(), s)
+	return &s
+}
+
+func (rd *Reader) integer(v jsonvalue.Value, lm *ir.LayoutMember) int64 {
+	n, _ := v.Int()
+	if lm != nil {
+		note(lm, v.Raw(), strconv.AppendInt(nil, n, 10))
+	}
+	return n
+}
+
+func (rd *Reader) number(v jsonvalue.Value, lm *ir.LayoutMember) *float64 {
+	f, _ := v.Float()
+	if lm != nil {
+		note(lm, v.Raw(), appendFloat(nil, f))
+	}
+	return &f
+}
+
+func boolPtr(v jsonvalue.Value) *bool {
+	b := v.Bool()
+	return &b
+}

@@ -1,0 +1,135 @@
+package registry
+
+import (
+	"slices"
+
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Kind is the kind of model an API serves.
+type Kind string
+
+const (
+	// KindLLM: chat and generation models, served by LLM upstreams.
+	KindLLM Kind = "llm"
+	// KindDecision: decision models, served by System One deployments and
+	// pools.
+	KindDecision Kind = "decision"
+)
+
+// APISchema is one schema a listener may speak on an API.
+type APISchema struct {
+	ID table.SchemaID
+	// Listener reads a client's request in this schema into the IR and
+	// answers in it. It is nil for an LLM API: the Router forwards those
+	// bodies unchanged to an upstream of the same format, and its LLM
+	// protocol codecs live outside this module.
+	Listener listener.Codec
+}
+
+// Setting is one integer setting an API's entry in a listener's apis map
+// takes, such as systemone's max_deadline_ms. Bounds are inclusive.
+type Setting struct {
+	Name string
+	Min  int64
+	Max  int64
+	// Doc is one line for the configuration guide and errors.
+	Doc string
+}
+
+// API is one registry entry.
+type API struct {
+	// Name is the registry name a listener's apis map is keyed by.
+	Name string
+	// Paths are the HTTP paths the API serves; a trailing "/*" serves every
+	// path under its prefix.
+	Paths []string
+	Kind  Kind
+	// Schemas are the schemas a listener may speak, sorted by ID.
+	Schemas []APISchema
+	// ListenerDefault is the schema a listener speaks when its entry names
+	// none; UpstreamDefault is the one an upstream is called with when its
+	// configuration names none.
+	ListenerDefault table.SchemaID
+	UpstreamDefault table.SchemaID
+	// UpstreamSchemas are the schemas an upstream may be configured with,
+	// sorted.
+	UpstreamSchemas []table.SchemaID
+	Settings        []Setting
+	// DefaultOn: a listener without an apis map serves this API.
+	DefaultOn bool
+}
+
+// Versioned reports whether a listener may choose among several schemas
+// of the API: only then does the API's entry take a schema.
+func (a *API) Versioned() bool { return len(a.Schemas) > 1 }
+
+// Schema returns the listener schema id of the API.
+func (a *API) Schema(id table.SchemaID) (APISchema, bool) {
+	for _, s := range a.Schemas {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return APISchema{}, false
+}
+
+// SchemaIDs returns the listener schema IDs, sorted.
+func (a *API) SchemaIDs() []table.SchemaID {
+	ids := make([]table.SchemaID, len(a.Schemas))
+	for i, s := range a.Schemas {
+		ids[i] = s.ID
+	}
+	return ids
+}
+
+// Setting returns the setting named name.
+func (a *API) Setting(name string) (Setting, bool) {
+	for _, s := range a.Settings {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Setting{}, false
+}
+
+// ServesPath reports whether path is one of the API's paths, a "/*" path
+// matching every path below its prefix.
+func (a *API) ServesPath(path string) bool {
+	for _, p := range a.Paths {
+		if prefix, ok := cutWildcard(p); ok {
+			if len(path) > len(prefix) && path[:len(prefix)] == prefix {
+				return true
+			}
+			continue
+		}
+		if p == path {
+			return true
+		}
+	}
+	return false
+}
+
+// cutWildcard returns the prefix of a "/*" path, slash included.
+func cutWildcard(p string) (string, bool) {
+	if len(p) >= 2 && p[len(p)-2:] == "/*" {
+		return p[:len(p)-1], true
+	}
+	return "", false
+}
+
+// clone returns a deep copy, so a caller cannot change the registry.
+func (a API) clone() API {
+	a.Paths = slices.Clone(a.Paths)
+	a.Schemas = slices.Clone(a.Schemas)
+	a.UpstreamSchemas = slices.Clone(a.UpstreamSchemas)
+	a.Settings = slices.Clone(a.Settings)
+	return a
+}
+
+// Alias is an older name of an API, resolved wherever an API is named.
+type Alias struct {
+	Name string
+	API  string
+}

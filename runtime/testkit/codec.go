@@ -1,0 +1,257 @@
+package testkit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	tc "github.com/vllm-sr/systemone/runtime/target"
+)
+
+// CodecTargetFile is a case's target.json.
+type CodecTargetFile struct {
+	Deployment     string   `json:"deployment"`
+	Endpoint       string   `json:"endpoint"`
+	Model          string   `json:"model"`
+	MaxConcurrency int      `json:"max_concurrency"`
+	Capabilities   []string `json:"capabilities"`
+	Deviations     []string `json:"deviations"`
+}
+
+// CodecReplyFile is one reply of a case's replies.json, in call order.
+// Err is "deadline" or "transport" for a call that got no reply; Text is a
+// body that is not JSON.
+type CodecReplyFile struct {
+	Status int               `json:"status"`
+	Header map[string]string `json:"header"`
+	Body   json.RawMessage   `json:"body"`
+	Text   string            `json:"text"`
+	Err    string            `json:"err"`
+}
+
+// ReadBatch reads a vllm-sr/5.0 batch body into the IR with the 5.0
+// listener codec.
+func ReadBatch(t testing.TB, body []byte, header http.Header) *ir.Batch {
+	t.Helper()
+	cr, err := listener.V50.Read(listener.EndpointBatch, body, header)
+	if err != nil {
+		t.Fatalf("the 5.0 listener refuses the case's request: %v", err)
+	}
+	return cr.Batch
+}
+
+// Target builds a case's target, defaulted.
+func (f CodecTargetFile) Target() tc.Target {
+	t := tc.Target{Deployment: f.Deployment, Endpoint: f.Endpoint, Model: f.Model,
+		MaxConcurrency: f.MaxConcurrency, Deviations: f.Deviations}
+	for _, c := range f.Capabilities {
+		t.Capabilities = append(t.Capabilities, tc.Capability(c))
+	}
+	return t
+}
+
+// CodecDeviations resolves IDs among the built-in deviations.
+func CodecDeviations(t testing.TB, ids []string) []tc.Deviation {
+	var out []tc.Deviation
+	for _, id := range ids {
+		found := false
+		for _, d := range tc.BuiltinDeviations() {
+			if d.ID() == id {
+				out, found = append(out, d), true
+			}
+		}
+		if !found {
+			t.Fatalf("unknown deviation %q", id)
+		}
+	}
+	return out
+}
+
+// CodecGolden runs every target codec case under dir (each a directory
+// holding request.json, target.json and optionally replies.json and
+// header.json) against codec and compares the transcript with the case's
+// golden.txt.
+func CodecGolden(t *testing.T, dir string, codec tc.Codec) {
+	cases, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if !c.IsDir() {
+			continue
+		}
+		t.Run(c.Name(), func(t *testing.T) {
+			got := CodecTranscript(t, filepath.Join(dir, c.Name()), codec)
+			GoldenCheck(t, filepath.Join(dir, c.Name(), "golden.txt"), got)
+		})
+	}
+}
+
+// CodecTranscript runs one target codec case and writes what happened.
+func CodecTranscript(t *testing.T, dir string, codec tc.Codec) []byte {
+	var tf CodecTargetFile
+	readJSON(t, filepath.Join(dir, "target.json"), &tf)
+	header := http.Header{}
+	var hf map[string]string
+	if readJSONOptional(t, filepath.Join(dir, "header.json"), &hf) {
+		for k, v := range hf {
+			header.Set(k, v)
+		}
+	}
+	batch := ReadBatch(t, mustRead(t, filepath.Join(dir, "request.json")), header)
+	var replies []CodecReplyFile
+	readJSONOptional(t, filepath.Join(dir, "replies.json"), &replies)
+	return CodecRun(t, codec, batch, tf.Target(), replies)
+}
+
+// CodecRun plans batch for target, applies the target's deviations, feeds
+// the replies (a call past the last reply never answered) and writes the
+// transcript.
+func CodecRun(t testing.TB, codec tc.Codec, batch *ir.Batch, target tc.Target, replies []CodecReplyFile) []byte {
+	var w strings.Builder
+	plan, diags, err := codec.Plan(batch, target, tc.Policy{})
+	if err != nil {
+		fmt.Fprintf(&w, "== plan error\n%s\n", err)
+		return []byte(w.String())
+	}
+	devDiags, err := tc.ApplyRequestDeviations(&plan, CodecDeviations(t, target.Deviations))
+	if err != nil {
+		t.Fatalf("deviation: %v", err)
+	}
+	writePlan(&w, &plan, append(diags, devDiags...))
+	if replies == nil {
+		return []byte(w.String())
+	}
+	var results []tc.ItemResult
+	for i, call := range plan.Calls {
+		if i >= len(replies) {
+			break
+		}
+		reply := replies[i].wire()
+		if err := tc.ApplyReplyDeviations(&reply, CodecDeviations(t, target.Deviations)); err != nil {
+			t.Fatalf("reply deviation: %v", err)
+		}
+		got, err := codec.DecodeReply(plan, call, reply)
+		if err != nil {
+			t.Fatalf("DecodeReply: %v", err)
+		}
+		results = append(results, got...)
+	}
+	writeResults(&w, &plan, results)
+	cr := &listener.ClientRequest{Endpoint: listener.EndpointBatch, Batch: batch}
+	answer, err := listener.V50.AnswerSuccess(cr, listener.Outcome{Batch: tc.Reassemble(&plan, results)})
+	if err != nil {
+		t.Fatalf("AnswerSuccess: %v", err)
+	}
+	fmt.Fprintf(&w, "== client answer (reassembled)\n%s\n", answer)
+	if e := tc.FirstFailure(&plan, results); e != nil {
+		status, body := listener.V50.AnswerError(cr, e)
+		fmt.Fprintf(&w, "== client error (fail-fast)\n%d %s\n", status, body)
+	}
+	return []byte(w.String())
+}
+
+func (r CodecReplyFile) wire() tc.WireReply {
+	switch r.Err {
+	case "deadline":
+		return tc.WireReply{Err: fmt.Errorf("call: %w", contextDeadline)}
+	case "transport":
+		return tc.WireReply{Err: errors.New("dial tcp: connection refused")}
+	}
+	h := http.Header{}
+	for k, v := range r.Header {
+		h.Set(k, v)
+	}
+	body := []byte(r.Body)
+	if r.Text != "" {
+		body = []byte(r.Text)
+	}
+	return tc.WireReply{Status: r.Status, Header: h, Body: body}
+}
+
+func writePlan(w *strings.Builder, p *tc.Plan, diags ir.Diagnostics) {
+	fmt.Fprintf(w, "== plan\nmax_concurrency %d\norder %s\n", p.MaxConcurrency, strings.Join(p.Order, " "))
+	for _, it := range p.Items {
+		fmt.Fprintf(w, "item %s:", it.Name)
+		for _, q := range it.Questions {
+			fmt.Fprintf(w, " %s(%s)", q.Name, q.Type)
+		}
+		w.WriteString("\n")
+	}
+	for i, c := range p.Calls {
+		fmt.Fprintf(w, "call %d: %s %s items [%s]\n", i+1, c.Method, c.URL, strings.Join(c.Items, " "))
+		keys := make([]string, 0, len(c.Header))
+		for k := range c.Header {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(w, "  %s: %s\n", k, strings.Join(c.Header[k], ", "))
+		}
+		fmt.Fprintf(w, "  body %s\n", c.Body)
+	}
+	w.WriteString("== diagnostics\n")
+	for _, d := range diags {
+		fmt.Fprintf(w, "%s %s %s\n", d.Kind, d.Form, d.Path)
+	}
+}
+
+func writeResults(w *strings.Builder, p *tc.Plan, results []tc.ItemResult) {
+	w.WriteString("== item results\n")
+	for _, r := range results {
+		switch {
+		case r.Response != nil:
+			fmt.Fprintf(w, "%s: response with %d answers\n", r.Name, len(r.Response.Answers))
+		case r.Error != nil:
+			e := r.Error
+			fmt.Fprintf(w, "%s: error status %d code %q reason %q question %q state %q retry_after %s message %q",
+				r.Name, e.Status, e.Code, e.Reason, e.Question, e.State, r.RetryAfter, e.Message)
+			if e.Limit != nil {
+				fmt.Fprintf(w, " limit %s", strconv.FormatInt(*e.Limit, 10))
+			}
+			for _, d := range e.Detail {
+				fmt.Fprintf(w, "\n  detail %s %q %q", d.Loc, d.Type, d.Msg)
+			}
+			w.WriteString("\n")
+		}
+	}
+}
+
+func mustRead(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func readJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	if err := json.Unmarshal(mustRead(t, path), v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+func readJSONOptional(t testing.TB, path string, v any) bool {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		return false
+	}
+	readJSON(t, path, v)
+	return true
+}
+
+// contextDeadline is what an HTTP client's error wraps when the caller's
+// deadline passed.
+var contextDeadline = context.DeadlineExceeded

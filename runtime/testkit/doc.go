@@ -1,0 +1,36 @@
+// Package testkit is the one test-support package of the runtime and of
+// srgen's tests: only _test.go files import it. It holds
+//
+//   - golden files (GoldenCheck, GoldenCheckTree): compare test output with
+//     want files under testdata/, or rewrite them when asked;
+//   - the vllm-sr/4.0 contract check (OpenAPI40Check): an HTTP exchange
+//     with a 4.0 server against the frozen contract,
+//     specs/systemone/vllm-sr-4.0.openapi.yaml, with kin-openapi's
+//     openapi3filter;
+//   - the listener codecs' kit (ListenerCases, RenderListenerRead,
+//     ListenerGolden, SeedListenerFuzz, CheckListenerRead,
+//     ScorerAnswersUseOnlyKnownMembers): the request cases under
+//     runtime/listener/testdata/requests, a deterministic text rendering of
+//     what a codec's Read gives (plan, diagnostics, question failures,
+//     media readings and the IR dump, or the refusal it answers), and the
+//     check that scorer answers carry only members a schema defines;
+//   - the target codecs' kit (CodecGolden, CodecRun, ReadBatch,
+//     FuzzDecodeReply): a vllm-sr/5.0 batch body read by the 5.0 listener
+//     codec into the IR, the plan a codec makes for it (deviations
+//     applied), the replies fed back, and the client answer the
+//     reassembled batch response is written as;
+//   - the Router's test upstreams (RouterRecorder, RouterTap): a recording
+//     upstream that speaks only systemone/0.2, and a recording reverse
+//     proxy to put in front of a runtime. Both serve on loopback through
+//     net/http/httptest and are closed by the test's cleanup.
+//
+// It imports the codecs it tests (runtime/listener, runtime/target,
+// runtime/refscorer and what they import), so a test of one of those
+// packages that uses it is an external test (package x_test).
+//
+// Rewrite goldens with `go test ./pkg -update` in a package whose tests
+// import this one, or with SRGEN_UPDATE_GOLDEN=1 for a command that spans
+// many packages (`SRGEN_UPDATE_GOLDEN=1 go test ./...`, `make
+// golden-update`). The -update flag is registered here and nowhere else, so
+// a test binary never defines it twice. CI only compares.
+package testkit

@@ -1,0 +1,237 @@
+package testkit
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/refscorer"
+)
+
+// Markers in a request body script the RouterRecorder's reply.
+const (
+	// SlowMarker makes the recorder hold the call past any test deadline.
+	SlowMarker = "SLOW"
+	// NoAnswerMarker in a question's instructions makes the recorder's 200
+	// leave that question out of its answers, as a faulty upstream would.
+	NoAnswerMarker = "NOANSWER"
+	// OverloadedMarker makes the recorder answer 529 with Retry-After-Ms
+	// OverloadedRetryAfterMs, the standard's overloaded reply.
+	OverloadedMarker = "OVERLOADED"
+	// RateLimitedMarker makes the recorder answer 429 with Retry-After
+	// RateLimitedRetryAfter (seconds).
+	RateLimitedMarker = "RATELIMITED"
+)
+
+// The delays the recorder's 529 and 429 replies ask for.
+const (
+	OverloadedRetryAfterMs = "1500"
+	RateLimitedRetryAfter  = "3"
+)
+
+// RouterRecorder is a Router test upstream that speaks only
+// systemone/0.2: it validates every POST /v1/systemone body with the
+// generated systemone/0.2 validator, refuses any other member (every
+// extension field) with 400 naming it, records each call and the most
+// calls it saw in flight, and answers valid requests with the reference
+// scorer, or as the markers above script it.
+type RouterRecorder struct {
+	Server *httptest.Server
+	hold   time.Duration // how long each call is held, to show concurrency
+
+	mu          sync.Mutex
+	bodies      [][]byte
+	refused     []string
+	inFlight    int
+	maxInFlight int
+	listings    int
+}
+
+func NewRouterRecorder(t testing.TB, hold time.Duration) *RouterRecorder {
+	rec := &RouterRecorder{hold: hold}
+	rec.Server = httptest.NewServer(http.HandlerFunc(rec.serve))
+	t.Cleanup(rec.Server.Close)
+	return rec
+}
+
+func (rec *RouterRecorder) serve(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
+		rec.mu.Lock()
+		rec.listings++
+		rec.mu.Unlock()
+		writeBody(w, 200, `{"models":[{"name":"d3","description":"Standard decision model","release_date":"2025-06-01"}]}`)
+	case r.Method == http.MethodPost && r.URL.Path == "/v1/systemone":
+		rec.systemOne(w, r)
+	default:
+		writeBody(w, 404, `{"detail":"not found"}`)
+	}
+}
+
+func (rec *RouterRecorder) systemOne(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	rec.mu.Lock()
+	rec.bodies = append(rec.bodies, body)
+	rec.inFlight++
+	rec.maxInFlight = max(rec.maxInFlight, rec.inFlight)
+	rec.mu.Unlock()
+	defer func() {
+		rec.mu.Lock()
+		rec.inFlight--
+		rec.mu.Unlock()
+	}()
+	switch {
+	case bytes.Contains(body, []byte(OverloadedMarker)):
+		w.Header().Set("Retry-After-Ms", OverloadedRetryAfterMs)
+		writeBody(w, 529, `{"detail":"Overloaded"}`)
+		return
+	case bytes.Contains(body, []byte(RateLimitedMarker)):
+		w.Header().Set("Retry-After", RateLimitedRetryAfter)
+		writeBody(w, http.StatusTooManyRequests, `{"detail":"Rate limited"}`)
+		return
+	}
+	hold := rec.hold
+	if bytes.Contains(body, []byte(SlowMarker)) {
+		hold = 5 * time.Second
+	}
+	select {
+	case <-time.After(hold):
+	case <-r.Context().Done():
+		return
+	}
+	root, err := jsonvalue.Decode(body, jsonvalue.Options{MaxDepth: 64})
+	if err != nil {
+		writeBody(w, 400, `{"detail":"invalid JSON"}`)
+		return
+	}
+	if problems := validate.RequestStandard02(root); len(problems) > 0 {
+		rec.mu.Lock()
+		rec.refused = append(rec.refused, problems[0].Message())
+		rec.mu.Unlock()
+		detail, _ := json.Marshal(map[string]string{"detail": problems[0].Message()})
+		writeBody(w, 400, string(detail))
+		return
+	}
+	cr, err := listener.V50.Read(listener.EndpointSystemOne, body, r.Header)
+	if err != nil {
+		writeBody(w, 400, `{"detail":"unreadable"}`)
+		return
+	}
+	model, _ := catalog.Model("vllm-sr/decision1")
+	resp, err := (&refscorer.Scorer{}).Decide(r.Context(), model, cr.Request)
+	if err != nil {
+		writeBody(w, 500, `{"detail":"scorer failed"}`)
+		return
+	}
+	resp.Model = cr.Request.Model
+	resp.Answers = withoutMarked(cr.Request.Questions, resp.Answers)
+	out, _ := listener.V50.AnswerSuccess(cr, listener.Outcome{Response: resp})
+	writeBody(w, 200, string(out))
+}
+
+// withoutMarked drops the answers of the questions whose instructions
+// carry NoAnswerMarker.
+func withoutMarked(qs []ir.Question, answers []ir.Answer) []ir.Answer {
+	marked := map[string]bool{}
+	for _, q := range qs {
+		if q.Instructions.Kind() == jsonvalue.KindString && strings.Contains(q.Instructions.Str(), NoAnswerMarker) {
+			marked[q.Name] = true
+		}
+	}
+	kept := answers[:0:0]
+	for _, a := range answers {
+		if !marked[a.Name] {
+			kept = append(kept, a)
+		}
+	}
+	return kept
+}
+
+// Refused are the validator messages of the bodies refused, in order.
+func (rec *RouterRecorder) Refused() []string {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return append([]string(nil), rec.refused...)
+}
+
+// ResetPeak forgets the most calls seen in flight.
+func (rec *RouterRecorder) ResetPeak() {
+	rec.mu.Lock()
+	rec.maxInFlight = rec.inFlight
+	rec.mu.Unlock()
+}
+
+// URL is the recorder's root URL.
+func (rec *RouterRecorder) URL() string { return rec.Server.URL }
+
+// Calls are the POST /v1/systemone bodies received, in arrival order.
+func (rec *RouterRecorder) Calls() [][]byte {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return append([][]byte(nil), rec.bodies...)
+}
+
+// Peak is the most calls seen in flight at once.
+func (rec *RouterRecorder) Peak() int {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return rec.maxInFlight
+}
+
+func writeBody(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, body)
+}
+
+// RouterTap is a recording reverse proxy in front of a runtime: it keeps
+// every body sent to each path.
+type RouterTap struct {
+	Server *httptest.Server
+	mu     sync.Mutex
+	bodies map[string][][]byte
+}
+
+func NewRouterTap(t testing.TB, upstream string) *RouterTap {
+	tp := &RouterTap{bodies: map[string][][]byte{}}
+	tp.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		tp.mu.Lock()
+		tp.bodies[r.URL.Path] = append(tp.bodies[r.URL.Path], body)
+		tp.mu.Unlock()
+		req, _ := http.NewRequestWithContext(r.Context(), r.Method, upstream+r.URL.Path, bytes.NewReader(body))
+		req.Header = r.Header.Clone()
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			writeBody(w, 502, `{"detail":"tap"}`)
+			return
+		}
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		for k, v := range resp.Header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(resp.StatusCode)
+		_, _ = w.Write(out)
+	}))
+	t.Cleanup(tp.Server.Close)
+	return tp
+}
+
+// Got are the bodies sent to path, in order.
+func (tp *RouterTap) Got(path string) [][]byte {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	return append([][]byte(nil), tp.bodies[path]...)
+}
