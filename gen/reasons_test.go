@@ -33,6 +33,7 @@ var reasonScanSkips = []string{"jsonvalue"}
 // as "upstream_" + a kind) is not seen; the spec lists those by hand.
 func TestRuntimeReasonsAreInTheSpec(t *testing.T) {
 	found := map[string]string{} // word → where first seen
+	sites := 0                   // places a reason is given, literal or constant
 	err := filepath.WalkDir(filepath.Join(repoRoot, "runtime"), func(dir string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return err
@@ -42,13 +43,16 @@ func TestRuntimeReasonsAreInTheSpec(t *testing.T) {
 				return filepath.SkipDir
 			}
 		}
-		return scanPackageReasons(dir, found)
+		return scanPackageReasons(dir, found, &sites)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(found) < 20 {
-		t.Fatalf("found only %d reason words under runtime/; the scan misses them", len(found))
+	// The runtime gives its reasons as generated constants
+	// (TestRuntimeSpellsNoSpecName), so few literals are left; the places
+	// a reason is given are many, and the scan must see them.
+	if sites < 100 {
+		t.Fatalf("found only %d places under runtime/ that give a reason; the scan misses them", sites)
 	}
 	for word, at := range found {
 		if _, ok := vocab.ReasonOf(word); !ok {
@@ -59,7 +63,7 @@ func TestRuntimeReasonsAreInTheSpec(t *testing.T) {
 
 // scanPackageReasons reads one directory's non-test Go files as one
 // package: the parameter indexes come from all its files first.
-func scanPackageReasons(dir string, found map[string]string) error {
+func scanPackageReasons(dir string, found map[string]string, sites *int) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return err
@@ -87,6 +91,7 @@ func scanPackageReasons(dir string, found map[string]string) error {
 	}
 	for _, f := range files {
 		add := func(e ast.Expr) {
+			*sites++
 			if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
 				if w, err := strconv.Unquote(lit.Value); err == nil && reasonWord.MatchString(w) {
 					if _, seen := found[w]; !seen {

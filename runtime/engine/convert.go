@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -119,7 +120,7 @@ func (c *Converter) Translate(from, to table.SchemaID, deviationIDs []string, bo
 func extraHeaders(h http.Header) http.Header {
 	out := http.Header{}
 	for k, v := range h {
-		if k != "Content-Type" && k != "Accept" {
+		if k != vocab.HeaderContentType && k != "Accept" {
 			out[k] = v
 		}
 	}

@@ -15,6 +15,10 @@ import (
 // is sent to it.
 const convertEndpoint = "http://convert.invalid/v1/systemone"
 
+// convertItem names the one item of the batch convert plans: convert's own
+// name, in no body, seen only in paths (requests.request...) of messages.
+const convertItem = "request" //vocab:not-spec convert's name for its one batch item
+
 // writeRequest writes r as one request body of codec's schema, as the
 // call its deviations rewrite:
 //
@@ -43,7 +47,7 @@ func writeRequest(codec target.Codec, r *ir.Request) (target.WireCall, ir.Diagno
 		body, err := internalwire.Writer{}.AppendRequest(nil, &c)
 		call := single(body)
 		if err == nil && target.LongContext(r, nil) {
-			call.Header.Set(target.LongContextHeader, "true")
+			call.Header.Set(target.LongContextHeader, target.HeaderOn)
 		}
 		return call, nil, err
 	}
@@ -57,7 +61,7 @@ func planned(codec target.Codec, r *ir.Request) (target.WireCall, ir.Diagnostics
 		return target.WireCall{}, nil, errors.New("model: is required (missing_member)")
 	}
 	t := target.Target{Deployment: "convert", Endpoint: convertEndpoint, Model: *r.Model, MaxConcurrency: 1}
-	plan, diags, err := codec.Plan(&ir.Batch{Items: []ir.BatchItem{{Name: "request", Request: *r}}}, t, target.Policy{})
+	plan, diags, err := codec.Plan(&ir.Batch{Items: []ir.BatchItem{{Name: convertItem, Request: *r}}}, t, target.Policy{})
 	if err != nil {
 		return target.WireCall{}, nil, err
 	}
@@ -68,5 +72,5 @@ func planned(codec target.Codec, r *ir.Request) (target.WireCall, ir.Diagnostics
 }
 
 func single(body []byte) target.WireCall {
-	return target.WireCall{Method: http.MethodPost, URL: convertEndpoint, Header: target.JSONHeader(), Body: body, Items: []string{"request"}}
+	return target.WireCall{Method: http.MethodPost, URL: convertEndpoint, Header: target.JSONHeader(), Body: body, Items: []string{convertItem}}
 }

@@ -6,57 +6,69 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// The codec's vocabulary, the member names it reads and writes at each
-// level, is exactly what the generated field table gives the internal
-// schema (4.0's request forms plus roles): nothing the codec accepts is
-// unknown to the specifications, and nothing they define is refused.
-func codecMembers() map[table.Level][]string {
-	question := slices.Concat(questionSlots, []string{"choices", "levels", "labels"})
+// bindings are the request shapes' bindings, the member names this
+// package's Reader and Writer give an IR field of their own at each level:
+// the Writer's slots, which the Reader's cases mirror (every round-trip
+// test fails when they do not).
+func bindings() map[table.Level][]string {
 	return map[table.Level][]string{
 		table.LevelRequest:  requestSlots,
-		table.LevelQuestion: question,
+		table.LevelQuestion: slices.Concat(questionSlots, []string{vocab.QuestionChoices, vocab.QuestionLevels, vocab.QuestionLabels}),
 		table.LevelOptions:  optionSlots,
 		table.LevelAsset:    assetSlots,
-		table.LevelBundle:   {"model", "requests"},
+		table.LevelBatch:    batchSlots,
+		table.LevelBundle:   {vocab.BundleModel, vocab.BundleRequests},
 	}
 }
 
-func TestCodecMembersAreKnownToTheSpecs(t *testing.T) {
-	for level, names := range codecMembers() {
+// requestSchemas are the schemas whose request bodies this package reads
+// and writes.
+var requestSchemas = []table.SchemaID{table.SchemaVllmSR50, table.SchemaVllmSR40, table.SchemaInternal}
+
+// TestBindingsAreSpecMembers: every member a binding names is one the
+// specs define at its level for some schema this package reads.
+func TestBindingsAreSpecMembers(t *testing.T) {
+	for level, names := range bindings() {
 		for _, name := range names {
-			if !fieldtable.Known(table.SchemaInternal, level, name) {
-				t.Errorf("the codec reads %s member %q, which the internal schema does not define", level, name)
+			known := false
+			for _, schema := range requestSchemas {
+				known = known || slices.ContainsFunc(vocab.MembersOf(schema, level), func(m table.Member) bool { return m.Name == name })
+			}
+			if !known {
+				t.Errorf("the bindings name %s member %q, which no request schema defines", level, name)
 			}
 		}
 	}
 }
 
-// TestEverySpecMemberIsBoundOrCarried: every member the specs give the
-// internal schema at the codec's levels is either bound (a slot of the
-// codec's own) or carried as an extra member, which only a member with no
-// runtime semantics may be (stripped for a systemone/0.2 target). A member
-// that fails here needs its field in runtime/ir and a case in this codec's
-// reader and writer.
+// TestEverySpecMemberIsBoundOrCarried: every member the specs give a
+// request shape, on every schema this package reads, is either bound (an
+// IR field of its own, read by Reader and written by Writer) or carried in
+// its object's Extra, which only a member with no runtime semantics may be:
+// one a systemone/0.2 target drops (stripped). A member that fails here
+// needs its field in runtime/ir and a case in read.go, read_question.go
+// (Reader) and write*.go (Writer) of this package.
 func TestEverySpecMemberIsBoundOrCarried(t *testing.T) {
-	members := codecMembers()
 	checked := 0
-	for _, f := range fieldtable.Fields {
-		names, ok := members[f.Level]
-		if !ok || !slices.Contains(f.Schemas, table.SchemaInternal) {
-			continue
-		}
-		checked++
-		if !slices.Contains(names, f.Name) && f.Disposition != table.DispositionStripped {
-			t.Errorf("the specs define %s member %q (%s, %s on systemone/0.2), which needs runtime semantics: bind it in runtime/ir and this codec", f.Level, f.Name, f.DefinedBy, f.Disposition)
+	for level, names := range bindings() {
+		for _, schema := range requestSchemas {
+			for _, m := range vocab.MembersOf(schema, level) {
+				checked++
+				if !slices.Contains(names, m.Name) && m.Disposition != table.DispositionStripped {
+					t.Errorf("%s defines %s member %q (%s on systemone/0.2), which needs runtime semantics: bind it in runtime/ir and internalwire's Reader and Writer",
+						schema, level, m.Name, m.Disposition)
+				}
+			}
 		}
 	}
-	if checked == 0 {
-		t.Fatal("the generated field table has no internal-schema fields at the codec's levels")
+	if checked < 50 {
+		t.Fatalf("the generated member lists give only %d request-shape members", checked)
 	}
 }
 

@@ -1,6 +1,10 @@
 package ir
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/vllm-sr/systemone/generated/vocab"
+)
 
 // DiagnosticKind is what a codec did to a message, or noticed in it,
 // short of refusing it.
@@ -18,13 +22,13 @@ const (
 
 // Legacy form names, the fixed words a DiagnosticLegacyForm carries.
 const (
-	FormChoices       = "choices"
-	FormLevels        = "levels"
-	FormLabels        = "labels"
-	FormImages        = "images"
-	FormVideos        = "videos"
-	FormStates        = "states"
-	FormLongContext   = "long_context"
+	FormChoices       = vocab.QuestionChoices
+	FormLevels        = vocab.QuestionLevels
+	FormLabels        = vocab.QuestionLabels
+	FormImages        = vocab.RequestImages
+	FormVideos        = vocab.RequestVideos
+	FormStates        = vocab.RequestStates
+	FormLongContext   = vocab.OptionsLongContext
 	FormImplicitRoles = "implicit_roles"
 	FormPresetOnly    = "preset_only"
 )

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
 
@@ -21,7 +22,7 @@ func DumpRequest(r *Request) string {
 func DumpBatch(b *Batch) string {
 	var d dumper
 	d.line(0, "batch")
-	d.optString(1, "model", b.Model)
+	d.optString(1, vocab.BatchModel, b.Model)
 	for i := range b.Items {
 		d.line(1, "item "+strconv.Quote(b.Items[i].Name))
 		d.request(&b.Items[i].Request, 2)
@@ -43,17 +44,17 @@ func (d *dumper) line(depth int, text string) {
 }
 
 func (d *dumper) request(r *Request, depth int) {
-	d.line(depth, "request")
+	d.line(depth, "request") //vocab:not-spec the dump's heading for a request, a level not a member
 	in := depth + 1
-	d.optString(in, "model", r.Model)
-	d.content(in, "state", r.State)
+	d.optString(in, vocab.RequestModel, r.Model)
+	d.content(in, vocab.RequestState, r.State)
 	if r.States != nil {
-		d.line(in, "states")
+		d.line(in, vocab.RequestStates)
 		for _, m := range r.States {
 			d.line(in+1, strconv.Quote(m.Name)+": "+string(jsonvalue.Compact(m.Value)))
 		}
 	}
-	d.line(in, "roles "+string(r.Roles.Mode))
+	d.line(in, vocab.RequestRoles+" "+string(r.Roles.Mode))
 	for _, p := range r.Roles.Parts {
 		d.line(in+1, strconv.Quote(p.Key)+": "+string(p.Role))
 	}
@@ -72,42 +73,42 @@ func (d *dumper) question(q *Question, depth int) {
 	d.line(depth, "question "+strconv.Quote(q.Name))
 	in := depth + 1
 	if q.Type != "" {
-		d.line(in, "type "+string(q.Type))
+		d.line(in, vocab.QuestionType+" "+string(q.Type))
 	}
-	d.content(in, "instructions", q.Instructions)
+	d.content(in, vocab.QuestionInstructions, q.Instructions)
 	switch q.Criteria.Form {
 	case CriteriaNull:
-		d.line(in, "criteria null")
+		d.line(in, vocab.QuestionCriteria+" null")
 	case CriteriaKeyed:
-		d.line(in, "criteria keyed")
+		d.line(in, vocab.QuestionCriteria+" keyed")
 		for _, m := range q.Criteria.Keyed {
 			d.line(in+1, strconv.Quote(m.Name)+": "+string(jsonvalue.Compact(m.Value)))
 		}
 	case CriteriaLevels:
-		d.line(in, "criteria levels")
+		d.line(in, vocab.QuestionCriteria+" levels")
 		for i, v := range q.Criteria.Levels {
 			d.line(in+1, strconv.Itoa(i)+": "+string(jsonvalue.Compact(v)))
 		}
 	}
-	d.optString(in, "preset", q.Preset)
+	d.optString(in, vocab.QuestionPreset, q.Preset)
 	if q.Head != nil {
-		d.line(in, "head "+string(*q.Head))
+		d.line(in, vocab.QuestionHead+" "+string(*q.Head))
 	}
-	d.optBool(in, "decision_adapter", q.DecisionAdapter)
+	d.optBool(in, vocab.QuestionDecisionAdapter, q.DecisionAdapter)
 	if q.Over != nil {
 		quoted := make([]string, len(q.Over))
 		for i, k := range q.Over {
 			quoted[i] = strconv.Quote(k)
 		}
-		d.line(in, "over ["+strings.Join(quoted, ", ")+"]")
+		d.line(in, vocab.QuestionOver+" ["+strings.Join(quoted, ", ")+"]")
 	}
 	if q.Overflow != nil {
-		d.line(in, "overflow "+string(*q.Overflow))
+		d.line(in, vocab.QuestionOverflow+" "+string(*q.Overflow))
 	}
-	d.optBool(in, "require_full_input", q.RequireFullInput)
-	d.optFloat(in, "threshold", q.Threshold)
-	d.optFloat(in, "at", q.At)
-	d.optInt(in, "rate", q.Rate)
+	d.optBool(in, vocab.QuestionRequireFullInput, q.RequireFullInput)
+	d.optFloat(in, vocab.QuestionThreshold, q.Threshold)
+	d.optFloat(in, vocab.QuestionAt, q.At)
+	d.optInt(in, vocab.QuestionRate, q.Rate)
 	d.extra(in, q.Extra)
 	d.layout(&q.Layout, in)
 }
@@ -115,8 +116,8 @@ func (d *dumper) question(q *Question, depth int) {
 func (d *dumper) asset(a *Asset, depth int) {
 	d.line(depth, "asset "+strconv.Quote(a.Placeholder))
 	in := depth + 1
-	d.line(in, "type "+string(a.Type))
-	d.optString(in, "format", a.Format)
+	d.line(in, vocab.AssetType+" "+string(a.Type))
+	d.optString(in, vocab.AssetFormat, a.Format)
 	if a.Data.IsValid() {
 		d.line(in, "data "+strconv.Itoa(len(a.Data.Str()))+" base64 characters")
 	}
@@ -128,12 +129,12 @@ func (d *dumper) options(o *Options, depth int) {
 	if o == nil {
 		return
 	}
-	d.line(depth, "options")
+	d.line(depth, vocab.RequestOptions)
 	in := depth + 1
-	d.optInt(in, "deadline_ms", o.DeadlineMs)
-	d.optBool(in, "return_meta", o.ReturnMeta)
-	d.optInt(in, "max_tokens", o.MaxTokens)
-	d.optBool(in, "long_context", o.LongContext)
+	d.optInt(in, vocab.OptionsDeadlineMs, o.DeadlineMs)
+	d.optBool(in, vocab.OptionsReturnMeta, o.ReturnMeta)
+	d.optInt(in, vocab.OptionsMaxTokens, o.MaxTokens)
+	d.optBool(in, vocab.OptionsLongContext, o.LongContext)
 	d.extra(in, o.Extra)
 	d.layout(&o.Layout, in)
 }

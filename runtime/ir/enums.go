@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/vllm-sr/systemone/generated/vocab"
+
 // RoleMode says how a request's state parts get their roles.
 type RoleMode string
 
@@ -24,9 +26,9 @@ func (m RoleMode) Valid() bool {
 type Role string
 
 const (
-	RoleUser    Role = "user"
-	RoleContext Role = "context"
-	RoleAnswer  Role = "answer"
+	RoleUser    Role = vocab.RoleUser
+	RoleContext Role = vocab.RoleContext
+	RoleAnswer  Role = vocab.RoleAnswer
 )
 
 // Valid reports whether r is a known role.
@@ -36,8 +38,8 @@ func (r Role) Valid() bool { return r == RoleUser || r == RoleContext || r == Ro
 type AssetType string
 
 const (
-	AssetImage AssetType = "image"
-	AssetVideo AssetType = "video"
+	AssetImage AssetType = vocab.AssetTypeImage
+	AssetVideo AssetType = vocab.AssetTypeVideo
 )
 
 // Valid reports whether t is a known asset type.
@@ -77,13 +79,13 @@ const CoverageComplete Coverage = "complete"
 type QuestionErrorCode string
 
 const (
-	QuestionErrorInvalidQuestion    QuestionErrorCode = "invalid_question"
-	QuestionErrorInvalidInput       QuestionErrorCode = "invalid_input"
-	QuestionErrorMaxLengthExceeded  QuestionErrorCode = "max_length_exceeded"
-	QuestionErrorScanBudgetExceeded QuestionErrorCode = "scan_budget_exceeded"
-	QuestionErrorInvalidModelOutput QuestionErrorCode = "invalid_model_output"
-	QuestionErrorDeadlineExceeded   QuestionErrorCode = "deadline_exceeded"
-	QuestionErrorUnavailable        QuestionErrorCode = "unavailable"
+	QuestionErrorInvalidQuestion    QuestionErrorCode = vocab.QuestionErrorInvalidQuestion
+	QuestionErrorInvalidInput       QuestionErrorCode = vocab.QuestionErrorInvalidInput
+	QuestionErrorMaxLengthExceeded  QuestionErrorCode = vocab.QuestionErrorMaxLengthExceeded
+	QuestionErrorScanBudgetExceeded QuestionErrorCode = vocab.QuestionErrorScanBudgetExceeded
+	QuestionErrorInvalidModelOutput QuestionErrorCode = vocab.QuestionErrorInvalidModelOutput
+	QuestionErrorDeadlineExceeded   QuestionErrorCode = vocab.QuestionErrorDeadlineExceeded
+	QuestionErrorUnavailable        QuestionErrorCode = vocab.QuestionErrorUnavailable
 )
 
 // Valid reports whether c is a known question error code.

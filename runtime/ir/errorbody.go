@@ -1,16 +1,18 @@
 package ir
 
+import "github.com/vllm-sr/systemone/generated/vocab"
+
 // ErrorCode is the extension's flat error code beside the standard detail.
 type ErrorCode string
 
 const (
-	ErrorInvalidRequest        ErrorCode = "invalid_request"
-	ErrorModelNotFound         ErrorCode = "model_not_found"
-	ErrorNotFound              ErrorCode = "not_found"
-	ErrorOverloaded            ErrorCode = "overloaded"
-	ErrorQuestionFailed        ErrorCode = "question_failed"
-	ErrorRequestTooLarge       ErrorCode = "request_too_large"
-	ErrorUnsupportedCapability ErrorCode = "unsupported_capability"
+	ErrorInvalidRequest        ErrorCode = vocab.CodeInvalidRequest
+	ErrorModelNotFound         ErrorCode = vocab.CodeModelNotFound
+	ErrorNotFound              ErrorCode = vocab.CodeNotFound
+	ErrorOverloaded            ErrorCode = vocab.CodeOverloaded
+	ErrorQuestionFailed        ErrorCode = vocab.CodeQuestionFailed
+	ErrorRequestTooLarge       ErrorCode = vocab.CodeRequestTooLarge
+	ErrorUnsupportedCapability ErrorCode = vocab.CodeUnsupportedCapability
 )
 
 // ErrorBody is an error answer: the HTTP status, the standard detail and

@@ -1,15 +1,19 @@
 package ir
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/vllm-sr/systemone/generated/vocab"
+)
 
 // ErrorCategory is what kind of failure a ProtocolError is.
 type ErrorCategory string
 
 const (
 	// CategoryInvalidRequest: the source schema refuses the body.
-	CategoryInvalidRequest ErrorCategory = "invalid_request"
+	CategoryInvalidRequest ErrorCategory = vocab.CodeInvalidRequest
 	// CategoryUnsupported: the target schema cannot carry the request.
-	CategoryUnsupported ErrorCategory = "unsupported"
+	CategoryUnsupported ErrorCategory = vocab.ReasonUnsupported
 	// CategoryInvalidIR: the IR handed to an encoder is inconsistent (a
 	// codec that built it broke an IR invariant).
 	CategoryInvalidIR ErrorCategory = "invalid_ir"
@@ -19,18 +23,18 @@ const (
 type Reason string
 
 const (
-	ReasonInvalidJSON     Reason = "invalid_json"
-	ReasonUnknownMember   Reason = "unknown_member"
-	ReasonMissingMember   Reason = "missing_member"
-	ReasonWrongType       Reason = "wrong_type"
-	ReasonUnknownValue    Reason = "unknown_value"
-	ReasonOutOfRange      Reason = "out_of_range"
-	ReasonEmpty           Reason = "empty"
-	ReasonConflict        Reason = "conflicting_members"
-	ReasonSpellingForType Reason = "spelling_not_for_type"
-	ReasonNotAllowedHere  Reason = "not_allowed_here"
-	ReasonUnsupported     Reason = "unsupported"
-	ReasonUnsetMode       Reason = "unset_mode"
+	ReasonInvalidJSON     Reason = vocab.ReasonInvalidJSON
+	ReasonUnknownMember   Reason = vocab.ReasonUnknownMember
+	ReasonMissingMember   Reason = vocab.ReasonMissingMember
+	ReasonWrongType       Reason = vocab.ReasonWrongType
+	ReasonUnknownValue    Reason = vocab.ReasonUnknownValue
+	ReasonOutOfRange      Reason = vocab.ReasonOutOfRange
+	ReasonEmpty           Reason = vocab.ReasonEmpty
+	ReasonConflict        Reason = vocab.ReasonConflictingMembers
+	ReasonSpellingForType Reason = vocab.ReasonSpellingNotForType
+	ReasonNotAllowedHere  Reason = vocab.ReasonNotAllowedHere
+	ReasonUnsupported     Reason = vocab.ReasonUnsupported
+	ReasonUnsetMode       Reason = vocab.ReasonUnsetMode
 )
 
 // ProtocolError is a codec's refusal: a category, a fixed reason, the JSON

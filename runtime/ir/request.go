@@ -92,7 +92,7 @@ const (
 	// options, a noul's true and false, a set's or span's labels.
 	CriteriaKeyed CriteriaForm = "keyed"
 	// CriteriaLevels: an array of a score's levels, lowest first.
-	CriteriaLevels CriteriaForm = "levels"
+	CriteriaLevels CriteriaForm = "levels" //vocab:not-spec the IR's name for a criteria shape, never written
 	// CriteriaNull: criteria written as JSON null (a noul's).
 	CriteriaNull CriteriaForm = "null"
 )

@@ -1,6 +1,7 @@
 package listener
 
 import (
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
@@ -15,39 +16,39 @@ func (w *writer) answer(a *ir.Answer) {
 		first = false
 	}
 	if a.Type != "" {
-		next("type")
+		next(vocab.AnswerType)
 		w.str(string(a.Type))
 	}
 	if a.Noul != nil {
-		next("noul")
+		next(vocab.AnswerNoul)
 		w.float(*a.Noul)
 	}
 	if a.Choice != nil {
-		next("choice")
+		next(vocab.AnswerChoice)
 		w.str(*a.Choice)
 	}
 	if a.Score != nil {
-		next("score")
+		next(vocab.AnswerScore)
 		w.float(*a.Score)
 	}
 	if a.Box != nil {
-		next("box")
+		next(vocab.AnswerBox)
 		w.box(a.Box)
 	}
 	if a.Track.IsValid() {
-		next("track")
+		next(vocab.AnswerTrack)
 		w.content(a.Track)
 	}
 	if a.Probabilities != nil {
-		next("probabilities")
+		next(vocab.AnswerProbabilities)
 		w.probabilities(a.Probabilities)
 	}
 	if a.Confidence != nil {
-		next("confidence")
+		next(vocab.AnswerConfidence)
 		w.float(*a.Confidence)
 	}
 	if a.Legend != nil {
-		next("legend")
+		next(vocab.AnswerLegend)
 		w.dst = append(w.dst, '{')
 		for i := range a.Legend {
 			w.key(a.Legend[i].Name, i == 0)
@@ -56,32 +57,33 @@ func (w *writer) answer(a *ir.Answer) {
 		w.dst = append(w.dst, '}')
 	}
 	if a.AbstainProbability != nil {
-		next("abstain_probability")
+		next(vocab.AnswerAbstainProbability)
 		w.float(*a.AbstainProbability)
 	}
 	if a.InputCoverage != "" {
-		next("input_coverage")
+		next(vocab.AnswerInputCoverage)
 		w.str(string(a.InputCoverage))
 	}
 	if a.Error != "" {
-		next("error")
+		next(vocab.AnswerError)
 		w.str(string(a.Error))
-		next("reason")
+		next(vocab.AnswerReason)
 		w.str(a.Reason)
-		next("message")
+		next(vocab.AnswerMessage)
 		w.str(a.Message)
 	}
 	w.dst = append(w.dst, '}')
 }
 
 func (w *writer) box(b *ir.Box) {
-	w.dst = append(w.dst, `{"top":`...)
+	w.dst = append(w.dst, '{')
+	w.key(vocab.BoxRegionTop, true)
 	w.float(b.Top)
-	w.dst = append(w.dst, `,"bottom":`...)
+	w.key(vocab.BoxRegionBottom, false)
 	w.float(b.Bottom)
-	w.dst = append(w.dst, `,"left":`...)
+	w.key(vocab.BoxRegionLeft, false)
 	w.float(b.Left)
-	w.dst = append(w.dst, `,"right":`...)
+	w.key(vocab.BoxRegionRight, false)
 	w.float(b.Right)
 	w.dst = append(w.dst, '}')
 }
@@ -99,7 +101,7 @@ func (w *writer) probabilities(ps []ir.Probability) {
 // spans, sets, thresholds, span_heads, meta and routing.
 func (w *writer) extensions(r *ir.Response) {
 	if r.Spans != nil {
-		w.key("spans", false)
+		w.key(vocab.ResponseSpans, false)
 		w.dst = append(w.dst, '{')
 		for i := range r.Spans {
 			w.key(r.Spans[i].Question, i == 0)
@@ -108,26 +110,29 @@ func (w *writer) extensions(r *ir.Response) {
 		w.dst = append(w.dst, '}')
 	}
 	if r.Sets != nil {
-		w.key("sets", false)
+		w.key(vocab.ResponseSets, false)
 		w.dst = append(w.dst, '{')
 		for i := range r.Sets {
 			s := &r.Sets[i]
 			w.key(s.Question, i == 0)
-			w.dst = append(w.dst, `{"selected":[`...)
+			w.dst = append(w.dst, '{')
+			w.key(vocab.SetResultSelected, true)
+			w.dst = append(w.dst, '[')
 			for j, label := range s.Selected {
 				if j > 0 {
 					w.dst = append(w.dst, ',')
 				}
 				w.str(label)
 			}
-			w.dst = append(w.dst, `],"probabilities":`...)
+			w.dst = append(w.dst, ']')
+			w.key(vocab.SetResultProbabilities, false)
 			w.probabilities(s.Probabilities)
 			w.dst = append(w.dst, '}')
 		}
 		w.dst = append(w.dst, '}')
 	}
 	if r.Thresholds != nil {
-		w.key("thresholds", false)
+		w.key(vocab.ResponseThresholds, false)
 		w.dst = append(w.dst, '{')
 		for i := range r.Thresholds {
 			w.key(r.Thresholds[i].Question, i == 0)
@@ -136,7 +141,7 @@ func (w *writer) extensions(r *ir.Response) {
 		w.dst = append(w.dst, '}')
 	}
 	if r.SpanHeads != nil {
-		w.key("span_heads", false)
+		w.key(vocab.ResponseSpanHeads, false)
 		w.dst = append(w.dst, '{')
 		for i := range r.SpanHeads {
 			w.key(r.SpanHeads[i].Question, i == 0)
@@ -145,11 +150,11 @@ func (w *writer) extensions(r *ir.Response) {
 		w.dst = append(w.dst, '}')
 	}
 	if r.Meta.IsValid() {
-		w.key("meta", false)
+		w.key(vocab.ResponseMeta, false)
 		w.content(r.Meta)
 	}
 	if r.Routing.IsValid() {
-		w.key("routing", false)
+		w.key(vocab.ResponseRouting, false)
 		w.content(r.Routing)
 	}
 }
@@ -161,15 +166,16 @@ func (w *writer) spans(spans []ir.Span) {
 		if i > 0 {
 			w.dst = append(w.dst, ',')
 		}
-		w.dst = append(w.dst, `{"label":`...)
+		w.dst = append(w.dst, '{')
+		w.key(vocab.SpanItemLabel, true)
 		w.str(s.Label)
-		w.dst = append(w.dst, `,"start":`...)
+		w.key(vocab.SpanItemStart, false)
 		w.int(s.Start)
-		w.dst = append(w.dst, `,"end":`...)
+		w.key(vocab.SpanItemEnd, false)
 		w.int(s.End)
-		w.dst = append(w.dst, `,"text":`...)
+		w.key(vocab.SpanItemText, false)
 		w.str(s.Text)
-		w.dst = append(w.dst, `,"probability":`...)
+		w.key(vocab.SpanItemProbability, false)
 		w.float(s.Probability)
 		w.dst = append(w.dst, '}')
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
@@ -62,13 +63,13 @@ func (w *writer) response(r *ir.Response, answers []ir.Answer, fallback *string)
 	}
 	first := true
 	if model != nil {
-		w.key("model", true)
+		w.key(vocab.ResponseModel, true)
 		w.str(*model)
 		first = false
 	}
-	w.key("answers", first)
+	w.key(vocab.ResponseAnswers, first)
 	w.answers(answers)
-	w.key("usage", false)
+	w.key(vocab.ResponseUsage, false)
 	w.usage(r.Usage)
 	w.extensions(r)
 	w.dst = append(w.dst, '}')
@@ -90,9 +91,10 @@ func (w *writer) usage(u *ir.Usage) {
 	if u != nil {
 		in, out = u.InputTokens, u.OutputTokens
 	}
-	w.dst = append(w.dst, `{"input_tokens":`...)
+	w.dst = append(w.dst, '{')
+	w.key(vocab.UsageInputTokens, true)
 	w.int(in)
-	w.dst = append(w.dst, `,"output_tokens":`...)
+	w.key(vocab.UsageOutputTokens, false)
 	w.int(out)
 	w.dst = append(w.dst, '}')
 }
@@ -100,7 +102,7 @@ func (w *writer) usage(u *ir.Usage) {
 // batchResponse writes {model, responses, usage}: each response under its
 // name, the usage summed when the outcome carries none.
 func (w *writer) batchResponse(b *ir.BatchResponse, failures []QuestionFailure) {
-	w.namedResponses(b, "responses", func(nr *ir.NamedResponse) {
+	w.namedResponses(b, vocab.BatchResponseResponses, func(nr *ir.NamedResponse) {
 		w.response(&nr.Response, MergeFailures(nr.Response.Answers, failures, nr.Name), nil)
 	})
 }
@@ -108,18 +110,20 @@ func (w *writer) batchResponse(b *ir.BatchResponse, failures []QuestionFailure) 
 // statesResponse writes vllm-sr/4.0's answer to a states request:
 // {model, states: {state: {question: answer}}, usage}.
 func (w *writer) statesResponse(b *ir.BatchResponse, failures []QuestionFailure) {
-	w.namedResponses(b, "states", func(nr *ir.NamedResponse) {
+	w.namedResponses(b, vocab.ResponseStates, func(nr *ir.NamedResponse) {
 		w.answers(MergeFailures(nr.Response.Answers, failures, ""))
 	})
 }
 
 // namedResponses writes {model, <member>: {name: each(response)}, usage},
-// the model left out when the outcome has none.
+// the model left out when the outcome has none. A 4.0 states answer is a
+// response level, but its model and usage are spelled as a batch
+// response's.
 func (w *writer) namedResponses(b *ir.BatchResponse, member string, each func(nr *ir.NamedResponse)) {
 	w.dst = append(w.dst, '{')
 	first := true
 	if b.Model != nil {
-		w.key("model", true)
+		w.key(vocab.BatchResponseModel, true)
 		w.str(*b.Model)
 		first = false
 	}
@@ -131,7 +135,7 @@ func (w *writer) namedResponses(b *ir.BatchResponse, member string, each func(nr
 		each(nr)
 	}
 	w.dst = append(w.dst, '}')
-	w.key("usage", false)
+	w.key(vocab.BatchResponseUsage, false)
 	w.usage(batchUsage(b))
 	w.dst = append(w.dst, '}')
 }
@@ -155,15 +159,16 @@ func batchUsage(b *ir.BatchResponse) *ir.Usage {
 func (a Answerer) Error(e *ir.ErrorBody) (int, []byte) {
 	status := errorStatus(e)
 	w := writer{dst: make([]byte, 0, 256)}
-	w.dst = append(w.dst, `{"detail":`...)
+	w.dst = append(w.dst, '{')
+	w.key(vocab.ErrorDetail, true)
 	w.detail(e, status)
 	if e.Code != "" {
-		w.key("code", false)
+		w.key(vocab.ErrorCode, false)
 		w.str(string(e.Code))
 	}
 	w.flat(e)
 	if a.Legacy {
-		w.key("error", false)
+		w.key(vocab.ErrorError, false)
 		w.legacyError(e, status)
 	}
 	w.dst = append(w.dst, '}')
@@ -191,7 +196,7 @@ func (w *writer) detail(e *ir.ErrorBody, status int) {
 	if len(items) == 0 {
 		loc := ir.Path{{Name: "body"}}
 		if e.Question != "" {
-			loc = append(loc, ir.PathElem{Name: "questions"}, ir.PathElem{Name: e.Question})
+			loc = append(loc, ir.PathElem{Name: vocab.RequestQuestions}, ir.PathElem{Name: e.Question})
 		}
 		items = []ir.DetailItem{{Loc: loc, Msg: message(e, status), Type: string(ir.QuestionErrorInvalidQuestion)}}
 	}
@@ -206,7 +211,9 @@ func (w *writer) detail(e *ir.ErrorBody, status int) {
 }
 
 func (w *writer) detailItem(d *ir.DetailItem) {
-	w.dst = append(w.dst, `{"loc":[`...)
+	w.dst = append(w.dst, '{')
+	w.key(vocab.ValidationItemLoc, true)
+	w.dst = append(w.dst, '[')
 	for i, e := range d.Loc {
 		if i > 0 {
 			w.dst = append(w.dst, ',')
@@ -218,9 +225,9 @@ func (w *writer) detailItem(d *ir.DetailItem) {
 		}
 	}
 	w.dst = append(w.dst, ']')
-	w.key("msg", false)
+	w.key(vocab.ValidationItemMsg, false)
 	w.str(d.Msg)
-	w.key("type", false)
+	w.key(vocab.ValidationItemType, false)
 	w.str(d.Type)
 	w.dst = append(w.dst, '}')
 }
@@ -235,19 +242,19 @@ func message(e *ir.ErrorBody, status int) string {
 // flat writes the extension's flat question, state, reason and limit.
 func (w *writer) flat(e *ir.ErrorBody) {
 	if e.Question != "" {
-		w.key("question", false)
+		w.key(vocab.ErrorQuestion, false)
 		w.str(e.Question)
 	}
 	if e.State != "" {
-		w.key("state", false)
+		w.key(vocab.ErrorState, false)
 		w.str(e.State)
 	}
 	if e.Reason != "" {
-		w.key("reason", false)
+		w.key(vocab.ErrorReason, false)
 		w.str(e.Reason)
 	}
 	if e.Limit != nil {
-		w.key("limit", false)
+		w.key(vocab.ErrorLimit, false)
 		w.int(*e.Limit)
 	}
 }
@@ -260,16 +267,17 @@ func (w *writer) legacyError(e *ir.ErrorBody, status int) {
 	if code == "" {
 		code = legacyCode(status)
 	}
-	w.dst = append(w.dst, `{"code":`...)
+	w.dst = append(w.dst, '{')
+	w.key(vocab.LegacyErrorCode, true)
 	w.str(code)
-	w.key("message", false)
+	w.key(vocab.LegacyErrorMessage, false)
 	w.str(message(e, status))
 	w.flat(e)
 	w.dst = append(w.dst, '}')
 }
 
 // legacyCode is the code of an error that names none: the generated
-// request error of its status when exactly one has it, else "error". A
+// request error of its status when exactly one has it, else legacyNoCode. A
 // status several codes share (404: model_not_found and not_found) says
 // nothing about which, so every producer of such an error names its code.
 func legacyCode(status int) string {
@@ -279,12 +287,23 @@ func legacyCode(status int) string {
 			continue
 		}
 		if code != "" {
-			return "error"
+			return legacyNoCode
 		}
 		code = c.Code
 	}
-	return cmp.Or(code, "error")
+	return cmp.Or(code, legacyNoCode)
 }
+
+// The fixed words of vllm-sr/4.0's error and OpenAI listing that are values,
+// not members: the code of an error whose status no single request error
+// has, the listing's and an entry's object (the spec's enums [list] and
+// [model]), and who owns every model.
+const (
+	legacyNoCode     = "error" //vocab:not-spec a legacy_error code value, not the error member
+	legacyListObject = "list"
+	legacyItemObject = "model" //vocab:not-spec legacy_list_item.object's enum value, not the model member
+	legacyOwnedBy    = "vllm-sr"
+)
 
 // Listing writes GET /v1/models: {models: [...]}, and with Legacy first
 // the OpenAI list {object: "list", data: [...]}.
@@ -292,18 +311,27 @@ func (a Answerer) Listing(l *ir.Listing) ([]byte, error) {
 	w := writer{dst: make([]byte, 0, 256)}
 	w.dst = append(w.dst, '{')
 	if a.Legacy {
-		w.dst = append(w.dst, `"object":"list","data":[`...)
+		w.key(vocab.ListingObject, true)
+		w.str(legacyListObject)
+		w.key(vocab.ListingData, false)
+		w.dst = append(w.dst, '[')
 		for i := range l.Models {
 			if i > 0 {
 				w.dst = append(w.dst, ',')
 			}
-			w.dst = append(w.dst, `{"id":`...)
+			w.dst = append(w.dst, '{')
+			w.key(vocab.LegacyListItemID, true)
 			w.str(l.Models[i].Name)
-			w.dst = append(w.dst, `,"object":"model","owned_by":"vllm-sr"}`...)
+			w.key(vocab.LegacyListItemObject, false)
+			w.str(legacyItemObject)
+			w.key(vocab.LegacyListItemOwnedBy, false)
+			w.str(legacyOwnedBy)
+			w.dst = append(w.dst, '}')
 		}
-		w.dst = append(w.dst, "],"...)
+		w.dst = append(w.dst, ']')
 	}
-	w.dst = append(w.dst, `"models":[`...)
+	w.key(vocab.ListingModels, !a.Legacy)
+	w.dst = append(w.dst, '[')
 	for i := range l.Models {
 		if i > 0 {
 			w.dst = append(w.dst, ',')
@@ -315,18 +343,19 @@ func (a Answerer) Listing(l *ir.Listing) ([]byte, error) {
 }
 
 func (w *writer) listed(m *ir.ListedModel) {
-	w.dst = append(w.dst, `{"name":`...)
+	w.dst = append(w.dst, '{')
+	w.key(vocab.ListingEntryName, true)
 	w.str(m.Name)
-	w.key("description", false)
+	w.key(vocab.ListingEntryDescription, false)
 	w.str(m.Description)
-	w.key("release_date", false)
+	w.key(vocab.ListingEntryReleaseDate, false)
 	w.str(m.ReleaseDate)
 	if m.Version != nil {
-		w.key("version", false)
+		w.key(vocab.ListingEntryVersion, false)
 		w.str(*m.Version)
 	}
 	if m.Features != nil {
-		w.key("features", false)
+		w.key(vocab.ListingEntryFeatures, false)
 		w.dst = append(w.dst, '[')
 		for i, f := range m.Features {
 			if i > 0 {
@@ -337,7 +366,7 @@ func (w *writer) listed(m *ir.ListedModel) {
 		w.dst = append(w.dst, ']')
 	}
 	if m.Card.IsValid() {
-		w.key("card", false)
+		w.key(vocab.ListingEntryCard, false)
 		w.content(m.Card)
 	}
 	w.dst = append(w.dst, '}')

@@ -12,17 +12,17 @@ import (
 // repeating the batch's.
 func BuildBatch(root jsonvalue.Value, rd internalwire.Reader) (*ir.Batch, *Refusal) {
 	batch := &ir.Batch{}
-	if m, ok := root.Get("model"); ok {
+	if m, ok := root.Get(vocab.BatchModel); ok {
 		s := m.Str()
 		batch.Model = &s
 	}
-	if o, ok := root.Get("options"); ok {
+	if o, ok := root.Get(vocab.BatchOptions); ok {
 		batch.Options = rd.Options(o, ir.Path{{Name: vocab.BatchOptions}})
 	}
-	requests, _ := root.Get("requests")
+	requests, _ := root.Get(vocab.BatchRequests)
 	batch.Items = make([]ir.BatchItem, 0, requests.Len())
 	for _, item := range requests.Members() {
-		path := ir.Path{{Name: "requests"}, {Name: item.Name}}
+		path := ir.Path{{Name: vocab.BatchRequests}, {Name: item.Name}}
 		if refusal := checkItem(item.Value, path, batch.Model); refusal != nil {
 			return nil, refusal
 		}
@@ -38,12 +38,12 @@ func BuildBatch(root jsonvalue.Value, rd internalwire.Reader) (*ir.Batch, *Refus
 // checkItem refuses an item that carries options, or names a model other
 // than the batch's.
 func checkItem(item jsonvalue.Value, path ir.Path, batchModel *string) *Refusal {
-	if _, ok := item.Get("options"); ok {
-		return RefuseAt(string(ir.ReasonNotAllowedHere), path.Key("options"),
+	if _, ok := item.Get(vocab.RequestOptions); ok {
+		return RefuseAt(string(ir.ReasonNotAllowedHere), path.Key(vocab.RequestOptions),
 			"options belong to the batch, not to one of its requests")
 	}
-	if m, ok := item.Get("model"); ok && (batchModel == nil || m.Str() != *batchModel) {
-		return RefuseAt(string(ir.ReasonConflict), path.Key("model"),
+	if m, ok := item.Get(vocab.RequestModel); ok && (batchModel == nil || m.Str() != *batchModel) {
+		return RefuseAt(string(ir.ReasonConflict), path.Key(vocab.RequestModel),
 			"a request of a batch takes the batch's model and may only repeat it")
 	}
 	return nil

@@ -3,6 +3,7 @@ package listener
 import (
 	"net/http"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -13,10 +14,10 @@ import (
 type Endpoint string
 
 const (
-	EndpointSystemOne Endpoint = "/v1/systemone"
-	EndpointBatch     Endpoint = "/v1/systemone/batch"
-	EndpointDecisions Endpoint = "/v1/decisions"
-	EndpointBundle    Endpoint = "/v1/bundle"
+	EndpointSystemOne Endpoint = vocab.PathSystemone
+	EndpointBatch     Endpoint = vocab.PathSystemoneBatch
+	EndpointDecisions Endpoint = vocab.PathDecisions
+	EndpointBundle    Endpoint = vocab.PathBundle
 )
 
 // PlanKind is how a listener sends a request on.

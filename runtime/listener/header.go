@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -13,7 +14,7 @@ import (
 // value that turns it on, taken from the generated removed-form table
 // ("TypeSafe-Danger-Zone-Long-Context: true" replaces options.long_context).
 var longContextName, longContextValue = func() (string, string) {
-	f, _ := fieldtable.Replacement(table.LevelOptions, "long_context")
+	f, _ := fieldtable.Replacement(table.LevelOptions, vocab.OptionsLongContext)
 	name, value, _ := strings.Cut(f.ReplacedBy, ": ")
 	return http.CanonicalHeaderKey(name), value
 }()

@@ -63,7 +63,7 @@ func failed(failures []QuestionFailure, item, name string) bool {
 func withoutFailed(root jsonvalue.Value, failures []QuestionFailure) jsonvalue.Value {
 	members := append([]jsonvalue.Member(nil), root.Members()...)
 	for i := range members {
-		if members[i].Name != "questions" {
+		if members[i].Name != vocab.RequestQuestions {
 			continue
 		}
 		var kept []jsonvalue.Member
@@ -108,14 +108,14 @@ func ReadBundle(schema table.SchemaID, body []byte) (*ClientRequest, error) {
 // needs this.)
 func PresetOnlyTolerance(root jsonvalue.Value, batch bool) Ignore {
 	return func(segs []string, p table.Problem) bool {
-		if p.Reason != table.ReasonMissingMember || p.Member != "type" {
+		if p.Reason != table.ReasonMissingMember || p.Member != vocab.QuestionType {
 			return false
 		}
 		q := root
 		for _, s := range segs[:len(segs)-1] {
 			q, _ = q.Get(s)
 		}
-		_, hasPreset := q.Get("preset")
+		_, hasPreset := q.Get(vocab.QuestionPreset)
 		_, _, inQuestion := questionOf(segs, batch)
 		return inQuestion && len(segs) == questionDepth(batch)+1 && hasPreset
 	}

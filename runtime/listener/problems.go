@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -66,12 +68,12 @@ func (t *Triage) addFailed(item, name string, p table.Problem) {
 // included).
 func questionOf(segs []string, batch bool) (item, name string, ok bool) {
 	if batch {
-		if len(segs) >= 4 && segs[0] == "requests" && segs[2] == "questions" {
+		if len(segs) >= 4 && segs[0] == vocab.BatchRequests && segs[2] == vocab.RequestQuestions {
 			return segs[1], segs[3], true
 		}
 		return "", "", false
 	}
-	if len(segs) >= 2 && segs[0] == "questions" {
+	if len(segs) >= 2 && segs[0] == vocab.RequestQuestions {
 		return "", segs[1], true
 	}
 	return "", "", false
@@ -104,7 +106,7 @@ func (t *Triage) Failures(root jsonvalue.Value) []QuestionFailure {
 		for i, m := range questions.Members() {
 			if fq := t.find(itemName, m.Name); fq != nil {
 				qf := failure(fq, i)
-				if tv, ok := m.Value.Get("type"); ok && tv.Kind() == jsonvalue.KindString {
+				if tv, ok := m.Value.Get(vocab.QuestionType); ok && tv.Kind() == jsonvalue.KindString {
 					if qt := table.QuestionType(tv.Str()); knownType(qt) {
 						qf.Type = qt
 					}
@@ -122,7 +124,7 @@ func (t *Triage) failedItems(root jsonvalue.Value) []string {
 	if !t.batch {
 		return []string{""}
 	}
-	reqs, _ := root.Get("requests")
+	reqs, _ := root.Get(vocab.BatchRequests)
 	var items []string
 	for _, m := range reqs.Members() {
 		for i := range t.Failed {
@@ -137,10 +139,10 @@ func (t *Triage) failedItems(root jsonvalue.Value) []string {
 
 func (t *Triage) questionsOf(root jsonvalue.Value, item string) jsonvalue.Value {
 	if t.batch {
-		reqs, _ := root.Get("requests")
+		reqs, _ := root.Get(vocab.BatchRequests)
 		root, _ = reqs.Get(item)
 	}
-	qs, _ := root.Get("questions")
+	qs, _ := root.Get(vocab.RequestQuestions)
 	return qs
 }
 
@@ -161,7 +163,7 @@ func failure(fq *FailedQuestion, index int) QuestionFailure {
 		Item:     fq.Item,
 		Index:    index,
 		Name:     fq.Name,
-		Error:    "invalid_question",
+		Error:    ir.QuestionErrorInvalidQuestion,
 		Reason:   string(first.Reason),
 		Message:  "question " + strconv.Quote(fq.Name) + " cannot be answered: " + first.Message(),
 		Limit:    problemLimit(first),

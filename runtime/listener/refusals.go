@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -17,9 +18,9 @@ import (
 
 // Reason words of refusals that no schema problem names.
 const (
-	ReasonTooLarge        = "too_large"
-	ReasonNoValidQuestion = "no_valid_question"
-	ReasonUnknownEndpoint = "unknown_endpoint"
+	ReasonTooLarge        = vocab.ReasonTooLarge
+	ReasonNoValidQuestion = vocab.ReasonNoValidQuestion
+	ReasonUnknownEndpoint = vocab.ReasonUnknownEndpoint
 )
 
 func requestStatus(code ir.ErrorCode) int {
@@ -100,18 +101,17 @@ func RefuseNoValidQuestion(failures []QuestionFailure) *Refusal {
 	}}
 }
 
-// CheckSize refuses a body over the generated body_bytes limit with 413
-// request_too_large; it returns nil for a body within it.
+// CheckSize refuses a body over the generated body_bytes limit (inclusive,
+// in bytes) with 413 request_too_large; it returns nil for a body within it.
 func CheckSize(body []byte) *Refusal {
-	limit, ok := fieldtable.LimitOf("body_bytes")
-	if !ok || !limit.HasMax || int64(len(body)) <= limit.Max {
+	if int64(len(body)) <= vocab.LimitBodyBytes {
 		return nil
 	}
-	max := limit.Max
+	max := vocab.LimitBodyBytes
 	return &Refusal{Body: ir.ErrorBody{
 		Status:  requestStatus(ir.ErrorRequestTooLarge),
 		Code:    ir.ErrorRequestTooLarge,
-		Message: "the body is larger than " + strconv.FormatInt(max, 10) + " " + limit.Unit,
+		Message: "the body is larger than " + strconv.FormatInt(max, 10) + " bytes",
 		Reason:  ReasonTooLarge,
 		Limit:   &max,
 	}}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -84,7 +85,7 @@ func v40ReadBatch(root jsonvalue.Value, body []byte, header http.Header) (*Clien
 		return nil, refusal
 	}
 	for i := range batch.Items {
-		noteMediaOverlap(&batch.Items[i].Request, ir.Path{{Name: "requests"}, {Name: batch.Items[i].Name}}, &cr.Diagnostics)
+		noteMediaOverlap(&batch.Items[i].Request, ir.Path{{Name: vocab.BatchRequests}, {Name: batch.Items[i].Name}}, &cr.Diagnostics)
 	}
 	ApplyLongContext(&batch.Options, header)
 	cr.Batch = batch
@@ -110,11 +111,11 @@ func v40Refuse(problems []table.Problem, root jsonvalue.Value, batch bool) error
 // an array labelling its assets.
 func noteMediaOverlap(r *ir.Request, path ir.Path, diags *ir.Diagnostics) {
 	if _, ok := ir.ReadMediaInFront(r.State, r.Assets); ok {
-		diags.Add(ir.DiagnosticLegacyForm, ir.FormMediaInFront, path.Key("state"))
+		diags.Add(ir.DiagnosticLegacyForm, ir.FormMediaInFront, path.Key(vocab.RequestState))
 	}
 	for _, s := range r.States {
 		if _, ok := ir.ReadMediaInFront(s.Value, r.Assets); ok {
-			diags.Add(ir.DiagnosticLegacyForm, ir.FormMediaInFront, path.Key("states").Key(s.Name))
+			diags.Add(ir.DiagnosticLegacyForm, ir.FormMediaInFront, path.Key(vocab.RequestStates).Key(s.Name))
 		}
 	}
 }

@@ -2,6 +2,7 @@ package modelcheck
 
 import (
 	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -192,7 +193,7 @@ func checkCriteria(card *table.Card, t table.QuestionType, c ir.Criteria) *Failu
 	switch t {
 	case table.QuestionNoul:
 		for _, m := range c.Keyed {
-			if m.Name != "true" && m.Name != "false" {
+			if m.Name != vocab.NoulCriteriaTrue && m.Name != vocab.NoulCriteriaFalse {
 				return fail(ReasonBadNoulCriteria)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
@@ -12,58 +13,73 @@ type Reason string
 
 // The reasons, each with its question error kind and message in reasons.
 const (
-	ReasonMissingType           Reason = "missing_type"
-	ReasonTypeNotAnswered       Reason = "question_type_not_answered"
-	ReasonPresetNotAnswered     Reason = "preset_not_answered"
-	ReasonPresetTypeMismatch    Reason = "preset_type_mismatch"
-	ReasonHeadNotAnswered       Reason = "span_head_not_answered"
-	ReasonAdapterNotAnswered    Reason = "decision_adapter_not_answered"
-	ReasonOverNotAnswered       Reason = "over_not_answered"
-	ReasonOverNeedsObjectState  Reason = "over_needs_object_state"
-	ReasonOverUnknownKey        Reason = "over_unknown_key"
-	ReasonOverflowNotAnswered   Reason = "overflow_not_answered"
-	ReasonThresholdNotAnswered  Reason = "threshold_not_answered"
-	ReasonThresholdOutOfRange   Reason = "threshold_out_of_range"
-	ReasonAtNotAnswered         Reason = "at_not_answered"
-	ReasonRateNotAnswered       Reason = "rate_not_answered"
-	ReasonMissingCriteria       Reason = "missing_criteria"
-	ReasonCriteriaNotAllowed    Reason = "criteria_not_allowed"
-	ReasonBadNoulCriteria       Reason = "bad_noul_criteria"
-	ReasonTooFewOptions         Reason = "too_few_options"
-	ReasonTooManyOptions        Reason = "too_many_options"
-	ReasonTooFewLabels          Reason = "too_few_labels"
-	ReasonTooManyLabels         Reason = "too_many_labels"
-	ReasonTooFewLevels          Reason = "too_few_levels"
-	ReasonTooManyLevels         Reason = "too_many_levels"
-	ReasonPlaceholderInQuestion Reason = "placeholder_in_question"
-	ReasonUnknownPlaceholder    Reason = "unknown_placeholder"
-	ReasonUnplacedAsset         Reason = "unplaced_asset"
-	ReasonBadBase64             Reason = "bad_base64"
-	ReasonBadImage              Reason = "bad_image"
-	ReasonFormatMismatch        Reason = "format_mismatch"
-	ReasonImageNotRead          Reason = "image_not_read"
-	ReasonVideoNotRead          Reason = "video_not_read"
-	ReasonTooManyImages         Reason = "too_many_images"
-	ReasonTooManyVideos         Reason = "too_many_videos"
-	ReasonImageSideTooSmall     Reason = "image_side_too_small"
-	ReasonImageSideTooLarge     Reason = "image_side_too_large"
-	ReasonImageAreaTooSmall     Reason = "image_area_too_small"
-	ReasonImageAreaTooLarge     Reason = "image_area_too_large"
-	ReasonImageFileTooLarge     Reason = "image_file_too_large"
-	ReasonVideoFileTooLarge     Reason = "video_file_too_large"
-	ReasonVideoTooLong          Reason = "video_too_long"
-	ReasonMissingMedia          Reason = "missing_media"
-	ReasonNeedsOneVideo         Reason = "needs_one_video"
-	ReasonUnreadableVideo       Reason = "unreadable_video"
-	ReasonAtBeyondVideo         Reason = "at_beyond_video"
-	ReasonInputTooLong          Reason = "input_too_long"
-	ReasonInputTruncated        Reason = "input_truncated"
-	ReasonQuestionTooLong       Reason = "question_too_long"
-	ReasonScanBudget            Reason = "scan_budget"
+	ReasonMissingType           Reason = vocab.ReasonMissingType
+	ReasonTypeNotAnswered       Reason = vocab.ReasonQuestionTypeNotAnswered
+	ReasonPresetNotAnswered     Reason = vocab.ReasonPresetNotAnswered
+	ReasonPresetTypeMismatch    Reason = vocab.ReasonPresetTypeMismatch
+	ReasonHeadNotAnswered       Reason = vocab.ReasonSpanHeadNotAnswered
+	ReasonAdapterNotAnswered    Reason = vocab.ReasonDecisionAdapterNotAnswered
+	ReasonOverNotAnswered       Reason = vocab.ReasonOverNotAnswered
+	ReasonOverNeedsObjectState  Reason = vocab.ReasonOverNeedsObjectState
+	ReasonOverUnknownKey        Reason = vocab.ReasonOverUnknownKey
+	ReasonOverflowNotAnswered   Reason = vocab.ReasonOverflowNotAnswered
+	ReasonThresholdNotAnswered  Reason = vocab.ReasonThresholdNotAnswered
+	ReasonThresholdOutOfRange   Reason = vocab.ReasonThresholdOutOfRange
+	ReasonAtNotAnswered         Reason = vocab.ReasonAtNotAnswered
+	ReasonRateNotAnswered       Reason = vocab.ReasonRateNotAnswered
+	ReasonMissingCriteria       Reason = vocab.ReasonMissingCriteria
+	ReasonCriteriaNotAllowed    Reason = vocab.ReasonCriteriaNotAllowed
+	ReasonBadNoulCriteria       Reason = vocab.ReasonBadNoulCriteria
+	ReasonTooFewOptions         Reason = vocab.ReasonTooFewOptions
+	ReasonTooManyOptions        Reason = vocab.ReasonTooManyOptions
+	ReasonTooFewLabels          Reason = vocab.ReasonTooFewLabels
+	ReasonTooManyLabels         Reason = vocab.ReasonTooManyLabels
+	ReasonTooFewLevels          Reason = vocab.ReasonTooFewLevels
+	ReasonTooManyLevels         Reason = vocab.ReasonTooManyLevels
+	ReasonPlaceholderInQuestion Reason = vocab.ReasonPlaceholderInQuestion
+	ReasonUnknownPlaceholder    Reason = vocab.ReasonUnknownPlaceholder
+	ReasonUnplacedAsset         Reason = vocab.ReasonUnplacedAsset
+	ReasonBadBase64             Reason = vocab.ReasonBadBase64
+	ReasonBadImage              Reason = vocab.ReasonBadImage
+	ReasonFormatMismatch        Reason = vocab.ReasonFormatMismatch
+	ReasonImageNotRead          Reason = vocab.ReasonImageNotRead
+	ReasonVideoNotRead          Reason = vocab.ReasonVideoNotRead
+	ReasonTooManyImages         Reason = vocab.ReasonTooManyImages
+	ReasonTooManyVideos         Reason = vocab.ReasonTooManyVideos
+	ReasonImageSideTooSmall     Reason = vocab.ReasonImageSideTooSmall
+	ReasonImageSideTooLarge     Reason = vocab.ReasonImageSideTooLarge
+	ReasonImageAreaTooSmall     Reason = vocab.ReasonImageAreaTooSmall
+	ReasonImageAreaTooLarge     Reason = vocab.ReasonImageAreaTooLarge
+	ReasonImageFileTooLarge     Reason = vocab.ReasonImageFileTooLarge
+	ReasonVideoFileTooLarge     Reason = vocab.ReasonVideoFileTooLarge
+	ReasonVideoTooLong          Reason = vocab.ReasonVideoTooLong
+	ReasonMissingMedia          Reason = vocab.ReasonMissingMedia
+	ReasonNeedsOneVideo         Reason = vocab.ReasonNeedsOneVideo
+	ReasonUnreadableVideo       Reason = vocab.ReasonUnreadableVideo
+	ReasonAtBeyondVideo         Reason = vocab.ReasonAtBeyondVideo
+	ReasonInputTooLong          Reason = vocab.ReasonInputTooLong
+	ReasonInputTruncated        Reason = vocab.ReasonInputTruncated
+	ReasonQuestionTooLong       Reason = vocab.ReasonQuestionTooLong
+	ReasonScanBudget            Reason = vocab.ReasonScanBudget
 	// ReasonDeadlinePassed is not a model check: a caller that runs
 	// questions reports it for a question whose work had not started by
 	// options.deadline_ms.
-	ReasonDeadlinePassed Reason = "deadline_passed"
+	ReasonDeadlinePassed Reason = vocab.ReasonDeadlinePassed
+)
+
+// The units of a broken limit: English words of a failure's message
+// ("limit 8 labels"), never JSON members, though some are spelled like
+// removed question members or request members.
+const (
+	unitOptions = "options" //vocab:not-spec a limit's unit, a word of the message
+	unitLabels  = "labels"  //vocab:not-spec a limit's unit, a word of the message
+	unitLevels  = "levels"  //vocab:not-spec a limit's unit, a word of the message
+	unitImages  = "images"  //vocab:not-spec a limit's unit, a word of the message
+	unitVideos  = "videos"  //vocab:not-spec a limit's unit, a word of the message
+	unitPixels  = "pixels"
+	unitBytes   = "bytes"
+	unitSeconds = "seconds"
+	unitTokens  = "tokens"
 )
 
 type reasonInfo struct {
@@ -98,12 +114,12 @@ var reasons = map[Reason]reasonInfo{
 	ReasonMissingCriteria:       {invalidQuestion, "", "the question type needs criteria in its own form"},
 	ReasonCriteriaNotAllowed:    {invalidQuestion, "", "the question type takes no criteria"},
 	ReasonBadNoulCriteria:       {invalidQuestion, "", "a noul's criteria may hold only true and false"},
-	ReasonTooFewOptions:         {invalidQuestion, "options", "the choice has fewer options than the model reads"},
-	ReasonTooManyOptions:        {invalidQuestion, "options", "the choice has more options than the model reads"},
-	ReasonTooFewLabels:          {invalidQuestion, "labels", "the question has fewer labels than the model reads"},
-	ReasonTooManyLabels:         {invalidQuestion, "labels", "the question has more labels than the model reads"},
-	ReasonTooFewLevels:          {invalidQuestion, "levels", "the score has fewer levels than the model reads"},
-	ReasonTooManyLevels:         {invalidQuestion, "levels", "the score has more levels than the model reads"},
+	ReasonTooFewOptions:         {invalidQuestion, unitOptions, "the choice has fewer options than the model reads"},
+	ReasonTooManyOptions:        {invalidQuestion, unitOptions, "the choice has more options than the model reads"},
+	ReasonTooFewLabels:          {invalidQuestion, unitLabels, "the question has fewer labels than the model reads"},
+	ReasonTooManyLabels:         {invalidQuestion, unitLabels, "the question has more labels than the model reads"},
+	ReasonTooFewLevels:          {invalidQuestion, unitLevels, "the score has fewer levels than the model reads"},
+	ReasonTooManyLevels:         {invalidQuestion, unitLevels, "the score has more levels than the model reads"},
 	ReasonPlaceholderInQuestion: {invalidQuestion, "", "the model reads media only in the state, not in a question's text"},
 	ReasonUnknownPlaceholder:    {invalidInput, "", "a placeholder names no asset of the request"},
 	ReasonUnplacedAsset:         {invalidInput, "", "an asset is not placed by any string of the request"},
@@ -112,23 +128,23 @@ var reasons = map[Reason]reasonInfo{
 	ReasonFormatMismatch:        {invalidInput, "", "an image asset's bytes are not of the format it names"},
 	ReasonImageNotRead:          {invalidInput, "", "the model does not read images"},
 	ReasonVideoNotRead:          {invalidInput, "", "the model does not read video"},
-	ReasonTooManyImages:         {invalidInput, "images", "the request has more images than the model reads"},
-	ReasonTooManyVideos:         {invalidInput, "videos", "the request has more videos than the model reads"},
-	ReasonImageSideTooSmall:     {invalidInput, "pixels", "an image side is shorter than the model reads"},
-	ReasonImageSideTooLarge:     {invalidInput, "pixels", "an image side is longer than the model reads"},
-	ReasonImageAreaTooSmall:     {invalidInput, "pixels", "an image has fewer pixels than the model reads"},
-	ReasonImageAreaTooLarge:     {invalidInput, "pixels", "an image has more pixels than the model reads"},
-	ReasonImageFileTooLarge:     {invalidInput, "bytes", "an image file is larger than the model reads"},
-	ReasonVideoFileTooLarge:     {invalidInput, "bytes", "a video file is larger than the model reads"},
-	ReasonVideoTooLong:          {invalidInput, "seconds", "a video is longer than the model reads"},
+	ReasonTooManyImages:         {invalidInput, unitImages, "the request has more images than the model reads"},
+	ReasonTooManyVideos:         {invalidInput, unitVideos, "the request has more videos than the model reads"},
+	ReasonImageSideTooSmall:     {invalidInput, unitPixels, "an image side is shorter than the model reads"},
+	ReasonImageSideTooLarge:     {invalidInput, unitPixels, "an image side is longer than the model reads"},
+	ReasonImageAreaTooSmall:     {invalidInput, unitPixels, "an image has fewer pixels than the model reads"},
+	ReasonImageAreaTooLarge:     {invalidInput, unitPixels, "an image has more pixels than the model reads"},
+	ReasonImageFileTooLarge:     {invalidInput, unitBytes, "an image file is larger than the model reads"},
+	ReasonVideoFileTooLarge:     {invalidInput, unitBytes, "a video file is larger than the model reads"},
+	ReasonVideoTooLong:          {invalidInput, unitSeconds, "a video is longer than the model reads"},
 	ReasonMissingMedia:          {invalidInput, "", "a box question needs an image or a video in what it reads"},
 	ReasonNeedsOneVideo:         {invalidInput, "", "the question needs exactly one video in the state"},
 	ReasonUnreadableVideo:       {invalidInput, "", "the video's duration cannot be read"},
-	ReasonAtBeyondVideo:         {invalidInput, "seconds", "at is past the end of the video"},
-	ReasonInputTooLong:          {tooLong, "tokens", "the input is longer than the model reads"},
-	ReasonInputTruncated:        {tooLong, "tokens", "require_full_input is set, and the model truncates an input this long"},
-	ReasonQuestionTooLong:       {tooLong, "tokens", "the question and its media leave no room for the input in one window"},
-	ReasonScanBudget:            {ir.QuestionErrorScanBudgetExceeded, "tokens", "reading the input in windows would pass the scan budget"},
+	ReasonAtBeyondVideo:         {invalidInput, unitSeconds, "at is past the end of the video"},
+	ReasonInputTooLong:          {tooLong, unitTokens, "the input is longer than the model reads"},
+	ReasonInputTruncated:        {tooLong, unitTokens, "require_full_input is set, and the model truncates an input this long"},
+	ReasonQuestionTooLong:       {tooLong, unitTokens, "the question and its media leave no room for the input in one window"},
+	ReasonScanBudget:            {ir.QuestionErrorScanBudgetExceeded, unitTokens, "reading the input in windows would pass the scan budget"},
 	ReasonDeadlinePassed:        {ir.QuestionErrorDeadlineExceeded, "", "the deadline passed before the question's work started"},
 }
 

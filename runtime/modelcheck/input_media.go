@@ -8,6 +8,7 @@ import (
 	_ "image/jpeg" // registers JPEG with image.DecodeConfig
 	_ "image/png"  // registers PNG with image.DecodeConfig
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
@@ -17,11 +18,11 @@ type MediaFault string
 const (
 	FaultNone MediaFault = ""
 	// FaultBadBase64: data_base64 is not standard padded base64.
-	FaultBadBase64 MediaFault = "bad_base64"
+	FaultBadBase64 MediaFault = vocab.ReasonBadBase64
 	// FaultBadImage: the bytes are not a PNG or JPEG image.
-	FaultBadImage MediaFault = "bad_image"
+	FaultBadImage MediaFault = vocab.ReasonBadImage
 	// FaultFormatMismatch: the bytes are of another format than the asset says.
-	FaultFormatMismatch MediaFault = "format_mismatch"
+	FaultFormatMismatch MediaFault = vocab.ReasonFormatMismatch
 )
 
 // ImageInfo is what the checks need of an image.

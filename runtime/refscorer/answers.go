@@ -3,6 +3,7 @@ package refscorer
 import (
 	"strconv"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
@@ -17,7 +18,7 @@ const logitScale = 3.0
 func (s seed) distribution(keys []string) ([]int64, []float64) {
 	logits := make([]float64, len(keys))
 	for i, k := range keys {
-		logits[i] = logitScale * (2*s.uniform("option", k) - 1)
+		logits[i] = logitScale * (2*s.uniform(drawOption, k) - 1)
 	}
 	u := roundDistribution(softmax(logits))
 	p := make([]float64, len(u))
@@ -48,9 +49,10 @@ func choice(s seed, plan *modelcheck.Plan, a *ir.Answer) {
 	a.Confidence = ptr(round4(choiceConfidence(p)))
 }
 
-// noul: P(yes) from a two-way softmax of "true" and "false".
+// noul: P(yes) from a two-way softmax of the noul's criteria keys, true
+// and false.
 func noul(s seed, a *ir.Answer) {
-	_, p := s.distribution([]string{"true", "false"})
+	_, p := s.distribution([]string{vocab.NoulCriteriaTrue, vocab.NoulCriteriaFalse})
 	a.Noul = ptr(p[0])
 }
 
@@ -73,7 +75,7 @@ func score(s seed, plan *modelcheck.Plan, a *ir.Answer) {
 // abstain adds the abstain probability of a card that reports one.
 func abstain(s seed, card *table.Card, a *ir.Answer) {
 	if card.Abstain && (a.Type == table.QuestionChoice || a.Type == table.QuestionNoul) {
-		a.AbstainProbability = ptr(round4(0.2 * s.uniform("abstain")))
+		a.AbstainProbability = ptr(round4(0.2 * s.uniform(drawAbstain)))
 	}
 }
 
@@ -93,14 +95,17 @@ func drawBox(s seed, labels ...string) ir.Box {
 }
 
 func box(s seed, a *ir.Answer) {
-	b := drawBox(s, "box")
+	b := drawBox(s, drawBoxAnswer)
 	a.Box = &b
-	a.Confidence = ptr(round4(0.5 + 0.5*s.uniform("box", "confidence")))
+	a.Confidence = ptr(round4(0.5 + 0.5*s.uniform(drawBoxAnswer, drawConfidence)))
 }
 
 // track: a box for each sampled moment of the video, rate moments a
 // second from 0 to its end, as content:
 // {"rate": r, "moments": [{"second": t, "box": {...}, "confidence": c}]}.
+// The specs describe these members in prose only, so the vocabulary has
+// none of their own: rate is the question's, box and confidence a box
+// answer's.
 func track(s seed, plan *modelcheck.Plan, q *ir.Question, a *ir.Answer) {
 	rate := int64(1)
 	if q.Rate != nil {
@@ -109,20 +114,20 @@ func track(s seed, plan *modelcheck.Plan, q *ir.Question, a *ir.Answer) {
 	var moments []jsonvalue.Value
 	for k := int64(0); float64(k) <= plan.VideoSeconds*float64(rate); k++ {
 		second := float64(k) / float64(rate)
-		b := drawBox(s, "track", strconv.FormatInt(k, 10))
+		b := drawBox(s, drawTrack, strconv.FormatInt(k, 10))
 		moments = append(moments, object(
 			member("second", jsonvalue.Float(second)),
-			member("box", boxValue(b)),
-			member("confidence", jsonvalue.Float(round4(0.5+0.5*s.uniform("track", strconv.FormatInt(k, 10), "confidence")))),
+			member(vocab.AnswerBox, boxValue(b)),
+			member(vocab.AnswerConfidence, jsonvalue.Float(round4(0.5+0.5*s.uniform(drawTrack, strconv.FormatInt(k, 10), drawConfidence)))),
 		))
 	}
-	a.Track = object(member("rate", jsonvalue.Int(rate)), member("moments", jsonvalue.Array(moments...)))
+	a.Track = object(member(vocab.QuestionRate, jsonvalue.Int(rate)), member("moments", jsonvalue.Array(moments...)))
 }
 
 func boxValue(b ir.Box) jsonvalue.Value {
 	return object(
-		member("top", jsonvalue.Float(b.Top)), member("bottom", jsonvalue.Float(b.Bottom)),
-		member("left", jsonvalue.Float(b.Left)), member("right", jsonvalue.Float(b.Right)),
+		member(vocab.BoxRegionTop, jsonvalue.Float(b.Top)), member(vocab.BoxRegionBottom, jsonvalue.Float(b.Bottom)),
+		member(vocab.BoxRegionLeft, jsonvalue.Float(b.Left)), member(vocab.BoxRegionRight, jsonvalue.Float(b.Right)),
 	)
 }
 

@@ -53,6 +53,20 @@ func questionSeed(m table.Model, plan *modelcheck.Plan, adapter bool) seed {
 	return s
 }
 
+// Draw labels: the fixed words that, with the variable ones (an option
+// key, a token index, ...), name each hash draw. They are inputs of every
+// reference answer, never written, so they must not follow a rename in the
+// specs: changing one changes every number it draws.
+const (
+	drawOption     = "option"
+	drawAbstain    = "abstain"
+	drawBoxAnswer  = "box"        //vocab:not-spec a hash-draw label, pinned so draws survive a spec rename
+	drawTrack      = "track"      //vocab:not-spec a hash-draw label, pinned so draws survive a spec rename
+	drawConfidence = "confidence" //vocab:not-spec a hash-draw label, pinned so draws survive a spec rename
+	drawLabel      = "label"      //vocab:not-spec a hash-draw label, pinned so draws survive a spec rename
+	drawSpan       = "span"       //vocab:not-spec a hash-draw label, pinned so draws survive a spec rename
+)
+
 // uniform is a number in [0, 1) drawn from the seed and the labels that
 // name the draw (an option key, a token index, ...).
 func (s seed) uniform(labels ...string) float64 {

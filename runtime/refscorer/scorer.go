@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
@@ -174,7 +175,8 @@ func usage(model table.Model, req *ir.Request) *ir.Usage {
 }
 
 // meta is the model's identity and the call's timings; timings are the
-// only non-deterministic member of a response.
+// only non-deterministic member of a response. The specs list meta's
+// members in prose only; its model names the model as a response's does.
 func (s *Scorer) meta(model table.Model, start time.Time) jsonvalue.Value {
 	device := s.Device
 	if device == "" {
@@ -182,7 +184,7 @@ func (s *Scorer) meta(model table.Model, start time.Time) jsonvalue.Value {
 	}
 	elapsed := float64(s.now().Sub(start).Microseconds()) / 1000
 	return object(
-		member("model", jsonvalue.String(model.Name)),
+		member(vocab.ResponseModel, jsonvalue.String(model.Name)),
 		member("family", jsonvalue.String(string(model.Family))),
 		member("revision", jsonvalue.String(model.Revision)),
 		member("precision", jsonvalue.String(model.Card.Precision)),

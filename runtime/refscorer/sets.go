@@ -6,12 +6,13 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // labelProbability is one label's own probability, sigmoid of a logit in
 // [−3, 3).
 func (s seed) labelProbability(label string) float64 {
-	return round4(sigmoid(2*logitScale*s.uniform("label", label) - logitScale))
+	return round4(sigmoid(2*logitScale*s.uniform(drawLabel, label) - logitScale))
 }
 
 // set: each label's own probability and the labels at or above the
@@ -29,7 +30,7 @@ func set(s seed, plan *modelcheck.Plan, a *ir.Answer) (ir.QuestionSet, []ir.Answ
 			result.Selected = append(result.Selected, label)
 		}
 		highest = max(highest, p)
-		extra = append(extra, ir.Answer{Name: a.Name + "." + label, Type: "noul", Noul: ptr(p)})
+		extra = append(extra, ir.Answer{Name: a.Name + "." + label, Type: table.QuestionNoul, Noul: ptr(p)})
 	}
 	a.Noul = ptr(highest)
 	return result, extra
@@ -39,7 +40,7 @@ func set(s seed, plan *modelcheck.Plan, a *ir.Answer) (ir.QuestionSet, []ir.Answ
 // logit in [−6, 2), so about a quarter of the words pass a threshold of
 // 0.5.
 func (s seed) wordProbability(label string, index int, word string) float64 {
-	return round4(sigmoid(8*s.uniform("span", label, strconv.Itoa(index), word) - 6))
+	return round4(sigmoid(8*s.uniform(drawSpan, label, strconv.Itoa(index), word) - 6))
 }
 
 // span finds, for each label, the words of the text read whose

@@ -108,7 +108,7 @@ func checkAPI(a *API) []error {
 	settings := map[string]bool{}
 	for _, s := range a.Settings {
 		switch {
-		case !namePattern.MatchString(s.Name) || s.Name == "schema" || s.Name == "models":
+		case !namePattern.MatchString(s.Name) || s.Name == "schema" || s.Name == "models": //vocab:not-spec keys of the Router's API configuration
 			bad("setting %q: not a usable setting name", s.Name)
 		case settings[s.Name]:
 			bad("setting %q: declared twice", s.Name)

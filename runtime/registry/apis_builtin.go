@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -14,9 +15,9 @@ const (
 // The registry's API names.
 const (
 	ChatCompletions = "chat_completions"
-	Responses       = "responses"
+	Responses       = "responses" //vocab:not-spec the OpenAI Responses API's registry name
 	Messages        = "messages"
-	Images          = "images"
+	Images          = "images" //vocab:not-spec the OpenAI Images API's registry name
 	SystemOne       = "systemone"
 )
 
@@ -58,7 +59,7 @@ func builtinAPIEntries() []API {
 		llm(Images, SchemaOpenAIV1, "/v1/images/*"),
 		{
 			Name:  SystemOne,
-			Paths: []string{"/v1/systemone", "/v1/systemone/batch", "/v1/decisions"},
+			Paths: []string{vocab.PathSystemone, vocab.PathSystemoneBatch, vocab.PathDecisions},
 			Kind:  KindDecision,
 			Schemas: []APISchema{
 				{ID: table.SchemaVllmSR50, Listener: listener.V50},

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -41,7 +42,7 @@ func (r *Router) choose(ctx context.Context, pool string, members []*routerconfi
 		why = append(why, (&tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}).Error())
 	}
 	return choice{}, &ir.ErrorBody{
-		Status: http.StatusBadRequest, Code: ir.ErrorUnsupportedCapability, Reason: "no_capable_member",
+		Status: http.StatusBadRequest, Code: ir.ErrorUnsupportedCapability, Reason: vocab.ReasonNoCapableMember,
 		Message: "no member of pool " + quote(pool) + " can answer the request: " + strings.Join(why, "; "),
 	}
 }
@@ -56,7 +57,7 @@ func routing(pool string, c choice, calls int) jsonvalue.Value {
 		jsonvalue.Member{Name: "algorithm", Value: jsonvalue.String(routingAlgorithm)},
 		jsonvalue.Member{Name: "stage", Value: jsonvalue.String(routingStage)},
 		jsonvalue.Member{Name: "deployment", Value: jsonvalue.String(c.deployment.Name)},
-		jsonvalue.Member{Name: "model", Value: jsonvalue.String(c.deployment.Model)},
+		jsonvalue.Member{Name: vocab.ResponseModel, Value: jsonvalue.String(c.deployment.Model)}, // the model named as a response names it
 		jsonvalue.Member{Name: "calls", Value: jsonvalue.Int(int64(calls))},
 	)
 	return v

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -59,7 +60,7 @@ func missing(d *routerconfig.Deployment, caps tc.CapabilitySet, b *ir.Batch) []t
 	}
 	for i := range b.Items {
 		r := &b.Items[i].Request
-		at := ir.Path{{Name: "requests"}, {Name: b.Items[i].Name}}
+		at := ir.Path{{Name: vocab.BatchRequests}, {Name: b.Items[i].Name}}
 		if d.Schema != table.SchemaStandard02 {
 			out = append(out, unansweredTypes(r, caps, at)...)
 		}
@@ -75,7 +76,7 @@ func unansweredTypes(r *ir.Request, caps tc.CapabilitySet, at ir.Path) []tc.Miss
 		q := &r.Questions[i]
 		typ := questionType(q)
 		if typ != "" && !caps.Has(tc.Capability(typ)) {
-			out = append(out, tc.Missing{What: string(typ) + " question", Path: at.Key("questions").Key(q.Name).Key("type")})
+			out = append(out, tc.Missing{What: string(typ) + " question", Path: at.Key(vocab.RequestQuestions).Key(q.Name).Key(vocab.QuestionType)})
 		}
 	}
 	return out
@@ -103,7 +104,7 @@ func unreadMedia(r *ir.Request, caps tc.CapabilitySet, at ir.Path) []tc.Missing 
 			continue
 		}
 		seen[t] = true
-		out = append(out, tc.Missing{What: string(t) + " asset", Path: at.Key("assets").Key(r.Assets[i].Placeholder)})
+		out = append(out, tc.Missing{What: string(t) + " asset", Path: at.Key(vocab.RequestAssets).Key(r.Assets[i].Placeholder)})
 	}
 	return out
 }
@@ -124,7 +125,7 @@ func unbatched(m []tc.Missing, single bool) []tc.Missing {
 	}
 	out := make([]tc.Missing, len(m))
 	for i, x := range m {
-		if len(x.Path) >= 2 && x.Path[0].Name == "requests" {
+		if len(x.Path) >= 2 && x.Path[0].Name == vocab.BatchRequests {
 			x.Path = x.Path[2:]
 		}
 		out[i] = x

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
@@ -21,9 +22,9 @@ func invalidRequest(reason, message string) *ir.ErrorBody {
 // whether the name is configured at all (known) and lists the keys the
 // listener serves, which are configuration, not request data.
 func modelNotFound(listenerName string, known bool, served []string) *ir.ErrorBody {
-	reason, what := "unknown_model", "the request's model is not a deployment or pool of the configuration"
+	reason, what := vocab.ReasonUnknownModel, "the request's model is not a deployment or pool of the configuration"
 	if known {
-		reason, what = "model_not_served", "the request's model is not a deployment or pool listener "+quote(listenerName)+" serves"
+		reason, what = vocab.ReasonModelNotServed, "the request's model is not a deployment or pool listener "+quote(listenerName)+" serves"
 	}
 	list := "none"
 	if len(served) > 0 {
@@ -50,7 +51,7 @@ func planFailed(err error) *ir.ErrorBody {
 		return &ir.ErrorBody{Status: http.StatusBadRequest, Code: ir.ErrorUnsupportedCapability,
 			Reason: string(pe.Reason), Message: "the deployment's schema cannot carry the request, at " + pe.Path.String()}
 	}
-	return internalError("unplannable_request", "the request could not be written for the deployment's schema")
+	return internalError(vocab.ReasonUnplannableRequest, "the request could not be written for the deployment's schema")
 }
 
 func internalError(reason, message string) *ir.ErrorBody {

@@ -7,12 +7,13 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // maxReplyBytes bounds an upstream reply the Router reads: the standard's
 // 32 MiB body limit, and one byte to tell a larger body apart.
-const maxReplyBytes = 32<<20 + 1
+const maxReplyBytes = vocab.LimitBodyBytes + 1
 
 // caller runs a plan's wire calls for one deployment.
 type caller struct {
@@ -101,7 +102,7 @@ func (c *caller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 	if err != nil {
 		return tc.WireReply{Err: err}
 	}
-	if len(body) >= maxReplyBytes {
+	if int64(len(body)) >= maxReplyBytes {
 		return tc.WireReply{Err: errReplyTooLarge}
 	}
 	return tc.WireReply{Status: resp.StatusCode, Header: resp.Header, Body: body}

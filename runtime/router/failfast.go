@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
@@ -94,7 +95,7 @@ func questionFailed(a *ir.Answer) *ir.ErrorBody {
 	e := &ir.ErrorBody{Status: status, Code: ir.ErrorQuestionFailed, Message: msg, Question: a.Name,
 		Reason: reason, Limit: a.Limit}
 	if status == http.StatusUnprocessableEntity {
-		loc := ir.Path{}.Key("body").Key("questions").Key(a.Name)
+		loc := ir.Path{}.Key("body").Key(vocab.RequestQuestions).Key(a.Name)
 		e.Detail = []ir.DetailItem{{Loc: loc, Msg: msg, Type: string(a.Error)}}
 	}
 	return e
@@ -111,7 +112,7 @@ func locateInRequest(detail []ir.DetailItem, item string) []ir.DetailItem {
 	out := make([]ir.DetailItem, len(detail))
 	for i, d := range detail {
 		out[i] = d
-		if len(d.Loc) >= 3 && d.Loc[0].Name == "body" && !d.Loc[1].IsIndex && d.Loc[1].Name == "requests" &&
+		if len(d.Loc) >= 3 && d.Loc[0].Name == "body" && !d.Loc[1].IsIndex && d.Loc[1].Name == vocab.BatchRequests &&
 			!d.Loc[2].IsIndex && d.Loc[2].Name == item {
 			out[i].Loc = append(ir.Path{d.Loc[0]}, d.Loc[3:]...)
 		}
@@ -138,5 +139,5 @@ func setRetryAfter(h http.Header, d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	h.Set("Retry-After", strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10))
+	h.Set(vocab.HeaderRetryAfter, strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10))
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // singleItem names the one batch item a single client request travels as.
-const singleItem = "request"
+const singleItem = "request" //vocab:not-spec a batch item's name (data), not the request part
 
 // job is one client System One request as the Forward path runs it: the
 // batch a target codec plans, and how its results answer the client.

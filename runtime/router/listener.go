@@ -3,6 +3,7 @@ package router
 import (
 	"net/http"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
@@ -24,25 +25,25 @@ func (h *listenerHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	path := req.URL.Path
 	switch path {
 	case "/metrics":
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		w.Header().Set(vocab.HeaderContentType, "text/plain; version=0.0.4")
 		_, _ = w.Write(h.router.metrics.Exposition())
 		return
-	case "/health":
+	case vocab.PathHealth:
 		writeJSON(w, http.StatusOK, []byte(`{"status":"ok"}`))
 		return
-	case "/v1/models":
+	case vocab.PathModels:
 		h.models(w, req)
 		return
 	}
 	api, known := h.router.apis.ByPath(path)
 	if !known {
-		h.answerError(w, h.errorAPI(), nil, &ir.ErrorBody{Status: http.StatusNotFound, Reason: "unknown_path",
+		h.answerError(w, h.errorAPI(), nil, &ir.ErrorBody{Status: http.StatusNotFound, Reason: vocab.ReasonUnknownPath,
 			Message: "listener " + quote(h.lst.Name) + " serves no API on this path"})
 		return
 	}
 	served, ok := h.lst.Serves(api.Name, h.router.apis)
 	if !ok {
-		h.answerError(w, h.errorAPI(), nil, &ir.ErrorBody{Status: http.StatusNotFound, Reason: "api_not_served",
+		h.answerError(w, h.errorAPI(), nil, &ir.ErrorBody{Status: http.StatusNotFound, Reason: vocab.ReasonAPINotServed,
 			Message: "listener " + quote(h.lst.Name) + " does not serve the " + api.Name + " API"})
 		return
 	}

@@ -81,7 +81,7 @@ func (l *listings) fetch(ctx context.Context, d *routerconfig.Deployment) (*ir.L
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxReplyBytes))
-	if err != nil || len(body) >= maxReplyBytes {
+	if err != nil || int64(len(body)) >= maxReplyBytes {
 		return nil, false
 	}
 	listing, err := d.Codec.DecodeListing(resp.StatusCode, body)

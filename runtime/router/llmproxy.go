@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
@@ -28,7 +29,7 @@ func (h *listenerHandler) llm(w http.ResponseWriter, req *http.Request, api *rou
 	}
 	u, ok := h.router.upstreamFor(api, requestModel(body))
 	if !ok {
-		writeLLMError(w, http.StatusNotFound, "invalid_request_error", "model_not_found",
+		writeLLMError(w, http.StatusNotFound, "invalid_request_error", "model_not_found", //vocab:not-spec OpenAI's error code
 			"listener "+quote(h.lst.Name)+" has no "+api.API.Name+" upstream serving the request's model")
 		return
 	}
@@ -47,7 +48,7 @@ func (h *listenerHandler) llm(w http.ResponseWriter, req *http.Request, api *rou
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			h.router.log.LogAttrs(r.Context(), slog.LevelWarn, "llm upstream failed",
 				slog.String("listener", h.lst.Name), slog.String("upstream", u.Name))
-			writeLLMError(w, http.StatusBadGateway, "api_error", "upstream_unreachable", "the upstream could not be reached")
+			writeLLMError(w, http.StatusBadGateway, "api_error", vocab.ReasonUpstreamUnreachable, "the upstream could not be reached")
 		},
 	}
 	h.router.log.LogAttrs(req.Context(), slog.LevelInfo, "llm request",
@@ -92,6 +93,6 @@ func requestModel(body []byte) string {
 
 // writeLLMError writes an OpenAI-style error body.
 func writeLLMError(w http.ResponseWriter, status int, typ, code, message string) {
-	body, _ := json.Marshal(map[string]any{"error": map[string]string{"message": message, "type": typ, "code": code}})
+	body, _ := json.Marshal(map[string]any{"error": map[string]string{"message": message, "type": typ, "code": code}}) //vocab:not-spec OpenAI error body keys
 	writeJSON(w, status, body)
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/registry"
@@ -24,7 +25,7 @@ func (h *listenerHandler) models(w http.ResponseWriter, req *http.Request) {
 			body, err = jsonvalue.Decode(raw, jsonvalue.Options{MaxDepth: 128})
 		}
 		if err != nil {
-			h.answerError(w, h.errorAPI(), nil, internalError("unwritable_listing", "the listing could not be written"))
+			h.answerError(w, h.errorAPI(), nil, internalError(vocab.ReasonUnwritableListing, "the listing could not be written"))
 			return
 		}
 	} else {
@@ -135,22 +136,22 @@ func withData(body jsonvalue.Value, models []string) jsonvalue.Value {
 	entries := make([]jsonvalue.Value, len(models))
 	for i, m := range models {
 		entries[i], _ = jsonvalue.Object(
-			jsonvalue.Member{Name: "id", Value: jsonvalue.String(m)},
-			jsonvalue.Member{Name: "object", Value: jsonvalue.String("model")},
-			jsonvalue.Member{Name: "owned_by", Value: jsonvalue.String("vllm-sr")},
+			jsonvalue.Member{Name: vocab.LegacyListItemID, Value: jsonvalue.String(m)},
+			jsonvalue.Member{Name: vocab.LegacyListItemObject, Value: jsonvalue.String("model")}, //vocab:not-spec "model" is OpenAI's object type value
+			jsonvalue.Member{Name: vocab.LegacyListItemOwnedBy, Value: jsonvalue.String("vllm-sr")},
 		)
 	}
 	members := slices.Clone(body.Members())
 	for i := range members {
-		if members[i].Name == "data" && members[i].Value.Kind() == jsonvalue.KindArray {
+		if members[i].Name == vocab.ListingData && members[i].Value.Kind() == jsonvalue.KindArray {
 			members[i].Value = jsonvalue.Array(append(slices.Clone(members[i].Value.Items()), entries...)...)
 			out, _ := jsonvalue.Object(members...)
 			return out
 		}
 	}
 	front := []jsonvalue.Member{
-		{Name: "object", Value: jsonvalue.String("list")},
-		{Name: "data", Value: jsonvalue.Array(entries...)},
+		{Name: vocab.ListingObject, Value: jsonvalue.String("list")},
+		{Name: vocab.ListingData, Value: jsonvalue.Array(entries...)},
 	}
 	out, _ := jsonvalue.Object(append(front, members...)...)
 	return out

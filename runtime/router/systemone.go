@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -17,7 +18,7 @@ import (
 )
 
 // maxBodyBytes is the standard's request body limit.
-const maxBodyBytes = 32 << 20
+const maxBodyBytes = vocab.LimitBodyBytes
 
 // systemOne serves one System One request on a listener: read by the
 // listener's codec, routed by its model, forwarded, answered in the
@@ -30,7 +31,8 @@ func (h *listenerHandler) systemOne(w http.ResponseWriter, req *http.Request, ap
 	if cr != nil {
 		attrs = append(attrs, slog.String("plan", string(cr.Plan)), slog.Any("legacy_forms", cr.Diagnostics.Forms(ir.DiagnosticLegacyForm)))
 	}
-	attrs = append(attrs, slog.Int("status", status), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+	attrs = append(attrs, slog.Int("status", status), //vocab:not-spec slog attribute key
+		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
 	h.router.log.LogAttrs(req.Context(), slog.LevelInfo, "systemone request", attrs...)
 }
 
@@ -40,7 +42,7 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	endpoint listener.Endpoint, attrs *[]slog.Attr) (int, *listener.ClientRequest) {
 	if req.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		return h.answerError(w, api, nil, &ir.ErrorBody{Status: http.StatusMethodNotAllowed, Reason: "method_not_allowed",
+		return h.answerError(w, api, nil, &ir.ErrorBody{Status: http.StatusMethodNotAllowed, Reason: vocab.ReasonMethodNotAllowed,
 			Message: "this endpoint takes POST"}), nil
 	}
 	body, e := readSystemOneBody(w, req)
@@ -59,7 +61,7 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	}
 	answer, err := api.Codec.AnswerSuccess(cr, out)
 	if err != nil {
-		return h.answerError(w, api, cr, internalError("unwritable_answer", "the answer could not be written in the client's schema")), cr
+		return h.answerError(w, api, cr, internalError(vocab.ReasonUnwritableAnswer, "the answer could not be written in the client's schema")), cr
 	}
 	writeJSON(w, http.StatusOK, answer)
 	return http.StatusOK, cr
@@ -75,7 +77,7 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 	attrs *[]slog.Attr) (out listener.Outcome, retryAfter time.Duration, e *ir.ErrorBody) {
 	j := jobOf(cr)
 	if j.model == "" {
-		return listener.Outcome{}, 0, invalidRequest("missing_model", "the request names no model; name a deployment or a pool")
+		return listener.Outcome{}, 0, invalidRequest(vocab.ReasonMissingModel, "the request names no model; name a deployment or a pool")
 	}
 	members, known := r.cfg.Route(j.model)
 	if api.Models != nil && !slices.Contains(api.Models, j.model) || !known {
@@ -147,24 +149,24 @@ func bodyRefusal(err error) *ir.ErrorBody {
 	switch {
 	case errors.As(err, &tooLarge):
 		limit := tooLarge.Limit
-		return &ir.ErrorBody{Status: http.StatusRequestEntityTooLarge, Code: ir.ErrorRequestTooLarge, Reason: "body_bytes",
+		return &ir.ErrorBody{Status: http.StatusRequestEntityTooLarge, Code: ir.ErrorRequestTooLarge, Reason: vocab.ReasonBodyBytes,
 			Limit: &limit, Message: "the request body is larger than the limit of " + strconv.FormatInt(limit, 10) + " bytes"}
 	case errors.As(err, &unsupported):
-		return invalidRequest("unsupported_content_encoding",
+		return invalidRequest(vocab.ReasonUnsupportedContentEncoding,
 			"the Content-Encoding is not supported; send "+strings.Join(unsupported.Supported, ", "))
 	case errors.As(err, &corrupt) && corrupt.NotGzip:
-		return invalidRequest("invalid_gzip", "the request body is not gzip data")
+		return invalidRequest(vocab.ReasonInvalidGzip, "the request body is not gzip data")
 	case errors.As(err, &corrupt):
-		return invalidRequest("invalid_gzip", "the gzip request body is corrupt or truncated")
+		return invalidRequest(vocab.ReasonInvalidGzip, "the gzip request body is corrupt or truncated")
 	}
-	return invalidRequest("unreadable_body", "the request body could not be read")
+	return invalidRequest(vocab.ReasonUnreadableBody, "the request body could not be read")
 }
 
 // refusalBody is the error body of a request the listener codec refused.
 func refusalBody(err error) *ir.ErrorBody {
 	var ref *listener.Refusal
 	if !errors.As(err, &ref) {
-		return invalidRequest("unreadable_request", "the request could not be read")
+		return invalidRequest(vocab.ReasonUnreadableRequest, "the request could not be read")
 	}
 	e := ref.Body
 	if e.Status == 0 {
@@ -181,7 +183,7 @@ func (h *listenerHandler) answerError(w http.ResponseWriter, api *routerconfig.L
 }
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set(vocab.HeaderContentType, "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

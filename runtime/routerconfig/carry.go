@@ -8,6 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/target"
@@ -77,12 +78,12 @@ func unanswered(r *ir.Request, d *Deployment) []tc.Missing {
 	add := func(what string, path ir.Path) { out = append(out, tc.Missing{What: what, Path: path}) }
 	for i := range r.Questions {
 		q := &r.Questions[i]
-		qa := ir.Path{{Name: "questions"}, {Name: q.Name}}
+		qa := ir.Path{{Name: vocab.RequestQuestions}, {Name: q.Name}}
 		if !d.Capabilities.Has(tc.Capability(q.Type)) {
-			add(string(q.Type)+" question", qa.Key("type"))
+			add(string(q.Type)+" question", qa.Key(vocab.QuestionType))
 		}
 		if q.Preset != nil && !presetAnswered(d, *q.Preset) {
-			add("the preset "+strconv.Quote(*q.Preset), qa.Key("preset"))
+			add("the preset "+strconv.Quote(*q.Preset), qa.Key(vocab.QuestionPreset))
 		}
 		if d.Card != nil {
 			cardMissing(d.Card, q, qa, add)
@@ -105,16 +106,16 @@ func presetAnswered(d *Deployment, name string) bool {
 // answer.
 func cardMissing(c *table.Card, q *ir.Question, qa ir.Path, add func(string, ir.Path)) {
 	if q.Head != nil && !c.HasSpanHead(string(*q.Head)) {
-		add("the span head "+string(*q.Head), qa.Key("head"))
+		add("the span head "+string(*q.Head), qa.Key(vocab.QuestionHead))
 	}
 	if q.DecisionAdapter != nil && *q.DecisionAdapter && !c.DecisionAdapter {
-		add("decision_adapter", qa.Key("decision_adapter"))
+		add(vocab.QuestionDecisionAdapter, qa.Key(vocab.QuestionDecisionAdapter))
 	}
 	if q.Rate != nil && !slices.Contains(c.TrackRates, *q.Rate) {
-		add("track rate "+strconv.FormatInt(*q.Rate, 10), qa.Key("rate"))
+		add("track rate "+strconv.FormatInt(*q.Rate, 10), qa.Key(vocab.QuestionRate))
 	}
 	if q.Over != nil && !overAnswered(c.Over, q) {
-		add("over on this question", qa.Key("over"))
+		add("over on this question", qa.Key(vocab.QuestionOver))
 	}
 }
 

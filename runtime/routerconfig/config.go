@@ -3,6 +3,7 @@ package routerconfig
 import (
 	"time"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
@@ -159,7 +160,8 @@ var onUnknownValues = []string{string(OnUnknownFail), string(OnUnknownMatch), st
 
 // InputParts are the part names a rule's input may list: the names the
 // models were trained and calibrated on, kept for Router-built states.
-var InputParts = []string{"request", "history", "previous_turns", "previous_answer", "tool_results", "candidate", "answer", "context"}
+var InputParts = []string{vocab.PartRequest, vocab.PartHistory, vocab.PartPreviousTurns, vocab.PartPreviousAnswer,
+	vocab.PartToolResults, vocab.PartCandidate, vocab.PartAnswer, vocab.PartContext}
 
 // Rule is one named decision the Router asks a deployment.
 type Rule struct {

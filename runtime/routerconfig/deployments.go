@@ -20,10 +20,10 @@ var declarable = []tc.Capability{
 	tc.CapImage, tc.CapVideo, tc.CapBatch, tc.CapRoles, tc.CapPresets, tc.CapExtensions, tc.CapLongContext,
 }
 
-var upstreamKeys = []string{"api_format", "endpoint", "schema", "models"}
+var upstreamKeys = []string{"api_format", "endpoint", "schema", "models"} //vocab:not-spec Router config key
 
 func (l *loader) upstreams(n *yaml.Node) {
-	required := []string{"api_format", "endpoint", "models"}
+	required := []string{"api_format", "endpoint", "models"} //vocab:not-spec Router config key
 	l.keyedSections(n, "upstreams", nameKey, upstreamKeys, required, func(name, path string, f map[string]entry, complete bool) {
 		if !complete {
 			return
@@ -42,7 +42,7 @@ func (l *loader) upstreams(n *yaml.Node) {
 			}
 		}
 		u.Endpoint = l.endpoint(f["endpoint"].Value, join(path, "endpoint"))
-		u.Models, _, _ = l.strList(f["models"].Value, join(path, "models"))
+		u.Models, _, _ = l.strList(f["models"].Value, join(path, "models")) //vocab:not-spec Router config key
 		l.cfg.Upstreams = append(l.cfg.Upstreams, u)
 	})
 	slices.SortFunc(l.cfg.Upstreams, func(a, b Upstream) int { return strings.Compare(a.Name, b.Name) })
@@ -80,10 +80,10 @@ func (l *loader) endpoint(n *yaml.Node, path string) string {
 	return s
 }
 
-var deploymentKeys = []string{"provider", "endpoint", "model", "schema", "deviations", "max_concurrency", "capabilities"}
+var deploymentKeys = []string{"provider", "endpoint", "model", "schema", "deviations", "max_concurrency", "capabilities"} //vocab:not-spec Router config key
 
 func (l *loader) deployments(n *yaml.Node) {
-	required := []string{"provider", "endpoint", "model"}
+	required := []string{"provider", "endpoint", "model"} //vocab:not-spec Router config key
 	l.keyedSections(n, "deployments", modelKey, deploymentKeys, required, func(name, path string, f map[string]entry, _ bool) {
 		// A deployment with problems is kept, so references to it are not
 		// reported again; the load fails on its own problems.
@@ -102,8 +102,8 @@ func (l *loader) deployment(name string, f map[string]entry, path string) Deploy
 	if e, has := f["endpoint"]; has {
 		d.Endpoint = l.endpoint(e.Value, join(path, "endpoint"))
 	}
-	if e, has := f["model"]; has {
-		d.Model, _ = l.str(e.Value, join(path, "model"))
+	if e, has := f["model"]; has { //vocab:not-spec Router config key
+		d.Model, _ = l.str(e.Value, join(path, "model")) //vocab:not-spec Router config key
 	}
 	ok := l.deploymentSchema(&d, f, path)
 	if e, has := f["deviations"]; has {

@@ -29,7 +29,7 @@ func Describe(c *Config) string {
 		card := "declared"
 		switch {
 		case d.Card != nil:
-			card = "card"
+			card = "card" //vocab:not-spec describe output word: the capabilities come from the card
 		case d.Declared == nil:
 			card = "schema"
 		}

@@ -145,11 +145,11 @@ func (l *loader) load(root *yaml.Node) {
 	}
 }
 
-var listenerKeys = []string{"name", "address", "apis"}
+var listenerKeys = []string{"name", "address", "apis"} //vocab:not-spec Router config key
 
 // removedListenerKeys are the listener-level fields apis replaced.
 var removedListenerKeys = map[string]string{
-	"models":    "removed: list the models under each API in apis (vllm-sr config migrate moves them)",
+	"models":    "removed: list the models under each API in apis (vllm-sr config migrate moves them)", //vocab:not-spec Router config key
 	"systemone": "removed: serve System One with apis.systemone (vllm-sr config migrate moves it)",
 }
 
@@ -170,10 +170,10 @@ func (l *loader) listeners(n *yaml.Node) {
 		if f == nil {
 			continue
 		}
-		l.require(item, path, f, "name", "address")
+		l.require(item, path, f, "name", "address") //vocab:not-spec Router config key
 		lst := Listener{}
-		if e, has := f["name"]; has {
-			lst.Name = l.listenerName(e.Value, join(path, "name"), names)
+		if e, has := f["name"]; has { //vocab:not-spec Router config key
+			lst.Name = l.listenerName(e.Value, join(path, "name"), names) //vocab:not-spec Router config key
 		}
 		if e, has := f["address"]; has {
 			lst.Address = l.listenerAddress(e.Value, join(path, "address"), addresses)
@@ -261,7 +261,7 @@ func (l *loader) listenerAPIs(n *yaml.Node, path string) []ListenerAPI {
 // listenerAPI reads one apis entry: schema (versioned APIs only), models
 // and the API's own settings.
 func (l *loader) listenerAPI(api registry.API, n *yaml.Node, path string) (ListenerAPI, bool) {
-	known := []string{"models"}
+	known := []string{"models"} //vocab:not-spec Router config key
 	if api.Versioned() {
 		known = append(known, "schema")
 	}
@@ -289,8 +289,8 @@ func (l *loader) listenerAPI(api registry.API, n *yaml.Node, path string) (Liste
 	}
 	s, _ := api.Schema(out.Schema)
 	out.Codec = s.Listener
-	if e, ok := f["models"]; ok {
-		out.Models = l.listenerModels(api, e.Value, join(path, "models"))
+	if e, ok := f["models"]; ok { //vocab:not-spec Router config key
+		out.Models = l.listenerModels(api, e.Value, join(path, "models")) //vocab:not-spec Router config key
 	}
 	for _, setting := range api.Settings {
 		if e, ok := f[setting.Name]; ok {

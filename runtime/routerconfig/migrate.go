@@ -96,7 +96,7 @@ func (m *migrator) listener(n *yaml.Node, path string) bool {
 	if n.Kind != yaml.MappingNode {
 		return false
 	}
-	models, systemone := lookup(n, "models"), lookup(n, "systemone")
+	models, systemone := lookup(n, "models"), lookup(n, "systemone") //vocab:not-spec Router config key
 	if models == nil && systemone == nil {
 		return false
 	}
@@ -107,7 +107,7 @@ func (m *migrator) listener(n *yaml.Node, path string) bool {
 	var llm, decision []*yaml.Node
 	if models != nil {
 		if models.Kind != yaml.SequenceNode {
-			m.fail(models, join(path, "models"), "must be a list, not %s", kindName(models))
+			m.fail(models, join(path, "models"), "must be a list, not %s", kindName(models)) //vocab:not-spec Router config key
 			return false
 		}
 		for _, item := range models.Content {
@@ -127,7 +127,7 @@ func (m *migrator) listener(n *yaml.Node, path string) bool {
 	}
 	if on {
 		if models != nil && len(decision) == 0 {
-			m.fail(models, join(path, "models"), "systemone is on but models lists no deployment or pool; choose its models by hand")
+			m.fail(models, join(path, "models"), "systemone is on but models lists no deployment or pool; choose its models by hand") //vocab:not-spec Router config key
 			return false
 		}
 		apis.Content = append(apis.Content, scalar(registry.SystemOne), m.entry(settings, models, decision))
@@ -176,7 +176,7 @@ func (m *migrator) entry(settings []*yaml.Node, models *yaml.Node, list []*yaml.
 	e.Content = append(e.Content, settings...)
 	if models != nil {
 		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Content: list}
-		e.Content = append(e.Content, scalar("models"), seq)
+		e.Content = append(e.Content, scalar("models"), seq) //vocab:not-spec Router config key
 	}
 	return e
 }
@@ -193,7 +193,7 @@ func replaceRemoved(n *yaml.Node, apis *yaml.Node) {
 	placed := false
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.Value != "models" && k.Value != "systemone" {
+		if k.Value != "models" && k.Value != "systemone" { //vocab:not-spec Router config key
 			content = append(content, k, v)
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -99,17 +100,17 @@ func escapePointer(s string) string {
 // generated validator checks it whole. An unknown preset, or a type the
 // preset does not answer, is reported.
 func (r *reader) withPreset(q jsonvalue.Value, n *yaml.Node, path string) jsonvalue.Value {
-	name, ok := q.Get("preset")
+	name, ok := q.Get(vocab.QuestionPreset)
 	if !ok || name.Kind() != jsonvalue.KindString {
 		return q
 	}
 	p, known := catalog.Preset(name.Str())
 	if !known {
-		r.fail(n, join(path, "preset"), "unknown preset; the catalogue has: %s", strings.Join(presetNames(), ", "))
+		r.fail(n, join(path, vocab.QuestionPreset), "unknown preset; the catalogue has: %s", strings.Join(presetNames(), ", "))
 		return q
 	}
-	if typ, has := q.Get("type"); has && typ.Kind() == jsonvalue.KindString && typ.Str() != string(p.Type) {
-		r.fail(n, join(path, "type"), "the preset answers a %s question", p.Type)
+	if typ, has := q.Get(vocab.QuestionType); has && typ.Kind() == jsonvalue.KindString && typ.Str() != string(p.Type) {
+		r.fail(n, join(path, vocab.QuestionType), "the preset answers a %s question", p.Type)
 		return q
 	}
 	members := append([]jsonvalue.Member(nil), q.Members()...)
@@ -124,9 +125,9 @@ func (r *reader) withPreset(q jsonvalue.Value, n *yaml.Node, path string) jsonva
 		}
 		members = append(members, jsonvalue.Member{Name: key, Value: v})
 	}
-	fill("type", jsonvalue.String(string(p.Type)))
-	fill("instructions", jsonvalue.String(p.Instructions))
-	fill("criteria", presetCriteria(&p))
+	fill(vocab.QuestionType, jsonvalue.String(string(p.Type)))
+	fill(vocab.QuestionInstructions, jsonvalue.String(p.Instructions))
+	fill(vocab.QuestionCriteria, presetCriteria(&p))
 	out, _ := jsonvalue.Object(members...)
 	return out
 }

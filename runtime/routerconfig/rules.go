@@ -10,18 +10,19 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
-var ruleKeys = []string{"deployment", "input", "timeout_ms", "on_unknown", "questions"}
+var ruleKeys = []string{"deployment", "input", "timeout_ms", "on_unknown", "questions"} //vocab:not-spec Router config key
 
 // maxTimeoutMs bounds a rule's timeout: ten minutes.
 const maxTimeoutMs = 600_000
 
 func (l *loader) rules(n *yaml.Node) {
-	required := []string{"deployment", "input", "timeout_ms", "questions"}
+	required := []string{"deployment", "input", "timeout_ms", "questions"} //vocab:not-spec Router config key
 	l.keyedSections(n, "rules", nameKey, ruleKeys, required, func(name, path string, f map[string]entry, _ bool) {
 		// A rule missing keys is still read, so one load reports the
 		// problems of the keys present too.
@@ -52,11 +53,11 @@ func (l *loader) rule(name string, f map[string]entry, path string) (Rule, bool)
 	}
 	before := len(l.problems)
 	l.readRest(&rule, f, path)
-	e, has := f["questions"]
+	e, has := f["questions"] //vocab:not-spec Router config key
 	if !has {
 		return rule, false
 	}
-	req, at := l.questions(&rule, d, e.Value, join(path, "questions"))
+	req, at := l.questions(&rule, d, e.Value, join(path, "questions")) //vocab:not-spec Router config key
 	if req == nil || len(l.problems) > before {
 		return rule, false
 	}
@@ -69,8 +70,8 @@ func (l *loader) rule(name string, f map[string]entry, path string) (Rule, bool)
 
 // readRest reads a rule's input, timeout_ms and on_unknown, those present.
 func (l *loader) readRest(rule *Rule, f map[string]entry, path string) {
-	if e, ok := f["input"]; ok {
-		rule.Input = l.input(e.Value, join(path, "input"))
+	if e, ok := f["input"]; ok { //vocab:not-spec Router config key
+		rule.Input = l.input(e.Value, join(path, "input")) //vocab:not-spec Router config key
 	}
 	if e, ok := f["timeout_ms"]; ok {
 		if ms, good := l.integer(e.Value, join(path, "timeout_ms"), 1, maxTimeoutMs); good {
@@ -121,7 +122,7 @@ func (l *loader) questions(rule *Rule, d *Deployment, n *yaml.Node, path string)
 	members := make([]jsonvalue.Member, 0, len(entries))
 	for _, e := range entries {
 		qpath := join(path, e.Key)
-		q, good := l.jsonOf(e.Value, qpath, "/questions/"+escapePointer(e.Key), at)
+		q, good := l.jsonOf(e.Value, qpath, "/"+vocab.RequestQuestions+"/"+escapePointer(e.Key), at)
 		if !good {
 			return nil, nil
 		}
@@ -130,7 +131,7 @@ func (l *loader) questions(rule *Rule, d *Deployment, n *yaml.Node, path string)
 	body := ruleRequest(rule, d, members)
 	if problems := validate.RequestVllmSR50(body); len(problems) > 0 {
 		for _, p := range problems {
-			l.fail(nodeAt(at, p.Path, n), path+strings.ReplaceAll(strings.TrimPrefix(p.Path, "/questions"), "/", "."), "%s", problemText(p.Message(), p.Path))
+			l.fail(nodeAt(at, p.Path, n), path+strings.ReplaceAll(strings.TrimPrefix(p.Path, "/"+vocab.RequestQuestions), "/", "."), "%s", problemText(p.Message(), p.Path))
 		}
 		return nil, nil
 	}
@@ -157,10 +158,10 @@ func ruleRequest(rule *Rule, d *Deployment, questions []jsonvalue.Member) jsonva
 	}
 	obj := func(m []jsonvalue.Member) jsonvalue.Value { v, _ := jsonvalue.Object(m...); return v }
 	body := []jsonvalue.Member{
-		{Name: "model", Value: jsonvalue.String(model)},
-		{Name: "state", Value: obj(state)},
-		{Name: "roles", Value: obj(roles)},
-		{Name: "questions", Value: obj(questions)},
+		{Name: vocab.RequestModel, Value: jsonvalue.String(model)},
+		{Name: vocab.RequestState, Value: obj(state)},
+		{Name: vocab.RequestRoles, Value: obj(roles)},
+		{Name: vocab.RequestQuestions, Value: obj(questions)},
 	}
 	return obj(body)
 }
@@ -170,8 +171,8 @@ func (l *loader) checkOver(r *ir.Request, rule *Rule, at map[string]*yaml.Node, 
 	for _, q := range r.Questions {
 		for _, key := range q.Over {
 			if !contains(rule.Input, key) {
-				pointer := "/questions/" + escapePointer(q.Name) + "/over"
-				l.fail(nodeAt(at, pointer, nil), join(join(path, q.Name), "over"), "names a part the rule's input does not list")
+				pointer := "/" + vocab.RequestQuestions + "/" + escapePointer(q.Name) + "/" + vocab.QuestionOver
+				l.fail(nodeAt(at, pointer, nil), join(join(path, q.Name), vocab.QuestionOver), "names a part the rule's input does not list")
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -218,7 +219,7 @@ func noValidQuestion(answers []ir.Answer) *ir.ErrorBody {
 		msgs = append(msgs, msg)
 		detail = append(detail, ir.DetailItem{Loc: questionLoc("", a.Name), Msg: msg, Type: string(a.Error)})
 	}
-	e := invalidRequest("no_valid_question", "no question of the request can be answered: "+strings.Join(msgs, "; "))
+	e := invalidRequest(vocab.ReasonNoValidQuestion, "no question of the request can be answered: "+strings.Join(msgs, "; "))
 	e.Detail = detail
 	return e
 }
@@ -235,9 +236,9 @@ func reasonOf(a ir.Answer) string {
 func questionLoc(item, name string) ir.Path {
 	p := ir.Path{}.Key("body")
 	if item != "" {
-		p = p.Key("requests").Key(item)
+		p = p.Key(vocab.BatchRequests).Key(item)
 	}
-	return p.Key("questions").Key(name)
+	return p.Key(vocab.RequestQuestions).Key(name)
 }
 
 func sumUsage(rs []ir.NamedResponse) *ir.Usage {

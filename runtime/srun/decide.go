@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
@@ -37,11 +38,11 @@ func (s *Server) decideOne(parent context.Context, start time.Time, req *ir.Requ
 	case err != nil:
 		// The error text is the engine's: logged for the operator, never
 		// sent to the client.
-		s.log.LogAttrs(parent, slog.LevelError, "engine failed", slog.String("error", err.Error()))
+		s.log.LogAttrs(parent, slog.LevelError, "engine failed", slog.String("error", err.Error())) //vocab:not-spec slog attribute key
 		resp = nil
 	}
 	if resp == nil {
-		resp = failEvery(req, ir.QuestionErrorInvalidModelOutput, "engine_failed", "the model produced no answer")
+		resp = failEvery(req, ir.QuestionErrorInvalidModelOutput, vocab.ReasonEngineFailed, "the model produced no answer")
 	}
 	return s.finish(req, resp, start, took)
 }
@@ -59,10 +60,10 @@ func withDeadline(ctx context.Context, start time.Time, o *ir.Options) (context.
 // deadline, or the client going away.
 func failAll(cause error, req *ir.Request) *ir.Response {
 	if errors.Is(cause, context.DeadlineExceeded) {
-		return failEvery(req, ir.QuestionErrorDeadlineExceeded, "deadline_passed",
+		return failEvery(req, ir.QuestionErrorDeadlineExceeded, vocab.ReasonDeadlinePassed,
 			"options.deadline_ms passed before the question was run")
 	}
-	return failEvery(req, ir.QuestionErrorUnavailable, "request_cancelled",
+	return failEvery(req, ir.QuestionErrorUnavailable, vocab.ReasonRequestCancelled,
 		"the request was cancelled before the question was run")
 }
 
@@ -87,7 +88,7 @@ func (s *Server) finish(req *ir.Request, resp *ir.Response, start time.Time, too
 	for _, q := range req.Questions {
 		if !answered(resp, q) {
 			resp.Answers = append(resp.Answers, ir.Answer{Name: q.Name, Type: q.Type,
-				Error: ir.QuestionErrorInvalidModelOutput, Reason: "no_answer",
+				Error: ir.QuestionErrorInvalidModelOutput, Reason: vocab.ReasonNoAnswer,
 				Message: "the model produced no answer for the question"})
 		}
 	}
@@ -137,7 +138,7 @@ func (s *Server) meta(engine jsonvalue.Value, total, decide time.Duration) jsonv
 		}
 	}
 	card := s.model.Card
-	add("model", jsonvalue.String(s.model.Name))
+	add(vocab.ResponseModel, jsonvalue.String(s.model.Name)) // meta names the model as a response does
 	add("family", jsonvalue.String(string(s.model.Family)))
 	add("revision", jsonvalue.String(s.model.Revision))
 	add("precision", jsonvalue.String(card.Precision))

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 )
@@ -13,8 +14,8 @@ import (
 // Request error codes the generated table has and ir does
 // not name: the server's own states.
 const (
-	codeStarting    ir.ErrorCode = "starting"
-	codeUnavailable ir.ErrorCode = "unavailable"
+	codeStarting    ir.ErrorCode = vocab.CodeStarting
+	codeUnavailable ir.ErrorCode = vocab.CodeUnavailable
 )
 
 // requestStatus is the status of a request error code, from the generated
@@ -63,7 +64,7 @@ func modelNotFound(served string) *ir.ErrorBody {
 		Status:  requestStatus(ir.ErrorModelNotFound),
 		Code:    ir.ErrorModelNotFound,
 		Message: fmt.Sprintf("the server does not answer with the model named; it answers with %s", served),
-		Reason:  "unknown_model",
+		Reason:  vocab.ReasonUnknownModel,
 	}
 }
 
@@ -72,7 +73,7 @@ func overloaded() *ir.ErrorBody {
 		Status:  requestStatus(ir.ErrorOverloaded),
 		Code:    ir.ErrorOverloaded,
 		Message: "the server has as many requests in flight as it admits; retry later",
-		Reason:  "overloaded",
+		Reason:  vocab.ReasonOverloaded,
 	}
 }
 
@@ -81,7 +82,7 @@ func starting() *ir.ErrorBody {
 		Status:  requestStatus(codeStarting),
 		Code:    codeStarting,
 		Message: "the server is starting: the model is loading or running its self-test",
-		Reason:  "starting",
+		Reason:  vocab.ReasonStarting,
 	}
 }
 
@@ -90,7 +91,7 @@ func methodNotAllowed() *ir.ErrorBody {
 		Status:  http.StatusMethodNotAllowed,
 		Code:    ir.ErrorInvalidRequest,
 		Message: "the endpoint does not answer this method; see the Allow header",
-		Reason:  "method_not_allowed",
+		Reason:  vocab.ReasonMethodNotAllowed,
 	}
 }
 
@@ -99,7 +100,7 @@ func unknownPath() *ir.ErrorBody {
 		Status:  requestStatus(ir.ErrorNotFound),
 		Code:    ir.ErrorNotFound,
 		Message: "no endpoint at this path; the server answers /v1/systemone, /v1/systemone/batch, /v1/decisions, /v1/bundle, /v1/models, /health and /metrics",
-		Reason:  "unknown_path",
+		Reason:  vocab.ReasonUnknownPath,
 	}
 }
 
@@ -115,8 +116,8 @@ func (s *Server) writeError(w http.ResponseWriter, req *listener.ClientRequest, 
 func (s *Server) errorBody(h http.Header, req *listener.ClientRequest, e *ir.ErrorBody) []byte {
 	_, body := s.codec.AnswerError(req, e)
 	if retryAfter(e.Code) {
-		h.Set("Retry-After", strconv.Itoa(max(1, int(s.cfg.RetryAfter.Seconds()))))
-		h.Set("Retry-After-Ms", strconv.FormatInt(s.cfg.RetryAfter.Milliseconds(), 10))
+		h.Set(vocab.HeaderRetryAfter, strconv.Itoa(max(1, int(s.cfg.RetryAfter.Seconds()))))
+		h.Set(vocab.HeaderRetryAfterMs, strconv.FormatInt(s.cfg.RetryAfter.Milliseconds(), 10))
 	}
 	return body
 }
@@ -125,7 +126,7 @@ func (s *Server) errorBody(h http.Header, req *listener.ClientRequest, e *ir.Err
 // goes through it, so every answer is application/json.
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
+	h.Set(vocab.HeaderContentType, "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
@@ -135,6 +136,6 @@ func unwritableAnswer() *ir.ErrorBody {
 	return &ir.ErrorBody{
 		Status:  http.StatusInternalServerError,
 		Message: "the model's answer could not be written in the client's schema",
-		Reason:  "invalid_model_output",
+		Reason:  vocab.ReasonInvalidModelOutput,
 	}
 }

@@ -3,6 +3,7 @@ package srun
 import (
 	"net/http"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
 
@@ -20,10 +21,10 @@ const ExtensionVersion = "5.0"
 // added, so a client reading either shape finds what it looks for.
 func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 	health := []jsonvalue.Member{
-		{Name: "status", Value: jsonvalue.String("ready")},
-		{Name: "api_version", Value: jsonvalue.String(APIVersion)},
-		{Name: "version", Value: jsonvalue.String(ExtensionVersion)},
-		{Name: "model", Value: jsonvalue.String(s.model.Name)},
+		{Name: vocab.HealthStatus, Value: jsonvalue.String("ready")},
+		{Name: vocab.HealthAPIVersion, Value: jsonvalue.String(APIVersion)},
+		{Name: vocab.HealthVersion, Value: jsonvalue.String(ExtensionVersion)},
+		{Name: vocab.ResponseModel, Value: jsonvalue.String(s.model.Name)}, // the model named as a response names it
 		{Name: "schema", Value: jsonvalue.String(string(s.cfg.Schema))},
 	}
 	if s.Ready() {
@@ -31,7 +32,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, jsonvalue.Compact(body))
 		return
 	}
-	health[0].Value = jsonvalue.String("starting")
+	health[0].Value = jsonvalue.String(vocab.CodeStarting) // the status says what the error code says
 	e := starting()
 	writeJSON(w, e.Status, withMembers(s.errorBody(w.Header(), nil, e), health))
 }
@@ -57,7 +58,7 @@ func withMembers(body []byte, extra []jsonvalue.Member) []byte {
 // handleMetrics answers GET /metrics in the Prometheus text format.
 func (s *Server) handleMetrics(w http.ResponseWriter, _ *http.Request) {
 	body := s.metrics.exposition(gauges{inFlight: s.admission.inFlight(), ready: s.Ready()})
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	w.Header().Set(vocab.HeaderContentType, "text/plain; version=0.0.4; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
@@ -13,17 +13,7 @@ import (
 // BodyLimit is the largest request body the server reads, in bytes, both
 // as sent and after a Content-Encoding is undone: the generated body_bytes
 // limit (32 MiB).
-var BodyLimit = mustLimit("body_bytes")
-
-func mustLimit(name string) int64 {
-	l, ok := fieldtable.LimitOf(name)
-	if !ok || !l.HasMax {
-		// The limit is part of the generated tables the server is built
-		// with; its absence is a build error, not a request error.
-		panic("srun: the generated limit " + name + " has no maximum")
-	}
-	return l.Max
-}
+var BodyLimit = vocab.LimitBodyBytes
 
 // readBody reads a request body of at most limit bytes, as sent and
 // decoded (bodylimit.ReadDecoded: gzip, x-gzip or identity), and turns
@@ -40,14 +30,14 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *ir.
 	case errors.As(err, &tooBig):
 		return nil, tooLarge(tooBig.Limit)
 	case errors.As(err, &unsupported):
-		return nil, invalidRequest("unsupported_content_encoding",
+		return nil, invalidRequest(vocab.ReasonUnsupportedContentEncoding,
 			"the Content-Encoding is not supported; send gzip or identity")
 	case errors.As(err, &corrupt) && corrupt.NotGzip:
-		return nil, invalidRequest("invalid_gzip", "the request body is not gzip data")
+		return nil, invalidRequest(vocab.ReasonInvalidGzip, "the request body is not gzip data")
 	case errors.As(err, &corrupt):
-		return nil, invalidRequest("invalid_gzip", "the gzip request body is corrupt or truncated")
+		return nil, invalidRequest(vocab.ReasonInvalidGzip, "the gzip request body is corrupt or truncated")
 	}
-	return nil, invalidRequest("unreadable_body", "the request body could not be read")
+	return nil, invalidRequest(vocab.ReasonUnreadableBody, "the request body could not be read")
 }
 
 func tooLarge(limit int64) *ir.ErrorBody {
@@ -55,7 +45,7 @@ func tooLarge(limit int64) *ir.ErrorBody {
 		Status:  requestStatus(ir.ErrorRequestTooLarge),
 		Code:    ir.ErrorRequestTooLarge,
 		Message: fmt.Sprintf("the request body is larger than %d bytes", limit),
-		Reason:  "body_too_large",
+		Reason:  vocab.ReasonBodyTooLarge,
 		Limit:   &limit,
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -15,7 +16,7 @@ import (
 func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 	body, err := s.codec.AnswerListing(&ir.Listing{Models: []ir.ListedModel{listedModel(s.model)}})
 	if err != nil {
-		s.log.LogAttrs(r.Context(), slog.LevelError, "listing not writable", slog.String("error", err.Error()))
+		s.log.LogAttrs(r.Context(), slog.LevelError, "listing not writable", slog.String("error", err.Error())) //vocab:not-spec slog attribute key
 		s.writeError(w, nil, unwritableAnswer())
 		return
 	}
@@ -54,17 +55,19 @@ func features(c *table.Card) []string {
 			out = append(out, name)
 		}
 	}
-	flag(c.RoleAware, "roles")
-	flag(c.Over != "" && c.Over != table.OverNone, "over")
-	flag(len(c.Presets) > 0, "preset")
-	flag(len(c.SpanHeads) > 0, "head")
-	flag(c.DecisionAdapter, "decision_adapter")
-	flag(c.Abstain, "abstain_probability")
-	flag(c.Limits.ScanBudget > 0, "overflow")
-	return append(out, "require_full_input")
+	flag(c.RoleAware, vocab.RequestRoles)
+	flag(c.Over != "" && c.Over != table.OverNone, vocab.QuestionOver)
+	flag(len(c.Presets) > 0, vocab.QuestionPreset)
+	flag(len(c.SpanHeads) > 0, vocab.QuestionHead)
+	flag(c.DecisionAdapter, vocab.QuestionDecisionAdapter)
+	flag(c.Abstain, vocab.AnswerAbstainProbability)
+	flag(c.Limits.ScanBudget > 0, vocab.QuestionOverflow)
+	return append(out, vocab.QuestionRequireFullInput)
 }
 
-// cardValue is the card as JSON, members in a fixed order.
+// cardValue is the card as JSON, members in a fixed order. Its keys, and
+// those of its limits, are the model card's (specs/models.schema.json), a
+// schema generated/vocab does not hold: System One types card as an object.
 func cardValue(c *table.Card) jsonvalue.Value {
 	types := make([]jsonvalue.Value, len(c.QuestionTypes))
 	for i, t := range c.QuestionTypes {
@@ -73,8 +76,8 @@ func cardValue(c *table.Card) jsonvalue.Value {
 	presets := make([]jsonvalue.Value, len(c.Presets))
 	for i, p := range c.Presets {
 		presets[i] = object(
-			member("name", jsonvalue.String(p.Name)),
-			member("type", jsonvalue.String(string(p.Type))),
+			member("name", jsonvalue.String(p.Name)),         //vocab:not-spec model card key
+			member("type", jsonvalue.String(string(p.Type))), //vocab:not-spec model card key
 		)
 	}
 	modalities := make([]jsonvalue.Value, len(c.Modalities))
@@ -87,9 +90,9 @@ func cardValue(c *table.Card) jsonvalue.Value {
 		member("modalities", jsonvalue.Array(modalities...)),
 		member("limits", limitsValue(&c.Limits)),
 		member("role_aware", jsonvalue.Bool(c.RoleAware)),
-		member("over", jsonvalue.String(string(c.Over))),
-		member("span_heads", stringArray(c.SpanHeads)),
-		member("decision_adapter", jsonvalue.Bool(c.DecisionAdapter)),
+		member("over", jsonvalue.String(string(c.Over))),              //vocab:not-spec model card key
+		member("span_heads", stringArray(c.SpanHeads)),                //vocab:not-spec model card key
+		member("decision_adapter", jsonvalue.Bool(c.DecisionAdapter)), //vocab:not-spec model card key
 		member("abstain", jsonvalue.Bool(c.Abstain)),
 		member("placeholders_in_questions", jsonvalue.Bool(c.PlaceholdersInQuestions)),
 	}
@@ -121,13 +124,13 @@ func limitsValue(l *table.CardLimits) jsonvalue.Value {
 	}
 	if l.ScanBudget > 0 {
 		members = append(members,
-			member("scan_budget", jsonvalue.Int(l.ScanBudget)),
+			member("scan_budget", jsonvalue.Int(l.ScanBudget)), //vocab:not-spec model card key
 			member("max_scan_budget", jsonvalue.Int(l.MaxScanBudget)))
 	}
 	for _, r := range []struct {
 		name string
 		cr   table.CountRange
-	}{{"choices", l.Choices}, {"labels", l.Labels}, {"levels", l.Levels}} {
+	}{{"choices", l.Choices}, {"labels", l.Labels}, {"levels", l.Levels}} { //vocab:not-spec model card key
 		if r.cr != (table.CountRange{}) {
 			members = append(members, member(r.name, object(
 				member("min", jsonvalue.Int(int64(r.cr.Min))),
@@ -135,7 +138,7 @@ func limitsValue(l *table.CardLimits) jsonvalue.Value {
 		}
 	}
 	if l.Image != (table.ImageLimits{}) {
-		members = append(members, member("image", object(
+		members = append(members, member("image", object( //vocab:not-spec model card key
 			member("max_count", jsonvalue.Int(int64(l.Image.MaxCount))),
 			member("min_side", jsonvalue.Int(l.Image.MinSide)),
 			member("max_side", jsonvalue.Int(l.Image.MaxSide)),
@@ -145,7 +148,7 @@ func limitsValue(l *table.CardLimits) jsonvalue.Value {
 			member("tokens", jsonvalue.Int(l.Image.Tokens)))))
 	}
 	if l.Video != (table.VideoLimits{}) {
-		members = append(members, member("video", object(
+		members = append(members, member("video", object( //vocab:not-spec model card key
 			member("max_count", jsonvalue.Int(int64(l.Video.MaxCount))),
 			member("max_bytes", jsonvalue.Int(l.Video.MaxBytes)),
 			member("max_seconds", jsonvalue.Int(l.Video.MaxSeconds)),

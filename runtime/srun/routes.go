@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 )
@@ -23,8 +24,8 @@ func (s *Server) routes() map[string]route {
 		string(listener.EndpointBatch):     {http.MethodPost, s.work(listener.EndpointBatch)},
 		string(listener.EndpointDecisions): {http.MethodPost, s.work(listener.EndpointDecisions)},
 		string(listener.EndpointBundle):    {http.MethodPost, s.work(listener.EndpointBundle)},
-		"/v1/models":                       {http.MethodGet, s.handleModels},
-		"/health":                          {http.MethodGet, s.handleHealth},
+		vocab.PathModels:                   {http.MethodGet, s.handleModels},
+		vocab.PathHealth:                   {http.MethodGet, s.handleHealth},
 		"/metrics":                         {http.MethodGet, s.handleMetrics},
 	}
 }
@@ -38,7 +39,7 @@ func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := s.ids.make()
-		w.Header().Set("X-Typesafe-Request-Id", id)
+		w.Header().Set(vocab.HeaderRequestID, id)
 		rec := &statusRecorder{ResponseWriter: w}
 		rt, known := routes[r.URL.Path]
 		// The path is logged and counted only when it is an endpoint's: an
@@ -56,9 +57,9 @@ func (s *Server) Handler() http.Handler {
 			rt.handle(rec, r)
 		}
 		s.metrics.countRequest(endpoint, rec.status)
-		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request",
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", //vocab:not-spec log message
 			slog.String("request_id", id), slog.String("method", methodWord(r.Method)),
-			slog.String("endpoint", endpoint), slog.Int("status", rec.status),
+			slog.String("endpoint", endpoint), slog.Int("status", rec.status), //vocab:not-spec slog attribute keys
 			slog.Float64("duration_ms", millis(time.Since(start))))
 	})
 }
@@ -99,7 +100,7 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 		}
 		answer, err := s.codec.AnswerSuccess(req, out)
 		if err != nil {
-			s.log.LogAttrs(r.Context(), slog.LevelError, "answer not writable", slog.String("error", err.Error()))
+			s.log.LogAttrs(r.Context(), slog.LevelError, "answer not writable", slog.String("error", err.Error())) //vocab:not-spec slog attribute key
 			s.writeError(w, req, unwritableAnswer())
 			return
 		}
@@ -111,7 +112,7 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 func refusalBody(err error) *ir.ErrorBody {
 	var ref *listener.Refusal
 	if !errors.As(err, &ref) {
-		return invalidRequest("unreadable_request", "the request could not be read")
+		return invalidRequest(vocab.ReasonUnreadableRequest, "the request could not be read")
 	}
 	e := ref.Body
 	if e.Status == 0 {

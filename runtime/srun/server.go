@@ -53,7 +53,7 @@ func New(cfg Config) (*Server, error) {
 		model:     model,
 		codec:     listenerCodecs[cfg.Schema](),
 		engine:    cfg.Engine,
-		log:       cfg.Logger.With(slog.String("model", model.Name), slog.String("schema", string(cfg.Schema))),
+		log:       cfg.Logger.With(slog.String("model", model.Name), slog.String("schema", string(cfg.Schema))), //vocab:not-spec slog attribute keys
 		admission: newAdmission(cfg.MaxInFlight),
 		ids:       newRequestIDs(),
 		metrics:   newMetrics(cfg.Listener),

@@ -92,7 +92,7 @@ func (s *Server) shutdown(hs *http.Server, cause error) error {
 		err = errors.New("shutdown timed out with requests in flight")
 	}
 	if e := errors.Join(cause, err); e != nil {
-		s.log.Error("stopped", slog.String("error", e.Error()))
+		s.log.Error("stopped", slog.String("error", e.Error())) //vocab:not-spec slog attribute key
 		return e
 	}
 	s.log.Info("stopped")

@@ -3,6 +3,7 @@ package target
 import (
 	"strings"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
@@ -10,26 +11,26 @@ import (
 // by their type names, the media by their asset types, and the features
 // below.
 const (
-	CapNoul   Capability = "noul"
-	CapChoice Capability = "choice"
-	CapScore  Capability = "score"
-	CapBox    Capability = "box"
-	CapSet    Capability = "set"
-	CapSpan   Capability = "span"
-	CapTrack  Capability = "track"
-	CapImage  Capability = "image"
-	CapVideo  Capability = "video"
+	CapNoul   Capability = vocab.QuestionTypeNoul
+	CapChoice Capability = vocab.QuestionTypeChoice
+	CapScore  Capability = vocab.QuestionTypeScore
+	CapBox    Capability = vocab.QuestionTypeBox
+	CapSet    Capability = vocab.QuestionTypeSet
+	CapSpan   Capability = vocab.QuestionTypeSpan
+	CapTrack  Capability = vocab.QuestionTypeTrack
+	CapImage  Capability = vocab.AssetTypeImage
+	CapVideo  Capability = vocab.AssetTypeVideo
 	// CapBatch: one call answers a batch (POST /v1/systemone/batch or
 	// /v1/bundle).
 	CapBatch Capability = "batch"
 	// CapRoles: explicit roles reach the model.
-	CapRoles Capability = "roles"
+	CapRoles Capability = vocab.RequestRoles
 	// CapPresets: a preset reaches a trained head.
 	CapPresets Capability = "presets"
 	// CapExtensions: every vllm-sr/5.0 question field is carried.
 	CapExtensions Capability = "extensions"
 	// CapLongContext: the long-context flag is carried.
-	CapLongContext Capability = "long_context"
+	CapLongContext Capability = vocab.OptionsLongContext
 )
 
 // AllCapabilities returns every capability, sorted: what a codec whose
@@ -83,7 +84,7 @@ func (e *CarryError) Error() string {
 // ErrorBody is the refusal a client gets: 400 unsupported_capability with
 // the one-line message.
 func (e *CarryError) ErrorBody() *ir.ErrorBody {
-	return &ir.ErrorBody{Status: 400, Code: ir.ErrorUnsupportedCapability, Reason: "not_carried", Message: e.Error()}
+	return &ir.ErrorBody{Status: 400, Code: ir.ErrorUnsupportedCapability, Reason: vocab.ReasonNotCarried, Message: e.Error()}
 }
 
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

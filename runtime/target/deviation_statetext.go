@@ -1,6 +1,7 @@
 package target
 
 import (
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -43,14 +44,14 @@ func (StateText) RewriteRequest(call *WireCall) (ir.Diagnostics, error) {
 	}
 	var diags ir.Diagnostics
 	var rewritten jsonvalue.Value
-	if requests, ok := root.Get("requests"); ok && requests.Kind() == jsonvalue.KindObject {
+	if requests, ok := root.Get(vocab.BatchRequests); ok && requests.Kind() == jsonvalue.KindObject {
 		items := make([]jsonvalue.Member, len(requests.Members()))
 		for i, m := range requests.Members() {
-			at := ir.Path{{Name: "requests"}, {Name: m.Name}}
+			at := ir.Path{{Name: vocab.BatchRequests}, {Name: m.Name}}
 			m.Value = rewriteState(m.Value, at, &diags)
 			items[i] = m
 		}
-		rewritten = replace(root, "requests", object(items))
+		rewritten = replace(root, vocab.BatchRequests, object(items))
 	} else {
 		rewritten = rewriteState(root, callPath(call), &diags)
 	}
@@ -64,7 +65,7 @@ func (StateText) RewriteRequest(call *WireCall) (ir.Diagnostics, error) {
 // for a call carrying one item, the root otherwise.
 func callPath(call *WireCall) ir.Path {
 	if len(call.Items) == 1 {
-		return ir.Path{{Name: "requests"}, {Name: call.Items[0]}}
+		return ir.Path{{Name: vocab.BatchRequests}, {Name: call.Items[0]}}
 	}
 	return nil
 }
@@ -75,17 +76,17 @@ func (StateText) RewriteReply(*WireReply) error { return nil }
 // rewriteState returns request with its state as text when it is an
 // object or an array.
 func rewriteState(request jsonvalue.Value, at ir.Path, diags *ir.Diagnostics) jsonvalue.Value {
-	state, ok := request.Get("state")
+	state, ok := request.Get(vocab.RequestState)
 	if !ok || state.Kind() != jsonvalue.KindObject && state.Kind() != jsonvalue.KindArray {
 		return request
 	}
-	diags.Add(ir.DiagnosticApproximated, StateTextID, at.Key("state"))
-	request = replace(request, "state", StateTextOf(state))
-	if _, hasRoles := request.Get("roles"); hasRoles {
+	diags.Add(ir.DiagnosticApproximated, StateTextID, at.Key(vocab.RequestState))
+	request = replace(request, vocab.RequestState, StateTextOf(state))
+	if _, hasRoles := request.Get(vocab.RequestRoles); hasRoles {
 		// A text state has no keys for roles to name; the whole text is the
 		// user's content, as on every family without roles.
-		diags.Add(ir.DiagnosticDropped, "roles", at.Key("roles"))
-		request = without(request, "roles")
+		diags.Add(ir.DiagnosticDropped, vocab.RequestRoles, at.Key(vocab.RequestRoles))
+		request = without(request, vocab.RequestRoles)
 	}
 	return request
 }

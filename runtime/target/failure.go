@@ -7,12 +7,13 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // codeUnavailable is the request error code of a 503 (the generated
 // table's unavailable); the IR names only the codes it builds itself.
-const codeUnavailable ir.ErrorCode = "unavailable"
+const codeUnavailable ir.ErrorCode = vocab.CodeUnavailable
 
 // NoReplyError is the error body of a call that got no reply: 504 when
 // err is (or wraps) context.DeadlineExceeded, the caller's deadline having
@@ -30,7 +31,7 @@ func NoReplyError(err error) *ir.ErrorBody {
 	return &ir.ErrorBody{
 		Status:  http.StatusServiceUnavailable,
 		Code:    codeUnavailable,
-		Reason:  "upstream_unreachable",
+		Reason:  vocab.ReasonUpstreamUnreachable,
 		Message: "the upstream deployment could not be reached",
 	}
 }
@@ -46,7 +47,7 @@ func MalformedReplyError(err error) *ir.ErrorBody {
 	}
 	return &ir.ErrorBody{
 		Status:  http.StatusBadGateway,
-		Reason:  "invalid_upstream_reply",
+		Reason:  vocab.ReasonInvalidUpstreamReply,
 		Message: "the upstream deployment answered with a body its schema does not define, at " + path.String(),
 	}
 }

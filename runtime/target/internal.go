@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -11,8 +12,8 @@ import (
 
 // The model runtime's native endpoints, which Internal calls.
 const (
-	DecisionsPath = "/v1/decisions"
-	BundlePath    = "/v1/bundle"
+	DecisionsPath = vocab.PathDecisions
+	BundlePath    = vocab.PathBundle
 )
 
 // Internal is the Router's client codec for the hops inside a
@@ -59,7 +60,7 @@ func (internalCodec) Capabilities() CapabilitySet {
 func (internalCodec) Stateless() bool { return true }
 
 // ListingPath is GET /v1/models.
-func (internalCodec) ListingPath() string { return "/v1/models" }
+func (internalCodec) ListingPath() string { return vocab.PathModels }
 
 // DecodeListing reads the runtime's listing with its cards.
 func (internalCodec) DecodeListing(status int, body []byte) (*ir.Listing, error) {

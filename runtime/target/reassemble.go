@@ -1,6 +1,7 @@
 package target
 
 import (
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
@@ -72,7 +73,7 @@ func FirstFailure(p *Plan, results []ItemResult) *ir.ErrorBody {
 
 // ReasonBatchCallFailed is the reason of an item left unanswered because
 // another item of the same batch call failed.
-const ReasonBatchCallFailed = "batch_call_failed"
+const ReasonBatchCallFailed = vocab.ReasonBatchCallFailed
 
 func indexResults(results []ItemResult) map[string]ItemResult {
 	m := make(map[string]ItemResult, len(results))
@@ -99,9 +100,9 @@ func locateInBatch(detail []ir.DetailItem, item string) []ir.DetailItem {
 	out := make([]ir.DetailItem, len(detail))
 	for i, d := range detail {
 		out[i] = d
-		inBatch := len(d.Loc) > 1 && d.Loc[1].Name == "requests"
+		inBatch := len(d.Loc) > 1 && d.Loc[1].Name == vocab.BatchRequests
 		if len(d.Loc) > 0 && !d.Loc[0].IsIndex && d.Loc[0].Name == "body" && !inBatch {
-			loc := ir.Path{d.Loc[0], {Name: "requests"}, {Name: item}}
+			loc := ir.Path{d.Loc[0], {Name: vocab.BatchRequests}, {Name: item}}
 			out[i].Loc = append(loc, d.Loc[1:]...)
 		}
 	}

@@ -1,6 +1,7 @@
 package target
 
 import (
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -12,26 +13,26 @@ import (
 func readTyped(v jsonvalue.Value, a *ir.Answer, ext bool) string {
 	switch a.Type {
 	case table.QuestionNoul:
-		return number(v, "noul", &a.Noul, true)
+		return number(v, vocab.AnswerNoul, &a.Noul, vocab.ReasonNoulMissing, vocab.ReasonNoulNotNumber)
 	case table.QuestionChoice:
-		if c, ok := v.Get("choice"); !ok || c.Kind() != jsonvalue.KindString {
-			return "choice_missing"
+		if c, ok := v.Get(vocab.AnswerChoice); !ok || c.Kind() != jsonvalue.KindString {
+			return vocab.ReasonChoiceMissing
 		} else {
 			s := c.Str()
 			a.Choice = &s
 		}
-		return first(probabilities(v, &a.Probabilities), number(v, "confidence", &a.Confidence, false))
+		return first(probabilities(v, &a.Probabilities), confidence(v, a))
 	case table.QuestionScore:
-		return first(number(v, "score", &a.Score, true), probabilities(v, &a.Probabilities),
-			number(v, "confidence", &a.Confidence, false), legend(v, &a.Legend))
+		return first(number(v, vocab.AnswerScore, &a.Score, vocab.ReasonScoreMissing, vocab.ReasonScoreNotNumber),
+			probabilities(v, &a.Probabilities), confidence(v, a), legend(v, &a.Legend))
 	case table.QuestionBox:
-		return first(box(v, a), number(v, "confidence", &a.Confidence, false))
+		return first(box(v, a), confidence(v, a))
 	case table.QuestionSet, table.QuestionSpan:
 		if ext {
-			return number(v, "noul", &a.Noul, false)
+			return number(v, vocab.AnswerNoul, &a.Noul, "", vocab.ReasonNoulNotNumber)
 		}
 	case table.QuestionTrack:
-		if t, ok := v.Get("track"); ok && ext {
+		if t, ok := v.Get(vocab.AnswerTrack); ok && ext {
 			a.Track = t
 		}
 	}
@@ -39,12 +40,12 @@ func readTyped(v jsonvalue.Value, a *ir.Answer, ext bool) string {
 }
 
 func readAnswerExtensions(v jsonvalue.Value, a *ir.Answer) string {
-	if reason := number(v, "abstain_probability", &a.AbstainProbability, false); reason != "" {
+	if reason := number(v, vocab.AnswerAbstainProbability, &a.AbstainProbability, "", vocab.ReasonAbstainProbabilityNotNumber); reason != "" {
 		return reason
 	}
-	if c, ok := v.Get("input_coverage"); ok {
+	if c, ok := v.Get(vocab.AnswerInputCoverage); ok {
 		if c.Kind() != jsonvalue.KindString || ir.Coverage(c.Str()) != ir.CoverageComplete {
-			return "input_coverage_unknown"
+			return vocab.ReasonInputCoverageUnknown
 		}
 		a.InputCoverage = ir.CoverageComplete
 	}
@@ -61,31 +62,34 @@ func first(reasons ...string) string {
 	return ""
 }
 
-// number reads an optional (or, with required, a mandatory) number member.
-func number(v jsonvalue.Value, name string, dst **float64, required bool) string {
+// number reads the number member name: absent, it is the missing reason
+// (empty for an optional member); not a number, the notNumber reason.
+func number(v jsonvalue.Value, name string, dst **float64, missing, notNumber string) string {
 	n, ok := v.Get(name)
 	if !ok {
-		if required {
-			return name + "_missing"
-		}
-		return ""
+		return missing
 	}
 	f, isNum := n.Float()
 	if !isNum {
-		return name + "_not_number"
+		return notNumber
 	}
 	*dst = &f
 	return ""
 }
 
+// confidence reads an answer's optional confidence.
+func confidence(v jsonvalue.Value, a *ir.Answer) string {
+	return number(v, vocab.AnswerConfidence, &a.Confidence, "", vocab.ReasonConfidenceNotNumber)
+}
+
 func probabilities(v jsonvalue.Value, dst *[]ir.Probability) string {
-	p, ok := v.Get("probabilities")
+	p, ok := v.Get(vocab.AnswerProbabilities)
 	if !ok {
-		return "probabilities_missing"
+		return vocab.ReasonProbabilitiesMissing
 	}
 	ps, ok := probabilityList(p)
 	if !ok {
-		return "probabilities_not_numbers"
+		return vocab.ReasonProbabilitiesNotNumbers
 	}
 	*dst = ps
 	return ""
@@ -108,31 +112,31 @@ func probabilityList(p jsonvalue.Value) ([]ir.Probability, bool) {
 }
 
 func legend(v jsonvalue.Value, dst *[]jsonvalue.Member) string {
-	l, ok := v.Get("legend")
+	l, ok := v.Get(vocab.AnswerLegend)
 	if !ok {
 		return ""
 	}
 	if l.Kind() != jsonvalue.KindObject {
-		return "legend_not_object"
+		return vocab.ReasonLegendNotObject
 	}
 	*dst = append([]jsonvalue.Member{}, l.Members()...)
 	return ""
 }
 
 func box(v jsonvalue.Value, a *ir.Answer) string {
-	b, ok := v.Get("box")
+	b, ok := v.Get(vocab.AnswerBox)
 	if !ok || b.Kind() != jsonvalue.KindObject {
-		return "box_missing"
+		return vocab.ReasonBoxMissing
 	}
 	var out ir.Box
 	for _, edge := range []struct {
 		name string
 		dst  *float64
-	}{{"top", &out.Top}, {"bottom", &out.Bottom}, {"left", &out.Left}, {"right", &out.Right}} {
+	}{{vocab.BoxRegionTop, &out.Top}, {vocab.BoxRegionBottom, &out.Bottom}, {vocab.BoxRegionLeft, &out.Left}, {vocab.BoxRegionRight, &out.Right}} {
 		e, ok := b.Get(edge.name)
 		f, isNum := e.Float()
 		if !ok || !isNum {
-			return "box_edge_missing"
+			return vocab.ReasonBoxEdgeMissing
 		}
 		*edge.dst = f
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
@@ -41,14 +42,14 @@ func (rd ReplyReader) Error(status int, header http.Header, body []byte) (*ir.Er
 }
 
 func readDetail(root jsonvalue.Value, e *ir.ErrorBody) {
-	detail, _ := root.Get("detail")
-	errObj, _ := root.Get("error")
+	detail, _ := root.Get(vocab.ErrorDetail)
+	errObj, _ := root.Get(vocab.ErrorError)
 	switch {
 	case detail.Kind() == jsonvalue.KindString:
 		e.Message = detail.Str()
 	case detail.Kind() == jsonvalue.KindObject:
-		e.Message = stringMember(detail, "message")
-		if t := stringMember(detail, "error_type"); fixedWord(t) {
+		e.Message = stringMember(detail, vocab.ErrorDetailMessage)
+		if t := stringMember(detail, vocab.ErrorDetailErrorType); fixedWord(t) {
 			e.Reason = t
 		}
 	case detail.Kind() == jsonvalue.KindArray:
@@ -59,9 +60,9 @@ func readDetail(root jsonvalue.Value, e *ir.ErrorBody) {
 	case errObj.Kind() == jsonvalue.KindString:
 		e.Message = errObj.Str()
 	case errObj.Kind() == jsonvalue.KindObject:
-		e.Message = stringMember(errObj, "message")
+		e.Message = stringMember(errObj, vocab.LegacyErrorMessage)
 	default:
-		e.Message = stringMember(root, "message")
+		e.Message = stringMember(root, vocab.LegacyErrorMessage)
 	}
 }
 
@@ -70,11 +71,11 @@ func readDetail(root jsonvalue.Value, e *ir.ErrorBody) {
 func readDetailList(list jsonvalue.Value) []ir.DetailItem {
 	out := make([]ir.DetailItem, 0, list.Len())
 	for _, item := range list.Items() {
-		loc, ok := item.Get("loc")
+		loc, ok := item.Get(vocab.ValidationItemLoc)
 		if !ok || loc.Kind() != jsonvalue.KindArray {
 			continue
 		}
-		d := ir.DetailItem{Msg: stringMember(item, "msg"), Type: stringMember(item, "type")}
+		d := ir.DetailItem{Msg: stringMember(item, vocab.ValidationItemMsg), Type: stringMember(item, vocab.ValidationItemType)}
 		for _, step := range loc.Items() {
 			if n, isInt := step.Int(); isInt {
 				d.Loc = append(d.Loc, ir.PathElem{Index: int(n), IsIndex: true})
@@ -90,15 +91,15 @@ func readDetailList(list jsonvalue.Value) []ir.DetailItem {
 // readFlat reads the extension's flat code, question, state, reason and
 // limit.
 func readFlat(root jsonvalue.Value, e *ir.ErrorBody) {
-	if c := stringMember(root, "code"); fixedWord(c) {
+	if c := stringMember(root, vocab.ErrorCode); fixedWord(c) {
 		e.Code = ir.ErrorCode(c)
 	}
-	e.Question = stringMember(root, "question")
-	e.State = stringMember(root, "state")
-	if r := stringMember(root, "reason"); fixedWord(r) {
+	e.Question = stringMember(root, vocab.ErrorQuestion)
+	e.State = stringMember(root, vocab.ErrorState)
+	if r := stringMember(root, vocab.ErrorReason); fixedWord(r) {
 		e.Reason = r
 	}
-	if l, ok := root.Get("limit"); ok {
+	if l, ok := root.Get(vocab.ErrorLimit); ok {
 		if n, isInt := l.Int(); isInt {
 			e.Limit = &n
 		}
@@ -115,7 +116,7 @@ func codeOfStatus(e *ir.ErrorBody) ir.ErrorCode {
 		return ir.ErrorRequestTooLarge
 	case http.StatusUnprocessableEntity:
 		for _, d := range e.Detail {
-			if len(d.Loc) >= 3 && d.Loc[1].Name == "questions" {
+			if len(d.Loc) >= 3 && d.Loc[1].Name == vocab.RequestQuestions {
 				return ir.ErrorQuestionFailed
 			}
 		}
@@ -123,7 +124,7 @@ func codeOfStatus(e *ir.ErrorBody) ir.ErrorCode {
 	case http.StatusTooManyRequests, 529:
 		return ir.ErrorOverloaded
 	case http.StatusServiceUnavailable:
-		return "unavailable"
+		return codeUnavailable
 	}
 	return ""
 }
@@ -133,10 +134,10 @@ func codeOfStatus(e *ir.ErrorBody) ir.ErrorCode {
 // the reply's Date header); zero when absent, unreadable, negative or
 // above MaxRetryAfter.
 func RetryAfter(h http.Header) time.Duration {
-	if ms, err := strconv.ParseFloat(strings.TrimSpace(h.Get("Retry-After-Ms")), 64); err == nil {
+	if ms, err := strconv.ParseFloat(strings.TrimSpace(h.Get(vocab.HeaderRetryAfterMs)), 64); err == nil {
 		return capped(time.Duration(ms * float64(time.Millisecond)))
 	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
+	v := strings.TrimSpace(h.Get(vocab.HeaderRetryAfter))
 	if v == "" {
 		return 0
 	}

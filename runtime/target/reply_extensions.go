@@ -1,6 +1,7 @@
 package target
 
 import (
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
@@ -8,50 +9,50 @@ import (
 // readExtensions reads the vllm-sr/5.0 response members: spans, sets,
 // thresholds, span_heads, meta and routing.
 func readExtensions(v jsonvalue.Value, at ir.Path, r *ir.Response) error {
-	if s, ok := v.Get("spans"); ok {
-		spans, err := readSpans(s, at.Key("spans"))
+	if s, ok := v.Get(vocab.ResponseSpans); ok {
+		spans, err := readSpans(s, at.Key(vocab.ResponseSpans))
 		if err != nil {
 			return err
 		}
 		r.Spans = spans
 	}
-	if s, ok := v.Get("sets"); ok {
-		sets, err := readSets(s, at.Key("sets"))
+	if s, ok := v.Get(vocab.ResponseSets); ok {
+		sets, err := readSets(s, at.Key(vocab.ResponseSets))
 		if err != nil {
 			return err
 		}
 		r.Sets = sets
 	}
-	if t, ok := v.Get("thresholds"); ok {
+	if t, ok := v.Get(vocab.ResponseThresholds); ok {
 		if t.Kind() != jsonvalue.KindObject {
-			return malformed(at.Key("thresholds"), "thresholds is an object of numbers")
+			return malformed(at.Key(vocab.ResponseThresholds), "thresholds is an object of numbers")
 		}
 		r.Thresholds = make([]ir.QuestionThreshold, 0, t.Len())
 		for _, m := range t.Members() {
 			f, ok := m.Value.Float()
 			if !ok {
-				return malformed(at.Key("thresholds").Key(m.Name), "a threshold is a number")
+				return malformed(at.Key(vocab.ResponseThresholds).Key(m.Name), "a threshold is a number")
 			}
 			r.Thresholds = append(r.Thresholds, ir.QuestionThreshold{Question: m.Name, Threshold: f})
 		}
 	}
-	if h, ok := v.Get("span_heads"); ok {
+	if h, ok := v.Get(vocab.ResponseSpanHeads); ok {
 		if h.Kind() != jsonvalue.KindObject {
-			return malformed(at.Key("span_heads"), "span_heads is an object of span heads")
+			return malformed(at.Key(vocab.ResponseSpanHeads), "span_heads is an object of span heads")
 		}
 		r.SpanHeads = make([]ir.QuestionSpanHead, 0, h.Len())
 		for _, m := range h.Members() {
 			head := ir.SpanHead(m.Value.Str())
 			if m.Value.Kind() != jsonvalue.KindString || !head.Valid() {
-				return malformed(at.Key("span_heads").Key(m.Name), "a span head is router or broad")
+				return malformed(at.Key(vocab.ResponseSpanHeads).Key(m.Name), "a span head is router or broad")
 			}
 			r.SpanHeads = append(r.SpanHeads, ir.QuestionSpanHead{Question: m.Name, Head: head})
 		}
 	}
-	if m, ok := v.Get("meta"); ok {
+	if m, ok := v.Get(vocab.ResponseMeta); ok {
 		r.Meta = m
 	}
-	if m, ok := v.Get("routing"); ok {
+	if m, ok := v.Get(vocab.ResponseRouting); ok {
 		r.Routing = m
 	}
 	return nil
@@ -81,11 +82,11 @@ func readSpans(s jsonvalue.Value, at ir.Path) ([]ir.QuestionSpans, error) {
 
 func readSpan(v jsonvalue.Value) (ir.Span, bool) {
 	var s ir.Span
-	label, ok1 := v.Get("label")
-	text, ok2 := v.Get("text")
-	start, ok3 := v.Get("start")
-	end, ok4 := v.Get("end")
-	p, ok5 := v.Get("probability")
+	label, ok1 := v.Get(vocab.SpanItemLabel)
+	text, ok2 := v.Get(vocab.SpanItemText)
+	start, ok3 := v.Get(vocab.SpanItemStart)
+	end, ok4 := v.Get(vocab.SpanItemEnd)
+	p, ok5 := v.Get(vocab.SpanItemProbability)
 	if !(ok1 && ok2 && ok3 && ok4 && ok5) || label.Kind() != jsonvalue.KindString || text.Kind() != jsonvalue.KindString {
 		return s, false
 	}
@@ -104,21 +105,21 @@ func readSets(s jsonvalue.Value, at ir.Path) ([]ir.QuestionSet, error) {
 	out := make([]ir.QuestionSet, 0, s.Len())
 	for _, m := range s.Members() {
 		here := at.Key(m.Name)
-		sel, ok1 := m.Value.Get("selected")
-		probs, ok2 := m.Value.Get("probabilities")
+		sel, ok1 := m.Value.Get(vocab.SetResultSelected)
+		probs, ok2 := m.Value.Get(vocab.SetResultProbabilities)
 		if !ok1 || !ok2 || sel.Kind() != jsonvalue.KindArray {
 			return nil, malformed(here, "a set result has selected labels and probabilities")
 		}
 		qs := ir.QuestionSet{Question: m.Name, Selected: make([]string, 0, sel.Len())}
 		for i, label := range sel.Items() {
 			if label.Kind() != jsonvalue.KindString {
-				return nil, malformed(here.Key("selected").At(i), "a selected label is a string")
+				return nil, malformed(here.Key(vocab.SetResultSelected).At(i), "a selected label is a string")
 			}
 			qs.Selected = append(qs.Selected, label.Str())
 		}
 		ps, ok := probabilityList(probs)
 		if !ok {
-			return nil, malformed(here.Key("probabilities"), "probabilities are an object of numbers")
+			return nil, malformed(here.Key(vocab.SetResultProbabilities), "probabilities are an object of numbers")
 		}
 		qs.Probabilities = ps
 		out = append(out, qs)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
@@ -20,19 +21,19 @@ func (rd ReplyReader) Listing(status int, body []byte) (*ir.Listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	models, ok := root.Get("models")
+	models, ok := root.Get(vocab.ListingModels)
 	if !ok || models.Kind() != jsonvalue.KindArray {
-		return nil, malformed(ir.Path{{Name: "models"}}, "a listing has an array of models")
+		return nil, malformed(ir.Path{{Name: vocab.ListingModels}}, "a listing has an array of models")
 	}
 	l := &ir.Listing{Models: make([]ir.ListedModel, 0, models.Len())}
 	for i, m := range models.Items() {
-		at := ir.Path{{Name: "models"}}.At(i)
-		name, ok := m.Get("name")
+		at := ir.Path{{Name: vocab.ListingModels}}.At(i)
+		name, ok := m.Get(vocab.ListingEntryName)
 		if m.Kind() != jsonvalue.KindObject || !ok || name.Kind() != jsonvalue.KindString {
-			return nil, malformed(at.Key("name"), "a listed model has a name")
+			return nil, malformed(at.Key(vocab.ListingEntryName), "a listed model has a name")
 		}
-		lm := ir.ListedModel{Name: name.Str(), Description: stringMember(m, "description"),
-			ReleaseDate: stringMember(m, "release_date")}
+		lm := ir.ListedModel{Name: name.Str(), Description: stringMember(m, vocab.ListingEntryDescription),
+			ReleaseDate: stringMember(m, vocab.ListingEntryReleaseDate)}
 		if rd.Extensions {
 			if err := readListingExtensions(m, at, &lm); err != nil {
 				return nil, err
@@ -44,28 +45,28 @@ func (rd ReplyReader) Listing(status int, body []byte) (*ir.Listing, error) {
 }
 
 func readListingExtensions(m jsonvalue.Value, at ir.Path, lm *ir.ListedModel) error {
-	if v, ok := m.Get("version"); ok {
+	if v, ok := m.Get(vocab.ListingEntryVersion); ok {
 		if v.Kind() != jsonvalue.KindString {
-			return malformed(at.Key("version"), "version is a string")
+			return malformed(at.Key(vocab.ListingEntryVersion), "version is a string")
 		}
 		s := v.Str()
 		lm.Version = &s
 	}
-	if f, ok := m.Get("features"); ok {
+	if f, ok := m.Get(vocab.ListingEntryFeatures); ok {
 		if f.Kind() != jsonvalue.KindArray {
-			return malformed(at.Key("features"), "features are an array of strings")
+			return malformed(at.Key(vocab.ListingEntryFeatures), "features are an array of strings")
 		}
 		lm.Features = make([]string, 0, f.Len())
 		for j, x := range f.Items() {
 			if x.Kind() != jsonvalue.KindString {
-				return malformed(at.Key("features").At(j), "a feature is a string")
+				return malformed(at.Key(vocab.ListingEntryFeatures).At(j), "a feature is a string")
 			}
 			lm.Features = append(lm.Features, x.Str())
 		}
 	}
-	if c, ok := m.Get("card"); ok {
+	if c, ok := m.Get(vocab.ListingEntryCard); ok {
 		if c.Kind() != jsonvalue.KindObject {
-			return malformed(at.Key("card"), "card is an object")
+			return malformed(at.Key(vocab.ListingEntryCard), "card is an object")
 		}
 		lm.Card = c
 	}

@@ -2,6 +2,7 @@ package target
 
 import (
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -60,18 +61,18 @@ func (rd ReplyReader) BatchResponse(body []byte, items []PlannedItem) ([]*ir.Res
 	if root.Kind() != jsonvalue.KindObject {
 		return nil, malformed(nil, "a batch response is an object")
 	}
-	responses, ok := root.Get("responses")
+	responses, ok := root.Get(vocab.BatchResponseResponses)
 	if !ok || responses.Kind() != jsonvalue.KindObject {
-		return nil, malformed(ir.Path{{Name: "responses"}}, "a batch response has an object of responses")
+		return nil, malformed(ir.Path{{Name: vocab.BatchResponseResponses}}, "a batch response has an object of responses")
 	}
-	model, _ := root.Get("model")
+	model, _ := root.Get(vocab.BatchResponseModel)
 	out := make([]*ir.Response, len(items))
 	for i, it := range items {
 		v, ok := responses.Get(it.Name)
 		if !ok {
 			continue
 		}
-		r, err := rd.response(v, ir.Path{{Name: "responses"}, {Name: it.Name}}, it.Questions)
+		r, err := rd.response(v, ir.Path{{Name: vocab.BatchResponseResponses}, {Name: it.Name}}, it.Questions)
 		if err != nil {
 			return nil, err
 		}
@@ -89,23 +90,23 @@ func (rd ReplyReader) response(v jsonvalue.Value, at ir.Path, questions []Questi
 		return nil, malformed(at, "a response is an object")
 	}
 	r := &ir.Response{}
-	if m, ok := v.Get("model"); ok {
+	if m, ok := v.Get(vocab.ResponseModel); ok {
 		if m.Kind() != jsonvalue.KindString {
-			return nil, malformed(at.Key("model"), "model is a string")
+			return nil, malformed(at.Key(vocab.ResponseModel), "model is a string")
 		}
 		s := m.Str()
 		r.Model = &s
 	}
-	answers, ok := v.Get("answers")
+	answers, ok := v.Get(vocab.ResponseAnswers)
 	if !ok || answers.Kind() != jsonvalue.KindObject {
-		return nil, malformed(at.Key("answers"), "a response has an object of answers")
+		return nil, malformed(at.Key(vocab.ResponseAnswers), "a response has an object of answers")
 	}
 	r.Answers = make([]ir.Answer, len(questions))
 	for i, q := range questions {
 		r.Answers[i] = rd.answerOf(answers, q)
 	}
-	if u, ok := v.Get("usage"); ok {
-		usage, err := readUsage(u, at.Key("usage"))
+	if u, ok := v.Get(vocab.ResponseUsage); ok {
+		usage, err := readUsage(u, at.Key(vocab.ResponseUsage))
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +128,7 @@ func readUsage(u jsonvalue.Value, at ir.Path) (*ir.Usage, error) {
 	for _, f := range []struct {
 		name string
 		dst  *int64
-	}{{"input_tokens", &usage.InputTokens}, {"output_tokens", &usage.OutputTokens}} {
+	}{{vocab.UsageInputTokens, &usage.InputTokens}, {vocab.UsageOutputTokens, &usage.OutputTokens}} {
 		v, ok := u.Get(f.name)
 		if !ok {
 			continue
@@ -145,7 +146,7 @@ func readUsage(u jsonvalue.Value, at ir.Path) (*ir.Usage, error) {
 func (rd ReplyReader) answerOf(answers jsonvalue.Value, q QuestionRef) ir.Answer {
 	v, ok := answers.Get(q.Name)
 	if !ok {
-		return failed(q, "missing_answer", "the upstream answer has no answer for this question")
+		return failed(q, vocab.ReasonMissingAnswer, "the upstream answer has no answer for this question")
 	}
 	a, reason := rd.answer(v, q)
 	if reason != "" {
@@ -162,19 +163,19 @@ func failed(q QuestionRef, reason, message string) ir.Answer {
 func (rd ReplyReader) answer(v jsonvalue.Value, q QuestionRef) (ir.Answer, string) {
 	a := ir.Answer{Name: q.Name, Type: q.Type}
 	if v.Kind() != jsonvalue.KindObject {
-		return a, "answer_not_object"
+		return a, vocab.ReasonAnswerNotObject
 	}
 	if rd.Extensions {
-		if e, ok := v.Get("error"); ok {
+		if e, ok := v.Get(vocab.AnswerError); ok {
 			return questionError(v, e, a)
 		}
 	}
-	t, ok := v.Get("type")
+	t, ok := v.Get(vocab.AnswerType)
 	if !ok || t.Kind() != jsonvalue.KindString {
-		return a, "answer_without_type"
+		return a, vocab.ReasonAnswerWithoutType
 	}
 	if q.Type != "" && table.QuestionType(t.Str()) != fieldtable.AnswerType(q.Type) {
-		return a, "answer_type_mismatch"
+		return a, vocab.ReasonAnswerTypeMismatch
 	}
 	a.Type = table.QuestionType(t.Str())
 	if reason := readTyped(v, &a, rd.Extensions); reason != "" {
@@ -192,13 +193,13 @@ func (rd ReplyReader) answer(v jsonvalue.Value, q QuestionRef) (ir.Answer, strin
 func questionError(v, e jsonvalue.Value, a ir.Answer) (ir.Answer, string) {
 	code := ir.QuestionErrorCode(e.Str())
 	if e.Kind() != jsonvalue.KindString || !code.Valid() {
-		return a, "unknown_question_error"
+		return a, vocab.ReasonUnknownQuestionError
 	}
 	a.Error = code
-	if r, ok := v.Get("reason"); ok && r.Kind() == jsonvalue.KindString {
+	if r, ok := v.Get(vocab.AnswerReason); ok && r.Kind() == jsonvalue.KindString {
 		a.Reason = r.Str()
 	}
-	if m, ok := v.Get("message"); ok && m.Kind() == jsonvalue.KindString {
+	if m, ok := v.Get(vocab.AnswerMessage); ok && m.Kind() == jsonvalue.KindString {
 		a.Message = m.Str()
 	}
 	return a, ""

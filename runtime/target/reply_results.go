@@ -3,6 +3,7 @@ package target
 import (
 	"net/http"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
@@ -48,7 +49,7 @@ func (rd ReplyReader) BatchResults(p *Plan, call *WireCall, items []PlannedItem,
 	for i, it := range items {
 		if responses[i] == nil {
 			out[i] = ItemResult{Name: it.Name, Error: &ir.ErrorBody{Status: http.StatusBadGateway,
-				Reason: "missing_item", Message: "the upstream batch response has no response for this request"}}
+				Reason: vocab.ReasonMissingItem, Message: "the upstream batch response has no response for this request"}}
 			continue
 		}
 		out[i] = ItemResult{Name: it.Name, Response: responses[i]}

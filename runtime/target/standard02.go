@@ -1,6 +1,7 @@
 package target
 
 import (
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"net/http"
 
@@ -86,7 +87,7 @@ func (standard02Codec) Capabilities() CapabilitySet {
 func (standard02Codec) Stateless() bool { return true }
 
 // ListingPath is the standard's GET /v1/models.
-func (standard02Codec) ListingPath() string { return "/v1/models" }
+func (standard02Codec) ListingPath() string { return vocab.PathModels }
 
 // DecodeListing reads the standard's listing members.
 func (standard02Codec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
@@ -108,7 +109,7 @@ func (standard02Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnosti
 		Calls: make([]WireCall, 0, len(b.Items))}
 	for i := range b.Items {
 		it := &b.Items[i]
-		at := ir.Path{{Name: "requests"}, {Name: it.Name}}
+		at := ir.Path{{Name: vocab.BatchRequests}, {Name: it.Name}}
 		r := sendable(&it.Request, t.Model, at, &diags)
 		body, err := standard02Writer.AppendRequest(make([]byte, 0, 512), &r)
 		if err != nil {
@@ -131,24 +132,24 @@ func sendable(in *ir.Request, model string, at ir.Path, diags *ir.Diagnostics) i
 	r.Questions = append([]ir.Question(nil), in.Questions...)
 	for i := range r.Questions {
 		q := &r.Questions[i]
-		qa := at.Key("questions").Key(q.Name)
+		qa := at.Key(vocab.RequestQuestions).Key(q.Name)
 		if q.Preset != nil {
-			diags.Add(ir.DiagnosticApproximated, "preset", qa.Key("preset"))
+			diags.Add(ir.DiagnosticApproximated, vocab.QuestionPreset, qa.Key(vocab.QuestionPreset))
 			modelcheck.ExpandPreset(q)
 		}
 		if q.Overflow != nil {
-			diags.Add(ir.DiagnosticDropped, "overflow", qa.Key("overflow"))
+			diags.Add(ir.DiagnosticDropped, vocab.QuestionOverflow, qa.Key(vocab.QuestionOverflow))
 		}
 	}
 	if r.Roles.Mode == ir.RoleModeExplicit || r.Roles.Mode == ir.RoleModeImplicit && r.State.Len() > 0 {
-		diags.Add(ir.DiagnosticDropped, "roles", at.Key("roles"))
+		diags.Add(ir.DiagnosticDropped, vocab.RequestRoles, at.Key(vocab.RequestRoles))
 	}
-	noteOptions(r.Options, at.Key("options"), diags)
+	noteOptions(r.Options, at.Key(vocab.RequestOptions), diags)
 	return r
 }
 
 func noteBatchOptions(o *ir.Options, diags *ir.Diagnostics) {
-	noteOptions(o, ir.Path{{Name: "options"}}, diags)
+	noteOptions(o, ir.Path{{Name: vocab.BatchOptions}}, diags)
 }
 
 // noteOptions records each stripped option: the standard bounds a call by
@@ -166,11 +167,11 @@ func noteOptions(o *ir.Options, at ir.Path, diags *ir.Diagnostics) {
 
 func optionSet(o *ir.Options, name string) bool {
 	switch name {
-	case "deadline_ms":
+	case vocab.OptionsDeadlineMs:
 		return o.DeadlineMs != nil
-	case "return_meta":
+	case vocab.OptionsReturnMeta:
 		return o.ReturnMeta != nil
-	case "max_tokens":
+	case vocab.OptionsMaxTokens:
 		return o.MaxTokens != nil
 	}
 	return false
@@ -181,10 +182,10 @@ func optionSet(o *ir.Options, name string) bool {
 func header(r *ir.Request, batch *ir.Options) http.Header {
 	h := JSONHeader()
 	if LongContext(r, batch) {
-		h.Set(LongContextHeader, "true")
+		h.Set(LongContextHeader, HeaderOn)
 	}
 	if needsImages(r) {
-		h.Set(ImagesHeader, "true")
+		h.Set(ImagesHeader, HeaderOn)
 	}
 	return h
 }

@@ -3,6 +3,7 @@ package target
 import (
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -13,7 +14,7 @@ import (
 func CheckCarryStandard02(b *ir.Batch, t Target) error {
 	var missing []Missing
 	for i := range b.Items {
-		at := ir.Path{{Name: "requests"}, {Name: b.Items[i].Name}}
+		at := ir.Path{{Name: vocab.BatchRequests}, {Name: b.Items[i].Name}}
 		missing = append(missing, needs(&b.Items[i].Request, t, at)...)
 	}
 	return carryError(t, missing)
@@ -39,17 +40,17 @@ func needs(r *ir.Request, t Target, at ir.Path) []Missing {
 	add := func(what string, path ir.Path) { out = append(out, Missing{What: what, Path: path}) }
 	for i := range r.Questions {
 		q := &r.Questions[i]
-		qa := at.Key("questions").Key(q.Name)
+		qa := at.Key(vocab.RequestQuestions).Key(q.Name)
 		typ, problem := resolvedType(q)
 		if problem != "" {
-			add(problem, qa.Key("preset"))
+			add(problem, qa.Key(vocab.QuestionPreset))
 		}
 		switch {
 		case typ == "":
 		case refused(table.LevelQuestionType, string(typ)):
-			add(string(typ)+" question", qa.Key("type"))
+			add(string(typ)+" question", qa.Key(vocab.QuestionType))
 		case !declares(t, Capability(typ)):
-			add(string(typ)+" question, which the deployment does not declare", qa.Key("type"))
+			add(string(typ)+" question, which the deployment does not declare", qa.Key(vocab.QuestionType))
 		}
 		for _, f := range fieldtable.RefusedAtLoad {
 			if f.Level == table.LevelQuestion && hasField(q, f.Name) {
@@ -59,7 +60,7 @@ func needs(r *ir.Request, t Target, at ir.Path) []Missing {
 	}
 	for i := range r.Assets {
 		a := &r.Assets[i]
-		path := at.Key("assets").Key(a.Placeholder)
+		path := at.Key(vocab.RequestAssets).Key(a.Placeholder)
 		switch {
 		case refused(table.LevelAssetType, string(a.Type)):
 			add(string(a.Type)+" asset", path)
@@ -103,23 +104,23 @@ func resolvedType(q *ir.Question) (table.QuestionType, string) {
 // be named here; a test checks it.
 func hasField(q *ir.Question, name string) bool {
 	switch name {
-	case "head":
+	case vocab.QuestionHead:
 		return q.Head != nil
-	case "decision_adapter":
+	case vocab.QuestionDecisionAdapter:
 		return q.DecisionAdapter != nil
-	case "over":
+	case vocab.QuestionOver:
 		return q.Over != nil
-	case "require_full_input":
+	case vocab.QuestionRequireFullInput:
 		return q.RequireFullInput != nil
-	case "threshold":
+	case vocab.QuestionThreshold:
 		return q.Threshold != nil
-	case "at":
+	case vocab.QuestionAt:
 		return q.At != nil
-	case "rate":
+	case vocab.QuestionRate:
 		return q.Rate != nil
-	case "overflow":
+	case vocab.QuestionOverflow:
 		return q.Overflow != nil
-	case "preset":
+	case vocab.QuestionPreset:
 		return q.Preset != nil
 	}
 	return false

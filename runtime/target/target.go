@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
@@ -35,7 +36,7 @@ func (t Target) BaseURL() (string, error) {
 	if t.Endpoint == "" {
 		return "", ErrNoEndpoint
 	}
-	return strings.TrimSuffix(strings.TrimSuffix(t.Endpoint, "/"), "/v1/systemone"), nil
+	return strings.TrimSuffix(strings.TrimSuffix(t.Endpoint, "/"), vocab.PathSystemone), nil
 }
 
 // OneCallBase checks what a plan that sends the whole of b in one call
@@ -48,14 +49,14 @@ func OneCallBase(b *ir.Batch, t Target) (string, error) {
 	}
 	if len(b.Items) == 0 {
 		return "", &ir.ProtocolError{Category: ir.CategoryInvalidIR, Reason: ir.ReasonEmpty,
-			Path: ir.Path{{Name: "requests"}}, Message: "a batch has at least one request"}
+			Path: ir.Path{{Name: vocab.BatchRequests}}, Message: "a batch has at least one request"}
 	}
 	return base, nil
 }
 
 // JSONHeader returns the headers every System One call carries.
 func JSONHeader() http.Header {
-	return http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json"}}
+	return http.Header{vocab.HeaderContentType: {"application/json"}, "Accept": {"application/json"}}
 }
 
 // LongContext reports whether the request, or the batch's options, set
@@ -66,8 +67,11 @@ func LongContext(r *ir.Request, batch *ir.Options) bool {
 }
 
 // LongContextHeader is the standard's long-context request header.
-const LongContextHeader = "TypeSafe-Danger-Zone-Long-Context"
+const LongContextHeader = vocab.HeaderLongContext
 
 // ImagesHeader is the standard's header that turns on image assets and
 // box questions.
-const ImagesHeader = "TypeSafe-Danger-Zone-Images"
+const ImagesHeader = vocab.HeaderImages
+
+// HeaderOn is the value that turns LongContextHeader or ImagesHeader on.
+const HeaderOn = "true" //vocab:not-spec a header's value, not the noul criteria key

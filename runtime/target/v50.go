@@ -1,18 +1,19 @@
 package target
 
 import (
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"net/http"
 	"reflect"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // BatchPath is the vllm-sr/5.0 extension's batch endpoint.
-const BatchPath = "/v1/systemone/batch"
+const BatchPath = vocab.PathSystemoneBatch
 
 // V50 is the Router's client codec for deployments that speak
 // vllm-sr/5.0: vllm-sr serve targets (the model runtime, a Router or an
@@ -64,7 +65,7 @@ func (v50Codec) Capabilities() CapabilitySet {
 func (v50Codec) Stateless() bool { return true }
 
 // ListingPath is GET /v1/models.
-func (v50Codec) ListingPath() string { return "/v1/models" }
+func (v50Codec) ListingPath() string { return vocab.PathModels }
 
 // DecodeListing reads the listing with each model's version, features and
 // card.
@@ -98,7 +99,7 @@ func (v50Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, err
 	}
 	h := JSONHeader()
 	if long {
-		h.Set(LongContextHeader, "true")
+		h.Set(LongContextHeader, HeaderOn)
 	}
 	order, items := PlanItems(&out)
 	return Plan{
@@ -137,7 +138,7 @@ func batchOptions(b *ir.Batch) (*ir.Options, error) {
 			first = o
 		case !sameOptions(first, o):
 			return nil, &ir.ProtocolError{Category: ir.CategoryUnsupported, Reason: ir.ReasonConflict,
-				Path:    ir.Path{{Name: "requests"}, {Name: b.Items[i].Name}, {Name: "options"}},
+				Path:    ir.Path{{Name: vocab.BatchRequests}, {Name: b.Items[i].Name}, {Name: vocab.RequestOptions}},
 				Message: "a vllm-sr/5.0 batch carries one set of options, and the requests' options differ"}
 		}
 	}

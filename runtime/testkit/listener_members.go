@@ -10,6 +10,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/corpus"
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/refscorer"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -54,7 +55,7 @@ func ScorerAnswersUseOnlyKnownMembers(t *testing.T, codec listener.Codec, schema
 			if err := json.Unmarshal(out, &doc); err != nil {
 				t.Fatalf("the answer is not a JSON object: %v\n%s", err, out)
 			}
-			if answers, _ := doc["answers"].(map[string]any); len(answers) < len(cr.Request.Questions) { // a set question also answers a noul per label
+			if answers, _ := doc[vocab.ResponseAnswers].(map[string]any); len(answers) < len(cr.Request.Questions) { // a set question also answers a noul per label
 				t.Fatalf("%d answers for %d questions: %s", len(answers), len(cr.Request.Questions), out)
 			}
 			for _, u := range UnknownMembers(schema, doc) {
@@ -80,22 +81,22 @@ func UnknownMembers(schema table.SchemaID, response map[string]any) []string {
 		}
 	}
 	check(table.LevelResponse, "/", response)
-	check(table.LevelUsage, "/usage", response["usage"])
-	answers, _ := response["answers"].(map[string]any)
+	check(table.LevelUsage, "/usage", response[vocab.ResponseUsage])
+	answers, _ := response[vocab.ResponseAnswers].(map[string]any)
 	for q, a := range answers {
 		check(table.LevelAnswer, "/answers/"+q, a)
 		if m, ok := a.(map[string]any); ok {
-			check(table.LevelBoxRegion, "/answers/"+q+"/box", m["box"])
+			check(table.LevelBoxRegion, "/answers/"+q+"/box", m[vocab.AnswerBox])
 		}
 	}
-	spans, _ := response["spans"].(map[string]any)
+	spans, _ := response[vocab.ResponseSpans].(map[string]any)
 	for q, items := range spans {
 		list, _ := items.([]any)
 		for i, item := range list {
 			check(table.LevelSpanItem, fmt.Sprintf("/spans/%s/%d", q, i), item)
 		}
 	}
-	sets, _ := response["sets"].(map[string]any)
+	sets, _ := response[vocab.ResponseSets].(map[string]any)
 	for q, s := range sets {
 		check(table.LevelSetResult, "/sets/"+q, s)
 	}

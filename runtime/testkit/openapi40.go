@@ -14,6 +14,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"github.com/vllm-sr/systemone/generated/vocab"
 )
 
 // OpenAPI40SpecPath is the frozen vllm-sr/4.0 contract, found from this
@@ -64,7 +66,7 @@ func OpenAPI40Check(t testing.TB, x OpenAPI40Exchange) {
 	}
 	req, _ := http.NewRequest(x.Method, "http://localhost"+x.Path, bytes.NewReader(x.Body))
 	if x.Body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(vocab.HeaderContentType, "application/json")
 	}
 	route, params, err := router.FindRoute(req)
 	if err != nil {

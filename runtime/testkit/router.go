@@ -13,6 +13,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -67,12 +68,12 @@ func NewRouterRecorder(t testing.TB, hold time.Duration) *RouterRecorder {
 
 func (rec *RouterRecorder) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
-	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
+	case r.Method == http.MethodGet && r.URL.Path == vocab.PathModels:
 		rec.mu.Lock()
 		rec.listings++
 		rec.mu.Unlock()
 		writeBody(w, 200, `{"models":[{"name":"d3","description":"Standard decision model","release_date":"2025-06-01"}]}`)
-	case r.Method == http.MethodPost && r.URL.Path == "/v1/systemone":
+	case r.Method == http.MethodPost && r.URL.Path == vocab.PathSystemone:
 		rec.systemOne(w, r)
 	default:
 		writeBody(w, 404, `{"detail":"not found"}`)
@@ -93,11 +94,11 @@ func (rec *RouterRecorder) systemOne(w http.ResponseWriter, r *http.Request) {
 	}()
 	switch {
 	case bytes.Contains(body, []byte(OverloadedMarker)):
-		w.Header().Set("Retry-After-Ms", OverloadedRetryAfterMs)
+		w.Header().Set(vocab.HeaderRetryAfterMs, OverloadedRetryAfterMs)
 		writeBody(w, 529, `{"detail":"Overloaded"}`)
 		return
 	case bytes.Contains(body, []byte(RateLimitedMarker)):
-		w.Header().Set("Retry-After", RateLimitedRetryAfter)
+		w.Header().Set(vocab.HeaderRetryAfter, RateLimitedRetryAfter)
 		writeBody(w, http.StatusTooManyRequests, `{"detail":"Rate limited"}`)
 		return
 	}
@@ -119,7 +120,7 @@ func (rec *RouterRecorder) systemOne(w http.ResponseWriter, r *http.Request) {
 		rec.mu.Lock()
 		rec.refused = append(rec.refused, problems[0].Message())
 		rec.mu.Unlock()
-		detail, _ := json.Marshal(map[string]string{"detail": problems[0].Message()})
+		detail, _ := json.Marshal(map[string]string{vocab.ErrorDetail: problems[0].Message()})
 		writeBody(w, 400, string(detail))
 		return
 	}
@@ -190,7 +191,7 @@ func (rec *RouterRecorder) Peak() int {
 }
 
 func writeBody(w http.ResponseWriter, status int, body string) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set(vocab.HeaderContentType, "application/json")
 	w.WriteHeader(status)
 	_, _ = io.WriteString(w, body)
 }
