@@ -1046,12 +1046,8 @@ const (
 // Reason* are the fixed words an error's or a failed answer's reason takes:
 // why a request or a question was refused. A reason never carries request data.
 const (
-	// The Router read a body larger than the body_bytes limit; limit names it.
-	ReasonBodyBytes = "body_bytes"
-	// The model runtime read a body larger than the body_bytes limit; limit names it.
+	// The body, as sent or decoded, is larger than the body_bytes limit; limit names it. Every server answers it with 413 request_too_large.
 	ReasonBodyTooLarge = "body_too_large"
-	// A listener codec was handed a body larger than the body_bytes limit; limit names it.
-	ReasonTooLarge = "too_large"
 	// The body's Content-Encoding is neither gzip nor identity.
 	ReasonUnsupportedContentEncoding = "unsupported_content_encoding"
 	// A gzip body is not gzip data, or is corrupt or truncated.
@@ -1307,9 +1303,7 @@ const (
 // Reasons are the reason words with what each means, in the extension
 // specification's order (error_reasons).
 var Reasons = []table.ErrorReason{
-	{Reason: ReasonBodyBytes, Description: "The Router read a body larger than the body_bytes limit; limit names it."},
-	{Reason: ReasonBodyTooLarge, Description: "The model runtime read a body larger than the body_bytes limit; limit names it."},
-	{Reason: ReasonTooLarge, Description: "A listener codec was handed a body larger than the body_bytes limit; limit names it."},
+	{Reason: ReasonBodyTooLarge, Description: "The body, as sent or decoded, is larger than the body_bytes limit; limit names it. Every server answers it with 413 request_too_large."},
 	{Reason: ReasonUnsupportedContentEncoding, Description: "The body's Content-Encoding is neither gzip nor identity."},
 	{Reason: ReasonInvalidGzip, Description: "A gzip body is not gzip data, or is corrupt or truncated."},
 	{Reason: ReasonUnreadableBody, Description: "The body could not be read."},
@@ -1440,262 +1434,258 @@ var Reasons = []table.ErrorReason{
 // ReasonOf returns the reason word's row of Reasons.
 func ReasonOf(reason string) (table.ErrorReason, bool) {
 	switch reason {
-	case "body_bytes":
-		return Reasons[0], true
 	case "body_too_large":
-		return Reasons[1], true
-	case "too_large":
-		return Reasons[2], true
+		return Reasons[0], true
 	case "unsupported_content_encoding":
-		return Reasons[3], true
+		return Reasons[1], true
 	case "invalid_gzip":
-		return Reasons[4], true
+		return Reasons[2], true
 	case "unreadable_body":
-		return Reasons[5], true
+		return Reasons[3], true
 	case "unreadable_request":
-		return Reasons[6], true
+		return Reasons[4], true
 	case "invalid_json":
-		return Reasons[7], true
+		return Reasons[5], true
 	case "unknown_member":
-		return Reasons[8], true
+		return Reasons[6], true
 	case "wrong_type":
-		return Reasons[9], true
+		return Reasons[7], true
 	case "missing_member":
-		return Reasons[10], true
+		return Reasons[8], true
 	case "not_allowed_null":
-		return Reasons[11], true
+		return Reasons[9], true
 	case "not_in_enum":
-		return Reasons[12], true
+		return Reasons[10], true
 	case "too_few":
-		return Reasons[13], true
+		return Reasons[11], true
 	case "too_many":
-		return Reasons[14], true
+		return Reasons[12], true
 	case "below_minimum":
-		return Reasons[15], true
+		return Reasons[13], true
 	case "above_maximum":
-		return Reasons[16], true
+		return Reasons[14], true
 	case "removed_form":
-		return Reasons[17], true
+		return Reasons[15], true
 	case "unknown_schema":
-		return Reasons[18], true
+		return Reasons[16], true
 	case "unknown_value":
-		return Reasons[19], true
+		return Reasons[17], true
 	case "out_of_range":
-		return Reasons[20], true
+		return Reasons[18], true
 	case "empty":
-		return Reasons[21], true
+		return Reasons[19], true
 	case "conflicting_members":
-		return Reasons[22], true
+		return Reasons[20], true
 	case "spelling_not_for_type":
-		return Reasons[23], true
+		return Reasons[21], true
 	case "not_allowed_here":
-		return Reasons[24], true
+		return Reasons[22], true
 	case "unsupported":
-		return Reasons[25], true
+		return Reasons[23], true
 	case "unset_mode":
-		return Reasons[26], true
+		return Reasons[24], true
 	case "no_valid_question":
-		return Reasons[27], true
+		return Reasons[25], true
 	case "unknown_endpoint":
-		return Reasons[28], true
+		return Reasons[26], true
 	case "unknown_path":
-		return Reasons[29], true
+		return Reasons[27], true
 	case "api_not_served":
-		return Reasons[30], true
+		return Reasons[28], true
 	case "method_not_allowed":
-		return Reasons[31], true
+		return Reasons[29], true
 	case "missing_model":
-		return Reasons[32], true
+		return Reasons[30], true
 	case "unknown_model":
-		return Reasons[33], true
+		return Reasons[31], true
 	case "model_not_served":
-		return Reasons[34], true
+		return Reasons[32], true
 	case "no_capable_member":
-		return Reasons[35], true
+		return Reasons[33], true
 	case "not_carried":
-		return Reasons[36], true
+		return Reasons[34], true
 	case "unplannable_request":
-		return Reasons[37], true
+		return Reasons[35], true
 	case "unwritable_answer":
-		return Reasons[38], true
+		return Reasons[36], true
 	case "unwritable_listing":
-		return Reasons[39], true
+		return Reasons[37], true
 	case "overloaded":
-		return Reasons[40], true
+		return Reasons[38], true
 	case "starting":
-		return Reasons[41], true
+		return Reasons[39], true
 	case "upstream_unreachable":
-		return Reasons[42], true
+		return Reasons[40], true
 	case "invalid_upstream_reply":
-		return Reasons[43], true
+		return Reasons[41], true
 	case "batch_call_failed":
-		return Reasons[44], true
+		return Reasons[42], true
 	case "missing_item":
-		return Reasons[45], true
+		return Reasons[43], true
 	case "missing_answer":
-		return Reasons[46], true
+		return Reasons[44], true
 	case "answer_not_object":
-		return Reasons[47], true
+		return Reasons[45], true
 	case "answer_without_type":
-		return Reasons[48], true
+		return Reasons[46], true
 	case "answer_type_mismatch":
-		return Reasons[49], true
+		return Reasons[47], true
 	case "unknown_question_error":
-		return Reasons[50], true
+		return Reasons[48], true
 	case "choice_missing":
-		return Reasons[51], true
+		return Reasons[49], true
 	case "noul_missing":
-		return Reasons[52], true
+		return Reasons[50], true
 	case "noul_not_number":
-		return Reasons[53], true
+		return Reasons[51], true
 	case "score_missing":
-		return Reasons[54], true
+		return Reasons[52], true
 	case "score_not_number":
-		return Reasons[55], true
+		return Reasons[53], true
 	case "confidence_not_number":
-		return Reasons[56], true
+		return Reasons[54], true
 	case "abstain_probability_not_number":
-		return Reasons[57], true
+		return Reasons[55], true
 	case "probabilities_missing":
-		return Reasons[58], true
+		return Reasons[56], true
 	case "probabilities_not_numbers":
-		return Reasons[59], true
+		return Reasons[57], true
 	case "legend_not_object":
-		return Reasons[60], true
+		return Reasons[58], true
 	case "box_missing":
-		return Reasons[61], true
+		return Reasons[59], true
 	case "box_edge_missing":
-		return Reasons[62], true
+		return Reasons[60], true
 	case "input_coverage_unknown":
-		return Reasons[63], true
+		return Reasons[61], true
 	case "upstream_invalid_question":
-		return Reasons[64], true
+		return Reasons[62], true
 	case "upstream_invalid_input":
-		return Reasons[65], true
+		return Reasons[63], true
 	case "upstream_invalid_model_output":
-		return Reasons[66], true
+		return Reasons[64], true
 	case "upstream_deadline_exceeded":
-		return Reasons[67], true
+		return Reasons[65], true
 	case "upstream_unavailable":
-		return Reasons[68], true
+		return Reasons[66], true
 	case "missing_type":
-		return Reasons[69], true
+		return Reasons[67], true
 	case "question_type_not_answered":
-		return Reasons[70], true
+		return Reasons[68], true
 	case "preset_not_answered":
-		return Reasons[71], true
+		return Reasons[69], true
 	case "preset_type_mismatch":
-		return Reasons[72], true
+		return Reasons[70], true
 	case "span_head_not_answered":
-		return Reasons[73], true
+		return Reasons[71], true
 	case "decision_adapter_not_answered":
-		return Reasons[74], true
+		return Reasons[72], true
 	case "over_not_answered":
-		return Reasons[75], true
+		return Reasons[73], true
 	case "over_needs_object_state":
-		return Reasons[76], true
+		return Reasons[74], true
 	case "over_unknown_key":
-		return Reasons[77], true
+		return Reasons[75], true
 	case "overflow_not_answered":
-		return Reasons[78], true
+		return Reasons[76], true
 	case "threshold_not_answered":
-		return Reasons[79], true
+		return Reasons[77], true
 	case "threshold_out_of_range":
-		return Reasons[80], true
+		return Reasons[78], true
 	case "at_not_answered":
-		return Reasons[81], true
+		return Reasons[79], true
 	case "rate_not_answered":
-		return Reasons[82], true
+		return Reasons[80], true
 	case "missing_criteria":
-		return Reasons[83], true
+		return Reasons[81], true
 	case "criteria_not_allowed":
-		return Reasons[84], true
+		return Reasons[82], true
 	case "bad_noul_criteria":
-		return Reasons[85], true
+		return Reasons[83], true
 	case "too_few_options":
-		return Reasons[86], true
+		return Reasons[84], true
 	case "too_many_options":
-		return Reasons[87], true
+		return Reasons[85], true
 	case "too_few_labels":
-		return Reasons[88], true
+		return Reasons[86], true
 	case "too_many_labels":
-		return Reasons[89], true
+		return Reasons[87], true
 	case "too_few_levels":
-		return Reasons[90], true
+		return Reasons[88], true
 	case "too_many_levels":
-		return Reasons[91], true
+		return Reasons[89], true
 	case "placeholder_in_question":
-		return Reasons[92], true
+		return Reasons[90], true
 	case "unknown_placeholder":
-		return Reasons[93], true
+		return Reasons[91], true
 	case "unplaced_asset":
-		return Reasons[94], true
+		return Reasons[92], true
 	case "bad_base64":
-		return Reasons[95], true
+		return Reasons[93], true
 	case "bad_image":
-		return Reasons[96], true
+		return Reasons[94], true
 	case "format_mismatch":
-		return Reasons[97], true
+		return Reasons[95], true
 	case "image_not_read":
-		return Reasons[98], true
+		return Reasons[96], true
 	case "video_not_read":
-		return Reasons[99], true
+		return Reasons[97], true
 	case "too_many_images":
-		return Reasons[100], true
+		return Reasons[98], true
 	case "too_many_videos":
-		return Reasons[101], true
+		return Reasons[99], true
 	case "image_side_too_small":
-		return Reasons[102], true
+		return Reasons[100], true
 	case "image_side_too_large":
-		return Reasons[103], true
+		return Reasons[101], true
 	case "image_area_too_small":
-		return Reasons[104], true
+		return Reasons[102], true
 	case "image_area_too_large":
-		return Reasons[105], true
+		return Reasons[103], true
 	case "image_file_too_large":
-		return Reasons[106], true
+		return Reasons[104], true
 	case "video_file_too_large":
-		return Reasons[107], true
+		return Reasons[105], true
 	case "video_too_long":
-		return Reasons[108], true
+		return Reasons[106], true
 	case "missing_media":
-		return Reasons[109], true
+		return Reasons[107], true
 	case "needs_one_video":
-		return Reasons[110], true
+		return Reasons[108], true
 	case "unreadable_video":
-		return Reasons[111], true
+		return Reasons[109], true
 	case "at_beyond_video":
-		return Reasons[112], true
+		return Reasons[110], true
 	case "input_too_long":
-		return Reasons[113], true
+		return Reasons[111], true
 	case "input_truncated":
-		return Reasons[114], true
+		return Reasons[112], true
 	case "question_too_long":
-		return Reasons[115], true
+		return Reasons[113], true
 	case "scan_budget":
-		return Reasons[116], true
+		return Reasons[114], true
 	case "deadline_passed":
-		return Reasons[117], true
+		return Reasons[115], true
 	case "request_cancelled":
-		return Reasons[118], true
+		return Reasons[116], true
 	case "engine_failed":
-		return Reasons[119], true
+		return Reasons[117], true
 	case "no_answer":
-		return Reasons[120], true
+		return Reasons[118], true
 	case "invalid_question":
-		return Reasons[121], true
+		return Reasons[119], true
 	case "invalid_input":
-		return Reasons[122], true
+		return Reasons[120], true
 	case "max_length_exceeded":
-		return Reasons[123], true
+		return Reasons[121], true
 	case "scan_budget_exceeded":
-		return Reasons[124], true
+		return Reasons[122], true
 	case "invalid_model_output":
-		return Reasons[125], true
+		return Reasons[123], true
 	case "deadline_exceeded":
-		return Reasons[126], true
+		return Reasons[124], true
 	case "unavailable":
-		return Reasons[127], true
+		return Reasons[125], true
 	}
 	return table.ErrorReason{}, false
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -18,7 +19,6 @@ import (
 
 // Reason words of refusals that no schema problem names.
 const (
-	ReasonTooLarge        = vocab.ReasonTooLarge
 	ReasonNoValidQuestion = vocab.ReasonNoValidQuestion
 	ReasonUnknownEndpoint = vocab.ReasonUnknownEndpoint
 )
@@ -107,14 +107,43 @@ func CheckSize(body []byte) *Refusal {
 	if int64(len(body)) <= vocab.LimitBodyBytes {
 		return nil
 	}
-	max := vocab.LimitBodyBytes
-	return &Refusal{Body: ir.ErrorBody{
+	return &Refusal{Body: *tooLarge(vocab.LimitBodyBytes)}
+}
+
+// RefuseBody is the error body of a request body runtime/bodylimit would
+// not read, the same on every server: 413 request_too_large past the
+// limit, 400 invalid_request for a Content-Encoding it does not undo or a
+// corrupt gzip body.
+func RefuseBody(err error) *ir.ErrorBody {
+	var big *bodylimit.TooLargeError
+	var unsupported *bodylimit.UnsupportedEncodingError
+	var corrupt *bodylimit.CorruptGzipError
+	switch {
+	case errors.As(err, &big):
+		return tooLarge(big.Limit)
+	case errors.As(err, &unsupported):
+		return invalidRequest(vocab.ReasonUnsupportedContentEncoding,
+			"the Content-Encoding is not supported; send "+strings.Join(unsupported.Supported, ", "))
+	case errors.As(err, &corrupt) && corrupt.NotGzip:
+		return invalidRequest(vocab.ReasonInvalidGzip, "the request body is not gzip data")
+	case errors.As(err, &corrupt):
+		return invalidRequest(vocab.ReasonInvalidGzip, "the gzip request body is corrupt or truncated")
+	}
+	return invalidRequest(vocab.ReasonUnreadableBody, "the request body could not be read")
+}
+
+func tooLarge(limit int64) *ir.ErrorBody {
+	return &ir.ErrorBody{
 		Status:  requestStatus(ir.ErrorRequestTooLarge),
 		Code:    ir.ErrorRequestTooLarge,
-		Message: "the body is larger than " + strconv.FormatInt(max, 10) + " bytes",
-		Reason:  ReasonTooLarge,
-		Limit:   &max,
-	}}
+		Message: "the request body is larger than " + strconv.FormatInt(limit, 10) + " bytes",
+		Reason:  vocab.ReasonBodyTooLarge,
+		Limit:   &limit,
+	}
+}
+
+func invalidRequest(reason, message string) *ir.ErrorBody {
+	return &ir.ErrorBody{Status: requestStatus(ir.ErrorInvalidRequest), Code: ir.ErrorInvalidRequest, Reason: reason, Message: message}
 }
 
 // RefuseEndpoint refuses a path the codec does not serve: 404.

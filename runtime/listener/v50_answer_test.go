@@ -90,7 +90,7 @@ func TestV50AnswerGolden(t *testing.T) {
 func TestV50AnswerErrorGolden(t *testing.T) {
 	limit := int64(33554432)
 	cases := map[string]ir.ErrorBody{
-		"error-too-large":  {Code: ir.ErrorRequestTooLarge, Message: "the body is too large", Reason: "too_large", Limit: &limit},
+		"error-too-large":  {Code: ir.ErrorRequestTooLarge, Message: "the body is too large", Reason: "body_too_large", Limit: &limit},
 		"error-overloaded": {Code: ir.ErrorOverloaded, Message: "the server is overloaded, retry later"},
 		"error-starting":   {Code: "starting", Status: 503, Message: "the model is starting"},
 		"error-question-deadline": {Status: 504, Code: ir.ErrorQuestionFailed, Question: "team", State: "doc_1",

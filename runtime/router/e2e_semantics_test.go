@@ -187,7 +187,8 @@ func testBodyLimit(t *testing.T, e *env) {
 	for _, lst := range []string{"public5", "legacy4"} {
 		reply := rawExchange(t, e.run.Addr(lst).String(),
 			fmt.Sprintf("POST /v1/systemone HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", limit+1), nil)
-		if reply.status != 413 || decodeJSON(t, reply.body)["code"] != "request_too_large" || decodeJSON(t, reply.body)["limit"] != float64(limit) {
+		if reply.status != 413 || decodeJSON(t, reply.body)["code"] != "request_too_large" || decodeJSON(t, reply.body)["limit"] != float64(limit) ||
+			decodeJSON(t, reply.body)["reason"] != "body_too_large" {
 			t.Fatalf("%s, Content-Length over the limit: %d %s", lst, reply.status, reply.body)
 		}
 		// Chunked: 40 MiB of chunks offered, the last chunk never sent.

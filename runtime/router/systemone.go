@@ -6,8 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -123,7 +121,7 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 func readSystemOneBody(w http.ResponseWriter, req *http.Request) ([]byte, *ir.ErrorBody) {
 	body, err := bodylimit.ReadDecoded(w, req, maxBodyBytes)
 	if err != nil {
-		return nil, bodyRefusal(err)
+		return nil, listener.RefuseBody(err)
 	}
 	return body, nil
 }
@@ -136,30 +134,9 @@ func readSystemOneBody(w http.ResponseWriter, req *http.Request) ([]byte, *ir.Er
 func readLLMBody(w http.ResponseWriter, req *http.Request) ([]byte, *ir.ErrorBody) {
 	body, err := bodylimit.Read(w, req, maxBodyBytes)
 	if err != nil {
-		return nil, bodyRefusal(err)
+		return nil, listener.RefuseBody(err)
 	}
 	return body, nil
-}
-
-// bodyRefusal is the error body of a request body bodylimit refused.
-func bodyRefusal(err error) *ir.ErrorBody {
-	var tooLarge *bodylimit.TooLargeError
-	var unsupported *bodylimit.UnsupportedEncodingError
-	var corrupt *bodylimit.CorruptGzipError
-	switch {
-	case errors.As(err, &tooLarge):
-		limit := tooLarge.Limit
-		return &ir.ErrorBody{Status: http.StatusRequestEntityTooLarge, Code: ir.ErrorRequestTooLarge, Reason: vocab.ReasonBodyBytes,
-			Limit: &limit, Message: "the request body is larger than the limit of " + strconv.FormatInt(limit, 10) + " bytes"}
-	case errors.As(err, &unsupported):
-		return invalidRequest(vocab.ReasonUnsupportedContentEncoding,
-			"the Content-Encoding is not supported; send "+strings.Join(unsupported.Supported, ", "))
-	case errors.As(err, &corrupt) && corrupt.NotGzip:
-		return invalidRequest(vocab.ReasonInvalidGzip, "the request body is not gzip data")
-	case errors.As(err, &corrupt):
-		return invalidRequest(vocab.ReasonInvalidGzip, "the gzip request body is corrupt or truncated")
-	}
-	return invalidRequest(vocab.ReasonUnreadableBody, "the request body could not be read")
 }
 
 // refusalBody is the error body of a request the listener codec refused.

@@ -1,13 +1,12 @@
 package srun
 
 import (
-	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
 // BodyLimit is the largest request body the server reads, in bytes, both
@@ -16,36 +15,12 @@ import (
 var BodyLimit = vocab.LimitBodyBytes
 
 // readBody reads a request body of at most limit bytes, as sent and
-// decoded (bodylimit.ReadDecoded: gzip, x-gzip or identity), and turns
-// bodylimit's errors into the server's error bodies.
+// decoded (bodylimit.ReadDecoded: gzip, x-gzip or identity), refused as
+// every server refuses it (listener.RefuseBody).
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *ir.ErrorBody) {
 	body, err := bodylimit.ReadDecoded(w, r, limit)
-	if err == nil {
-		return body, nil
+	if err != nil {
+		return nil, listener.RefuseBody(err)
 	}
-	var tooBig *bodylimit.TooLargeError
-	var unsupported *bodylimit.UnsupportedEncodingError
-	var corrupt *bodylimit.CorruptGzipError
-	switch {
-	case errors.As(err, &tooBig):
-		return nil, tooLarge(tooBig.Limit)
-	case errors.As(err, &unsupported):
-		return nil, invalidRequest(vocab.ReasonUnsupportedContentEncoding,
-			"the Content-Encoding is not supported; send gzip or identity")
-	case errors.As(err, &corrupt) && corrupt.NotGzip:
-		return nil, invalidRequest(vocab.ReasonInvalidGzip, "the request body is not gzip data")
-	case errors.As(err, &corrupt):
-		return nil, invalidRequest(vocab.ReasonInvalidGzip, "the gzip request body is corrupt or truncated")
-	}
-	return nil, invalidRequest(vocab.ReasonUnreadableBody, "the request body could not be read")
-}
-
-func tooLarge(limit int64) *ir.ErrorBody {
-	return &ir.ErrorBody{
-		Status:  requestStatus(ir.ErrorRequestTooLarge),
-		Code:    ir.ErrorRequestTooLarge,
-		Message: fmt.Sprintf("the request body is larger than %d bytes", limit),
-		Reason:  vocab.ReasonBodyTooLarge,
-		Limit:   &limit,
-	}
+	return body, nil
 }

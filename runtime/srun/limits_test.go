@@ -50,6 +50,10 @@ func TestTooLargeIsRefusedBeforeTheBodyIsSent(t *testing.T) {
 	if r.num("limit") != float64(srun.BodyLimit) || srun.BodyLimit != 32<<20 {
 		t.Errorf("limit %v, want %d", r.at("limit"), 32<<20)
 	}
+	// The same reason as the Router's (router's testBodyLimit).
+	if r.at("reason") != "body_too_large" {
+		t.Errorf("reason %v, want body_too_large", r.at("reason"))
+	}
 }
 
 // A chunked body (no Content-Length) that crosses the limit is cut off
