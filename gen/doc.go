@@ -11,7 +11,8 @@
 //	write (gen/write)  files → disk: write changed files, remove stale ones
 //
 // Beside the stages, gen/drift compares our description of the standard
-// with a published OpenAPI document (`srgen drift --published FILE`), and
+// with the published OpenAPI document (`srgen drift --published FILE` or
+// `--fetch`), and
 // gen/validatetest holds the hand-written tests of generated/validate, so
 // that generated/ holds only srgen's output.
 //

@@ -112,11 +112,12 @@ func addDrillFields(t *testing.T, path string) {
 }
 
 // copyModule copies what the module builds and tests from into a
-// temporary root: go.mod, go.sum and the source folders.
+// temporary root: go.mod, go.sum, the source folders, and README.md and
+// the Makefile, whose links and commands the docs tests check.
 func copyModule(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	for _, name := range []string{"go.mod", "go.sum"} {
+	for _, name := range []string{"go.mod", "go.sum", "README.md", "Makefile"} {
 		copyFile(t, filepath.Join(repoRoot, name), filepath.Join(root, name))
 	}
 	for _, dir := range []string{"specs", "gen", "generated", "runtime", "cmd", "docs"} {

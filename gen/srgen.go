@@ -128,8 +128,8 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	return Result{Files: files, Changes: changes}, err
 }
 
-// WriteDocs writes the reference Markdown alone into the directory out
-// (`srgen docs --out DIR`). It only creates or replaces its own pages and
+// WriteDocs writes the doc site into the directory out (`srgen docs
+// --out DIR`, SiteFiles). It only creates or replaces its own files and
 // removes nothing, since out may be any directory.
 func WriteDocs(ctx context.Context, root, out string) ([]emit.File, error) {
 	m, err := Build(root)
@@ -139,9 +139,7 @@ func WriteDocs(ctx context.Context, root, out string) ([]emit.File, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	o := emit.DefaultOptions()
-	o.DocsDir = "."
-	files, err := emit.All(m, []emit.Emitter{emit.Docs(o)})
+	files, err := SiteFiles(m, root)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -17,14 +18,26 @@ import (
 )
 
 func main() {
-	if err := newRoot().ExecuteContext(context.Background()); err != nil {
-		fmt.Fprintln(os.Stderr, "srgen:", err)
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes srgen with args and returns its exit code: 0 on success, 2
+// for a usage error (a missing input the command cannot run without), 1
+// for any other failure, such as drift's differences or a failed fetch.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(stderr, "srgen:", err)
 		var usage usageError
 		if errors.As(err, &usage) {
-			os.Exit(2)
+			return 2
 		}
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
 
 // usageError is a missing input the command cannot run without; srgen
@@ -41,6 +54,8 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// A flag srgen does not know, or a bad value, is a usage error.
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
 	cmd.PersistentFlags().StringVar(&root, "root", ".", "repository root")
 	cmd.AddCommand(
 		&cobra.Command{
@@ -89,7 +104,7 @@ func newDocs(root *string) *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
 		Use:   "docs",
-		Short: "Write the reference Markdown alone into --out",
+		Short: "Write the doc site into --out: the guides, the reference pages with front matter, sidebars.js",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			files, err := gen.WriteDocs(cmd.Context(), *root, out)
@@ -105,36 +120,41 @@ func newDocs(root *string) *cobra.Command {
 }
 
 func newDrift(root *string) *cobra.Command {
-	var published string
+	var in drift.Input
+	var fetch bool
 	cmd := &cobra.Command{
-		Use:   "drift",
-		Short: "Compare specs/systemone/systemone-0.2.schema.yaml with a published OpenAPI document (--published FILE); downloads nothing",
-		Args:  cobra.NoArgs,
+		Use: "drift",
+		Short: "Compare specs/systemone/systemone-0.2.schema.yaml with the published OpenAPI document: " +
+			"--published FILE, or --fetch to download source.url (exit 1 on a difference or a failed fetch)",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch {
+			case in.File != "" && fetch:
+				return usageError{"drift takes --published FILE or --fetch, not both"}
+			case in.File == "" && !fetch:
+				return usageError{"drift needs --published FILE (a copy kept outside the repository: it carries no license) " +
+					"or --fetch (download the spec's source.url, or --url)"}
+			case in.File != "" && in.URL != "":
+				return usageError{"--url goes with --fetch"}
+			}
 			m, err := model.LoadDir(*root)
 			if err != nil {
 				return err
 			}
-			if published == "" {
-				url := "the standard's source.url"
-				if s := m.Spec(model.SpecStandard); s != nil && s.Source != nil {
-					url = s.Source.URL
-				}
-				return usageError{fmt.Sprintf("drift needs --published FILE: fetch %s on a machine with network access "+
-					"(for example: curl -fsSL -o openapi.json %s), keep it outside the repository (it carries no license), "+
-					"then run srgen drift --published openapi.json", url, url)}
-			}
-			r, err := drift.CompareFile(m, published)
+			r, err := drift.Check(cmd.Context(), m, in)
 			if err != nil {
 				return err
 			}
 			fmt.Fprint(cmd.OutOrStdout(), r.Summary())
-			if len(r.Differences) > 0 {
-				return fmt.Errorf("%d differences between %s and our description", len(r.Differences), published)
+			if r.Failed() {
+				return fmt.Errorf("%d differences between %s and our description", len(r.Differences), r.Source)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&published, "published", "", "the published OpenAPI document, a file")
+	cmd.Flags().StringVar(&in.File, "published", "", "the published OpenAPI document, a local file (JSON or YAML)")
+	cmd.Flags().BoolVar(&fetch, "fetch", false, "download the document from the spec's source.url (never saved)")
+	cmd.Flags().StringVar(&in.URL, "url", "", "with --fetch: download from this URL instead of source.url")
+	cmd.Flags().DurationVar(&in.Timeout, "timeout", drift.DefaultTimeout, "with --fetch: the longest the download may take")
 	return cmd
 }

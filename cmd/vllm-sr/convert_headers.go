@@ -26,8 +26,8 @@ func addHeadersFlag(cmd *cobra.Command) {
 // first prints the target's headers to standard error, so they are out
 // before the caller writes the body to standard output; on an error it
 // prints nothing.
-func translate(cmd *cobra.Command, from, to table.SchemaID, deviations []string, body []byte) ([]byte, error) {
-	res, err := engine.Translate(from, to, deviations, body)
+func translate(cmd *cobra.Command, eng *engine.Engine, from, to table.SchemaID, deviations []string, body []byte) ([]byte, error) {
+	res, err := eng.Translate(from, to, deviations, body)
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func newDecide() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out, err := router.DecideJSON(results)
+			out, err := r.DecideJSON(results)
 			if err != nil {
 				return err
 			}

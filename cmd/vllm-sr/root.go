@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -29,20 +30,21 @@ func newRoot() *cobra.Command {
 func newConvert() *cobra.Command {
 	var from, to string
 	var deviations []string
+	eng := engine.New(registry.BuiltinSchemas())
 	cmd := &cobra.Command{
 		Use:   "convert --from SCHEMA --to SCHEMA [--deviation ID]... [FILE|-]",
 		Short: "Write one request body in another schema, through the IR",
 		Long: "convert reads one request body from FILE, or standard input when FILE is - or absent,\n" +
 			"and writes the same request in the target schema to standard output.\n" +
-			"Reads: " + joinSchemas(engine.Schemas()) + ". Writes: " + joinSchemas(engine.Targets()) + ".\n" +
-			"Deviations: " + strings.Join(engine.Deviations(), ", ") + ".",
+			"Reads: " + registry.JoinIDs(eng.Sources()) + ". Writes: " + registry.JoinIDs(eng.Targets()) + ".\n" +
+			"Deviations: " + strings.Join(eng.Deviations(), ", ") + ".",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			body, err := readBody(cmd.InOrStdin(), args)
 			if err != nil {
 				return err
 			}
-			out, err := translate(cmd, table.SchemaID(from), table.SchemaID(to), deviations, body)
+			out, err := translate(cmd, eng, table.SchemaID(from), table.SchemaID(to), deviations, body)
 			if err != nil {
 				return err
 			}
@@ -78,12 +80,4 @@ func readBody(stdin io.Reader, args []string) ([]byte, error) {
 		return nil, errors.New("the body is larger than 32 MiB")
 	}
 	return body, nil
-}
-
-func joinSchemas(ids []table.SchemaID) string {
-	names := make([]string, len(ids))
-	for i, id := range ids {
-		names[i] = string(id)
-	}
-	return strings.Join(names, ", ")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -38,6 +39,7 @@ type serveFlags struct {
 
 func newServe() *cobra.Command {
 	var f serveFlags
+	schemas := registry.BuiltinSchemas()
 	cmd := &cobra.Command{
 		Use:   "serve MODEL",
 		Short: "Serve one model over the System One HTTP API",
@@ -46,7 +48,7 @@ func newServe() *cobra.Command {
 			"Models: " + strings.Join(srun.ModelNames(), ", ") + ".",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := f.config(args[0], cmd)
+			cfg, err := f.config(args[0], schemas, cmd)
 			if err != nil {
 				return err
 			}
@@ -62,7 +64,7 @@ func newServe() *cobra.Command {
 	fl.IntVar(&f.port, "port", 8100, "the port to listen on; 0 picks a free one")
 	fl.StringVar(&f.device, "device", "cpu", "where the model runs; supported: "+strings.Join(srun.Devices, ", "))
 	fl.StringVar(&f.schema, "systemone-schema", string(table.SchemaVllmSR50),
-		"the contract spoken to clients; supported: "+joinIDs(srun.Schemas()))
+		"the contract spoken to clients; supported: "+registry.JoinIDs(schemas.ListenerIDs()))
 	fl.IntVar(&f.maxInFlight, "max-in-flight", srun.DefaultMaxInFlight, "requests worked on at once; more are answered 529")
 	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", srun.DefaultShutdownTimeout,
 		"how long a shutdown waits for requests in flight")
@@ -72,7 +74,7 @@ func newServe() *cobra.Command {
 
 // config turns the flags into the server's configuration; a value no
 // server accepts is one line naming the flag.
-func (f *serveFlags) config(model string, cmd *cobra.Command) (srun.Config, error) {
+func (f *serveFlags) config(model string, schemas *registry.Schemas, cmd *cobra.Command) (srun.Config, error) {
 	if f.port < 0 || f.port > 65535 {
 		return srun.Config{}, fmt.Errorf("--port must be 0 to 65535, got %d", f.port)
 	}
@@ -91,18 +93,11 @@ func (f *serveFlags) config(model string, cmd *cobra.Command) (srun.Config, erro
 	return srun.Config{
 		Model:           model,
 		Schema:          table.SchemaID(f.schema),
+		Schemas:         schemas,
 		Device:          f.device,
 		Addr:            net.JoinHostPort(f.host, strconv.Itoa(f.port)),
 		MaxInFlight:     f.maxInFlight,
 		ShutdownTimeout: f.shutdownTimeout,
 		Logger:          slog.New(handler),
 	}, nil
-}
-
-func joinIDs(ids []table.SchemaID) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = string(id)
-	}
-	return strings.Join(s, ", ")
 }

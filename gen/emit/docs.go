@@ -69,6 +69,10 @@ type docsView struct {
 	Headers   map[string][]model.Header
 	Statuses  map[string][]model.Status
 	Matrix    []matrixRow
+	// OpenAPISchema's server contract is the OpenAPI document OpenAPIFile,
+	// beside the pages (openapi.go).
+	OpenAPISchema table.SchemaID
+	OpenAPIFile   string
 }
 
 type levelView struct {
@@ -92,6 +96,9 @@ func newDocsView(m *model.Model) (*docsView, error) {
 		Endpoints: map[string][]model.Endpoint{},
 		Headers:   map[string][]model.Header{},
 		Statuses:  map[string][]model.Status{},
+
+		OpenAPISchema: OpenAPISchema,
+		OpenAPIFile:   OpenAPIFileName(OpenAPISchema),
 	}
 	specs := map[model.SpecKind]*model.Spec{
 		model.SpecStandard: &v.Standard, model.SpecExtensions: &v.Extensions, model.SpecContract40: &v.Contract,

@@ -47,6 +47,7 @@ func Emitters(o Options) []Emitter {
 		{Name: "corpus", Emit: o.corpus},
 		{Name: "catalog", Emit: o.catalog},
 		{Name: "docs", Emit: o.docs},
+		{Name: "openapi", Emit: o.openapi},
 	}
 }
 

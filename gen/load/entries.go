@@ -23,8 +23,11 @@ type FieldEntry struct {
 	DocumentedIn  []string
 	Description   string
 	Criteria      *CriteriaEntry
-	Formats       []string
-	AnswersAs     string
+	// OpenAPI is how the published document writes the field where it
+	// differs from the entry (standard format only); nil: as the entry.
+	OpenAPI   *OpenAPIReadingEntry
+	Formats   []string
+	AnswersAs string
 	// AnswerMembers are the answer members a question type entry declares
 	// for its own answers (extension format, question_type level only).
 	AnswerMembers []AnswerMemberEntry
@@ -62,6 +65,28 @@ type CriteriaEntry struct {
 	Values   string
 	MinCount *int
 	MaxCount *int
+	// OpenAPI is how the published document writes the criteria where they
+	// differ from the entry (standard format only); nil: as the entry.
+	OpenAPI *OpenAPIReadingEntry
+	Pos     Position
+}
+
+// OpenAPIReadingEntry is the published OpenAPI document's reading of a field or
+// of a question type's criteria, where it differs from the entry: each
+// pointer is nil when the reading does not say, and Unset lists the keys
+// written as null (the document states no such constraint).
+type OpenAPIReadingEntry struct {
+	Type     string
+	Required *bool
+	Nullable *bool
+	Enum     []string
+	Minimum  *float64
+	Maximum  *float64
+	MinCount *int
+	MaxCount *int
+	// Unset are the keys whose value is null, in the order written.
+	Unset    []string
+	Conflict string
 	Pos      Position
 }
 
@@ -227,6 +252,7 @@ func decodeField(file string, n *yaml.Node) FieldEntry {
 		Since:         scalarString(member(n, "since")),
 		Families:      decodeFamilies(member(n, "families")),
 		OnSystemOne02: scalarString(member(n, "on_systemone_0_2")),
+		OpenAPI:       decodeReading(file, member(n, "openapi")),
 		Pos:           posOf(file, n),
 	}
 	for _, am := range seq(member(n, "answer_members")) {
@@ -247,10 +273,48 @@ func decodeField(file string, n *yaml.Node) FieldEntry {
 			Values:   scalarString(member(c, "values")),
 			MinCount: scalarInt(member(c, "min_count")),
 			MaxCount: scalarInt(member(c, "max_count")),
+			OpenAPI:  decodeReading(file, member(c, "openapi")),
 			Pos:      posOf(file, c),
 		}
 	}
 	return f
+}
+
+// decodeReading reads an openapi reading; nil when the entry has none. A
+// null value is not "absent": it records that the document sets no such
+// constraint, so it goes to Unset rather than leaving the pointer nil.
+func decodeReading(file string, n *yaml.Node) *OpenAPIReadingEntry {
+	if n == nil {
+		return nil
+	}
+	r := &OpenAPIReadingEntry{Pos: posOf(file, n)}
+	pairs(n, func(k, v *yaml.Node) {
+		if nodeKind(v) == "null" {
+			r.Unset = append(r.Unset, k.Value)
+			return
+		}
+		switch k.Value {
+		case "type":
+			r.Type = scalarString(v)
+		case "required":
+			r.Required = optionalBool(v)
+		case "nullable":
+			r.Nullable = optionalBool(v)
+		case "enum":
+			r.Enum = stringList(v)
+		case "minimum":
+			r.Minimum = scalarFloat(v)
+		case "maximum":
+			r.Maximum = scalarFloat(v)
+		case "min_count":
+			r.MinCount = scalarInt(v)
+		case "max_count":
+			r.MaxCount = scalarInt(v)
+		case "conflict":
+			r.Conflict = scalarString(v)
+		}
+	})
+	return r
 }
 
 func decodeFamilies(n *yaml.Node) Families {

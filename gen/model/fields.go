@@ -25,6 +25,9 @@ func (b *builder) buildStandardFields() {
 			f.Since = sinceOf(b.raw.Standard.Schema)
 			f.Disposition = table.DispositionStandard
 			f.DocumentedIn = b.docSources(e.DocumentedIn, e.Pos)
+			if (f.OpenAPI != nil || f.Criteria != nil && f.Criteria.OpenAPI != nil) && indexOf(f.DocumentedIn, DocOpenAPI) == len(f.DocumentedIn) {
+				b.problems.Add(e.Pos, "field %s.%s has an openapi reading but is not documented_in openapi", lf.Level, e.Name)
+			}
 			b.m.Fields = append(b.m.Fields, f)
 		}
 	}
@@ -106,11 +109,14 @@ func (b *builder) yamlField(spec SpecKind, level table.Level, e load.FieldEntry)
 	if f.TypeText == "" {
 		f.TypeText = e.Type
 	}
+	what := fmt.Sprintf("field %s.%s", level, e.Name)
+	f.OpenAPI = b.reading(e.OpenAPI, fieldConstraints(e), what)
 	if e.Criteria != nil {
 		if level != table.LevelQuestionType {
 			b.problems.Add(e.Criteria.Pos, "criteria belong only to a question_type entry")
 		}
 		f.Criteria = b.criteria(*e.Criteria)
+		f.Criteria.OpenAPI = b.reading(e.Criteria.OpenAPI, criteriaConstraints(*e.Criteria), what+" criteria")
 	} else if level == table.LevelQuestionType {
 		b.problems.Add(e.Pos, "question type %q has no criteria shape", e.Name)
 	}

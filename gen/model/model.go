@@ -224,6 +224,9 @@ type Field struct {
 	// member as part of its definition (level answer only; empty for a
 	// field the spec lists at its own level).
 	DeclaredBy table.QuestionType `json:"declared_by,omitempty"`
+	// OpenAPI is how the standard's published document writes the field
+	// where it differs from the entry; nil: as the entry.
+	OpenAPI *OpenAPIReading `json:"openapi,omitempty"`
 	// Pos is where the field is defined.
 	Pos Position `json:"-"`
 }
@@ -268,6 +271,10 @@ type Criteria struct {
 	// MinCount and MaxCount bound the number of options, labels or levels.
 	MinCount *int `json:"min_count,omitempty"`
 	MaxCount *int `json:"max_count,omitempty"`
+	// OpenAPI is how the standard's published document writes the
+	// criteria where they differ; nil: as written. Only a question type's
+	// own entry carries it, never a schema's QuestionTypeShape.
+	OpenAPI *OpenAPIReading `json:"openapi,omitempty"`
 }
 
 // Schema is the message shapes one schema ID accepts.

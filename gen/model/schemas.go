@@ -169,6 +169,9 @@ func (b *builder) questionTypeShapes(specs []SpecKind) []QuestionTypeShape {
 			continue
 		}
 		qt := QuestionTypeShape{Type: table.QuestionType(f.Name), Spec: f.Spec, Criteria: *f.Criteria, AnswersAs: f.AnswersAs}
+		// The published document's reading belongs to the standard's entry,
+		// not to what a schema accepts.
+		qt.Criteria.OpenAPI = nil
 		if inSpecs(specs, SpecExtensions) {
 			b.applyLimits(&qt)
 		}

@@ -8,7 +8,7 @@ const (
 	// SpecStandard02Path is the specification of systemone/0.2.
 	SpecStandard02Path = "specs/systemone/systemone-0.2.schema.yaml"
 	// SpecStandard02SHA256 is the sha256 of specs/systemone/systemone-0.2.schema.yaml.
-	SpecStandard02SHA256 = "7be3b488c0fe7ccde07755231d5cb0aef61cecb03dfa5ff40b40d8c981cee2b7"
+	SpecStandard02SHA256 = "2abbab29911f4431e98a873167c3bd4a9599037938217c6e6eec99a8f1bd9a87"
 	// SpecVllmSR50Path is the specification of vllm-sr/5.0.
 	SpecVllmSR50Path = "specs/systemone/vllm-sr-5.0.extensions.yaml"
 	// SpecVllmSR50SHA256 is the sha256 of specs/systemone/vllm-sr-5.0.extensions.yaml.

@@ -3,7 +3,7 @@
 
 # The specifications: schema ID, path and sha256.
 SPECS = (
-    {"schema": "systemone/0.2", "path": "specs/systemone/systemone-0.2.schema.yaml", "sha256": "7be3b488c0fe7ccde07755231d5cb0aef61cecb03dfa5ff40b40d8c981cee2b7"},
+    {"schema": "systemone/0.2", "path": "specs/systemone/systemone-0.2.schema.yaml", "sha256": "2abbab29911f4431e98a873167c3bd4a9599037938217c6e6eec99a8f1bd9a87"},
     {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "fc4106c3e2e9a2b28c1953084b01aa8bf6fcae73576c324cd1fa1a924e373d1b"},
     {"schema": "vllm-sr/4.0", "path": "specs/systemone/vllm-sr-4.0.openapi.yaml", "sha256": "e80629fa14a74eef8d80e629f240d61f1a83b5168c7c6699b89001cd7e9ecc6e"},
 )

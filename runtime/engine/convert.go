@@ -5,52 +5,18 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/target"
 )
 
-// Converter converts request bodies between the schemas of one schema
-// registry. It is immutable and safe for concurrent use.
-type Converter struct {
-	reg *registry.Schemas
-}
-
-// New returns a converter over reg's codecs and deviations.
-func New(reg *registry.Schemas) *Converter { return &Converter{reg: reg} }
-
-// builtin is the converter over the built-in registry, built on first use.
-var builtin = sync.OnceValue(func() *Converter { return New(registry.BuiltinSchemas()) })
-
-// Schemas returns the schema IDs the built-in converter reads, sorted.
-func Schemas() []table.SchemaID { return builtin().Sources() }
-
-// Targets returns the schema IDs the built-in converter writes, sorted.
-func Targets() []table.SchemaID { return builtin().Targets() }
-
-// Deviations returns the deviation IDs the built-in converter applies,
-// sorted.
-func Deviations() []string { return builtin().reg.DeviationIDs() }
-
-// Sources returns the schema IDs c reads: every schema with a listener
-// codec, systemone/0.2 (read by the generated standard validator, then as
-// the 5.0 superset) and the internal form.
-func (c *Converter) Sources() []table.SchemaID {
-	var out []table.SchemaID
-	for _, id := range c.reg.IDs() {
-		if _, ok := c.reader(id); ok {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
-// Targets returns the schema IDs c writes: those with a target codec.
-func (c *Converter) Targets() []table.SchemaID { return c.reg.TargetIDs() }
+// convertTarget is the target convert writes for: its name in refusals,
+// and an endpoint nothing is sent to.
+var convertTarget = target.Target{Deployment: "convert", Endpoint: "http://convert.invalid/v1/systemone"}
 
 // Result is a converted body and what the codecs recorded on the way.
 type Result struct {
@@ -64,56 +30,90 @@ type Result struct {
 	Diagnostics ir.Diagnostics
 }
 
-// Convert reads body in the schema from and writes the same request in the
-// schema to with the built-in registry, then applies the named deviations
-// in order.
-func Convert(from, to table.SchemaID, deviationIDs []string, body []byte) ([]byte, error) {
-	res, err := builtin().Translate(from, to, deviationIDs, body)
-	return res.Body, err
-}
-
-// Translate is Convert, also returning the headers and diagnostics.
-func Translate(from, to table.SchemaID, deviationIDs []string, body []byte) (Result, error) {
-	return builtin().Translate(from, to, deviationIDs, body)
-}
-
-// Translate reads body in the schema from into the IR and writes it as one
-// request in the schema to, then applies the deviations in order. Its
-// errors are one line: an unknown schema or deviation lists the supported
-// ones, and a body the source refuses or a request the target cannot carry
-// names the JSON path and the reason.
-func (c *Converter) Translate(from, to table.SchemaID, deviationIDs []string, body []byte) (Result, error) {
-	read, ok := c.reader(from)
-	if !ok {
-		return Result{}, fmt.Errorf("unknown schema %q for --from; supported: %s", from, join(c.Sources()))
-	}
-	codec, err := c.reg.Target(to)
-	if err != nil {
-		return Result{}, fmt.Errorf("unknown schema %q for --to; supported: %s", to, join(c.Targets()))
-	}
-	devs, errs := c.reg.Deviations(to, deviationIDs)
-	if len(errs) > 0 {
-		msgs := make([]string, len(errs))
-		for i, e := range errs {
-			msgs[i] = e.Error()
+// Sources returns the schema IDs convert reads, sorted: each schema with
+// a listener codec, and each whose target codec reads requests
+// (target.RequestReader: systemone/0.2, the internal form).
+func (e *Engine) Sources() []table.SchemaID {
+	var out []table.SchemaID
+	for _, id := range e.schemas.IDs() {
+		if _, ok := e.reader(id); ok {
+			out = append(out, id)
 		}
-		return Result{}, errors.New(strings.Join(msgs, "; "))
+	}
+	return out
+}
+
+// Targets returns the schema IDs convert writes, sorted: those with a
+// target codec.
+func (e *Engine) Targets() []table.SchemaID { return e.schemas.TargetIDs() }
+
+// Deviations returns the deviation IDs convert applies, sorted.
+func (e *Engine) Deviations() []string { return e.schemas.DeviationIDs() }
+
+// Translate is `vllm-sr convert`'s pipeline for one body: read in the
+// schema from into the IR, written alone in the schema to by its target
+// codec (target.RequestWriter), then rewritten by the deviations in order,
+// as on a deployment; nothing is called. Its errors are one line: an
+// unknown schema or deviation lists the supported ones, and a body the
+// source refuses or a request the target cannot carry names the JSON path
+// and the reason.
+func (e *Engine) Translate(from, to table.SchemaID, deviationIDs []string, body []byte) (Result, error) {
+	read, ok := e.reader(from)
+	if !ok {
+		return Result{}, fmt.Errorf("unknown schema %q for --from; supported: %s", from, registry.JoinIDs(e.Sources()))
+	}
+	codec, err := e.schemas.Target(to)
+	if err != nil {
+		return Result{}, fmt.Errorf("unknown schema %q for --to; supported: %s", to, registry.JoinIDs(e.Targets()))
+	}
+	devs, errs := e.schemas.Deviations(to, deviationIDs)
+	if len(errs) > 0 {
+		return Result{}, errors.New(joinErrors(errs))
 	}
 	r, diags, err := read(body)
 	if err != nil {
 		return Result{}, fmt.Errorf("the %s schema refuses the body: %w", from, err)
 	}
-	call, wdiags, err := writeRequest(codec, r)
+	call, wdiags, err := codec.WriteRequest(r, convertTarget)
 	if err != nil {
 		return Result{}, fmt.Errorf("the %s schema cannot carry the request: %w", to, err)
 	}
-	diags = append(diags, wdiags...)
 	plan := target.Plan{Calls: []target.WireCall{call}}
 	ddiags, err := target.ApplyRequestDeviations(&plan, devs)
 	if err != nil {
 		return Result{}, fmt.Errorf("deviation: %w", err)
 	}
-	return Result{Body: plan.Calls[0].Body, Header: extraHeaders(plan.Calls[0].Header), Diagnostics: append(diags, ddiags...)}, nil
+	diags = append(append(diags, wdiags...), ddiags...)
+	return Result{Body: plan.Calls[0].Body, Header: extraHeaders(plan.Calls[0].Header), Diagnostics: diags}, nil
+}
+
+// readFunc reads one request body of a schema into the IR.
+type readFunc func(body []byte) (*ir.Request, ir.Diagnostics, error)
+
+// reader returns how id's bodies are read: by its listener codec, as POST
+// /v1/systemone, else by its target codec when that reads requests.
+func (e *Engine) reader(id table.SchemaID) (readFunc, bool) {
+	if lc, err := e.schemas.Listener(id); err == nil {
+		return listenerReader(lc), true
+	}
+	if tc, err := e.schemas.Target(id); err == nil {
+		if rr, ok := tc.(target.RequestReader); ok {
+			return rr.ReadRequest, true
+		}
+	}
+	return nil, false
+}
+
+// listenerReader reads a body with lc as a client's POST /v1/systemone,
+// the pipeline's read step; a refusal is its one-line message.
+func listenerReader(lc listener.Codec) readFunc {
+	return func(body []byte) (*ir.Request, ir.Diagnostics, error) {
+		x, refusal := Read(lc, listener.EndpointSystemOne, body, nil)
+		if refusal != nil {
+			return nil, nil, errors.New(refusal.Message)
+		}
+		return x.Client.Request, x.Client.Diagnostics, nil
+	}
 }
 
 // extraHeaders drops the JSON headers every call carries.
@@ -130,13 +130,10 @@ func extraHeaders(h http.Header) http.Header {
 	return out
 }
 
-func join(ids []table.SchemaID) string {
-	if len(ids) == 0 {
-		return "none"
+func joinErrors(errs []error) string {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
 	}
-	names := make([]string, len(ids))
-	for i, id := range ids {
-		names[i] = string(id)
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(msgs, "; ")
 }

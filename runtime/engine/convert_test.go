@@ -11,7 +11,7 @@ import (
 
 func TestConvertInternalToInternalIsLossless(t *testing.T) {
 	body := `{"model":"m","state":{"request":"caf\u00e9"},"questions":{"q":{"type":"score","levels":["a","b"]}},"options":{"long_context":true}}` + "\n"
-	res, err := Translate(table.SchemaInternal, table.SchemaInternal, nil, []byte(body))
+	res, err := builtin.Translate(table.SchemaInternal, table.SchemaInternal, nil, []byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestConvertErrorsAreOneLine(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Convert(c.from, c.to, c.devs, []byte(c.body))
+			_, err := convert(c.from, c.to, c.devs, []byte(c.body))
 			if err == nil || err.Error() != c.want {
 				t.Fatalf("got %v\nwant %s", err, c.want)
 			}
@@ -50,7 +50,7 @@ func TestConvertErrorsAreOneLine(t *testing.T) {
 }
 
 func TestConvertKeepsTheProtocolError(t *testing.T) {
-	_, err := Convert(table.SchemaInternal, table.SchemaInternal, nil, []byte(`{"state":1,"questions":{"q":{"type":"noul"}}}`))
+	_, err := convert(table.SchemaInternal, table.SchemaInternal, nil, []byte(`{"state":1,"questions":{"q":{"type":"noul"}}}`))
 	var pe *ir.ProtocolError
 	if !errors.As(err, &pe) || pe.Reason != ir.ReasonWrongType || pe.Path.String() != "state" {
 		t.Fatalf("got %v, want wrong_type at state", err)

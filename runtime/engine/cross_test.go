@@ -40,7 +40,7 @@ func TestCrossSchemaGolden(t *testing.T) {
 					b.WriteString(" --deviation " + d)
 				}
 				b.WriteString("\n")
-				res, err := Translate(table.SchemaInternal, conv.to, conv.devs, body)
+				res, err := builtin.Translate(table.SchemaInternal, conv.to, conv.devs, body)
 				if err != nil {
 					b.WriteString("error: " + err.Error() + "\n")
 					continue
@@ -65,12 +65,12 @@ func TestCrossSchemaOutputsReadBack(t *testing.T) {
 	for _, c := range corpus.Cases {
 		body, _ := corpus.FS.ReadFile(c.Path)
 		for _, to := range []table.SchemaID{table.SchemaVllmSR50, table.SchemaStandard02} {
-			first, err := Convert(table.SchemaInternal, to, nil, body)
+			first, err := convert(table.SchemaInternal, to, nil, body)
 			if err != nil {
 				continue // a refusal; the golden test pins it
 			}
 			written++
-			again, err := Convert(to, to, nil, first)
+			again, err := convert(to, to, nil, first)
 			if err != nil {
 				t.Errorf("%s: %s does not read its own output: %v\n%s", c.Name, to, err, first)
 				continue
@@ -79,7 +79,7 @@ func TestCrossSchemaOutputsReadBack(t *testing.T) {
 				t.Errorf("%s: %s is not stable:\n%s\n%s", c.Name, to, first, again)
 			}
 			if to == table.SchemaStandard02 {
-				if _, err := Convert(table.SchemaVllmSR50, table.SchemaStandard02, nil, first); err != nil {
+				if _, err := convert(table.SchemaVllmSR50, table.SchemaStandard02, nil, first); err != nil {
 					t.Errorf("%s: vllm-sr/5.0 does not read a standard body: %v", c.Name, err)
 				}
 			}
@@ -103,13 +103,13 @@ func TestReadsLegacyFormsAs40(t *testing.T) {
 		if strings.Contains(string(body), `"roles"`) {
 			continue
 		}
-		out, err := Convert(table.SchemaVllmSR40, table.SchemaInternal, nil, body)
+		out, err := convert(table.SchemaVllmSR40, table.SchemaInternal, nil, body)
 		if err != nil {
 			t.Errorf("%s: %v", c.Name, err)
 			continue
 		}
 		read++
-		back, err := Convert(table.SchemaInternal, table.SchemaInternal, nil, out)
+		back, err := convert(table.SchemaInternal, table.SchemaInternal, nil, out)
 		if err != nil || string(back) != string(out) {
 			t.Errorf("%s: internal output does not round-trip: %v", c.Name, err)
 		}
@@ -121,17 +121,17 @@ func TestReadsLegacyFormsAs40(t *testing.T) {
 
 func TestStandardSourceRefusesExtensions(t *testing.T) {
 	body := `{"model":"m","state":"s","questions":{"q":{"type":"noul","preset":"urgency"}}}`
-	_, err := Convert(table.SchemaStandard02, table.SchemaVllmSR50, nil, []byte(body))
+	_, err := convert(table.SchemaStandard02, table.SchemaVllmSR50, nil, []byte(body))
 	if err == nil || !strings.Contains(err.Error(), "the systemone/0.2 schema refuses the body: /questions/q/preset") {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := Convert(table.SchemaVllmSR50, table.SchemaVllmSR50, nil, []byte(body)); err != nil {
+	if _, err := convert(table.SchemaVllmSR50, table.SchemaVllmSR50, nil, []byte(body)); err != nil {
 		t.Fatalf("5.0 refuses its own preset: %v", err)
 	}
 }
 
 func TestStandardTargetNeedsAModel(t *testing.T) {
-	_, err := Convert(table.SchemaInternal, table.SchemaStandard02, nil, []byte(`{"state":"s","questions":{"q":{"type":"noul"}}}`))
+	_, err := convert(table.SchemaInternal, table.SchemaStandard02, nil, []byte(`{"state":"s","questions":{"q":{"type":"noul"}}}`))
 	if err == nil || err.Error() != "the systemone/0.2 schema cannot carry the request: model: is required (missing_member)" {
 		t.Fatalf("got %v", err)
 	}

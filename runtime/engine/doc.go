@@ -1,18 +1,36 @@
-// Package engine translates one System One request body from one schema
-// to another, always through the IR: the source schema's codec reads the
-// body into an ir.Request and the target's codec writes it.
+// Package engine is the one request pipeline of the schema layer, which
+// the Router (`vllm-sr serve`, `vllm-sr decide`), the model runtime
+// (`vllm-srun serve`) and `vllm-sr convert` all run requests through:
 //
-// Today it is the library behind `vllm-sr convert` and nothing else: one
-// body in, one request body out (Converter, Convert, Translate), with no
-// batch, no upstream call and no reply. The Router and vllm-srun do not run
-// requests through it yet; they call the listener and target codecs
-// themselves.
+//	read (a listener codec) → route (the server) → plan (a target codec)
+//	→ deviations → call (a Caller) → reassemble → answer (the listener codec)
 //
-// The schemas and deviations come from a schema registry
-// (registry.Schemas): it reads vllm-sr/5.0 and vllm-sr/4.0 with their
-// listener codecs, systemone/0.2 with the standard validator and the 5.0
-// listener codec, and the internal form with internalwire; it writes every
-// schema that has a target codec (systemone/0.2, vllm-sr/5.0, internal) as
-// one request, then applies the deployment's deviations to that call. A
+// Read turns a client's body into an Exchange with the listener codec of
+// the client's schema; its batch is what gets planned (a single request is
+// a batch of one, a vllm-sr/4.0 states request one item per state). The
+// server then decides the Route: routing by model, pools, capabilities,
+// admission and deadlines are its own concerns. Engine.Plan has the
+// route's target codec plan the wire calls and the route's deviations
+// rewrite them, or, for a request its listener planned pass-through to a
+// vllm-sr target, plans the internal form's one call with the client's own
+// bytes. Exchange.Call has the route's Caller answer the plan and
+// reassembles the answer: the first failure of a fail-fast request (POST
+// /v1/systemone, /v1/systemone/batch), or every item's answers with each
+// failed question's error. The server writes the outcome with the listener
+// codec. Engine.Run is Plan then Call.
+//
+// Caller is the one seam to whatever computes answers: the Router's sends
+// the wire calls over HTTP and reads the replies with the route's codec;
+// vllm-srun's runs its model on each item in process, with no target codec
+// and so no wire calls. Convert (Engine.Translate) calls nothing: it reads
+// one body, has the target codec write it alone (target.RequestWriter) and
+// applies the deviations, as on a deployment.
+//
+// The engine looks every codec up by schema ID in the schema registry it
+// is built over (registry.Schemas) and never switches on a schema ID:
+// what differs between schemas is behind the codecs' seams and traits. A
 // new schema or deviation in the registry needs no change here.
+//
+// An Engine is immutable and safe for concurrent use; an Exchange belongs
+// to one request.
 package engine

@@ -74,7 +74,7 @@ func (rd *Reader) integer(v jsonvalue.Value, lm *ir.LayoutMember) int64 {
 func (rd *Reader) number(v jsonvalue.Value, lm *ir.LayoutMember) *float64 {
 	f, _ := v.Float()
 	if lm != nil {
-		note(lm, v.Raw(), appendFloat(nil, f))
+		note(lm, v.Raw(), jsonvalue.AppendFloat(nil, f))
 	}
 	return &f
 }

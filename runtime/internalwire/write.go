@@ -71,15 +71,15 @@ func (w Writer) AppendBatch(dst []byte, b *ir.Batch) ([]byte, error) {
 		switch {
 		case err != nil:
 		case slot == vocab.BatchModel && b.Model != nil && !w.skip(table.LevelBatch, slot):
-			o.scalar(slot, func(d []byte) []byte { return appendString(d, *b.Model) })
+			o.scalar(slot, func(d []byte) []byte { return jsonvalue.AppendString(d, *b.Model) })
 		case slot == vocab.BatchRequests:
 			o.name(slot)
-			o.dst, err = w.appendItems(o.dst, b.Items)
+			o.Dst, err = w.appendItems(o.Dst, b.Items)
 		case slot == vocab.BatchOptions && b.Options != nil && !w.skip(table.LevelBatch, slot):
 			w.appendOptions(&o, b.Options)
 		}
 	})
-	return o.close(), err
+	return o.Close(), err
 }
 
 var batchSlots = []string{vocab.BatchModel, vocab.BatchRequests, vocab.BatchOptions}
@@ -127,17 +127,17 @@ func (w Writer) appendRequest(dst []byte, r *ir.Request, whole bool, at ir.Path)
 		switch slot {
 		case vocab.RequestModel:
 			if whole && r.Model != nil {
-				o.scalar(slot, func(d []byte) []byte { return appendString(d, *r.Model) })
+				o.scalar(slot, func(d []byte) []byte { return jsonvalue.AppendString(d, *r.Model) })
 			}
 		case vocab.RequestState:
 			if r.State.IsValid() {
 				o.name(slot)
-				o.dst = jsonvalue.AppendCompact(o.dst, r.State)
+				o.Dst = jsonvalue.AppendCompact(o.Dst, r.State)
 			}
 		case vocab.RequestStates:
 			if r.States != nil {
 				o.name(slot)
-				o.dst = w.appendMembers(o.dst, r.States)
+				o.Dst = w.appendMembers(o.Dst, r.States)
 			}
 		case vocab.RequestRoles:
 			if err == nil && !w.skip(table.LevelRequest, slot) {
@@ -145,13 +145,13 @@ func (w Writer) appendRequest(dst []byte, r *ir.Request, whole bool, at ir.Path)
 			}
 		case vocab.RequestQuestions:
 			o.name(slot)
-			o.dst = w.appendQuestions(o.dst, r.Questions)
+			o.Dst = w.appendQuestions(o.Dst, r.Questions)
 		case vocab.RequestAssets:
 			// An empty assets object that was read is written back: the
 			// layout keeps it, and it means the same as none.
 			if !legacyAssets && (len(r.Assets) > 0 || (w.Lossless && r.Layout.Has(slot))) {
 				o.name(slot)
-				o.dst = w.appendAssets(o.dst, r.Assets, "")
+				o.Dst = w.appendAssets(o.Dst, r.Assets, "")
 			}
 		case vocab.RequestImages, vocab.RequestVideos:
 			t := ir.AssetImage
@@ -160,7 +160,7 @@ func (w Writer) appendRequest(dst []byte, r *ir.Request, whole bool, at ir.Path)
 			}
 			if legacyAssets && (hasAssetOf(r.Assets, t) || r.Layout.Has(slot)) {
 				o.name(slot)
-				o.dst = w.appendAssets(o.dst, r.Assets, t)
+				o.Dst = w.appendAssets(o.Dst, r.Assets, t)
 			}
 		case vocab.RequestOptions:
 			if whole && r.Options != nil && !w.skip(table.LevelRequest, slot) {
@@ -168,7 +168,7 @@ func (w Writer) appendRequest(dst []byte, r *ir.Request, whole bool, at ir.Path)
 			}
 		}
 	})
-	return o.close(), err
+	return o.Close(), err
 }
 
 // checkCanonical refuses what only the internal form can carry.

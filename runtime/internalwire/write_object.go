@@ -13,12 +13,11 @@ import (
 // canonical writer is given no recording, so it writes the canonical order
 // and spellings alone.
 type objectWriter struct {
-	dst    []byte
+	jsonvalue.ObjectWriter
 	layout *ir.Layout
 	extra  []jsonvalue.Member
 	level  table.Level
 	w      Writer
-	n      int
 }
 
 // noLayout is the recording a canonical writer replays: none.
@@ -28,10 +27,8 @@ func (w Writer) object(dst []byte, l *ir.Layout, extra []jsonvalue.Member, level
 	if !w.Lossless {
 		l = &noLayout
 	}
-	return objectWriter{dst: append(dst, '{'), layout: l, extra: extra, level: level, w: w}
+	return objectWriter{ObjectWriter: jsonvalue.OpenObject(dst), layout: l, extra: extra, level: level, w: w}
 }
-
-func (o *objectWriter) close() []byte { return append(o.dst, '}') }
 
 // each calls write once per slot of canonical, in the order to write them.
 func (o *objectWriter) each(canonical []string, write func(slot string)) {
@@ -77,23 +74,18 @@ func (o *objectWriter) eachMapped(canonical []string, slotOf func(string) string
 func (o *objectWriter) extraMember(m *jsonvalue.Member) {
 	if !o.w.skip(o.level, m.Name) {
 		o.name(m.Name)
-		o.dst = jsonvalue.AppendCompact(o.dst, m.Value)
+		o.Dst = jsonvalue.AppendCompact(o.Dst, m.Value)
 	}
 }
 
 // name writes the comma and the member's name, and returns its record.
 func (o *objectWriter) name(name string) *ir.LayoutMember {
-	if o.n > 0 {
-		o.dst = append(o.dst, ',')
-	}
-	o.n++
 	lm := o.layout.Member(name)
 	if lm != nil && lm.RawName != nil {
-		o.dst = append(o.dst, lm.RawName...)
+		o.RawName(lm.RawName)
 	} else {
-		o.dst = appendString(o.dst, name)
+		o.Name(name)
 	}
-	o.dst = append(o.dst, ':')
 	return lm
 }
 
@@ -102,10 +94,10 @@ func (o *objectWriter) name(name string) *ir.LayoutMember {
 // same value.
 func (o *objectWriter) scalar(name string, canon func([]byte) []byte) {
 	lm := o.name(name)
-	start := len(o.dst)
-	o.dst = canon(o.dst)
-	if lm != nil && lm.Raw != nil && string(o.dst[start:]) == string(lm.Canon) {
-		o.dst = append(o.dst[:start], lm.Raw...)
+	start := len(o.Dst)
+	o.Dst = canon(o.Dst)
+	if lm != nil && lm.Raw != nil && string(o.Dst[start:]) == string(lm.Canon) {
+		o.Dst = append(o.Dst[:start], lm.Raw...)
 	}
 }
 
@@ -114,7 +106,7 @@ func appendKey(dst, raw []byte, name string) []byte {
 	if raw != nil {
 		dst = append(dst, raw...)
 	} else {
-		dst = appendString(dst, name)
+		dst = jsonvalue.AppendString(dst, name)
 	}
 	return append(dst, ':')
 }

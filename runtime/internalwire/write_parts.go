@@ -3,6 +3,7 @@ package internalwire
 import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -20,7 +21,7 @@ func (w Writer) appendRoles(o *objectWriter, r *ir.Request, at ir.Path) error {
 	case ir.RoleModeNone:
 		if w.Lossless {
 			o.name(vocab.RequestRoles)
-			o.dst = append(o.dst, "null"...)
+			o.Dst = append(o.Dst, "null"...)
 		}
 	case ir.RoleModeExplicit:
 		o.scalar(vocab.RequestRoles, func(d []byte) []byte { return appendRoleParts(d, roles.Parts) })
@@ -37,7 +38,7 @@ func appendRoleParts(dst []byte, parts []ir.RolePart) []byte {
 			dst = append(dst, ',')
 		}
 		dst = appendKey(dst, nil, p.Key)
-		dst = appendString(dst, string(p.Role))
+		dst = jsonvalue.AppendString(dst, string(p.Role))
 	}
 	return append(dst, '}')
 }
@@ -74,17 +75,17 @@ func (w Writer) appendAssets(dst []byte, assets []ir.Asset, only ir.AssetType) [
 		o.each(assetSlots, func(slot string) {
 			switch {
 			case slot == vocab.AssetType && writeType:
-				o.scalar(slot, func(d []byte) []byte { return appendString(d, string(a.Type)) })
+				o.scalar(slot, func(d []byte) []byte { return jsonvalue.AppendString(d, string(a.Type)) })
 			case slot == vocab.AssetFormat && a.Format != nil:
-				o.scalar(slot, func(d []byte) []byte { return appendString(d, *a.Format) })
+				o.scalar(slot, func(d []byte) []byte { return jsonvalue.AppendString(d, *a.Format) })
 			case slot == vocab.AssetDataBase64:
 				// The data as read: multi-megabyte payloads are never
 				// re-escaped.
 				o.name(slot)
-				o.dst = append(o.dst, a.Data.Raw()...)
+				o.Dst = append(o.Dst, a.Data.Raw()...)
 			}
 		})
-		dst = o.close()
+		dst = o.Close()
 	}
 	return append(dst, '}')
 }
@@ -113,9 +114,9 @@ func (w Writer) appendOptions(parent *objectWriter, opts *ir.Options) {
 			}
 		}
 	})
-	if o.n == 0 && !w.Lossless {
+	if o.Len() == 0 && !w.Lossless {
 		return
 	}
 	parent.name(vocab.RequestOptions)
-	parent.dst = append(parent.dst, o.close()...)
+	parent.Dst = append(parent.Dst, o.Close()...)
 }

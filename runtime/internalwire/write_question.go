@@ -44,12 +44,12 @@ func (w Writer) appendQuestion(dst []byte, q *ir.Question) []byte {
 		switch slot {
 		case vocab.QuestionType:
 			if q.Type != "" {
-				o.scalar(slot, func(d []byte) []byte { return appendString(d, string(q.Type)) })
+				o.scalar(slot, func(d []byte) []byte { return jsonvalue.AppendString(d, string(q.Type)) })
 			}
 		case vocab.QuestionInstructions:
 			if q.Instructions.IsValid() {
 				o.name(slot)
-				o.dst = jsonvalue.AppendCompact(o.dst, q.Instructions)
+				o.Dst = jsonvalue.AppendCompact(o.Dst, q.Instructions)
 			}
 		case vocab.QuestionCriteria:
 			w.appendCriteria(&o, q)
@@ -75,7 +75,7 @@ func (w Writer) appendQuestion(dst []byte, q *ir.Question) []byte {
 			appendIntMember(&o, slot, q.Rate)
 		}
 	})
-	return o.close()
+	return o.Close()
 }
 
 // appendCriteria writes the criteria under the spelling they were read in
@@ -93,18 +93,18 @@ func (w Writer) appendCriteria(o *objectWriter, q *ir.Question) {
 	o.name(name)
 	switch c.Form {
 	case ir.CriteriaNull:
-		o.dst = append(o.dst, "null"...)
+		o.Dst = append(o.Dst, "null"...)
 	case ir.CriteriaKeyed:
-		o.dst = w.appendMembers(o.dst, c.Keyed)
+		o.Dst = w.appendMembers(o.Dst, c.Keyed)
 	case ir.CriteriaLevels:
-		o.dst = append(o.dst, '[')
+		o.Dst = append(o.Dst, '[')
 		for i := range c.Levels {
 			if i > 0 {
-				o.dst = append(o.dst, ',')
+				o.Dst = append(o.Dst, ',')
 			}
-			o.dst = jsonvalue.AppendCompact(o.dst, c.Levels[i])
+			o.Dst = jsonvalue.AppendCompact(o.Dst, c.Levels[i])
 		}
-		o.dst = append(o.dst, ']')
+		o.Dst = append(o.Dst, ']')
 	}
 }
 
@@ -131,14 +131,14 @@ func criteriaName(q *ir.Question) string {
 
 func appendStringMember(o *objectWriter, name string, s *string) {
 	if s != nil {
-		o.scalar(name, func(d []byte) []byte { return appendString(d, *s) })
+		o.scalar(name, func(d []byte) []byte { return jsonvalue.AppendString(d, *s) })
 	}
 }
 
 func appendBoolMember(o *objectWriter, name string, b *bool) {
 	if b != nil {
 		o.name(name)
-		o.dst = strconv.AppendBool(o.dst, *b)
+		o.Dst = strconv.AppendBool(o.Dst, *b)
 	}
 }
 
@@ -150,7 +150,7 @@ func appendIntMember(o *objectWriter, name string, n *int64) {
 
 func appendFloatMember(o *objectWriter, name string, f *float64) {
 	if f != nil {
-		o.scalar(name, func(d []byte) []byte { return appendFloat(d, *f) })
+		o.scalar(name, func(d []byte) []byte { return jsonvalue.AppendFloat(d, *f) })
 	}
 }
 
@@ -161,7 +161,7 @@ func appendStrings(dst []byte, ss []string) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, s)
+		dst = jsonvalue.AppendString(dst, s)
 	}
 	return append(dst, ']')
 }

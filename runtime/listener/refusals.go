@@ -2,6 +2,7 @@ package listener
 
 import (
 	"errors"
+	"net/http"
 	"strconv"
 	"strings"
 
@@ -110,6 +111,24 @@ func CheckSize(body []byte) *Refusal {
 	return &Refusal{Body: *tooLarge(vocab.LimitBodyBytes)}
 }
 
+// ReadBody reads a System One request body of at most limit bytes, both as
+// sent and with its Content-Encoding (gzip, x-gzip or identity) undone
+// (bodylimit.ReadDecoded), refused as every server refuses it
+// (RefuseBody). The codec reads the decoded JSON.
+func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *ir.ErrorBody) {
+	body, err := bodylimit.ReadDecoded(w, r, limit)
+	if err != nil {
+		return nil, RefuseBody(err)
+	}
+	return body, nil
+}
+
+// InvalidRequest is a 400 invalid_request with a fixed reason word and a
+// message that copies no request value.
+func InvalidRequest(reason, message string) *ir.ErrorBody {
+	return &ir.ErrorBody{Status: requestStatus(ir.ErrorInvalidRequest), Code: ir.ErrorInvalidRequest, Reason: reason, Message: message}
+}
+
 // RefuseBody is the error body of a request body runtime/bodylimit would
 // not read, the same on every server: 413 request_too_large past the
 // limit, 400 invalid_request for a Content-Encoding it does not undo or a
@@ -122,14 +141,14 @@ func RefuseBody(err error) *ir.ErrorBody {
 	case errors.As(err, &big):
 		return tooLarge(big.Limit)
 	case errors.As(err, &unsupported):
-		return invalidRequest(vocab.ReasonUnsupportedContentEncoding,
+		return InvalidRequest(vocab.ReasonUnsupportedContentEncoding,
 			"the Content-Encoding is not supported; send "+strings.Join(unsupported.Supported, ", "))
 	case errors.As(err, &corrupt) && corrupt.NotGzip:
-		return invalidRequest(vocab.ReasonInvalidGzip, "the request body is not gzip data")
+		return InvalidRequest(vocab.ReasonInvalidGzip, "the request body is not gzip data")
 	case errors.As(err, &corrupt):
-		return invalidRequest(vocab.ReasonInvalidGzip, "the gzip request body is corrupt or truncated")
+		return InvalidRequest(vocab.ReasonInvalidGzip, "the gzip request body is corrupt or truncated")
 	}
-	return invalidRequest(vocab.ReasonUnreadableBody, "the request body could not be read")
+	return InvalidRequest(vocab.ReasonUnreadableBody, "the request body could not be read")
 }
 
 func tooLarge(limit int64) *ir.ErrorBody {
@@ -142,8 +161,17 @@ func tooLarge(limit int64) *ir.ErrorBody {
 	}
 }
 
-func invalidRequest(reason, message string) *ir.ErrorBody {
-	return &ir.ErrorBody{Status: requestStatus(ir.ErrorInvalidRequest), Code: ir.ErrorInvalidRequest, Reason: reason, Message: message}
+// RefusalBody is the error body a server answers a request with when its
+// codec's Read returned err: the refusal's own (whose status the refusals
+// here always set, from the generated tables), else 400 invalid_request
+// for a request that could not be read at all.
+func RefusalBody(err error) *ir.ErrorBody {
+	var ref *Refusal
+	if !errors.As(err, &ref) {
+		return InvalidRequest(vocab.ReasonUnreadableRequest, "the request could not be read")
+	}
+	e := ref.Body
+	return &e
 }
 
 // RefuseEndpoint refuses a path the codec does not serve: 404.

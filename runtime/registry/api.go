@@ -1,10 +1,8 @@
 package registry
 
 import (
-	"slices"
-
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
+	"slices"
 )
 
 // Kind is the kind of model an API serves.
@@ -17,16 +15,6 @@ const (
 	// pools.
 	KindDecision Kind = "decision"
 )
-
-// APISchema is one schema a listener may speak on an API.
-type APISchema struct {
-	ID table.SchemaID
-	// Listener reads a client's request in this schema into the IR and
-	// answers in it. It is nil for an LLM API: the Router forwards those
-	// bodies unchanged to an upstream of the same format, and its LLM
-	// protocol codecs live outside this module.
-	Listener listener.Codec
-}
 
 // Setting is one integer setting an API's entry in a listener's apis map
 // takes, such as systemone's max_deadline_ms. Bounds are inclusive.
@@ -46,8 +34,12 @@ type API struct {
 	// path under its prefix.
 	Paths []string
 	Kind  Kind
-	// Schemas are the schemas a listener may speak, sorted by ID.
-	Schemas []APISchema
+	// Schemas are the schemas a listener may speak, sorted. For an API the
+	// Router reads itself (systemone) each has its listener codec in the
+	// schema registry (Schemas), where a listener's is looked up; an LLM
+	// API's bodies are forwarded unchanged to an upstream of the same
+	// format, whose protocol codecs live outside this module.
+	Schemas []table.SchemaID
 	// ListenerDefault is the schema a listener speaks when its entry names
 	// none; UpstreamDefault is the one an upstream is called with when its
 	// configuration names none.
@@ -65,24 +57,8 @@ type API struct {
 // of the API: only then does the API's entry take a schema.
 func (a *API) Versioned() bool { return len(a.Schemas) > 1 }
 
-// Schema returns the listener schema id of the API.
-func (a *API) Schema(id table.SchemaID) (APISchema, bool) {
-	for _, s := range a.Schemas {
-		if s.ID == id {
-			return s, true
-		}
-	}
-	return APISchema{}, false
-}
-
-// SchemaIDs returns the listener schema IDs, sorted.
-func (a *API) SchemaIDs() []table.SchemaID {
-	ids := make([]table.SchemaID, len(a.Schemas))
-	for i, s := range a.Schemas {
-		ids[i] = s.ID
-	}
-	return ids
-}
+// HasSchema reports whether a listener may speak id on the API.
+func (a *API) HasSchema(id table.SchemaID) bool { return slices.Contains(a.Schemas, id) }
 
 // Setting returns the setting named name.
 func (a *API) Setting(name string) (Setting, bool) {

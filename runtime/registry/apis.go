@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // APIs is the immutable registry of APIs and aliases. Build it with
@@ -42,7 +44,7 @@ func NewAPIs(apis []API, aliases []Alias) (*APIs, error) {
 			paths[p] = a.Name
 		}
 		a = a.clone()
-		slices.SortFunc(a.Schemas, func(x, y APISchema) int { return strings.Compare(string(x.ID), string(y.ID)) })
+		slices.Sort(a.Schemas)
 		slices.Sort(a.UpstreamSchemas)
 		r.apis = append(r.apis, a)
 	}
@@ -94,7 +96,7 @@ func checkAPI(a *API) []error {
 	for _, s := range a.Schemas {
 		errs = append(errs, checkAPISchema(a, s, seen)...)
 	}
-	if _, ok := a.Schema(a.ListenerDefault); !ok {
+	if !a.HasSchema(a.ListenerDefault) {
 		bad("listener default %q is not one of its schemas", a.ListenerDefault)
 	}
 	if !slices.Contains(a.UpstreamSchemas, a.UpstreamDefault) {
@@ -120,29 +122,21 @@ func checkAPI(a *API) []error {
 	return errs
 }
 
-// checkAPISchema checks one listener schema: its ID, and that a decision API
-// has a codec speaking exactly it while an LLM API (forwarded unchanged)
-// has none.
-func checkAPISchema(a *API, s APISchema, seen map[string]bool) []error {
+// checkAPISchema checks one listener schema's ID. Whether a decision API's
+// schema has a listener codec is the schema registry's to say, where the
+// configuration looks the codec up.
+func checkAPISchema(a *API, id table.SchemaID, seen map[string]bool) []error {
 	var errs []error
 	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("api %q: schema %q: "+format, append([]any{a.Name, s.ID}, args...)...))
+		errs = append(errs, fmt.Errorf("api %q: schema %q: "+format, append([]any{a.Name, id}, args...)...))
 	}
-	if !apiSchemaPattern.MatchString(string(s.ID)) {
+	if !apiSchemaPattern.MatchString(string(id)) {
 		bad("the ID does not match name/version")
 	}
-	if seen[string(s.ID)] {
+	if seen[string(id)] {
 		bad("listed twice")
 	}
-	seen[string(s.ID)] = true
-	switch {
-	case a.Kind == KindDecision && s.Listener == nil:
-		bad("a decision API needs a listener codec for each schema")
-	case a.Kind == KindDecision && s.Listener.Schema() != s.ID:
-		bad("its listener codec speaks %q", s.Listener.Schema())
-	case a.Kind == KindLLM && s.Listener != nil:
-		bad("an LLM API is forwarded unchanged and takes no listener codec")
-	}
+	seen[string(id)] = true
 	return errs
 }
 

@@ -2,7 +2,6 @@ package registry
 
 import (
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -45,7 +44,7 @@ func builtinAPIEntries() []API {
 			Name:            name,
 			Paths:           paths,
 			Kind:            KindLLM,
-			Schemas:         []APISchema{{ID: schema}},
+			Schemas:         []table.SchemaID{schema},
 			ListenerDefault: schema,
 			UpstreamDefault: schema,
 			UpstreamSchemas: []table.SchemaID{schema},
@@ -58,13 +57,10 @@ func builtinAPIEntries() []API {
 		llm(Messages, SchemaAnthropic01, "/v1/messages"),
 		llm(Images, SchemaOpenAIV1, "/v1/images/*"),
 		{
-			Name:  SystemOne,
-			Paths: []string{vocab.PathSystemone, vocab.PathSystemoneBatch, vocab.PathDecisions},
-			Kind:  KindDecision,
-			Schemas: []APISchema{
-				{ID: table.SchemaVllmSR50, Listener: listener.V50},
-				{ID: table.SchemaVllmSR40, Listener: listener.V40},
-			},
+			Name:            SystemOne,
+			Paths:           []string{vocab.PathSystemone, vocab.PathSystemoneBatch, vocab.PathDecisions},
+			Kind:            KindDecision,
+			Schemas:         []table.SchemaID{table.SchemaVllmSR50, table.SchemaVllmSR40},
 			ListenerDefault: table.SchemaVllmSR50,
 			UpstreamDefault: table.SchemaStandard02,
 			UpstreamSchemas: []table.SchemaID{table.SchemaStandard02, table.SchemaVllmSR50},

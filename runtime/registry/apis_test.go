@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -51,8 +50,8 @@ func TestAccessorsReturnCopies(t *testing.T) {
 	apis := r.All()
 	apis[len(apis)-1].Paths[0] = "/changed"
 	a, _ := r.Lookup(SystemOne)
-	a.Schemas[0].ID = "changed/1"
-	if b, _ := r.Lookup(SystemOne); b.Paths[0] != "/v1/systemone" || b.Schemas[0].ID == "changed/1" {
+	a.Schemas[0] = "changed/1"
+	if b, _ := r.Lookup(SystemOne); b.Paths[0] != "/v1/systemone" || b.Schemas[0] == "changed/1" {
 		t.Fatal("a caller changed the registry")
 	}
 }
@@ -88,7 +87,7 @@ func TestCheckNamesRefusesAnAPINamedTwice(t *testing.T) {
 func TestNewAPIsRefuses(t *testing.T) {
 	good := func() API {
 		return API{Name: "probe", Paths: []string{"/v1/probe"}, Kind: KindLLM,
-			Schemas: []APISchema{{ID: "openai/v1"}}, ListenerDefault: "openai/v1",
+			Schemas: []table.SchemaID{"openai/v1"}, ListenerDefault: "openai/v1",
 			UpstreamDefault: "openai/v1", UpstreamSchemas: []table.SchemaID{"openai/v1"}}
 	}
 	cases := []struct {
@@ -105,25 +104,13 @@ func TestNewAPIsRefuses(t *testing.T) {
 		{"shared path", func() []API { b := good(); b.Name = "other"; return []API{good(), b} }, nil, `api "other": path /v1/probe is already served by "probe"`},
 		{"bad schema ID", func() []API {
 			a := good()
-			a.Schemas = []APISchema{{ID: "openai"}}
+			a.Schemas = []table.SchemaID{"openai"}
 			a.ListenerDefault = "openai"
 			return []API{a}
 		}, nil, `schema "openai": the ID does not match name/version`},
 		{"schema twice", func() []API { a := good(); a.Schemas = append(a.Schemas, a.Schemas[0]); return []API{a} }, nil, `schema "openai/v1": listed twice`},
 		{"listener default", func() []API { a := good(); a.ListenerDefault = "openai/v2"; return []API{a} }, nil, `listener default "openai/v2" is not one of its schemas`},
 		{"upstream default", func() []API { a := good(); a.UpstreamDefault = "openai/v2"; return []API{a} }, nil, `upstream default "openai/v2" is not one of its upstream schemas`},
-		{"decision without codec", func() []API { a := good(); a.Kind = KindDecision; return []API{a} }, nil, `needs a listener codec`},
-		{"codec of another schema", func() []API {
-			a := good()
-			a.Kind = KindDecision
-			a.Schemas = []APISchema{{ID: "openai/v1", Listener: listener.V50}}
-			return []API{a}
-		}, nil, `its listener codec speaks "vllm-sr/5.0"`},
-		{"llm with codec", func() []API {
-			a := good()
-			a.Schemas = []APISchema{{ID: "openai/v1", Listener: listener.V50}}
-			return []API{a}
-		}, nil, `takes no listener codec`},
 		{"setting twice", func() []API {
 			a := good()
 			a.Settings = []Setting{{Name: "x", Max: 1}, {Name: "x", Max: 1}}

@@ -20,7 +20,7 @@ func BuiltinSchemas() *Schemas {
 }
 
 func builtinSchemaEntries() []Schema {
-	ref := func(path, sha string) target.SpecRef { return target.SpecRef{Path: path, SHA256: sha} }
+	ref := func(path, sha string) SpecRef { return SpecRef{Path: path, SHA256: sha} }
 	return []Schema{
 		{
 			ID:     table.SchemaStandard02,

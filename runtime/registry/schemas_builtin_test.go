@@ -10,13 +10,13 @@ import (
 
 func TestBuiltinSchemas(t *testing.T) {
 	r := BuiltinSchemas()
-	if got, want := join(r.IDs()), "internal, systemone/0.2, vllm-sr/4.0, vllm-sr/5.0"; got != want {
+	if got, want := JoinIDs(r.IDs()), "internal, systemone/0.2, vllm-sr/4.0, vllm-sr/5.0"; got != want {
 		t.Errorf("IDs %s, want %s", got, want)
 	}
-	if got, want := join(r.TargetIDs()), "internal, systemone/0.2, vllm-sr/5.0"; got != want {
+	if got, want := JoinIDs(r.TargetIDs()), "internal, systemone/0.2, vllm-sr/5.0"; got != want {
 		t.Errorf("target IDs %s, want %s", got, want)
 	}
-	if got, want := join(r.ListenerIDs()), "vllm-sr/4.0, vllm-sr/5.0"; got != want {
+	if got, want := JoinIDs(r.ListenerIDs()), "vllm-sr/4.0, vllm-sr/5.0"; got != want {
 		t.Errorf("listener IDs %s, want %s", got, want)
 	}
 	if got := strings.Join(r.DeviationIDs(), ","); got != "state_text" {

@@ -45,7 +45,7 @@ func (r *Schemas) Schema(id table.SchemaID) (Schema, error) {
 			return s, nil
 		}
 	}
-	return Schema{}, fmt.Errorf("unknown schema %q; supported: %s", id, join(r.IDs()))
+	return Schema{}, fmt.Errorf("unknown schema %q; supported: %s", id, JoinIDs(r.IDs()))
 }
 
 // Target returns the target codec of id, or an error listing the IDs a
@@ -53,7 +53,7 @@ func (r *Schemas) Schema(id table.SchemaID) (Schema, error) {
 func (r *Schemas) Target(id table.SchemaID) (target.Codec, error) {
 	s, _ := r.Schema(id)
 	if s.Target == nil {
-		return nil, fmt.Errorf("unknown target schema %q; supported: %s", id, join(r.TargetIDs()))
+		return nil, fmt.Errorf("unknown target schema %q; supported: %s", id, JoinIDs(r.TargetIDs()))
 	}
 	return s.Target, nil
 }
@@ -63,7 +63,7 @@ func (r *Schemas) Target(id table.SchemaID) (target.Codec, error) {
 func (r *Schemas) Listener(id table.SchemaID) (listener.Codec, error) {
 	s, _ := r.Schema(id)
 	if s.Listener == nil {
-		return nil, fmt.Errorf("unknown listener schema %q; supported: %s", id, join(r.ListenerIDs()))
+		return nil, fmt.Errorf("unknown listener schema %q; supported: %s", id, JoinIDs(r.ListenerIDs()))
 	}
 	return s.Listener, nil
 }
@@ -110,7 +110,8 @@ func (r *Schemas) Deviations(schema table.SchemaID, ids []string) ([]target.Devi
 	return out, errs
 }
 
-func join(ids []table.SchemaID) string {
+// JoinIDs lists schema IDs for a message: "a, b", or "none".
+func JoinIDs(ids []table.SchemaID) string {
 	names := make([]string, len(ids))
 	for i, id := range ids {
 		names[i] = string(id)

@@ -15,19 +15,17 @@ import (
 	"github.com/vllm-sr/systemone/runtime/target"
 )
 
-// fakeCodec is a target codec whose identity the test chooses; NewSchemas
-// only calls ID, Spec and Stateless.
+// fakeCodec is a target codec whose traits the test chooses; NewSchemas
+// only reads its traits.
 type fakeCodec struct {
 	target.Codec
 	id        table.SchemaID
-	spec      target.SpecRef
 	stateless bool
 }
 
-func (c fakeCodec) ID() table.SchemaID                 { return c.id }
-func (c fakeCodec) Spec() target.SpecRef               { return c.spec }
-func (c fakeCodec) Stateless() bool                    { return c.stateless }
-func (c fakeCodec) Capabilities() target.CapabilitySet { return nil }
+func (c fakeCodec) Traits() target.Traits {
+	return target.Traits{Schema: c.id, Stateless: c.stateless}
+}
 
 type fakeDeviation struct {
 	target.Deviation
@@ -47,13 +45,13 @@ var specs = []table.SpecHash{
 }
 
 func std() Schema {
-	ref := target.SpecRef{Path: "specs/std.yaml", SHA256: strings.Repeat("a", 64)}
-	return Schema{ID: "systemone/0.2", Spec: ref, Target: fakeCodec{id: "systemone/0.2", spec: ref, stateless: true}}
+	ref := SpecRef{Path: "specs/std.yaml", SHA256: strings.Repeat("a", 64)}
+	return Schema{ID: "systemone/0.2", Spec: ref, Target: fakeCodec{id: "systemone/0.2", stateless: true}}
 }
 
 func ext() Schema {
-	ref := target.SpecRef{Path: "specs/ext.yaml", SHA256: strings.Repeat("b", 64)}
-	return Schema{ID: "vllm-sr/5.0", Spec: ref, Listener: listener.V50, Target: fakeCodec{id: "vllm-sr/5.0", spec: ref, stateless: true}}
+	ref := SpecRef{Path: "specs/ext.yaml", SHA256: strings.Repeat("b", 64)}
+	return Schema{ID: "vllm-sr/5.0", Spec: ref, Listener: listener.V50, Target: fakeCodec{id: "vllm-sr/5.0", stateless: true}}
 }
 
 func stateText() target.Deviation {
@@ -65,10 +63,10 @@ func TestNewAndLookups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := join(r.IDs()); got != "systemone/0.2, vllm-sr/5.0" {
+	if got := JoinIDs(r.IDs()); got != "systemone/0.2, vllm-sr/5.0" {
 		t.Errorf("IDs %s", got)
 	}
-	if got := join(r.ListenerIDs()); got != "vllm-sr/5.0" {
+	if got := JoinIDs(r.ListenerIDs()); got != "vllm-sr/5.0" {
 		t.Errorf("listener IDs %s", got)
 	}
 	if _, err := r.Target("vllm-sr/4.0"); err == nil || err.Error() != `unknown target schema "vllm-sr/4.0"; supported: systemone/0.2, vllm-sr/5.0` {
@@ -111,41 +109,36 @@ func TestNewSchemasRefuses(t *testing.T) {
 		{"bad ID", func() []Schema {
 			s := std()
 			s.ID = "systemone-0.2"
-			s.Target = fakeCodec{id: s.ID, spec: s.Spec, stateless: true}
+			s.Target = fakeCodec{id: s.ID, stateless: true}
 			return []Schema{s}
 		}, nil, `schema "systemone-0.2": the ID matches neither name/major.minor nor internal`},
 		{"codec of another ID", func() []Schema {
 			s := std()
-			s.Target = fakeCodec{id: "vllm-sr/5.0", spec: s.Spec, stateless: true}
+			s.Target = fakeCodec{id: "vllm-sr/5.0", stateless: true}
 			return []Schema{s}
 		}, nil, `its target codec speaks "vllm-sr/5.0"`},
 		{"listener of another ID", func() []Schema { s := std(); s.Listener = listener.V50; return []Schema{s} }, nil, `its listener codec speaks "vllm-sr/5.0"`},
 		{"not stateless", func() []Schema {
 			s := std()
-			s.Target = fakeCodec{id: s.ID, spec: s.Spec}
+			s.Target = fakeCodec{id: s.ID}
 			return []Schema{s}
 		}, nil, `schema "systemone/0.2": its target codec is not stateless`},
 		{"duplicate", func() []Schema { return []Schema{std(), std()} }, nil, `schema "systemone/0.2": registered twice`},
 		{"wrong sha256", func() []Schema {
 			s := std()
 			s.Spec.SHA256 = strings.Repeat("c", 64)
-			s.Target = fakeCodec{id: s.ID, spec: s.Spec, stateless: true}
+			s.Target = fakeCodec{id: s.ID, stateless: true}
 			return []Schema{s}
 		}, nil, `specification specs/std.yaml: sha256 ` + strings.Repeat("c", 64) + `, but the generated tables were built from ` + strings.Repeat("a", 64)},
-		{"codec and entry disagree", func() []Schema {
-			s := std()
-			s.Target = fakeCodec{id: s.ID, spec: target.SpecRef{Path: "specs/ext.yaml", SHA256: strings.Repeat("b", 64)}, stateless: true}
-			return []Schema{s}
-		}, nil, `its target codec reports the specification specs/ext.yaml`},
 		{"unknown spec", func() []Schema {
 			s := std()
 			s.Spec.Path = "specs/other.yaml"
-			s.Target = fakeCodec{id: s.ID, spec: s.Spec, stateless: true}
+			s.Target = fakeCodec{id: s.ID, stateless: true}
 			return []Schema{s}
 		}, nil, `specification specs/other.yaml is not one the generated tables were built from`},
 		{"no spec", func() []Schema {
 			s := std()
-			s.Spec = target.SpecRef{}
+			s.Spec = SpecRef{}
 			s.Target = fakeCodec{id: s.ID, stateless: true}
 			return []Schema{s}
 		}, nil, `names no specification`},
@@ -168,8 +161,8 @@ func TestVerifySpecFiles(t *testing.T) {
 	root := t.TempDir()
 	body := []byte("openapi: 3.1.0\n")
 	sum := sha256.Sum256(body)
-	ref := target.SpecRef{Path: "specs/std.yaml", SHA256: hex.EncodeToString(sum[:])}
-	s := Schema{ID: "systemone/0.2", Spec: ref, Target: fakeCodec{id: "systemone/0.2", spec: ref, stateless: true}}
+	ref := SpecRef{Path: "specs/std.yaml", SHA256: hex.EncodeToString(sum[:])}
+	s := Schema{ID: "systemone/0.2", Spec: ref, Target: fakeCodec{id: "systemone/0.2", stateless: true}}
 	r, err := NewSchemas([]Schema{s}, nil, []table.SpecHash{{Schema: s.ID, Path: ref.Path, SHA256: ref.SHA256}})
 	if err != nil {
 		t.Fatal(err)

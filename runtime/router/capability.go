@@ -20,18 +20,17 @@ func (r *Router) capabilities(ctx context.Context, d *routerconfig.Deployment) t
 		return d.Capabilities
 	}
 	if l, ok := r.listings.entry(ctx, d); ok && l.Features != nil {
-		return featureCapabilities(l.Features, d.Codec)
+		return featureCapabilities(l.Features, d.Codec.Traits().Capabilities)
 	}
 	return d.Capabilities
 }
 
 // featureCapabilities keeps the listing's features that name a capability
 // the deployment's schema carries.
-func featureCapabilities(features []string, codec tc.Codec) tc.CapabilitySet {
+func featureCapabilities(features []string, carried tc.CapabilitySet) tc.CapabilitySet {
 	var out tc.CapabilitySet
 	for _, f := range features {
-		c := tc.Capability(f)
-		if codec == nil || codec.Capabilities().Has(c) {
+		if c := tc.Capability(f); carried.Has(c) {
 			out = append(out, c)
 		}
 	}
@@ -50,18 +49,18 @@ func target(d *routerconfig.Deployment, caps tc.CapabilitySet) tc.Target {
 // nil when d can take b.
 func missing(d *routerconfig.Deployment, caps tc.CapabilitySet, b *ir.Batch) []tc.Missing {
 	var out []tc.Missing
-	if d.Schema == table.SchemaStandard02 {
-		// The standard's carry check also applies the capabilities to the
-		// question types, so only media are checked below.
-		var ce *tc.CarryError
-		if err := tc.CheckCarryStandard02(b, target(d, caps)); errors.As(err, &ce) {
-			out = append(out, ce.Missing...)
-		}
+	// A codec that checks what its schema carries (systemone/0.2) also
+	// applies the capabilities to the question types, so only media are
+	// checked below.
+	_, carries := d.Codec.(tc.CarryChecker)
+	var ce *tc.CarryError
+	if carries && errors.As(tc.CheckCarry(d.Codec, b, target(d, caps)), &ce) {
+		out = append(out, ce.Missing...)
 	}
 	for i := range b.Items {
 		r := &b.Items[i].Request
 		at := ir.Path{{Name: vocab.BatchRequests}, {Name: b.Items[i].Name}}
-		if d.Schema != table.SchemaStandard02 {
+		if !carries {
 			out = append(out, unansweredTypes(r, caps, at)...)
 		}
 		out = append(out, unreadMedia(r, caps, at)...)

@@ -9,10 +9,11 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
@@ -117,29 +118,31 @@ func (r *Router) ruleNames() []string {
 	return out
 }
 
-// decideOn sends the rules bound to one deployment as one batch.
+// decideOn sends the rules bound to one deployment as one batch through
+// the engine: planned by the deployment's codec, called over HTTP, and
+// reassembled per rule.
 func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input map[string]string) []RuleResult {
 	d, _ := r.cfg.Deployment(rules[0].Deployment)
 	var timeout time.Duration
 	batch := &ir.Batch{}
 	for _, rule := range rules {
 		timeout = max(timeout, rule.Timeout)
-		batch.Items = append(batch.Items, ir.BatchItem{Name: rule.Name, Request: ruleRequest(rule, d.Schema, input)})
+		batch.Items = append(batch.Items, ir.BatchItem{Name: rule.Name, Request: ruleRequest(rule, d.Codec.Traits(), input)})
 	}
 	ms := timeout.Milliseconds()
 	batch.Options = &ir.Options{DeadlineMs: &ms}
 	deadline := time.Now().Add(timeout)
-	caps := r.capabilities(ctx, d)
-	rn, e := r.runRules(ctx, d, caps, batch, deadline)
-	var batchOut *ir.BatchResponse
+	x := &engine.Exchange{Batch: batch}
+	e := r.plan(x, d, r.capabilities(ctx, d), deadline)
+	var out listener.Outcome
 	if e == nil {
-		batchOut = tc.Reassemble(&rn.plan, rn.results)
+		out, _, e = x.Call(ctx)
 	}
-	out := make([]RuleResult, len(rules))
+	results := make([]RuleResult, len(rules))
 	for i, rule := range rules {
 		res := RuleResult{Rule: rule.Name, Deployment: d.Name}
-		if batchOut != nil {
-			resp := batchOut.Responses[i].Response
+		if e == nil {
+			resp := out.Batch.Responses[i].Response
 			res.Response = &resp
 		} else {
 			res.Response = &ir.Response{Answers: failedRule(rule, e), Usage: &ir.Usage{}}
@@ -151,25 +154,9 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input
 				res.Outcome = string(rule.OnUnknown)
 			}
 		}
-		out[i] = res
+		results[i] = res
 	}
-	return out
-}
-
-// runRules plans a rules batch with d's codec and runs it.
-func (r *Router) runRules(ctx context.Context, d *routerconfig.Deployment, caps tc.CapabilitySet, b *ir.Batch, deadline time.Time) (*run, *ir.ErrorBody) {
-	plan, diags, err := d.Codec.Plan(b, target(d, caps), tc.Policy{Deadline: deadline})
-	if err != nil {
-		return nil, planFailed(err)
-	}
-	devDiags, err := tc.ApplyRequestDeviations(&plan, d.Deviations)
-	if err != nil {
-		return nil, planFailed(err)
-	}
-	r.metrics.recordTarget(d.Name, append(diags, devDiags...))
-	c := &caller{client: r.client, codec: d.Codec, deviations: d.Deviations,
-		observe: func(status int) { r.metrics.recordCall(d.Name, status) }}
-	return &run{plan: plan, results: c.execute(ctx, &plan)}, nil
+	return results
 }
 
 // failedRule answers every question of a rule whose batch could not be
@@ -185,16 +172,17 @@ func failedRule(rule *routerconfig.Rule, e *ir.ErrorBody) []ir.Answer {
 // ruleRequest is the request a rule sends: its questions over a state of
 // its input parts, part name to text in the rule's order. The parts keep
 // the roles they have always had: explicit roles (the generated implicit
-// role of each part name) for the standard's and vllm-sr/5.0's targets;
-// the internal form leaves roles absent, which is the same implicit roles.
-func ruleRequest(rule *routerconfig.Rule, schema table.SchemaID, input map[string]string) ir.Request {
+// role of each part name), except where the target's schema reads a
+// state's keys as implicit roles (the internal form), which leaves roles
+// absent: the same roles.
+func ruleRequest(rule *routerconfig.Rule, traits tc.Traits, input map[string]string) ir.Request {
 	state := make([]jsonvalue.Member, len(rule.Input))
 	roles := ir.Roles{Mode: ir.RoleModeExplicit}
 	for i, part := range rule.Input {
 		state[i] = jsonvalue.Member{Name: part, Value: jsonvalue.String(input[part])}
 		roles.Parts = append(roles.Parts, ir.RolePart{Key: part, Role: ir.Role(fieldtable.ImplicitRole(part))})
 	}
-	if schema == table.SchemaInternal {
+	if traits.ImplicitRoles {
 		roles = ir.Roles{Mode: ir.RoleModeImplicit}
 	}
 	obj, _ := jsonvalue.Object(state...)

@@ -19,15 +19,16 @@ type ruleJSON struct {
 
 // DecideJSON writes results as `vllm-sr decide` prints them, indented:
 // {"rules": [{rule, deployment, outcome, unknown, response}]}, each
-// response in the vllm-sr/5.0 /v1/decisions shape (an unknown answer
-// carries its error, reason and message).
-func DecideJSON(results []RuleResult) ([]byte, error) {
+// response in the /v1/decisions shape of the schema a System One listener
+// speaks by default, vllm-sr/5.0 (an unknown answer carries its error,
+// reason and message).
+func (r *Router) DecideJSON(results []RuleResult) ([]byte, error) {
 	out := struct {
 		Rules []ruleJSON `json:"rules"`
 	}{Rules: make([]ruleJSON, len(results))}
 	for i, res := range results {
 		cr := &listener.ClientRequest{Endpoint: listener.EndpointDecisions, Request: &ir.Request{}}
-		body, err := listener.V50.AnswerSuccess(cr, listener.Outcome{Response: res.Response})
+		body, err := r.systemone.Codec.AnswerSuccess(cr, listener.Outcome{Response: res.Response})
 		if err != nil {
 			return nil, err
 		}

@@ -4,20 +4,24 @@
 //
 // A listener serves the APIs of its apis map (runtime/routerconfig). An
 // LLM API request is forwarded unchanged to the upstream that serves its
-// model (llmproxy.go). A System One request is read by the listener's
-// codec (runtime/listener: V50, V40) into the IR and a plan; the
-// client's model names a deployment, or a pool routed by capability
-// (auto.go). The Forward path (forward.go) then either passes the client's
-// own bytes through to a vllm-sr deployment's native /v1/decisions, or has
-// the deployment's target codec (runtime/target) plan the wire calls,
-// which execute.go runs under a sliding window of max_concurrency calls
-// and the caller's deadline. Answers and errors are re-encoded for the
-// client's schema by the listener codec, batches reassembled.
+// model (llmproxy.go). A System One request runs through the pipeline of
+// runtime/engine (systemone.go): read by the listener's codec, which the
+// configuration looked up in the schema registry; routed here by its
+// model to a deployment, or a pool routed by capability (forward.go,
+// auto.go, capability.go), with the listener's max_deadline_ms applied;
+// planned by the engine with the deployment's target codec and
+// deviations (or passed through to a vllm-sr deployment's native
+// /v1/decisions with the client's own bytes); called by the Router's
+// engine.Caller (execute.go), which sends the wire calls over HTTP under a
+// sliding window of max_concurrency calls and the caller's deadline;
+// reassembled by the engine and answered in the client's schema by the
+// listener codec.
 //
-// The Decide path (decide.go) evaluates the Router's own rules: it builds
-// a state from named input parts, sends the rules of one stage bound to
-// one deployment as one batch (a bundle, or split calls where the target
-// has no batch), and applies each rule's on_unknown policy.
+// The Decide path (decide.go) evaluates the Router's own rules through the
+// same engine: it builds a state from named input parts, sends the rules
+// of one stage bound to one deployment as one batch (a bundle, or split
+// calls where the target has no batch), and applies each rule's
+// on_unknown policy.
 //
 // Invariants:
 //   - Plans and diagnostics are decided by the codecs; this package runs
@@ -25,8 +29,12 @@
 //   - What a deployment cannot carry or answer is refused with 400
 //     unsupported_capability before any upstream call.
 //   - On /v1/systemone and /v1/systemone/batch the first failure in
-//     request order answers the whole request (failfast.go); per-question
-//     errors inside a 200 are only for /v1/decisions and /v1/bundle.
+//     request order answers the whole request (the engine's reassembly);
+//     per-question errors inside a 200 are only for /v1/decisions and
+//     /v1/bundle.
+//   - No code here names a particular codec or switches on a schema ID:
+//     codecs come from the schema registry, their differences from their
+//     traits and seams.
 //   - Error reasons are fixed words and messages never copy request
 //     values; configuration names (listeners, deployments, pools, rules)
 //     are not request data and may be named.

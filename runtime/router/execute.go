@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/engine"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
@@ -15,24 +16,27 @@ import (
 // 32 MiB body limit, and one byte to tell a larger body apart.
 const maxReplyBytes = vocab.LimitBodyBytes + 1
 
-// caller runs a plan's wire calls for one deployment.
-type caller struct {
-	client     *http.Client
-	codec      tc.Codec
-	deviations []tc.Deviation
-	// observe is told each call's status (0 when no reply came).
-	observe func(status int)
+// httpCaller is the Router's engine.Caller: it sends a plan's wire calls
+// over HTTP and reads each reply with the route's codec. One serves every
+// request of a Router.
+type httpCaller struct {
+	client  *http.Client
+	metrics *Metrics
 }
 
-// execute runs p's calls, at most p.MaxConcurrency in flight, the next
+var _ engine.Caller = (*httpCaller)(nil)
+
+// Call runs the plan's calls, at most MaxConcurrency in flight, the next
 // call starting as soon as one finishes (a sliding window, in plan order),
-// every call bounded by ctx and p.Deadline. Each reply goes through the
-// deployment's deviations, then the codec's DecodeReply.
+// every call bounded by ctx and the plan's deadline. Each reply goes
+// through the route's deviations, then its codec's DecodeReply, and each
+// call's outcome is counted for the route's deployment.
 //
 // A call not started before the deadline is never sent: its items get no
 // result, which reassembly answers deadline_exceeded, so only their own
 // questions are unknown. The results come back in call order.
-func (c *caller) execute(ctx context.Context, p *tc.Plan) []tc.ItemResult {
+func (c *httpCaller) Call(ctx context.Context, x *engine.Exchange) []tc.ItemResult {
+	p, rt := &x.Plan, &x.Route
 	if !p.Deadline.IsZero() {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithDeadline(ctx, p.Deadline)
@@ -56,7 +60,7 @@ launch:
 		go func(i int) {
 			defer wg.Done()
 			defer func() { <-slots }()
-			perCall[i] = c.one(ctx, p, &p.Calls[i])
+			perCall[i] = c.one(ctx, p, rt, &p.Calls[i])
 		}(i)
 	}
 	wg.Wait()
@@ -68,15 +72,13 @@ launch:
 }
 
 // one sends one call and decodes its reply into its items' results.
-func (c *caller) one(ctx context.Context, p *tc.Plan, call *tc.WireCall) []tc.ItemResult {
+func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call *tc.WireCall) []tc.ItemResult {
 	reply := c.send(ctx, call)
-	if c.observe != nil {
-		c.observe(reply.Status)
-	}
-	if err := tc.ApplyReplyDeviations(&reply, c.deviations); err != nil {
+	c.metrics.recordCall(rt.Target.Deployment, reply.Status)
+	if err := tc.ApplyReplyDeviations(&reply, rt.Deviations); err != nil {
 		return tc.CallFailed(p, call, tc.MalformedReplyError(err), 0)
 	}
-	results, err := c.codec.DecodeReply(*p, *call, reply)
+	results, err := rt.Codec.DecodeReply(*p, *call, reply)
 	if err != nil {
 		return tc.CallFailed(p, call, tc.MalformedReplyError(err), 0)
 	}
@@ -85,7 +87,7 @@ func (c *caller) one(ctx context.Context, p *tc.Plan, call *tc.WireCall) []tc.It
 
 // send makes the HTTP call. A transport failure, a deadline passing or a
 // reply over the body limit is a reply with Err set and no status.
-func (c *caller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
+func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 	req, err := http.NewRequestWithContext(ctx, call.Method, call.URL, bytes.NewReader(call.Body))
 	if err != nil {
 		return tc.WireReply{Err: err}

@@ -2,96 +2,88 @@ package router
 
 import (
 	"context"
+	"log/slog"
+	"slices"
 	"time"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
-// run is one job's execution on one deployment: its plan and its results.
-type run struct {
-	plan    tc.Plan
-	results []tc.ItemResult
-	// passThrough: the client's bytes went to the native endpoint.
-	passThrough bool
-}
-
-// runOn plans j for d and runs the plan. A request whose listener plan is
-// pass-through goes to a vllm-sr deployment's native /v1/decisions with
-// the client's own bytes (see passThroughPlan); anything else is planned
-// by d's target codec, then rewritten by d's deviations.
-func (r *Router) runOn(ctx context.Context, d *routerconfig.Deployment, caps tc.CapabilitySet, j *job, deadline time.Time) (*run, *ir.ErrorBody) {
-	out := &run{}
-	c := &caller{client: r.client, codec: d.Codec, deviations: d.Deviations,
-		observe: func(status int) { r.metrics.recordCall(d.Name, status) }}
-	if canPassThrough(d, j) {
-		plan, err := passThroughPlan(d, j, deadline)
-		if err != nil {
-			return nil, planFailed(err)
+// forward routes a read request by its model and runs it through the
+// engine: on the deployment it names (refused before any call when that
+// deployment cannot carry or answer it), or on the first capable member of
+// the pool it names, whose answer adds routing. On an error, retryAfter is
+// the delay the upstream asked for with the failure that answers the
+// request (zero when none).
+func (r *Router) forward(ctx context.Context, listenerName string, api *routerconfig.ListenerAPI, x *engine.Exchange,
+	attrs *[]slog.Attr) (out listener.Outcome, retryAfter time.Duration, e *ir.ErrorBody) {
+	if x.Model == "" {
+		return listener.Outcome{}, 0, listener.InvalidRequest(vocab.ReasonMissingModel, "the request names no model; name a deployment or a pool")
+	}
+	members, known := r.cfg.Route(x.Model)
+	if api.Models != nil && !slices.Contains(api.Models, x.Model) || !known {
+		return listener.Outcome{}, 0, modelNotFound(listenerName, known, r.servedModels(api))
+	}
+	deadline := deadline(x, api, time.Now())
+	if limit, capped := api.Setting(registry.MaxDeadlineSetting); capped {
+		x.CapDeadline(limit)
+	}
+	_, pooled := r.cfg.Pool(x.Model)
+	var chosen choice
+	if pooled {
+		c, refusal := r.choose(ctx, x.Model, members, x.Batch, x.Single)
+		if refusal != nil {
+			return listener.Outcome{}, 0, refusal
 		}
-		out.plan, out.passThrough = plan, true
-		c.codec, c.deviations = tc.Internal, nil
+		chosen = c
 	} else {
-		plan, diags, err := d.Codec.Plan(j.batch, target(d, caps), tc.Policy{Deadline: deadline})
-		if err != nil {
-			return nil, planFailed(err)
+		d := members[0]
+		caps := r.capabilities(ctx, d)
+		if m := missing(d, caps, x.Batch); len(m) > 0 {
+			return listener.Outcome{}, 0, carryRefusal(d, m, x.Single)
 		}
-		devDiags, err := tc.ApplyRequestDeviations(&plan, d.Deviations)
-		if err != nil {
-			return nil, planFailed(err)
-		}
-		r.metrics.recordTarget(d.Name, append(diags, devDiags...))
-		out.plan = plan
+		chosen = choice{deployment: d, caps: caps}
 	}
-	out.results = c.execute(ctx, &out.plan)
-	return out, nil
+	if e := r.plan(x, chosen.deployment, chosen.caps, deadline); e != nil {
+		return listener.Outcome{}, 0, e
+	}
+	*attrs = append(*attrs, slog.String("deployment", chosen.deployment.Name), slog.Int("upstream_calls", len(x.Plan.Calls)),
+		slog.Bool("pass_through_bytes", x.PassThrough))
+	out, retryAfter, e = x.Call(ctx)
+	if e == nil && pooled {
+		addRouting(&out, routing(x.Model, chosen, len(x.Plan.Calls)))
+	}
+	return out, retryAfter, e
 }
 
-// canPassThrough: the listener codec planned pass-through for a single
-// /v1/decisions request, and d is a vllm-sr deployment (whose servers
-// read the internal form on /v1/decisions) with no deviation to apply.
-func canPassThrough(d *routerconfig.Deployment, j *job) bool {
-	return j.cr.Plan == listener.PlanPassThrough && j.cr.Endpoint == listener.EndpointDecisions &&
-		j.single && d.Schema == table.SchemaVllmSR50 && len(d.Deviations) == 0
+// plan has the engine plan x for d, with the capabilities r resolved, and
+// counts the plan's diagnostics.
+func (r *Router) plan(x *engine.Exchange, d *routerconfig.Deployment, caps tc.CapabilitySet, deadline time.Time) *ir.ErrorBody {
+	e := r.engine.Plan(x, engine.Route{Codec: d.Codec, Target: target(d, caps), Policy: tc.Policy{Deadline: deadline},
+		Deviations: d.Deviations, Caller: r.caller})
+	if e == nil && len(x.Diagnostics) > 0 {
+		r.metrics.recordTarget(d.Name, x.Diagnostics)
+	}
+	return e
 }
 
-// passThroughPlan is the internal codec's plan for the request, whose one
-// call carries the client's own bytes when the client's model is what goes
-// upstream and the listener did not lower its deadline. Otherwise the call
-// keeps the internal codec's body, which is the client's request with only
-// its model or deadline_ms rewritten (the internal form is lossless).
-func passThroughPlan(d *routerconfig.Deployment, j *job, deadline time.Time) (tc.Plan, error) {
-	plan, _, err := tc.Internal.Plan(j.batch, d.Target(), tc.Policy{Deadline: deadline})
-	if err != nil {
-		return tc.Plan{}, err
+// deadline is when every upstream call must have answered: the client's
+// deadline_ms capped by the listener's max_deadline_ms, which also applies
+// when the client asked for none. Zero for no deadline.
+func deadline(x *engine.Exchange, api *routerconfig.ListenerAPI, now time.Time) time.Time {
+	ms := x.DeadlineMs()
+	limit, capped := api.Setting(registry.MaxDeadlineSetting)
+	switch {
+	case ms == nil && !capped:
+		return time.Time{}
+	case ms == nil || capped && *ms > limit:
+		return now.Add(time.Duration(limit) * time.Millisecond)
 	}
-	if j.model == d.Model && !j.deadlineCapped && len(plan.Calls) == 1 {
-		plan.Calls[0].Body = j.cr.Body
-	}
-	return plan, nil
-}
-
-// outcome turns a run's results into the client's answer: on a fail-fast
-// endpoint the first failure answers the whole request (firstFailure),
-// with the delay its upstream asked for; otherwise each failed item's
-// questions carry their errors. Responses name the model the client asked
-// for.
-func outcome(j *job, rn *run) (listener.Outcome, time.Duration, *ir.ErrorBody) {
-	if j.failFast {
-		if f, retryAfter := firstFailure(j, rn); f != nil {
-			return listener.Outcome{}, retryAfter, f
-		}
-	}
-	batch := tc.Reassemble(&rn.plan, rn.results)
-	model := j.model
-	batch.Model = &model
-	if j.single {
-		resp := batch.Responses[0].Response
-		resp.Model = &model
-		return listener.Outcome{Response: &resp}, 0, nil
-	}
-	return listener.Outcome{Batch: batch}, 0, nil
+	return now.Add(time.Duration(*ms) * time.Millisecond)
 }

@@ -5,10 +5,8 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // listenerHandler serves one listener: the APIs of its apis map, GET
@@ -19,6 +17,9 @@ type listenerHandler struct {
 	// systemone is the listener's System One entry; nil when it does not
 	// serve System One.
 	systemone *routerconfig.ListenerAPI
+	// errors is the entry whose codec writes the listener's own errors:
+	// systemone, else the Router's default System One entry.
+	errors *routerconfig.ListenerAPI
 }
 
 func (h *listenerHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -37,13 +38,13 @@ func (h *listenerHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	api, known := h.router.apis.ByPath(path)
 	if !known {
-		h.answerError(w, h.errorAPI(), nil, &ir.ErrorBody{Status: http.StatusNotFound, Reason: vocab.ReasonUnknownPath,
+		h.answerError(w, h.errors, nil, &ir.ErrorBody{Status: http.StatusNotFound, Reason: vocab.ReasonUnknownPath,
 			Message: "listener " + quote(h.lst.Name) + " serves no API on this path"})
 		return
 	}
 	served, ok := h.lst.Serves(api.Name, h.router.apis)
 	if !ok {
-		h.answerError(w, h.errorAPI(), nil, &ir.ErrorBody{Status: http.StatusNotFound, Reason: vocab.ReasonAPINotServed,
+		h.answerError(w, h.errors, nil, &ir.ErrorBody{Status: http.StatusNotFound, Reason: vocab.ReasonAPINotServed,
 			Message: "listener " + quote(h.lst.Name) + " does not serve the " + api.Name + " API"})
 		return
 	}
@@ -54,11 +55,19 @@ func (h *listenerHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	h.llm(w, req, served)
 }
 
-// errorAPI is the entry whose codec writes the listener's own errors: its
-// System One entry, else a vllm-sr/5.0 one (the standard's detail body).
-func (h *listenerHandler) errorAPI() *routerconfig.ListenerAPI {
-	if h.systemone != nil {
-		return h.systemone
+// defaultSystemOne is a System One entry in the schema a System One
+// listener speaks by default (vllm-sr/5.0, whose error body is the
+// standard's detail), its codec looked up in the schema registry: what
+// writes the errors of a listener that serves no System One, and `vllm-sr
+// decide`'s responses.
+func defaultSystemOne(apis *registry.APIs, schemas *registry.Schemas) (*routerconfig.ListenerAPI, error) {
+	api, err := apis.Resolve(registry.SystemOne)
+	if err != nil {
+		return nil, err
 	}
-	return &routerconfig.ListenerAPI{Schema: table.SchemaVllmSR50, Codec: listener.V50}
+	codec, err := schemas.Listener(api.ListenerDefault)
+	if err != nil {
+		return nil, err
+	}
+	return &routerconfig.ListenerAPI{API: api, Schema: api.ListenerDefault, Codec: codec}, nil
 }

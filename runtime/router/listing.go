@@ -15,7 +15,7 @@ import (
 const DefaultListingTimeout = 2 * time.Second
 
 // listings fetches deployments' upstream listings through their target
-// codecs (ListingPath, DecodeListing) and keeps each one that decoded: a
+// codecs (Traits.ListingPath, DecodeListing) and keeps each one that decoded: a
 // deployment's models and cards do not change while it runs. A failed
 // fetch is not kept, so the next request tries again.
 type listings struct {
@@ -50,7 +50,7 @@ func (l *listings) listing(ctx context.Context, d *routerconfig.Deployment) (*ir
 	if ok {
 		return cached, true
 	}
-	if d.Codec == nil || d.Codec.ListingPath() == "" {
+	if d.Codec == nil || d.Codec.Traits().ListingPath == "" {
 		return nil, false
 	}
 	fetched, ok := l.fetch(ctx, d)
@@ -70,7 +70,7 @@ func (l *listings) fetch(ctx context.Context, d *routerconfig.Deployment) (*ir.L
 	}
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+d.Codec.ListingPath(), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+d.Codec.Traits().ListingPath, nil)
 	if err != nil {
 		return nil, false
 	}

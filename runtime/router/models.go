@@ -25,7 +25,7 @@ func (h *listenerHandler) models(w http.ResponseWriter, req *http.Request) {
 			body, err = jsonvalue.Decode(raw, jsonvalue.Options{MaxDepth: 128})
 		}
 		if err != nil {
-			h.answerError(w, h.errorAPI(), nil, internalError(vocab.ReasonUnwritableListing, "the listing could not be written"))
+			h.answerError(w, h.errors, nil, internalError(vocab.ReasonUnwritableListing, "the listing could not be written"))
 			return
 		}
 	} else {

@@ -1,21 +1,22 @@
 package router
 
 import (
+	"net/http"
 	"testing"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
-	"github.com/vllm-sr/systemone/runtime/table"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 func TestRuleStateKeepsPartRoles(t *testing.T) {
 	rule := &routerconfig.Rule{Name: "r", Input: []string{"request", "history", "answer"}}
 	input := map[string]string{"request": "help", "answer": "done"}
-	r := ruleRequest(rule, table.SchemaVllmSR50, input)
+	r := ruleRequest(rule, tc.V50.Traits(), input)
 	if got := string(jsonvalue.Compact(r.State)); got != `{"request":"help","history":"","answer":"done"}` {
 		t.Fatalf("state %s", got)
 	}
@@ -28,7 +29,7 @@ func TestRuleStateKeepsPartRoles(t *testing.T) {
 			t.Fatalf("role %d: %+v, want %+v", i, r.Roles.Parts[i], p)
 		}
 	}
-	if in := ruleRequest(rule, table.SchemaInternal, input); in.Roles.Mode != ir.RoleModeImplicit || in.Roles.Parts != nil {
+	if in := ruleRequest(rule, tc.Internal.Traits(), input); in.Roles.Mode != ir.RoleModeImplicit || in.Roles.Parts != nil {
 		t.Fatalf("the internal form leaves roles absent: %+v", in.Roles)
 	}
 }
@@ -49,10 +50,22 @@ func TestDeadlineIsCappedByTheListener(t *testing.T) {
 		{open, ms(9000), 9 * time.Second},
 		{open, nil, 0},
 	} {
-		j := jobOf(&listener.ClientRequest{Endpoint: listener.EndpointSystemOne, Request: &ir.Request{Options: c.opts}})
-		got := j.deadline(c.api, now)
+		got := deadline(&engine.Exchange{Batch: &ir.Batch{Options: c.opts}}, c.api, now)
 		if c.want == 0 && !got.IsZero() || c.want != 0 && got.Sub(now) != c.want {
 			t.Errorf("%+v: deadline %v after now, want %v", c.opts, got.Sub(now), c.want)
+		}
+	}
+}
+
+func TestSetRetryAfter(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{{0, ""}, {-time.Second, ""}, {time.Millisecond, "1"}, {1500 * time.Millisecond, "2"}, {3 * time.Second, "3"}} {
+		h := http.Header{}
+		setRetryAfter(h, c.d)
+		if got := h.Get("Retry-After"); got != c.want {
+			t.Errorf("%v: %q, want %q", c.d, got, c.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
@@ -19,6 +21,9 @@ type Options struct {
 	// APIs is the registry paths resolve through; nil is
 	// registry.BuiltinAPIs(), the one configurations load with.
 	APIs *registry.APIs
+	// Schemas is the registry the engine looks codecs up in; nil is
+	// registry.BuiltinSchemas(), the one configurations load with.
+	Schemas *registry.Schemas
 	// Client makes the upstream calls; nil is a client whose calls are
 	// bounded by each request's deadline only.
 	Client *http.Client
@@ -36,13 +41,17 @@ const DefaultShutdownTimeout = 10 * time.Second
 
 // Router serves one loaded configuration. It is safe for concurrent use.
 type Router struct {
-	cfg      *routerconfig.Config
-	apis     *registry.APIs
-	client   *http.Client
-	log      *slog.Logger
-	metrics  *Metrics
-	listings *listings
-	opts     Options
+	cfg    *routerconfig.Config
+	apis   *registry.APIs
+	engine *engine.Engine
+	// caller sends every plan's wire calls (execute.go).
+	caller *httpCaller
+	// systemone is the default System One entry (defaultSystemOne).
+	systemone *routerconfig.ListenerAPI
+	log       *slog.Logger
+	metrics   *Metrics
+	listings  *listings
+	opts      Options
 }
 
 // LoadConfig loads the configuration at path with the built-in API and
@@ -60,6 +69,9 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 	if opts.APIs == nil {
 		opts.APIs = registry.BuiltinAPIs()
 	}
+	if opts.Schemas == nil {
+		opts.Schemas = registry.BuiltinSchemas()
+	}
 	if opts.Client == nil {
 		opts.Client = &http.Client{Transport: &http.Transport{
 			MaxIdleConnsPerHost: 64, IdleConnTimeout: 90 * time.Second, ResponseHeaderTimeout: 10 * time.Minute,
@@ -74,7 +86,13 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 	if opts.ShutdownTimeout <= 0 {
 		opts.ShutdownTimeout = DefaultShutdownTimeout
 	}
-	return &Router{cfg: cfg, apis: opts.APIs, client: opts.Client, log: opts.Logger, metrics: newMetrics(),
+	systemone, err := defaultSystemOne(opts.APIs, opts.Schemas)
+	if err != nil {
+		return nil, fmt.Errorf("router: %w", err)
+	}
+	metrics := newMetrics()
+	return &Router{cfg: cfg, apis: opts.APIs, engine: engine.New(opts.Schemas), caller: &httpCaller{client: opts.Client, metrics: metrics},
+		systemone: systemone, log: opts.Logger, metrics: metrics,
 		listings: newListings(opts.Client, opts.ListingTimeout), opts: opts}, nil
 }
 
@@ -95,6 +113,7 @@ func (r *Router) Handler(name string) (http.Handler, error) {
 		if api, ok := lst.Serves(registry.SystemOne, r.apis); ok {
 			h.systemone = api
 		}
+		h.errors = cmp.Or(h.systemone, r.systemone)
 		return h, nil
 	}
 	return nil, fmt.Errorf("router: no listener named %q", name)

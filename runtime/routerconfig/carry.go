@@ -1,7 +1,6 @@
 package routerconfig
 
 import (
-	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,15 +14,13 @@ import (
 )
 
 // checkCarry refuses, one problem per missing thing, what a rule asks
-// that its deployment cannot carry (its schema) or answer (its card or
-// declared capabilities).
+// that its deployment cannot carry (its schema, where its codec checks
+// that: target.CarryChecker, which also applies the declared
+// capabilities) or otherwise answer (its card or declared capabilities).
 func (l *loader) checkCarry(rule *Rule, req *ir.Request, d *Deployment, at map[string]*yaml.Node, questions *yaml.Node) {
 	var missing []tc.Missing
-	if d.Schema == table.SchemaStandard02 {
-		var ce *tc.CarryError
-		if err := tc.CheckCarryRequestStandard02(req, d.Target()); errors.As(err, &ce) {
-			missing = ce.Missing
-		}
+	if cc, ok := d.Codec.(tc.CarryChecker); ok {
+		missing = cc.CheckCarry(req, d.Target(), nil)
 	} else {
 		missing = unanswered(req, d)
 	}
@@ -46,9 +43,9 @@ func (l *loader) checkCarry(rule *Rule, req *ir.Request, d *Deployment, at map[s
 // refusalMessage is one line naming the rule, the deployment and what it
 // cannot carry.
 func refusalMessage(rule *Rule, d *Deployment, m tc.Missing) string {
-	verb := "cannot carry"
-	if d.Schema != table.SchemaStandard02 {
-		verb = "does not answer"
+	verb := "does not answer"
+	if _, carries := d.Codec.(tc.CarryChecker); carries {
+		verb = "cannot carry" // its schema's limits, not only its model's
 	}
 	return "rule " + strconv.Quote(rule.Name) + " refused: deployment " + strconv.Quote(d.Name) +
 		" (" + string(d.Schema) + ", model " + strconv.Quote(d.Model) + ") " + verb + " " + m.What

@@ -60,7 +60,7 @@ func (l *loader) upstreamSchema(api registry.API, f map[string]entry, path strin
 		return ""
 	}
 	if !slices.Contains(api.UpstreamSchemas, table.SchemaID(id)) {
-		l.fail(e.Value, join(path, "schema"), "unknown schema %q for %s upstreams; supported: %s", id, api.Name, joinIDs(api.UpstreamSchemas))
+		l.fail(e.Value, join(path, "schema"), "unknown schema %q for %s upstreams; supported: %s", id, api.Name, registry.JoinIDs(api.UpstreamSchemas))
 		return ""
 	}
 	return table.SchemaID(id)
@@ -160,7 +160,7 @@ func (l *loader) deploymentSchema(d *Deployment, f map[string]entry, path string
 		d.Schema, at = table.SchemaID(id), e.Value
 	}
 	if !slices.Contains(api.UpstreamSchemas, d.Schema) {
-		l.fail(at, join(path, "schema"), "unknown schema %q for deployments; supported: %s", d.Schema, joinIDs(api.UpstreamSchemas))
+		l.fail(at, join(path, "schema"), "unknown schema %q for deployments; supported: %s", d.Schema, registry.JoinIDs(api.UpstreamSchemas))
 		return false
 	}
 	codec, err := l.regs.Schemas.Target(d.Schema)
@@ -219,7 +219,7 @@ func capabilitiesOf(d *Deployment) tc.CapabilitySet {
 	case d.Declared != nil:
 		out = append(out, d.Declared...)
 	case d.Codec != nil:
-		out = append(out, d.Codec.Capabilities()...)
+		out = append(out, d.Codec.Traits().Capabilities...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -10,6 +10,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -223,8 +224,7 @@ func (l *loader) defaultAPIs() []ListenerAPI {
 	var out []ListenerAPI
 	for _, name := range l.regs.APIs.Defaults() {
 		api, _ := l.regs.APIs.Lookup(name)
-		s, _ := api.Schema(api.ListenerDefault)
-		out = append(out, ListenerAPI{API: api, Schema: s.ID, Codec: s.Listener})
+		out = append(out, ListenerAPI{API: api, Schema: api.ListenerDefault, Codec: l.listenerCodec(api, api.ListenerDefault, nil, "")})
 	}
 	return out
 }
@@ -270,25 +270,25 @@ func (l *loader) listenerAPI(api registry.API, n *yaml.Node, path string) (Liste
 	}
 	out := ListenerAPI{API: api, Schema: api.ListenerDefault}
 	if isNull(n) {
-		s, _ := api.Schema(out.Schema)
-		out.Codec = s.Listener
+		out.Codec = l.listenerCodec(api, out.Schema, n, path)
 		return out, true
 	}
 	f := l.fields(n, path, known, nil)
 	if f == nil {
 		return out, false
 	}
+	at := n
 	if e, ok := f["schema"]; ok {
+		at = e.Value
 		if id, ok := l.str(e.Value, join(path, "schema")); ok {
-			if _, known := api.Schema(table.SchemaID(id)); known {
+			if api.HasSchema(table.SchemaID(id)) {
 				out.Schema = table.SchemaID(id)
 			} else {
-				l.fail(e.Value, join(path, "schema"), "unknown schema %q for %s; supported: %s", id, api.Name, joinIDs(api.SchemaIDs()))
+				l.fail(e.Value, join(path, "schema"), "unknown schema %q for %s; supported: %s", id, api.Name, registry.JoinIDs(api.Schemas))
 			}
 		}
 	}
-	s, _ := api.Schema(out.Schema)
-	out.Codec = s.Listener
+	out.Codec = l.listenerCodec(api, out.Schema, at, join(path, "schema"))
 	if e, ok := f["models"]; ok { //vocab:not-spec Router config key
 		out.Models = l.listenerModels(api, e.Value, join(path, "models")) //vocab:not-spec Router config key
 	}
@@ -301,6 +301,21 @@ func (l *loader) listenerAPI(api registry.API, n *yaml.Node, path string) (Liste
 	}
 	slices.SortFunc(out.Settings, func(a, b SettingValue) int { return strings.Compare(a.Name, b.Name) })
 	return out, true
+}
+
+// listenerCodec looks up the listener codec of an API the Router reads
+// itself (a decision API) in the schema registry, the one place schema IDs
+// are bound to codecs; an LLM API has none, its bodies being forwarded
+// unchanged.
+func (l *loader) listenerCodec(api registry.API, schema table.SchemaID, n *yaml.Node, path string) listener.Codec {
+	if api.Kind != registry.KindDecision {
+		return nil
+	}
+	codec, err := l.regs.Schemas.Listener(schema)
+	if err != nil {
+		l.fail(n, path, "%v", err)
+	}
+	return codec
 }
 
 // listenerModels reads an API's models: a decision API's are deployments
@@ -338,12 +353,4 @@ func (l *loader) upstreamServes(model string) bool {
 		}
 	}
 	return false
-}
-
-func joinIDs(ids []table.SchemaID) string {
-	names := make([]string, len(ids))
-	for i, id := range ids {
-		names[i] = string(id)
-	}
-	return strings.Join(names, ", ")
 }

@@ -21,7 +21,7 @@ func TestBuiltinRegistriesAgree(t *testing.T) {
 			continue
 		}
 		for _, s := range api.Schemas {
-			if _, err := regs.Schemas.Listener(s.ID); err != nil {
+			if _, err := regs.Schemas.Listener(s); err != nil {
 				t.Errorf("%s listener schema: %v", api.Name, err)
 			}
 		}
@@ -78,7 +78,7 @@ func TestRequiredConfigurationLoads(t *testing.T) {
 		t.Error("a listener with apis serves only those")
 	}
 	d, _ := c.Deployment("gateway-d3")
-	if d.Codec.ID() != "systemone/0.2" || len(d.Deviations) != 1 || d.Deviations[0].ID() != "state_text" || d.Model != "d3" {
+	if d.Codec.Traits().Schema != "systemone/0.2" || len(d.Deviations) != 1 || d.Deviations[0].ID() != "state_text" || d.Model != "d3" {
 		t.Errorf("gateway-d3: %+v", d)
 	}
 	vela, _ := c.Deployment("local-vela")

@@ -14,6 +14,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 var ruleKeys = []string{"deployment", "input", "timeout_ms", "on_unknown", "questions"} //vocab:not-spec Router config key
@@ -135,7 +136,14 @@ func (l *loader) questions(rule *Rule, d *Deployment, n *yaml.Node, path string)
 		}
 		return nil, nil
 	}
-	cr, err := listener.V50.Read(listener.EndpointSystemOne, jsonvalue.Compact(body), nil)
+	// The rule's request is a vllm-sr/5.0 request, read by that schema's
+	// listener codec as a client's would be.
+	codec, err := l.regs.Schemas.Listener(table.SchemaVllmSR50)
+	if err != nil {
+		l.fail(n, path, "%v", err)
+		return nil, nil
+	}
+	cr, err := codec.Read(listener.EndpointSystemOne, jsonvalue.Compact(body), nil)
 	if err != nil {
 		l.fail(n, path, "%s", refusalText(err))
 		return nil, nil

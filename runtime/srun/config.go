@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -18,9 +19,12 @@ type Config struct {
 	// "vllm-sr/vela3-fast". A request that names no model is answered
 	// with it; a request naming another is 404 model_not_found.
 	Model string
-	// Schema is the contract the server speaks to its clients:
-	// vllm-sr/5.0 (the default) or vllm-sr/4.0.
+	// Schema is the contract the server speaks to its clients: a listener
+	// schema of Schemas, vllm-sr/5.0 (the default) or vllm-sr/4.0.
 	Schema table.SchemaID
+	// Schemas is the registry the listener codec of Schema is looked up
+	// in; nil means registry.BuiltinSchemas().
+	Schemas *registry.Schemas
 	// Device is where the model runs; only cpu.
 	Device string
 	// Addr is the host:port to listen on; port 0 picks a free port.
@@ -59,24 +63,17 @@ const (
 // Devices are the devices a model runs on.
 var Devices = []string{"cpu"}
 
-// Schemas are the schema IDs a server speaks to its clients, sorted.
-func Schemas() []table.SchemaID {
-	ids := make([]table.SchemaID, 0, len(listenerCodecs))
-	for id := range listenerCodecs {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
-
 // withDefaults returns c with every unset field at its default, or a
 // one-line error naming a setting that cannot work and what would.
 func (c Config) withDefaults() (Config, error) {
 	if c.Schema == "" {
 		c.Schema = table.SchemaVllmSR50
 	}
-	if _, ok := listenerCodecs[c.Schema]; !ok {
-		return c, fmt.Errorf("unknown schema %q; supported: %s", c.Schema, joinIDs(Schemas()))
+	if c.Schemas == nil {
+		c.Schemas = registry.BuiltinSchemas()
+	}
+	if _, err := c.Schemas.Listener(c.Schema); err != nil {
+		return c, fmt.Errorf("unknown schema %q; supported: %s", c.Schema, registry.JoinIDs(c.Schemas.ListenerIDs()))
 	}
 	if c.Device == "" {
 		c.Device = Devices[0]
@@ -97,12 +94,4 @@ func (c Config) withDefaults() (Config, error) {
 		c.Logger = slog.Default()
 	}
 	return c, nil
-}
-
-func joinIDs[T ~string](ids []T) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = string(id)
-	}
-	return strings.Join(s, ", ")
 }

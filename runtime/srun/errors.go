@@ -50,15 +50,6 @@ func requestSide(kind ir.QuestionErrorCode) bool {
 	return s >= 400 && s < 500
 }
 
-func invalidRequest(reason, message string) *ir.ErrorBody {
-	return &ir.ErrorBody{
-		Status:  requestStatus(ir.ErrorInvalidRequest),
-		Code:    ir.ErrorInvalidRequest,
-		Message: message,
-		Reason:  reason,
-	}
-}
-
 func modelNotFound(served string) *ir.ErrorBody {
 	return &ir.ErrorBody{
 		Status:  requestStatus(ir.ErrorModelNotFound),

@@ -1,12 +1,12 @@
 package srun
 
 import (
-	"errors"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 )
@@ -65,7 +65,8 @@ func (s *Server) Handler() http.Handler {
 }
 
 // work is the handler of a POST endpoint: readiness, admission, the body
-// within its limit, the listener's reading, the model, then the engine.
+// within its limit, then the pipeline (runtime/engine): the listener
+// codec's reading, the model check, the model in process, the answer.
 func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -78,22 +79,23 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 			return
 		}
 		defer s.admission.release()
-		body, refusal := readBody(w, r, BodyLimit)
+		body, refusal := listener.ReadBody(w, r, BodyLimit)
 		if refusal != nil {
 			s.writeError(w, nil, refusal)
 			return
 		}
-		req, err := s.codec.Read(endpoint, body, r.Header)
-		if err != nil {
-			s.writeError(w, nil, refusalBody(err))
+		x, e := engine.Read(s.codec, endpoint, body, r.Header)
+		if e != nil {
+			s.writeError(w, nil, e)
 			return
 		}
+		req := x.Client
 		s.metrics.countRead(req)
 		if e := s.checkModel(req); e != nil {
 			s.writeError(w, req, e)
 			return
 		}
-		out, e := s.answer(r.Context(), &call{start: start, req: req})
+		out, e := s.answer(r.Context(), x, start)
 		if e != nil {
 			s.writeError(w, req, e)
 			return
@@ -106,19 +108,6 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 		}
 		writeJSON(w, http.StatusOK, answer)
 	}
-}
-
-// refusalBody is the error body of a request the listener refused.
-func refusalBody(err error) *ir.ErrorBody {
-	var ref *listener.Refusal
-	if !errors.As(err, &ref) {
-		return invalidRequest(vocab.ReasonUnreadableRequest, "the request could not be read")
-	}
-	e := ref.Body
-	if e.Status == 0 {
-		e.Status = requestStatus(e.Code)
-	}
-	return &e
 }
 
 // checkModel refuses a request naming a model the server does not answer

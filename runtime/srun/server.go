@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/refscorer"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -17,9 +18,12 @@ import (
 // its readiness and its counters. Build one with New and serve it with
 // Start, or mount Handler yourself.
 type Server struct {
-	cfg       Config
-	model     table.Model
-	codec     listener.Codec
+	cfg   Config
+	model table.Model
+	// codec is the listener codec of cfg.Schema, from cfg.Schemas.
+	codec listener.Codec
+	// pipeline runs requests through the codecs; engine is the model.
+	pipeline  *engine.Engine
 	engine    Engine
 	log       *slog.Logger
 	admission *admission
@@ -48,10 +52,12 @@ func New(cfg Config) (*Server, error) {
 		cfg.EngineName = cmp.Or(cfg.EngineName, refscorer.Engine)
 	}
 	cfg.EngineName = cmp.Or(cfg.EngineName, "custom")
+	codec, _ := cfg.Schemas.Listener(cfg.Schema) // withDefaults checked it
 	return &Server{
 		cfg:       cfg,
 		model:     model,
-		codec:     listenerCodecs[cfg.Schema](),
+		codec:     codec,
+		pipeline:  engine.New(cfg.Schemas),
 		engine:    cfg.Engine,
 		log:       cfg.Logger.With(slog.String("model", model.Name), slog.String("schema", string(cfg.Schema))), //vocab:not-spec slog attribute keys
 		admission: newAdmission(cfg.MaxInFlight),

@@ -8,13 +8,6 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// SpecRef names the specification a codec implements and the sha256 the
-// generated tables were built from.
-type SpecRef struct {
-	Path   string
-	SHA256 string
-}
-
 // Capability is one thing a target can carry or answer.
 type Capability string
 
@@ -98,14 +91,91 @@ type ItemResult struct {
 	RetryAfter time.Duration
 }
 
-// Codec is one upstream schema's codec.
-type Codec interface {
-	ID() table.SchemaID
-	Spec() SpecRef
-	Capabilities() CapabilitySet
-	Stateless() bool
+// Traits are what a codec's schema is, as data: fixed for the codec's
+// life, read by the registry (which checks them), the configuration and
+// the engine. The specification a schema is checked against is not a
+// trait: the schema registry's entry holds it.
+type Traits struct {
+	// Schema is the schema ID the codec speaks.
+	Schema table.SchemaID
+	// Capabilities are what the schema carries, sorted. The slice is the
+	// codec's own, shared by every caller: read it, never modify it.
+	Capabilities CapabilitySet
+	// Stateless: the codec keeps nothing between calls, so one value
+	// serves every request concurrently. The registry refuses a codec
+	// that is not.
+	Stateless bool
+	// ListingPath is the schema's GET model listing, below the target's
+	// base URL (ListingDecoder reads it); "" for none.
+	ListingPath string
+	// Native: the schema is vllm-sr's own, whose servers also read the
+	// internal form on the native endpoints (/v1/decisions, /v1/bundle),
+	// so a request its listener planned pass-through may go there with
+	// the client's own bytes instead of this codec's plan.
+	Native bool
+	// ImplicitRoles: the schema reads the keys of an object state sent
+	// without roles as 4.0's implicit roles (the internal form), so a
+	// request built from named parts leaves roles absent rather than
+	// spelling them out.
+	ImplicitRoles bool
+}
+
+// Planner plans the wire calls of a batch for a target: how many calls,
+// which items each carries, their bodies and headers. Splitting and
+// preset expansion are decided here, never by callers.
+type Planner interface {
 	Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, error)
+}
+
+// ReplyDecoder reads one call's reply back into the IR: one result per
+// item the call carried. A reply the schema does not define fails the
+// call's items, never the whole plan.
+type ReplyDecoder interface {
 	DecodeReply(p Plan, call WireCall, reply WireReply) ([]ItemResult, error)
-	ListingPath() string
+}
+
+// ListingDecoder reads the reply of a target's model listing
+// (Traits.ListingPath).
+type ListingDecoder interface {
 	DecodeListing(status int, body []byte) (*ir.Listing, error)
 }
+
+// RequestWriter writes one request alone, in the form the schema's
+// single-request endpoint takes it, with the request's own model: the
+// body, headers and diagnostics `vllm-sr convert` prints. t names the
+// deployment in refusals and gives the endpoint; its Model is not used.
+// The call carries one item, SingleItem.
+type RequestWriter interface {
+	WriteRequest(r *ir.Request, t Target) (WireCall, ir.Diagnostics, error)
+}
+
+// Codec is one upstream schema's codec, as the schema registry binds it
+// to the schema's ID: its traits, and the four things it does.
+type Codec interface {
+	Traits() Traits
+	Planner
+	ReplyDecoder
+	ListingDecoder
+	RequestWriter
+}
+
+// RequestReader is implemented by a codec whose schema no listener codec
+// reads (systemone/0.2, the internal form): it reads one request body of
+// its schema into the IR, with the diagnostics of the forms it used, for
+// `vllm-sr convert --from`.
+type RequestReader interface {
+	ReadRequest(body []byte) (*ir.Request, ir.Diagnostics, error)
+}
+
+// CarryChecker is implemented by a codec whose schema cannot carry all of
+// the IR (systemone/0.2): it lists what r asks for that the schema, or
+// t's declared capabilities, cannot carry, with paths below at. A codec
+// that is no CarryChecker carries every request; CheckCarry applies it.
+type CarryChecker interface {
+	CheckCarry(r *ir.Request, t Target, at ir.Path) []Missing
+}
+
+// SingleItem names the one batch item a request alone travels as: a
+// client's single request on the Router, and convert's body. It is data,
+// seen only in paths (requests.request...) of messages.
+const SingleItem = "request" //vocab:not-spec a batch item's name (data), not the request part

@@ -3,7 +3,6 @@ package target
 import (
 	"net/http"
 
-	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
@@ -42,25 +41,19 @@ var _ Codec = internalCodec{}
 
 var internalReader = ReplyReader{Extensions: true}
 
-// ID returns internal.
-func (internalCodec) ID() table.SchemaID { return table.SchemaInternal }
-
-// Spec names the frozen 4.0 contract, whose request forms the internal
-// form keeps (roles comes from the extension specification).
-func (internalCodec) Spec() SpecRef {
-	return SpecRef{Path: fieldtable.SpecVllmSR40Path, SHA256: fieldtable.SpecVllmSR40SHA256}
+// internalTraits: the runtime answers everything; the internal form reads
+// an object state without roles as implicit roles.
+var internalTraits = Traits{
+	Schema:        table.SchemaInternal,
+	Capabilities:  AllCapabilities(),
+	Stateless:     true,
+	ListingPath:   vocab.PathModels,
+	ImplicitRoles: true,
 }
 
-// Capabilities are everything the runtime answers, sorted.
-func (internalCodec) Capabilities() CapabilitySet {
-	return AllCapabilities()
-}
-
-// Stateless reports true.
-func (internalCodec) Stateless() bool { return true }
-
-// ListingPath is GET /v1/models.
-func (internalCodec) ListingPath() string { return vocab.PathModels }
+// Traits are the internal form's. (Its specification, the frozen 4.0
+// contract whose request forms it keeps, is the registry entry's.)
+func (internalCodec) Traits() Traits { return internalTraits }
 
 // DecodeListing reads the runtime's listing with its cards.
 func (internalCodec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
@@ -127,4 +120,21 @@ func (internalCodec) DecodeReply(p Plan, call WireCall, reply WireReply) ([]Item
 		return internalReader.SingleResults(&p, &call, items[0], &reply), nil
 	}
 	return internalReader.BatchResults(&p, &call, items, &reply), nil
+}
+
+// WriteRequest writes r alone as a POST /v1/decisions body, losslessly:
+// exactly what internalwire writes, with the request's own model.
+func (internalCodec) WriteRequest(r *ir.Request, t Target) (WireCall, ir.Diagnostics, error) {
+	body, err := internalwire.EncodeRequest(r)
+	if err != nil {
+		return WireCall{}, nil, err
+	}
+	base, _ := t.BaseURL()
+	return WireCall{Method: http.MethodPost, URL: base + DecisionsPath, Header: JSONHeader(), Body: body, Items: []string{SingleItem}}, nil, nil
+}
+
+// ReadRequest reads one request in the internal form, with the 4.0-only
+// forms it used as diagnostics (internalwire.DecodeRequest).
+func (internalCodec) ReadRequest(body []byte) (*ir.Request, ir.Diagnostics, error) {
+	return internalwire.DecodeRequest(body)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // TestAllCapabilitiesSortedAndComplete: the set is sorted (Has relies on
@@ -39,5 +40,30 @@ func TestOneCallBase(t *testing.T) {
 	var pe *ir.ProtocolError
 	if !errors.As(err, &pe) || pe.Reason != ir.ReasonEmpty || pe.Path.String() != "requests" {
 		t.Errorf("empty batch: %v", err)
+	}
+}
+
+// TestTraits: each codec speaks its own schema, is stateless, lists what
+// it carries as a sorted set and has a listing; only vllm-sr/5.0 is
+// vllm-sr's own (Native) and only the internal form reads implicit roles.
+func TestTraits(t *testing.T) {
+	for _, c := range []struct {
+		codec         Codec
+		schema        table.SchemaID
+		native, roles bool
+		carryChecker  bool
+		requestReader bool
+	}{
+		{Standard02, table.SchemaStandard02, false, false, true, true},
+		{V50, table.SchemaVllmSR50, true, false, false, false},
+		{Internal, table.SchemaInternal, false, true, false, true},
+	} {
+		tr := c.codec.Traits()
+		_, cc := c.codec.(CarryChecker)
+		_, rr := c.codec.(RequestReader)
+		if tr.Schema != c.schema || !tr.Stateless || tr.ListingPath == "" || !slices.IsSorted(tr.Capabilities) ||
+			tr.Native != c.native || tr.ImplicitRoles != c.roles || cc != c.carryChecker || rr != c.requestReader {
+			t.Errorf("%s: %+v (carry checker %v, request reader %v)", c.schema, tr, cc, rr)
+		}
 	}
 }

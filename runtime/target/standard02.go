@@ -1,11 +1,11 @@
 package target
 
 import (
-	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -34,9 +34,9 @@ import (
 //     and track questions, video assets, head, decision_adapter, over,
 //     require_full_input, threshold, at, rate), and any question type or
 //     medium outside the deployment's declared capabilities, is refused by
-//     CheckCarryStandard02 with a *CarryError before any call: the Router
-//     calls it at configuration load for each rule and Plan calls it for
-//     each batch.
+//     CheckCarry with a *CarryError before any call: the Router calls it
+//     at configuration load for each rule and Plan calls it for each
+//     batch.
 //   - The long-context flag goes as TypeSafe-Danger-Zone-Long-Context:
 //     true, and image assets or box questions add
 //     TypeSafe-Danger-Zone-Images: true.
@@ -57,7 +57,7 @@ var _ Codec = standard02Codec{}
 
 // standard02Writer writes the standard's members only: every member the
 // generated strip list names is left out, and so is every refused-at-load
-// member (which CheckCarryStandard02 has already refused; skipping it too
+// member (which CheckCarry has already refused; skipping it too
 // means no extension member can reach a standard server).
 var standard02Writer = internalwire.Writer{Skip: func(level table.Level, name string) bool {
 	if _, stripped := fieldtable.StrippedField(level, name); stripped {
@@ -70,37 +70,30 @@ var standard02Writer = internalwire.Writer{Skip: func(level table.Level, name st
 // standard02Reader reads the standard's reply members only.
 var standard02Reader = ReplyReader{}
 
-// ID returns systemone/0.2.
-func (standard02Codec) ID() table.SchemaID { return table.SchemaStandard02 }
-
-// Spec names the standard's description and its sha256.
-func (standard02Codec) Spec() SpecRef {
-	return SpecRef{Path: fieldtable.SpecStandard02Path, SHA256: fieldtable.SpecStandard02SHA256}
+// standard02Traits: the standard carries the standard question types and
+// images; its listing is GET /v1/models.
+var standard02Traits = Traits{
+	Schema:       table.SchemaStandard02,
+	Capabilities: CapabilitySet{CapBox, CapChoice, CapImage, CapLongContext, CapNoul, CapScore},
+	Stateless:    true,
+	ListingPath:  vocab.PathModels,
 }
 
-// Capabilities are what the standard carries, sorted.
-func (standard02Codec) Capabilities() CapabilitySet {
-	return CapabilitySet{CapBox, CapChoice, CapImage, CapLongContext, CapNoul, CapScore}
-}
-
-// Stateless reports true.
-func (standard02Codec) Stateless() bool { return true }
-
-// ListingPath is the standard's GET /v1/models.
-func (standard02Codec) ListingPath() string { return vocab.PathModels }
+// Traits are the standard's.
+func (standard02Codec) Traits() Traits { return standard02Traits }
 
 // DecodeListing reads the standard's listing members.
 func (standard02Codec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
 	return standard02Reader.Listing(status, body)
 }
 
-// Plan checks b against the standard and t (CheckCarryStandard02), then writes one
+// Plan checks b against the standard and t (CheckCarry), then writes one
 // POST call per item, in order.
 func (standard02Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, error) {
 	if t.Endpoint == "" {
 		return Plan{}, nil, ErrNoEndpoint
 	}
-	if err := CheckCarryStandard02(b, t); err != nil {
+	if err := CheckCarry(Standard02, b, t); err != nil {
 		return Plan{}, nil, err
 	}
 	var diags ir.Diagnostics

@@ -8,29 +8,36 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// CheckCarryStandard02 reports what b needs that t cannot carry as
-// systemone/0.2: nil, or a *CarryError listing every missing thing with
-// its path inside the batch body (requests.<item>...).
-func CheckCarryStandard02(b *ir.Batch, t Target) error {
+// CheckCarry refuses, before any call, what b needs that c's schema, or
+// t's declared capabilities, cannot carry: nil, or a *CarryError listing
+// every missing thing with its path inside the batch body
+// (requests.<item>...). A codec that is no CarryChecker carries every
+// batch. The Router calls it per request and c's Plan calls it again; the
+// configuration asks the CarryChecker itself for each rule's request.
+func CheckCarry(c Codec, b *ir.Batch, t Target) error {
+	cc, ok := c.(CarryChecker)
+	if !ok {
+		return nil
+	}
 	var missing []Missing
 	for i := range b.Items {
 		at := ir.Path{{Name: vocab.BatchRequests}, {Name: b.Items[i].Name}}
-		missing = append(missing, needs(&b.Items[i].Request, t, at)...)
+		missing = append(missing, cc.CheckCarry(&b.Items[i].Request, t, at)...)
 	}
-	return carryError(t, missing)
+	return carryError(c, t, missing)
 }
 
-// CheckCarryRequestStandard02 is CheckCarryStandard02 for one request (a
-// rule's), with paths from the request body's root.
-func CheckCarryRequestStandard02(r *ir.Request, t Target) error {
-	return carryError(t, needs(r, t, nil))
-}
-
-func carryError(t Target, missing []Missing) error {
+func carryError(c Codec, t Target, missing []Missing) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return &CarryError{Deployment: t.Deployment, Schema: string(table.SchemaStandard02), Missing: missing}
+	return &CarryError{Deployment: t.Deployment, Schema: string(c.Traits().Schema), Missing: missing}
+}
+
+// CheckCarry lists what r asks for that the standard, or the deployment's
+// declared capabilities, do not carry.
+func (standard02Codec) CheckCarry(r *ir.Request, t Target, at ir.Path) []Missing {
+	return needs(r, t, at)
 }
 
 // needs lists what r asks for that the standard, or the deployment's

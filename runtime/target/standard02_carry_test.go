@@ -50,8 +50,8 @@ func TestRefusedAtLoad(t *testing.T) {
 			t.Errorf("%s: Plan = %d calls, %v; want a CarryError", c.name, len(plan.Calls), err)
 			continue
 		}
-		if direct := target.CheckCarryStandard02(b, gw); direct == nil || direct.Error() != err.Error() {
-			t.Errorf("%s: CheckCarryStandard02 = %v, Plan refused with %v", c.name, direct, err)
+		if direct := target.CheckCarry(target.Standard02, b, gw); direct == nil || direct.Error() != err.Error() {
+			t.Errorf("%s: CheckCarry = %v, Plan refused with %v", c.name, direct, err)
 		}
 		line := err.Error()
 		if strings.Contains(line, "\n") || !strings.Contains(line, `deployment "gateway-d3"`) {
@@ -77,7 +77,7 @@ func TestEveryRefusedFieldIsChecked(t *testing.T) {
 			}
 		case table.LevelQuestionType, table.LevelAssetType:
 		default:
-			t.Errorf("refused field %s.%s at a level CheckCarryStandard02 does not read", f.Level, f.Name)
+			t.Errorf("refused field %s.%s at a level CheckCarry does not read", f.Level, f.Name)
 		}
 	}
 }
@@ -91,16 +91,17 @@ func knownField(name string) bool {
 }
 
 // TestCheckCarryRequestPaths: a rule's request is checked with paths from
-// its own root, and several missing things are all named.
+// its own root (at nil), and several missing things are all named.
 func TestCheckCarryRequestPaths(t *testing.T) {
 	b := testkit.ReadBatch(t, []byte(`{"requests":{"r":{"state":"s","questions":{
 		"a":{"type":"span","criteria":{"X":"x"}},"b":{"type":"noul","instructions":"i","over":["k"]}}}}}`), nil)
-	err := target.CheckCarryRequestStandard02(&b.Items[0].Request, gateway)
+	missing := target.Standard02.CheckCarry(&b.Items[0].Request, gateway, nil)
+	err := &target.CarryError{Deployment: gateway.Deployment, Schema: "systemone/0.2", Missing: missing}
 	want := `deployment "gateway-d3" (systemone/0.2) cannot carry: span question at questions.a.type; over at questions.b.over`
-	if err == nil || err.Error() != want {
+	if err.Error() != want {
 		t.Fatalf("got %v\nwant %s", err, want)
 	}
-	if err := target.CheckCarryRequestStandard02(&b.Items[0].Request, target.Target{Deployment: "x"}); err == nil {
+	if missing := target.Standard02.CheckCarry(&b.Items[0].Request, target.Target{Deployment: "x"}, nil); len(missing) == 0 {
 		t.Fatal("a span question passed")
 	}
 }
@@ -110,7 +111,7 @@ func TestCheckCarryRequestPaths(t *testing.T) {
 func TestRefusalNamesNoValues(t *testing.T) {
 	b := testkit.ReadBatch(t, []byte(`{"requests":{"r":{"state":"SECRET-STATE","questions":{
 		"q":{"type":"span","instructions":"SECRET-INSTRUCTIONS","criteria":{"X":"SECRET-LABEL"}}}}}}`), nil)
-	err := target.CheckCarryStandard02(b, gateway)
+	err := target.CheckCarry(target.Standard02, b, gateway)
 	if err == nil || strings.Contains(err.Error(), "SECRET") {
 		t.Fatalf("refusal %v", err)
 	}

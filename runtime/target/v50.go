@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"reflect"
 
-	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
@@ -47,25 +46,19 @@ var (
 	v50Reader = ReplyReader{Extensions: true}
 )
 
-// ID returns vllm-sr/5.0.
-func (v50Codec) ID() table.SchemaID { return table.SchemaVllmSR50 }
-
-// Spec names the extension specification and its sha256.
-func (v50Codec) Spec() SpecRef {
-	return SpecRef{Path: fieldtable.SpecVllmSR50Path, SHA256: fieldtable.SpecVllmSR50SHA256}
+// v50Traits: 5.0 carries everything the runtime answers (a deployment's
+// card narrows it to what its model answers); its servers are vllm-sr's,
+// which also serve the native endpoints.
+var v50Traits = Traits{
+	Schema:       table.SchemaVllmSR50,
+	Capabilities: AllCapabilities(),
+	Stateless:    true,
+	ListingPath:  vocab.PathModels,
+	Native:       true,
 }
 
-// Capabilities are everything 5.0 carries, sorted. A deployment's card
-// narrows them to what its model answers.
-func (v50Codec) Capabilities() CapabilitySet {
-	return AllCapabilities()
-}
-
-// Stateless reports true.
-func (v50Codec) Stateless() bool { return true }
-
-// ListingPath is GET /v1/models.
-func (v50Codec) ListingPath() string { return vocab.PathModels }
+// Traits are vllm-sr/5.0's.
+func (v50Codec) Traits() Traits { return v50Traits }
 
 // DecodeListing reads the listing with each model's version, features and
 // card.
@@ -163,4 +156,22 @@ func (v50Codec) DecodeReply(p Plan, call WireCall, reply WireReply) ([]ItemResul
 		return nil, ErrCallNotInPlan
 	}
 	return v50Reader.BatchResults(&p, &call, items, &reply), nil
+}
+
+// WriteRequest writes r alone as a POST /v1/systemone body with the full
+// extension set: the request writer the codec's batches are made of, each
+// preset-only question completed as Plan completes it, and the standard's
+// long-context header when r sets the flag.
+func (v50Codec) WriteRequest(r *ir.Request, t Target) (WireCall, ir.Diagnostics, error) {
+	c := *r
+	c.Questions = completed(r.Questions)
+	body, err := v50Writer.AppendRequest(nil, &c)
+	if err != nil {
+		return WireCall{}, nil, err
+	}
+	h := JSONHeader()
+	if LongContext(r, nil) {
+		h.Set(LongContextHeader, HeaderOn)
+	}
+	return WireCall{Method: http.MethodPost, URL: t.Endpoint, Header: h, Body: body, Items: []string{SingleItem}}, nil, nil
 }

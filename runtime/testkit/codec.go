@@ -15,6 +15,7 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
@@ -60,19 +61,15 @@ func (f CodecTargetFile) Target() tc.Target {
 	return t
 }
 
-// CodecDeviations resolves IDs among the built-in deviations.
+// CodecDeviations resolves IDs in the built-in schema registry.
 func CodecDeviations(t testing.TB, ids []string) []tc.Deviation {
-	var out []tc.Deviation
-	for _, id := range ids {
-		found := false
-		for _, d := range tc.BuiltinDeviations() {
-			if d.ID() == id {
-				out, found = append(out, d), true
-			}
+	out := make([]tc.Deviation, len(ids))
+	for i, id := range ids {
+		d, err := registry.BuiltinSchemas().Deviation(id)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if !found {
-			t.Fatalf("unknown deviation %q", id)
-		}
+		out[i] = d
 	}
 	return out
 }

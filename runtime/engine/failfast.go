@@ -1,10 +1,8 @@
-package router
+package engine
 
 import (
 	"fmt"
-	"math"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
@@ -23,15 +21,15 @@ import (
 // asked for with the failure that answers (zero when none).
 //
 // An item whose call failed answers with the call's error as the upstream
-// gave it; an item whose reply answered with a question's error (a
+// gave it; an item whose response answered a question with an error (a
 // vllm-sr/5.0 upstream's answer error, an answer missing or malformed in
-// the reply) answers with question_failed for that question
-// (questionFailed). The order, the state and the collateral failures of a
+// the reply, a question vllm-srun's model failed in process) answers with
+// question_failed for that question (questionFailed). The order, the state and the collateral failures of a
 // batch call are target.FirstFailure's; only the batch endpoint
 // locates a 422 detail inside the batch body, as the client sent one.
-func firstFailure(j *job, rn *run) (*ir.ErrorBody, time.Duration) {
-	results := make([]tc.ItemResult, len(rn.results))
-	for i, res := range rn.results {
+func (x *Exchange) firstFailure() (*ir.ErrorBody, time.Duration) {
+	results := make([]tc.ItemResult, len(x.Results))
+	for i, res := range x.Results {
 		results[i] = res
 		if res.Response == nil {
 			continue
@@ -40,7 +38,7 @@ func firstFailure(j *job, rn *run) (*ir.ErrorBody, time.Duration) {
 			results[i] = tc.ItemResult{Name: res.Name, Error: questionFailed(a)}
 		}
 	}
-	e := tc.FirstFailure(&rn.plan, results)
+	e := tc.FirstFailure(&x.Plan, results)
 	if e == nil {
 		return nil, 0
 	}
@@ -48,17 +46,17 @@ func firstFailure(j *job, rn *run) (*ir.ErrorBody, time.Duration) {
 	if e.Code == ir.ErrorQuestionFailed && e.Question == "" {
 		// An item no reply answered: its first question is the first
 		// that could not be answered.
-		if it, ok := rn.plan.Item(item); ok && len(it.Questions) > 0 {
+		if it, ok := x.Plan.Item(item); ok && len(it.Questions) > 0 {
 			e.Question = it.Questions[0].Name
 		}
 	}
-	if !j.single && !j.states {
+	if !x.Single && !x.States {
 		return e, retryAfterOf(results, item)
 	}
 	// A single request or a 4.0 states request: paths start at the body's
 	// root, and only a state names itself.
 	e.Detail = locateInRequest(e.Detail, item)
-	if j.single {
+	if x.Single {
 		e.State = ""
 	}
 	return e, retryAfterOf(results, item)
@@ -130,14 +128,4 @@ func retryAfterOf(results []tc.ItemResult, item string) time.Duration {
 		}
 	}
 	return 0
-}
-
-// setRetryAfter passes an upstream's delay on to the client as
-// Retry-After, in whole seconds rounded up (the header has no fractions);
-// nothing for no delay.
-func setRetryAfter(h http.Header, d time.Duration) {
-	if d <= 0 {
-		return
-	}
-	h.Set(vocab.HeaderRetryAfter, strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10))
 }

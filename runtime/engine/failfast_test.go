@@ -1,4 +1,4 @@
-package router
+package engine
 
 import (
 	"net/http"
@@ -48,63 +48,52 @@ func TestFirstFailureOrderAndLocation(t *testing.T) {
 	}}
 	answered := &ir.Response{Answers: []ir.Answer{{Name: "a"}, {Name: "b", Error: "invalid_question", Message: "malformed"}}}
 	overloaded := &ir.ErrorBody{Status: 529, Code: "overloaded", Message: "Overloaded"}
-	rn := &run{plan: plan, results: []tc.ItemResult{
+	results := []tc.ItemResult{
 		{Name: "s1", Response: answered},
 		{Name: "s2", Error: overloaded, RetryAfter: 1200 * time.Millisecond},
-	}}
+	}
 	for _, c := range []struct {
-		job   job
+		x     Exchange
 		state string
 		loc   ir.Path
 	}{
-		{job{states: true}, "s1", pathOf("body", "questions", "b")},
-		{job{}, "s1", pathOf("body", "requests", "s1", "questions", "b")},
+		{Exchange{States: true}, "s1", pathOf("body", "questions", "b")},
+		{Exchange{}, "s1", pathOf("body", "requests", "s1", "questions", "b")},
 	} {
-		e, retry := firstFailure(&c.job, rn)
+		c.x.Plan, c.x.Results = plan, results
+		e, retry := c.x.firstFailure()
 		if e == nil || e.Status != 422 || e.State != c.state || e.Question != "b" || retry != 0 ||
 			len(e.Detail) != 1 || e.Detail[0].Loc.String() != c.loc.String() {
-			t.Fatalf("%+v: %+v", c.job, e)
+			t.Fatalf("states %v: %+v", c.x.States, e)
 		}
 	}
 
 	// The call failure comes first: it answers, with its delay.
-	rn.results[0], rn.results[1] = tc.ItemResult{Name: "s1", Error: overloaded, RetryAfter: 1200 * time.Millisecond},
+	batch := &Exchange{Plan: plan, Results: results}
+	batch.Results[0], batch.Results[1] = tc.ItemResult{Name: "s1", Error: overloaded, RetryAfter: 1200 * time.Millisecond},
 		tc.ItemResult{Name: "s2", Response: answered}
-	e, retry := firstFailure(&job{}, rn)
+	e, retry := batch.firstFailure()
 	if e == nil || e.Status != 529 || e.State != "s1" || retry != 1200*time.Millisecond {
 		t.Fatalf("%+v %v", e, retry)
 	}
 
 	// A collateral failure of a batch call gives way to its cause.
-	rn.results[0] = tc.ItemResult{Name: "s1", Error: &ir.ErrorBody{Status: 502, Reason: tc.ReasonBatchCallFailed}}
-	if e, _ := firstFailure(&job{}, rn); e == nil || e.State != "s2" || e.Question != "b" {
+	batch.Results[0] = tc.ItemResult{Name: "s1", Error: &ir.ErrorBody{Status: 502, Reason: tc.ReasonBatchCallFailed}}
+	if e, _ := batch.firstFailure(); e == nil || e.State != "s2" || e.Question != "b" {
 		t.Fatalf("collateral: %+v", e)
 	}
 
 	// A single request: no state, paths from the body's root, and an item
 	// no reply answered names its first question.
-	single := &run{plan: tc.Plan{Order: []string{singleItem}, Items: []tc.PlannedItem{
-		{Name: singleItem, Questions: []tc.QuestionRef{{Name: "first"}, {Name: "second"}}}}}}
-	e, _ = firstFailure(&job{single: true}, single)
+	single := &Exchange{Single: true, Plan: tc.Plan{Order: []string{tc.SingleItem}, Items: []tc.PlannedItem{
+		{Name: tc.SingleItem, Questions: []tc.QuestionRef{{Name: "first"}, {Name: "second"}}}}}}
+	e, _ = single.firstFailure()
 	if e == nil || e.Status != http.StatusGatewayTimeout || e.State != "" || e.Question != "first" || e.Code != ir.ErrorQuestionFailed {
 		t.Fatalf("no reply: %+v", e)
 	}
-	single.results = []tc.ItemResult{{Name: singleItem, Response: &ir.Response{Answers: []ir.Answer{{Name: "first"}, {Name: "second"}}}}}
-	if e, _ := firstFailure(&job{single: true}, single); e != nil {
+	single.Results = []tc.ItemResult{{Name: tc.SingleItem, Response: &ir.Response{Answers: []ir.Answer{{Name: "first"}, {Name: "second"}}}}}
+	if e, _ := single.firstFailure(); e != nil {
 		t.Fatalf("every question answered: %+v", e)
-	}
-}
-
-func TestSetRetryAfter(t *testing.T) {
-	for _, c := range []struct {
-		d    time.Duration
-		want string
-	}{{0, ""}, {-time.Second, ""}, {time.Millisecond, "1"}, {1500 * time.Millisecond, "2"}, {3 * time.Second, "3"}} {
-		h := http.Header{}
-		setRetryAfter(h, c.d)
-		if got := h.Get("Retry-After"); got != c.want {
-			t.Errorf("%v: %q, want %q", c.d, got, c.want)
-		}
 	}
 }
 

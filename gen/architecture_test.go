@@ -1,0 +1,108 @@
+package gen
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/vllm-sr/systemone/"
+
+// runtimeImports are the import rules of docs/design/architecture.md: for
+// each hand-written runtime package, the module packages its non-test
+// files may import. Imports flow one way, from the servers down through
+// the engine and the codecs to the IR and the leaves; nothing imports a
+// server, and only tests import runtime/testkit.
+var runtimeImports = map[string][]string{
+	"runtime/table":        {},
+	"runtime/jsonvalue":    {},
+	"runtime/bodylimit":    {},
+	"runtime/ir":           {"runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable"},
+	"runtime/internalwire": {"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate"},
+	"runtime/modelcheck":   {"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
+	"runtime/refscorer":    {"runtime/modelcheck", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable"},
+	"runtime/listener": {"runtime/internalwire", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
+		"generated/vocab", "generated/fieldtable", "generated/validate"},
+	"runtime/target": {"runtime/internalwire", "runtime/modelcheck", "runtime/ir", "runtime/table", "runtime/jsonvalue",
+		"generated/vocab", "generated/fieldtable", "generated/catalog"},
+	"runtime/registry": {"runtime/listener", "runtime/target", "runtime/ir", "runtime/table", "generated/vocab", "generated/fieldtable"},
+	"runtime/engine": {"runtime/registry", "runtime/listener", "runtime/target", "runtime/internalwire", "runtime/modelcheck",
+		"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate"},
+	"runtime/routerconfig": {"runtime/registry", "runtime/engine", "runtime/listener", "runtime/target", "runtime/modelcheck",
+		"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate", "generated/catalog"},
+	"runtime/router": {"runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/target",
+		"runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
+	"runtime/srun": {"runtime/registry", "runtime/engine", "runtime/listener", "runtime/refscorer", "runtime/modelcheck",
+		"runtime/internalwire", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
+		"generated/vocab", "generated/fieldtable", "generated/catalog", "generated/corpus"},
+	// The test kit is test support: it may import any runtime package but
+	// the servers', and no non-test file imports it.
+	"runtime/testkit": {"runtime/listener", "runtime/target", "runtime/internalwire", "runtime/refscorer", "runtime/modelcheck",
+		"runtime/registry", "runtime/engine", "runtime/ir", "runtime/table", "runtime/jsonvalue",
+		"generated/vocab", "generated/fieldtable", "generated/validate", "generated/catalog", "generated/corpus"},
+}
+
+// TestRuntimeImportRules: every runtime package is in the rules, and its
+// non-test files import no module package the rules do not allow it.
+func TestRuntimeImportRules(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join(repoRoot, "runtime", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, dir := range dirs {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		pkg := "runtime/" + filepath.Base(dir)
+		allowed, ok := runtimeImports[pkg]
+		if !ok {
+			t.Errorf("%s is not in the import rules (gen/architecture_test.go, docs/design/architecture.md)", pkg)
+			continue
+		}
+		seen++
+		for imp, at := range moduleImports(t, dir) {
+			if !slices.Contains(allowed, imp) {
+				t.Errorf("%s imports %s, which the import rules do not allow", at, imp)
+			}
+		}
+	}
+	if seen != len(runtimeImports) {
+		t.Errorf("the rules name %d packages, runtime/ has %d of them", len(runtimeImports), seen)
+	}
+	if len(runtimeImports) > 15 {
+		t.Errorf("the runtime has %d packages; the layout allows at most 15", len(runtimeImports))
+	}
+}
+
+// moduleImports returns the module packages the non-test files of dir
+// import, each with the first file that does.
+func moduleImports(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	out := map[string]string{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		parsed, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range parsed.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if rel, ok := strings.CutPrefix(path, module); ok {
+				if _, seen := out[rel]; !seen {
+					rel2, _ := filepath.Rel(repoRoot, f)
+					out[rel] = rel2
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,164 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/registry"
+	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/target"
+)
+
+// Engine runs requests through the codecs of one schema registry. It is
+// immutable and safe for concurrent use.
+type Engine struct {
+	schemas *registry.Schemas
+	// native is the internal form's codec, which a pass-through's one call
+	// goes with; nil when the registry has none (no pass-through then).
+	native target.Codec
+}
+
+// New returns the engine over schemas' codecs and deviations.
+func New(schemas *registry.Schemas) *Engine {
+	native, _ := schemas.Target(table.SchemaInternal)
+	return &Engine{schemas: schemas, native: native}
+}
+
+// Route is where an exchange goes, as its server decided after reading
+// it: a target whose codec plans wire calls, or a caller that answers the
+// IR itself.
+type Route struct {
+	// Codec plans the wire calls and reads their replies; nil when Caller
+	// answers the IR in process (vllm-srun's model), and the plan then only
+	// lists the items and their questions.
+	Codec target.Codec
+	// Target is the deployment planned for, with the capabilities its
+	// server resolved; Policy carries the caller's deadline.
+	Target target.Target
+	Policy target.Policy
+	// Deviations rewrite the codec's calls after it wrote them, and the
+	// replies before it reads them, in order.
+	Deviations []target.Deviation
+	// Caller answers the planned items.
+	Caller Caller
+}
+
+// Caller answers an exchange's plan: the one seam between the pipeline
+// and whatever computes answers. The Router's caller sends the plan's wire
+// calls over HTTP and reads each reply with the route's codec, after the
+// route's deviations; vllm-srun's runs its model on each item in process.
+// Results may come in any order and may miss items: reassembly answers an
+// item without one deadline_exceeded.
+type Caller interface {
+	Call(ctx context.Context, x *Exchange) []ItemResult
+}
+
+// ItemResult is one planned item's outcome as a Caller reports it: a
+// response, or an error body with the delay the upstream asked for. It is
+// the target codecs' own type, named here so that a caller with no target
+// codec (vllm-srun's model) needs none.
+type ItemResult = target.ItemResult
+
+// Run plans x for rt (Plan), has rt's caller answer it and reassembles the
+// answer (Call): the whole pipeline after reading and routing.
+func (e *Engine) Run(ctx context.Context, x *Exchange, rt Route) (listener.Outcome, time.Duration, *ir.ErrorBody) {
+	if refusal := e.Plan(x, rt); refusal != nil {
+		return listener.Outcome{}, 0, refusal
+	}
+	return x.Call(ctx)
+}
+
+// Plan plans x for rt: the calls rt's codec writes for x's batch,
+// rewritten by rt's deviations. A request its listener planned
+// pass-through, sent alone to /v1/decisions of a target whose schema is
+// vllm-sr's own (target.Traits.Native) with no deviation, instead goes as
+// the internal codec's one call to the native /v1/decisions, carrying the
+// client's own bytes when the model that goes upstream is the client's and
+// nothing was rewritten. The error body answers a request that cannot be
+// planned.
+func (e *Engine) Plan(x *Exchange, rt Route) *ir.ErrorBody {
+	x.Route = rt
+	switch {
+	case rt.Codec == nil:
+		x.Plan.Order, x.Plan.Items = target.PlanItems(x.Batch)
+		return nil
+	case e.canPassThrough(x, rt):
+		return e.planPassThrough(x, rt)
+	}
+	plan, diags, err := rt.Codec.Plan(x.Batch, rt.Target, rt.Policy)
+	if err != nil {
+		return planFailed(err)
+	}
+	devDiags, err := target.ApplyRequestDeviations(&plan, rt.Deviations)
+	if err != nil {
+		return planFailed(err)
+	}
+	x.Plan, x.Diagnostics = plan, append(diags, devDiags...)
+	return nil
+}
+
+func (e *Engine) canPassThrough(x *Exchange, rt Route) bool {
+	cr := x.Client
+	return e.native != nil && cr != nil && cr.Plan == listener.PlanPassThrough &&
+		cr.Endpoint == listener.EndpointDecisions && x.Single && rt.Codec.Traits().Native && len(rt.Deviations) == 0
+}
+
+// planPassThrough plans x's one call with the internal codec. The call
+// keeps the codec's body, the client's request with only its model or
+// deadline_ms rewritten (the internal form is lossless), unless the
+// client's own bytes say the same.
+func (e *Engine) planPassThrough(x *Exchange, rt Route) *ir.ErrorBody {
+	plan, _, err := e.native.Plan(x.Batch, rt.Target, rt.Policy)
+	if err != nil {
+		return planFailed(err)
+	}
+	if x.Model == rt.Target.Model && !x.rewritten && len(plan.Calls) == 1 {
+		plan.Calls[0].Body = x.Client.Body
+	}
+	x.Plan, x.PassThrough = plan, true
+	x.Route.Codec, x.Route.Deviations = e.native, nil
+	return nil
+}
+
+// Call has x's route's caller answer its plan and reassembles the answer:
+// on a fail-fast exchange the first failure answers the whole request,
+// with the delay its upstream asked for; otherwise each failed item's
+// questions carry their errors. Responses name x.Model.
+func (x *Exchange) Call(ctx context.Context) (listener.Outcome, time.Duration, *ir.ErrorBody) {
+	x.Results = x.Route.Caller.Call(ctx, x)
+	if x.FailFast {
+		if f, retryAfter := x.firstFailure(); f != nil {
+			return listener.Outcome{}, retryAfter, f
+		}
+	}
+	batch := target.Reassemble(&x.Plan, x.Results)
+	batch.Model = &x.Model
+	if x.Single {
+		resp := &batch.Responses[0].Response
+		resp.Model = &x.Model
+		return listener.Outcome{Response: resp}, 0, nil
+	}
+	return listener.Outcome{Batch: batch}, 0, nil
+}
+
+// planFailed is the error of a plan the target codec could not make: 400
+// unsupported_capability for what the target cannot carry or its schema
+// cannot write, else 500.
+func planFailed(err error) *ir.ErrorBody {
+	var ce *target.CarryError
+	if errors.As(err, &ce) {
+		return ce.ErrorBody()
+	}
+	var pe *ir.ProtocolError
+	if errors.As(err, &pe) && pe.Category != ir.CategoryInvalidIR {
+		return &ir.ErrorBody{Status: http.StatusBadRequest, Code: ir.ErrorUnsupportedCapability,
+			Reason: string(pe.Reason), Message: "the deployment's schema cannot carry the request, at " + pe.Path.String()}
+	}
+	return &ir.ErrorBody{Status: http.StatusInternalServerError, Reason: vocab.ReasonUnplannableRequest,
+		Message: "the request could not be written for the deployment's schema"}
+}
