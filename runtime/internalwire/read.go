@@ -37,7 +37,7 @@ func (rd *Reader) Request(v jsonvalue.Value, path ir.Path) (ir.Request, error) {
 	}
 	var assetSpellings, statesSeen int
 	members := v.Members()
-	rec := rd.recorder(&r.Layout, len(members))
+	rec := rd.recorder(len(members))
 	for i := range members {
 		m := &members[i]
 		lm := rec.member(m)
@@ -70,6 +70,7 @@ func (rd *Reader) Request(v jsonvalue.Value, path ir.Path) (ir.Request, error) {
 		}
 		rec.done(lm)
 	}
+	r.Layout = rec.layout()
 	return r, rd.checkRequest(&r, path, statesSeen > 0, assetSpellings)
 }
 
@@ -126,7 +127,7 @@ func (rd *Reader) Options(v jsonvalue.Value, path ir.Path) *ir.Options {
 	block := &optionsBlock{}
 	o := &block.options
 	members := v.Members()
-	rec := rd.recorder(&o.Layout, len(members))
+	rec := rd.recorder(len(members))
 	for i := range members {
 		m := &members[i]
 		lm := rec.member(m)
@@ -149,6 +150,7 @@ func (rd *Reader) Options(v jsonvalue.Value, path ir.Path) *ir.Options {
 		}
 		rec.done(lm)
 	}
+	o.Layout = rec.layout()
 	return o
 }
 
@@ -164,7 +166,7 @@ type optionsBlock struct {
 func (rd *Reader) Bundle(root jsonvalue.Value) (*ir.Batch, error) {
 	b := &ir.Batch{}
 	members := root.Members()
-	rec := rd.recorder(&b.Layout, len(members))
+	rec := rd.recorder(len(members))
 	for i := range members {
 		m := &members[i]
 		lm := rec.member(m)
@@ -185,6 +187,7 @@ func (rd *Reader) Bundle(root jsonvalue.Value) (*ir.Batch, error) {
 		}
 		rec.done(lm)
 	}
+	b.Layout = rec.layout()
 	return b, nil
 }
 

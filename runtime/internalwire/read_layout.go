@@ -10,33 +10,36 @@ import (
 // recorder records one object's Layout while the Reader walks it: each
 // member's name as written, then, once read, any literal that was not
 // written canonically. With the Reader's Layout off it records nothing
-// and every member's record is nil.
+// and every member's record is nil. It holds the recording itself rather
+// than a pointer into the object read, so a request read without layout
+// stays on the stack.
 type recorder struct {
-	layout *ir.Layout
-	cur    ir.LayoutMember
+	on      bool
+	entry   *ir.EntryName
+	members []ir.LayoutMember
+	cur     ir.LayoutMember
 }
 
-func (rd *Reader) recorder(l *ir.Layout, members int) recorder {
+func (rd *Reader) recorder(members int) recorder {
 	if !rd.Layout {
 		return recorder{}
 	}
-	l.Members = make([]ir.LayoutMember, 0, members)
-	return recorder{layout: l}
+	return recorder{on: true, members: make([]ir.LayoutMember, 0, members)}
 }
 
 // entryRecorder is recorder for an object that is an entry of a map (a
 // question, an asset), recording how its own name was quoted too.
-func (rd *Reader) entryRecorder(l *ir.Layout, entry *jsonvalue.Member, members int) recorder {
-	rec := rd.recorder(l, members)
-	if rec.layout != nil && !quotedCanonically(entry.RawName(), entry.Name) {
-		l.Entry = &ir.EntryName{Name: entry.Name, RawName: entry.RawName()}
+func (rd *Reader) entryRecorder(entry *jsonvalue.Member, members int) recorder {
+	rec := rd.recorder(members)
+	if rec.on && !quotedCanonically(entry.RawName(), entry.Name) {
+		rec.entry = &ir.EntryName{Name: entry.Name, RawName: entry.RawName()}
 	}
 	return rec
 }
 
 // member starts m's record; nil when nothing is recorded.
 func (rec *recorder) member(m *jsonvalue.Member) *ir.LayoutMember {
-	if rec.layout == nil {
+	if !rec.on {
 		return nil
 	}
 	rec.cur = ir.LayoutMember{Name: m.Name}
@@ -49,8 +52,13 @@ func (rec *recorder) member(m *jsonvalue.Member) *ir.LayoutMember {
 // done appends the record member started.
 func (rec *recorder) done(lm *ir.LayoutMember) {
 	if lm != nil {
-		rec.layout.Members = append(rec.layout.Members, *lm)
+		rec.members = append(rec.members, *lm)
 	}
+}
+
+// layout is the recording: the zero Layout when nothing was recorded.
+func (rec *recorder) layout() ir.Layout {
+	return ir.Layout{Entry: rec.entry, Members: rec.members}
 }
 
 // The readers of the scalars the IR holds decoded: each maps a value the

@@ -24,7 +24,7 @@ func (rd *Reader) question(q *ir.Question, entry *jsonvalue.Member, parent ir.Pa
 	q.Name = entry.Name
 	criteriaSeen := false
 	members := entry.Value.Members()
-	rec := rd.entryRecorder(&q.Layout, entry, len(members))
+	rec := rd.entryRecorder(entry, len(members))
 	for i := range members {
 		m := &members[i]
 		lm := rec.member(m)
@@ -48,6 +48,7 @@ func (rd *Reader) question(q *ir.Question, entry *jsonvalue.Member, parent ir.Pa
 		}
 		rec.done(lm)
 	}
+	q.Layout = rec.layout()
 	if q.Preset != nil && !q.Instructions.IsValid() {
 		rd.legacy(ir.FormPresetOnly, parent.Key(entry.Name))
 	}
@@ -147,7 +148,7 @@ func (rd *Reader) assets(r *ir.Request, m *jsonvalue.Member, path ir.Path) error
 func (rd *Reader) asset(entry *jsonvalue.Member, path ir.Path, implied ir.AssetType) (ir.Asset, error) {
 	a := ir.Asset{Placeholder: entry.Name, Type: implied}
 	members := entry.Value.Members()
-	rec := rd.entryRecorder(&a.Layout, entry, len(members))
+	rec := rd.entryRecorder(entry, len(members))
 	for i := range members {
 		f := &members[i]
 		lm := rec.member(f)
@@ -168,6 +169,7 @@ func (rd *Reader) asset(entry *jsonvalue.Member, path ir.Path, implied ir.AssetT
 		}
 		rec.done(lm)
 	}
+	a.Layout = rec.layout()
 	if a.Type == "" {
 		// Only under assets: images and videos imply the type.
 		return a, ir.Refuse(ir.ReasonMissingMember, path.Key(vocab.AssetType), "is required under assets")
