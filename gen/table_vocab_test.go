@@ -1,8 +1,10 @@
 package gen
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -39,6 +41,22 @@ func TestTableAgreesWithVocab(t *testing.T) {
 		if p.table != p.gen {
 			t.Errorf("table.%s is %q, the specs say %q", p.name, p.table, p.gen)
 		}
+	}
+	// Every question type the specs define has its table constant.
+	known := []table.QuestionType{table.QuestionNoul, table.QuestionChoice, table.QuestionScore,
+		table.QuestionBox, table.QuestionSet, table.QuestionSpan, table.QuestionTrack}
+	types := 0
+	for _, f := range fieldtable.Fields {
+		if f.Level != table.LevelQuestionType {
+			continue
+		}
+		types++
+		if !slices.Contains(known, table.QuestionType(f.Name)) {
+			t.Errorf("the specs define question type %q, which runtime/table has no constant for (add table.Question* and list it here)", f.Name)
+		}
+	}
+	if types < len(known) {
+		t.Fatalf("the generated field table gives %d question types, want at least %d", types, len(known))
 	}
 	// The levels the runtime binds request shapes at are levels the specs
 	// give members to.
