@@ -1,6 +1,8 @@
 package internalwire
 
 import (
+	"unsafe"
+
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -208,37 +210,48 @@ func (rd *Reader) items(v jsonvalue.Value, path ir.Path) ([]ir.BatchItem, error)
 	return items, nil
 }
 
-// role maps a validated role string to its constant without decoding it.
+// role maps a validated role string to its constant without decoding it
+// (a switch on bytes converted in place does not allocate), falling back
+// to decoding for an escaped spelling.
 func role(v jsonvalue.Value) ir.Role {
-	switch string(v.Raw()) {
-	case `"` + vocab.RoleUser + `"`:
+	switch ir.Role(unquotedRaw(v)) {
+	case ir.RoleUser:
 		return ir.RoleUser
-	case `"` + vocab.RoleContext + `"`:
+	case ir.RoleContext:
 		return ir.RoleContext
-	case `"` + vocab.RoleAnswer + `"`:
+	case ir.RoleAnswer:
 		return ir.RoleAnswer
 	}
 	return ir.Role(v.Str())
 }
 
-// questionType maps a validated type string to its constant without
-// decoding it, falling back to decoding for an escaped spelling.
+// questionType is role for a question type.
 func questionType(v jsonvalue.Value) table.QuestionType {
-	switch string(v.Raw()) {
-	case `"noul"`:
+	switch table.QuestionType(unquotedRaw(v)) {
+	case table.QuestionNoul:
 		return table.QuestionNoul
-	case `"choice"`:
+	case table.QuestionChoice:
 		return table.QuestionChoice
-	case `"score"`:
+	case table.QuestionScore:
 		return table.QuestionScore
-	case `"box"`:
+	case table.QuestionBox:
 		return table.QuestionBox
-	case `"set"`:
+	case table.QuestionSet:
 		return table.QuestionSet
-	case `"span"`:
+	case table.QuestionSpan:
 		return table.QuestionSpan
-	case `"track"`:
+	case table.QuestionTrack:
 		return table.QuestionTrack
 	}
 	return table.QuestionType(v.Str())
+}
+
+// unquotedRaw is a string value's raw bytes between its quotes, converted
+// without copying: the caller compares it and keeps only constants.
+func unquotedRaw(v jsonvalue.Value) string {
+	raw := v.Raw()
+	if len(raw) < 2 {
+		return ""
+	}
+	return unsafe.String(&raw[1], len(raw)-2)
 }
