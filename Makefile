@@ -2,10 +2,21 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help generate check-generated golden-update test lint run bench fuzz-smoke systemone-schemas-drift
+.PHONY: help build install generate check-generated golden-update test lint run bench fuzz-smoke systemone-schemas-drift
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-18s %s\n", $$1, $$2}'
+
+# The three commands. -buildvcs=auto stamps the VCS revision that
+# --version prints (an environment's GOFLAGS=-buildvcs=false would hide it).
+CMDS := ./cmd/vllm-sr ./cmd/vllm-srun ./cmd/srgen
+BUILDFLAGS := -buildvcs=auto
+
+build: ## Build vllm-sr, vllm-srun and srgen into bin/
+	$(GO) build $(BUILDFLAGS) -o bin/ $(CMDS)
+
+install: ## Install vllm-sr, vllm-srun and srgen on the PATH (go install: into GOBIN, else GOPATH/bin)
+	$(GO) install $(BUILDFLAGS) $(CMDS)
 
 generate: ## Write every srgen artifact into generated/ and docs/reference/
 	$(GO) run ./cmd/srgen generate
@@ -26,8 +37,13 @@ lint: ## gofmt and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 
-run: ## Serve vllm-sr/vela3-fast with the model runtime on localhost:8100 (docs/runtime.md)
-	$(GO) run ./cmd/vllm-srun serve vllm-sr/vela3-fast --device cpu --port 8100
+# exec: the server replaces the recipe's shell, so the SIGTERM or SIGINT
+# that stops make reaches the server itself, which drains and exits
+# (go run would leave its child running on the port).
+PORT ?= 8100
+
+run: build ## Serve vllm-sr/vela3-fast with the model runtime on localhost:$(PORT), 8100 unless PORT= says (docs/runtime.md)
+	exec bin/vllm-srun serve vllm-sr/vela3-fast --device cpu --port $(PORT)
 
 # A count (Nx), not a duration: Go 1.26's fuzz coordinator can report a
 # spurious 'context deadline exceeded' when a duration -fuzztime ends while a

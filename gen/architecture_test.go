@@ -17,7 +17,8 @@ const module = "github.com/vllm-sr/systemone/"
 // each hand-written runtime package, the module packages its non-test
 // files may import. Imports flow one way, from the servers down through
 // the engine and the codecs to the IR and the leaves; nothing imports a
-// server, and only tests import runtime/testkit.
+// server, and only tests and `vllm-sr conformance` import runtime/testkit
+// (testkitImporters).
 var runtimeImports = map[string][]string{
 	"runtime/table":        {},
 	"runtime/jsonvalue":    {},
@@ -40,10 +41,11 @@ var runtimeImports = map[string][]string{
 	"runtime/srun": {"runtime/registry", "runtime/engine", "runtime/listener", "runtime/refscorer", "runtime/modelcheck",
 		"runtime/internalwire", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
 		"generated/vocab", "generated/fieldtable", "generated/catalog", "generated/corpus"},
-	// The test kit is test support: it may import any runtime package but
-	// the servers', and no non-test file imports it.
+	// The test kit is test support and the conformance kit: it may import
+	// any runtime package but the servers', and no non-test file imports it
+	// but the conformance command's (testkitImporters).
 	"runtime/testkit": {"runtime/listener", "runtime/target", "runtime/internalwire", "runtime/refscorer", "runtime/modelcheck",
-		"runtime/registry", "runtime/engine", "runtime/ir", "runtime/table", "runtime/jsonvalue",
+		"runtime/registry", "runtime/engine", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
 		"generated/vocab", "generated/fieldtable", "generated/validate", "generated/catalog", "generated/corpus"},
 }
 
@@ -77,6 +79,40 @@ func TestRuntimeImportRules(t *testing.T) {
 	}
 	if len(runtimeImports) > 15 {
 		t.Errorf("the runtime has %d packages; the layout allows at most 15", len(runtimeImports))
+	}
+}
+
+// testkitImporters are the non-test files outside runtime/testkit that may
+// import it: the command that runs its conformance kit against a server.
+var testkitImporters = []string{"cmd/vllm-sr/conformance.go"}
+
+// TestTestkitImporters: no non-test file of the module imports
+// runtime/testkit but testkitImporters.
+func TestTestkitImporters(t *testing.T) {
+	for _, top := range []string{"cmd", "gen", "generated", "runtime"} {
+		err := filepath.WalkDir(filepath.Join(repoRoot, top), func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			rel, _ := filepath.Rel(repoRoot, path)
+			rel = filepath.ToSlash(rel)
+			if strings.HasPrefix(rel, "runtime/testkit/") || slices.Contains(testkitImporters, rel) {
+				return nil
+			}
+			parsed, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			if err != nil {
+				return err
+			}
+			for _, imp := range parsed.Imports {
+				if p, _ := strconv.Unquote(imp.Path.Value); p == module+"runtime/testkit" {
+					t.Errorf("%s imports runtime/testkit; only tests and %v may", rel, testkitImporters)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -53,7 +53,9 @@ func newRoot() *cobra.Command {
 		Short:         "Generate System One tables, corpus and docs from specs/",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
+	cmd.SetVersionTemplate("{{.Name}} {{.Version}}\n")
 	// A flag srgen does not know, or a bad value, is a usage error.
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
 	cmd.PersistentFlags().StringVar(&root, "root", ".", "repository root")

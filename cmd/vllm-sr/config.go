@@ -9,16 +9,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vllm-sr/systemone/runtime/registry"
+	"github.com/vllm-sr/systemone/runtime/router"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
-// newConfig is `vllm-sr config`: check and migrate a Router configuration.
+// newConfig is `vllm-sr config`: check and migrate a Router configuration, and write its Envoy bootstrap.
 func newConfig() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
-		Short: "Check or migrate a Router configuration",
+		Short: "Check or migrate a Router configuration, or write its Envoy bootstrap",
 	}
-	cmd.AddCommand(newConfigCheck(), newConfigMigrate())
+	cmd.AddCommand(newConfigCheck(), newConfigMigrate(), newConfigEnvoy())
 	return cmd
 }
 
@@ -90,6 +91,21 @@ func newConfigMigrate() *cobra.Command {
 			return err
 		},
 	}
+}
+
+// loadConfig loads the Router configuration at path as serve and decide
+// do. Its problems print one per line on standard error, as config check
+// prints them, and the error returned counts them.
+func loadConfig(cmd *cobra.Command, path string) (*routerconfig.Config, error) {
+	cfg, err := router.LoadConfig(path)
+	var le *routerconfig.LoadError
+	if errors.As(err, &le) {
+		for _, p := range le.Problems {
+			fmt.Fprintln(cmd.ErrOrStderr(), p.String())
+		}
+		return nil, fmt.Errorf("%s: %s, %s", path, count(len(le.Problems), "problem"), count(len(le.Refusals()), "refused rule"))
+	}
+	return cfg, err
 }
 
 func count(n int, noun string) string {

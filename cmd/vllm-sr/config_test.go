@@ -28,7 +28,8 @@ func TestConfigCheckAcceptsTheDocumentedExample(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, want := range []string{"listener public 0.0.0.0:8080 (listed APIs)", "deployment gateway-d3 systemone/0.2", "rule pii deployment=local-vela"} {
+	for _, want := range []string{"listener public 0.0.0.0:8080 (listed APIs) rules=[jailbreak]",
+		"deployment gateway-d3 systemone/0.2", "rule pii deployment=local-vela", "action=route upstream=local-mini model=gpt-4o-mini"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the description lacks %q:\n%s", want, out)
 		}

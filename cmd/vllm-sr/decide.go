@@ -20,14 +20,17 @@ func newDecide() *cobra.Command {
 		Short: "Evaluate rules through the Router's Decide path and print the answers as JSON",
 		Long: "decide builds a state from the input parts, asks each named rule's deployment as the\n" +
 			"Router would (rules bound to one deployment travel as one batch), and prints every rule's\n" +
-			"outcome and answers. It fails when a rule's answer is unknown and its on_unknown is fail.",
+			"outcome and answers; for a rule with a match, also its match (matched, not_matched or\n" +
+			"unknown: the x-vsr-rule-<name> header a listener running it sends upstream) and whether it\n" +
+			"fired. It fails when a rule's answer is unknown and its on_unknown is fail. Configuration\n" +
+			"problems print one per line, as config check prints them.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			input, err := parseInputs(inputs)
 			if err != nil {
 				return err
 			}
-			cfg, err := router.LoadConfig(config)
+			cfg, err := loadConfig(cmd, config)
 			if err != nil {
 				return err
 			}

@@ -11,8 +11,11 @@ import (
 
 func main() {
 	if err := newRoot().ExecuteContext(context.Background()); err != nil {
-		// One line, whatever the error wraps.
-		fmt.Fprintln(os.Stderr, "vllm-sr:", strings.ReplaceAll(err.Error(), "\n", " "))
+		// One line per problem: an error that joins several (the start
+		// check's findings, a reload's problems) prints each on its own.
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintln(os.Stderr, "vllm-sr:", line)
+		}
 		os.Exit(1)
 	}
 }

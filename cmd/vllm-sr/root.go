@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -22,8 +23,10 @@ func newRoot() *cobra.Command {
 		Short:         "vLLM Semantic Router System One tools",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       listener.Build().String(),
 	}
-	root.AddCommand(newConvert(), newConfig(), newServe(), newDecide())
+	root.SetVersionTemplate("{{.Name}} {{.Version}}\n")
+	root.AddCommand(newConvert(), newConfig(), newServe(), newDecide(), newConformance())
 	return root
 }
 

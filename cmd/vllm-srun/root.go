@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"log/slog"
 	"net"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -21,7 +21,9 @@ func newRoot() *cobra.Command {
 		Short:         "The vLLM Semantic Router System One model runtime",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       listener.Build().String(),
 	}
+	root.SetVersionTemplate("{{.Name}} {{.Version}}\n")
 	root.AddCommand(newServe())
 	return root
 }
@@ -34,7 +36,10 @@ type serveFlags struct {
 	schema          string
 	maxInFlight     int
 	shutdownTimeout time.Duration
+	readTimeout     time.Duration
+	writeTimeout    time.Duration
 	logFormat       string
+	logLevel        string
 }
 
 func newServe() *cobra.Command {
@@ -48,10 +53,11 @@ func newServe() *cobra.Command {
 			"Models: " + strings.Join(srun.ModelNames(), ", ") + ".",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := f.config(args[0], schemas, cmd)
+			cfg, logs, err := f.config(args[0], schemas, cmd)
 			if err != nil {
 				return err
 			}
+			defer logs.Close() // the buffered log lines, written before exit
 			run, err := srun.Start(cmd.Context(), cfg)
 			if err != nil {
 				return err
@@ -68,27 +74,36 @@ func newServe() *cobra.Command {
 	fl.IntVar(&f.maxInFlight, "max-in-flight", srun.DefaultMaxInFlight, "requests worked on at once; more are answered 529")
 	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", srun.DefaultShutdownTimeout,
 		"how long a shutdown waits for requests in flight")
-	fl.StringVar(&f.logFormat, "log-format", "json", "log format on standard error: json or text")
+	fl.DurationVar(&f.readTimeout, "read-timeout", srun.DefaultReadTimeout,
+		"how long a request's body may take to arrive; a stalled client is cut off after it")
+	fl.DurationVar(&f.writeTimeout, "write-timeout", srun.DefaultWriteTimeout,
+		"how long each write of an answer may take; a client that stops reading is cut off after it")
+	fl.StringVar(&f.logFormat, "log-format", "json", "log format on standard error: "+strings.Join(listener.LogFormats, " or "))
+	fl.StringVar(&f.logLevel, "log-level", "info", "the lowest level logged: "+strings.Join(listener.LogLevels, ", "))
 	return cmd
 }
 
-// config turns the flags into the server's configuration; a value no
-// server accepts is one line naming the flag.
-func (f *serveFlags) config(model string, schemas *registry.Schemas, cmd *cobra.Command) (srun.Config, error) {
+// config turns the flags into the server's configuration, with its
+// logger's buffered writer, which the caller closes once the server has
+// stopped; a value no server accepts is one line naming the flag.
+func (f *serveFlags) config(model string, schemas *registry.Schemas, cmd *cobra.Command) (srun.Config, *listener.LogWriter, error) {
 	if f.port < 0 || f.port > 65535 {
-		return srun.Config{}, fmt.Errorf("--port must be 0 to 65535, got %d", f.port)
+		return srun.Config{}, nil, fmt.Errorf("--port must be 0 to 65535, got %d", f.port)
 	}
 	if f.maxInFlight < 1 {
-		return srun.Config{}, fmt.Errorf("--max-in-flight must be at least 1, got %d", f.maxInFlight)
+		return srun.Config{}, nil, fmt.Errorf("--max-in-flight must be at least 1, got %d", f.maxInFlight)
 	}
-	var handler slog.Handler
-	switch f.logFormat {
-	case "json":
-		handler = slog.NewJSONHandler(cmd.ErrOrStderr(), nil)
-	case "text":
-		handler = slog.NewTextHandler(cmd.ErrOrStderr(), nil)
-	default:
-		return srun.Config{}, fmt.Errorf("unknown --log-format %q; supported: json, text", f.logFormat)
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--shutdown-timeout", f.shutdownTimeout}, {"--read-timeout", f.readTimeout}, {"--write-timeout", f.writeTimeout}} {
+		if d.v <= 0 {
+			return srun.Config{}, nil, fmt.Errorf("%s must be positive, got %v", d.flag, d.v)
+		}
+	}
+	log, logs, err := listener.NewLogger(cmd.ErrOrStderr(), f.logFormat, f.logLevel)
+	if err != nil {
+		return srun.Config{}, nil, err
 	}
 	return srun.Config{
 		Model:           model,
@@ -98,6 +113,8 @@ func (f *serveFlags) config(model string, schemas *registry.Schemas, cmd *cobra.
 		Addr:            net.JoinHostPort(f.host, strconv.Itoa(f.port)),
 		MaxInFlight:     f.maxInFlight,
 		ShutdownTimeout: f.shutdownTimeout,
-		Logger:          slog.New(handler),
-	}, nil
+		ReadTimeout:     f.readTimeout,
+		WriteTimeout:    f.writeTimeout,
+		Logger:          log,
+	}, logs, nil
 }

@@ -36,6 +36,9 @@ func TestServeRefusesUnknownSettings(t *testing.T) {
 		{[]string{"vllm-sr/vela3-fast", "--device", "cuda"}, `unknown device "cuda"; supported: cpu`},
 		{[]string{"vllm-sr/vela3-fast", "--max-in-flight", "0"}, "--max-in-flight must be at least 1"},
 		{[]string{"vllm-sr/vela3-fast", "--port", "70000"}, "--port must be 0 to 65535"},
+		{[]string{"vllm-sr/vela3-fast", "--log-level", "loud"}, `unknown --log-level "loud"; supported: debug, info, warn, error`},
+		{[]string{"vllm-sr/vela3-fast", "--log-format", "yaml"}, `unknown --log-format "yaml"; supported: json, text`},
+		{[]string{"vllm-sr/vela3-fast", "--read-timeout", "0s"}, "--read-timeout must be positive"},
 		{[]string{}, "accepts 1 arg(s), received 0"},
 	}
 	for _, c := range cases {
@@ -46,16 +49,24 @@ func TestServeRefusesUnknownSettings(t *testing.T) {
 	}
 }
 
-// The real binary serves the model: it becomes ready, answers the seed's
-// "Try it" request, and stops cleanly on SIGTERM.
+// The real binary prints its version, serves the model: it becomes ready,
+// answers the seed's "Try it" request, and stops cleanly on SIGTERM.
 func TestServeBinary(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go tool on PATH to build the binary with")
 	}
 	bin := filepath.Join(t.TempDir(), "vllm-srun")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command(goTool, "build", "-buildvcs=auto", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	// --version names the module version and, in a git tree, the revision.
+	version, err := exec.Command(bin, "--version").Output()
+	if err != nil || !strings.HasPrefix(string(version), "vllm-srun ") {
+		t.Fatalf("--version: %v %q", err, version)
+	}
+	if exec.Command("git", "rev-parse", "--is-inside-work-tree").Run() == nil && strings.Contains(string(version), "revision unknown") {
+		t.Errorf("a build in a git tree names no revision: %q", version)
 	}
 	cmd := exec.Command(bin, "serve", "vllm-sr/vela3-fast", "--device", "cpu", "--port", "0")
 	stderr, _ := cmd.StderrPipe()

@@ -12,7 +12,7 @@ const (
 	// SpecVllmSR50Path is the specification of vllm-sr/5.0.
 	SpecVllmSR50Path = "specs/systemone/vllm-sr-5.0.extensions.yaml"
 	// SpecVllmSR50SHA256 is the sha256 of specs/systemone/vllm-sr-5.0.extensions.yaml.
-	SpecVllmSR50SHA256 = "fc4106c3e2e9a2b28c1953084b01aa8bf6fcae73576c324cd1fa1a924e373d1b"
+	SpecVllmSR50SHA256 = "7c4b558437d68d8040d4b4d6fbed23d934e6546f9f8ccd2ecb7641945df6799e"
 	// SpecVllmSR40Path is the specification of vllm-sr/4.0.
 	SpecVllmSR40Path = "specs/systemone/vllm-sr-4.0.openapi.yaml"
 	// SpecVllmSR40SHA256 is the sha256 of specs/systemone/vllm-sr-4.0.openapi.yaml.

@@ -112,10 +112,13 @@ func QuestionError(kind string) (table.QuestionErrorKind, bool) {
 var RequestErrors = []table.RequestErrorCode{
 	{Code: "invalid_request", Status: 400},
 	{Code: "unsupported_capability", Status: 400},
+	{Code: "unauthorized", Status: 401},
 	{Code: "model_not_found", Status: 404},
 	{Code: "not_found", Status: 404},
+	{Code: "method_not_allowed", Status: 405},
 	{Code: "request_too_large", Status: 413},
 	{Code: "question_failed"},
+	{Code: "upstream_error", Status: 502},
 	{Code: "starting", Status: 503, RetryAfter: true},
 	{Code: "unavailable", Status: 503, RetryAfter: true},
 	{Code: "overloaded", Status: 529, RetryAfter: true},
@@ -128,20 +131,26 @@ func RequestError(code string) (table.RequestErrorCode, bool) {
 		return RequestErrors[0], true
 	case "unsupported_capability":
 		return RequestErrors[1], true
-	case "model_not_found":
+	case "unauthorized":
 		return RequestErrors[2], true
-	case "not_found":
+	case "model_not_found":
 		return RequestErrors[3], true
-	case "request_too_large":
+	case "not_found":
 		return RequestErrors[4], true
-	case "question_failed":
+	case "method_not_allowed":
 		return RequestErrors[5], true
-	case "starting":
+	case "request_too_large":
 		return RequestErrors[6], true
-	case "unavailable":
+	case "question_failed":
 		return RequestErrors[7], true
-	case "overloaded":
+	case "upstream_error":
 		return RequestErrors[8], true
+	case "starting":
+		return RequestErrors[9], true
+	case "unavailable":
+		return RequestErrors[10], true
+	case "overloaded":
+		return RequestErrors[11], true
 	}
 	return table.RequestErrorCode{}, false
 }

@@ -4,7 +4,7 @@
 # The specifications: schema ID, path and sha256.
 SPECS = (
     {"schema": "systemone/0.2", "path": "specs/systemone/systemone-0.2.schema.yaml", "sha256": "2abbab29911f4431e98a873167c3bd4a9599037938217c6e6eec99a8f1bd9a87"},
-    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "fc4106c3e2e9a2b28c1953084b01aa8bf6fcae73576c324cd1fa1a924e373d1b"},
+    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "7c4b558437d68d8040d4b4d6fbed23d934e6546f9f8ccd2ecb7641945df6799e"},
     {"schema": "vllm-sr/4.0", "path": "specs/systemone/vllm-sr-4.0.openapi.yaml", "sha256": "e80629fa14a74eef8d80e629f240d61f1a83b5168c7c6699b89001cd7e9ecc6e"},
 )
 
@@ -214,10 +214,13 @@ QUESTION_ERRORS = {
 REQUEST_ERRORS = {
     "invalid_request": 400,
     "unsupported_capability": 400,
+    "unauthorized": 401,
     "model_not_found": 404,
     "not_found": 404,
+    "method_not_allowed": 405,
     "request_too_large": 413,
     "question_failed": 0,
+    "upstream_error": 502,
     "starting": 503,
     "unavailable": 503,
     "overloaded": 529,

@@ -1022,10 +1022,13 @@ var ImplicitRoles = []table.ImplicitRole{
 const (
 	CodeInvalidRequest        = "invalid_request"        // status 400
 	CodeUnsupportedCapability = "unsupported_capability" // status 400
+	CodeUnauthorized          = "unauthorized"           // status 401
 	CodeModelNotFound         = "model_not_found"        // status 404
 	CodeNotFound              = "not_found"              // status 404
+	CodeMethodNotAllowed      = "method_not_allowed"     // status 405
 	CodeRequestTooLarge       = "request_too_large"      // status 413
 	CodeQuestionFailed        = "question_failed"        // the failed question's status
+	CodeUpstreamError         = "upstream_error"         // status 502
 	CodeStarting              = "starting"               // status 503
 	CodeUnavailable           = "unavailable"            // status 503
 	CodeOverloaded            = "overloaded"             // status 529
@@ -1052,6 +1055,8 @@ const (
 	ReasonUnsupportedContentEncoding = "unsupported_content_encoding"
 	// A gzip body is not gzip data, or is corrupt or truncated.
 	ReasonInvalidGzip = "invalid_gzip"
+	// Other gzip bodies hold the server's inflating budget (the memory it lets compressed bodies take at once); answered 503 unavailable with Retry-After.
+	ReasonInflateBudgetExhausted = "inflate_budget_exhausted"
 	// The body could not be read.
 	ReasonUnreadableBody = "unreadable_body"
 	// The request could not be read.
@@ -1106,6 +1111,10 @@ const (
 	ReasonAPINotServed = "api_not_served"
 	// The endpoint does not answer this method.
 	ReasonMethodNotAllowed = "method_not_allowed"
+	// The listener takes API keys and the request presents none as Authorization: Bearer.
+	ReasonMissingAPIKey = "missing_api_key"
+	// The request's Authorization: Bearer key is not one the listener takes.
+	ReasonInvalidAPIKey = "invalid_api_key"
 	// The request names no model and the listener has no default.
 	ReasonMissingModel = "missing_model"
 	// No model, deployment or pool has the request's model name.
@@ -1130,6 +1139,20 @@ const (
 	ReasonUpstreamUnreachable = "upstream_unreachable"
 	// The upstream answered with a body its schema does not define.
 	ReasonInvalidUpstreamReply = "invalid_upstream_reply"
+	// The upstream answered with a redirect (3xx), which the Router never follows.
+	ReasonUpstreamRedirect = "upstream_redirect"
+	// The upstream's reply is larger than the body_bytes limit; the Router stopped reading it there.
+	ReasonUpstreamReplyTooLarge = "upstream_reply_too_large"
+	// The upstream's reply broke off before its end: the connection closed or was reset mid-body.
+	ReasonUpstreamReplyCut = "upstream_reply_cut"
+	// The upstream refused the call with a 4xx status that does not blame the request (any but 400, 413, 422 and 429): the deployment's configuration is at fault.
+	ReasonUpstreamRefused = "upstream_refused"
+	// The upstream answered with a server error (a 5xx other than 503, 504 and 529, or a 500 that names no failed question).
+	ReasonUpstreamServerError = "upstream_server_error"
+	// The upstream answered 429: it is limiting the rate of the Router's calls.
+	ReasonUpstreamRateLimited = "upstream_rate_limited"
+	// The upstream answered 529: it is overloaded.
+	ReasonUpstreamOverloaded = "upstream_overloaded"
 	// Another request of the same upstream batch call failed, so this one has no answer.
 	ReasonBatchCallFailed = "batch_call_failed"
 	// The upstream batch response has no response for this request.
@@ -1170,6 +1193,10 @@ const (
 	ReasonBoxEdgeMissing = "box_edge_missing"
 	// The upstream answer's input_coverage is not complete.
 	ReasonInputCoverageUnknown = "input_coverage_unknown"
+	// A number of the upstream answer is outside its member's range: noul, probabilities, confidence, abstain_probability and box edges take 0 to 1, score 0 to the last level.
+	ReasonAnswerOutOfRange = "answer_out_of_range"
+	// The upstream answer's choice is not one of the question's options, or its probabilities or legend are not keyed by exactly the question's options or levels.
+	ReasonAnswerKeyMismatch = "answer_key_mismatch"
 	// The upstream call carrying the question failed with a status that blames the question.
 	ReasonUpstreamInvalidQuestion = "upstream_invalid_question"
 	// The upstream call carrying the question failed with a status that blames the input.
@@ -1306,6 +1333,7 @@ var Reasons = []table.ErrorReason{
 	{Reason: ReasonBodyTooLarge, Description: "The body, as sent or decoded, is larger than the body_bytes limit; limit names it. Every server answers it with 413 request_too_large."},
 	{Reason: ReasonUnsupportedContentEncoding, Description: "The body's Content-Encoding is neither gzip nor identity."},
 	{Reason: ReasonInvalidGzip, Description: "A gzip body is not gzip data, or is corrupt or truncated."},
+	{Reason: ReasonInflateBudgetExhausted, Description: "Other gzip bodies hold the server's inflating budget (the memory it lets compressed bodies take at once); answered 503 unavailable with Retry-After."},
 	{Reason: ReasonUnreadableBody, Description: "The body could not be read."},
 	{Reason: ReasonUnreadableRequest, Description: "The request could not be read."},
 	{Reason: ReasonInvalidJSON, Description: "The body, or a JSON text a codec reads inside it, is not valid JSON."},
@@ -1333,6 +1361,8 @@ var Reasons = []table.ErrorReason{
 	{Reason: ReasonUnknownPath, Description: "No endpoint at this path."},
 	{Reason: ReasonAPINotServed, Description: "The listener does not serve the API of this path."},
 	{Reason: ReasonMethodNotAllowed, Description: "The endpoint does not answer this method."},
+	{Reason: ReasonMissingAPIKey, Description: "The listener takes API keys and the request presents none as Authorization: Bearer."},
+	{Reason: ReasonInvalidAPIKey, Description: "The request's Authorization: Bearer key is not one the listener takes."},
 	{Reason: ReasonMissingModel, Description: "The request names no model and the listener has no default."},
 	{Reason: ReasonUnknownModel, Description: "No model, deployment or pool has the request's model name."},
 	{Reason: ReasonModelNotServed, Description: "The request's model is configured but not served by this listener."},
@@ -1345,6 +1375,13 @@ var Reasons = []table.ErrorReason{
 	{Reason: ReasonStarting, Description: "The server is starting: its model is loading or running its self-test."},
 	{Reason: ReasonUpstreamUnreachable, Description: "The upstream deployment could not be reached."},
 	{Reason: ReasonInvalidUpstreamReply, Description: "The upstream answered with a body its schema does not define."},
+	{Reason: ReasonUpstreamRedirect, Description: "The upstream answered with a redirect (3xx), which the Router never follows."},
+	{Reason: ReasonUpstreamReplyTooLarge, Description: "The upstream's reply is larger than the body_bytes limit; the Router stopped reading it there."},
+	{Reason: ReasonUpstreamReplyCut, Description: "The upstream's reply broke off before its end: the connection closed or was reset mid-body."},
+	{Reason: ReasonUpstreamRefused, Description: "The upstream refused the call with a 4xx status that does not blame the request (any but 400, 413, 422 and 429): the deployment's configuration is at fault."},
+	{Reason: ReasonUpstreamServerError, Description: "The upstream answered with a server error (a 5xx other than 503, 504 and 529, or a 500 that names no failed question)."},
+	{Reason: ReasonUpstreamRateLimited, Description: "The upstream answered 429: it is limiting the rate of the Router's calls."},
+	{Reason: ReasonUpstreamOverloaded, Description: "The upstream answered 529: it is overloaded."},
 	{Reason: ReasonBatchCallFailed, Description: "Another request of the same upstream batch call failed, so this one has no answer."},
 	{Reason: ReasonMissingItem, Description: "The upstream batch response has no response for this request."},
 	{Reason: ReasonMissingAnswer, Description: "The upstream response has no answer for this question."},
@@ -1365,6 +1402,8 @@ var Reasons = []table.ErrorReason{
 	{Reason: ReasonBoxMissing, Description: "The upstream box answer has no box object."},
 	{Reason: ReasonBoxEdgeMissing, Description: "An edge of the upstream answer's box is missing or not a number."},
 	{Reason: ReasonInputCoverageUnknown, Description: "The upstream answer's input_coverage is not complete."},
+	{Reason: ReasonAnswerOutOfRange, Description: "A number of the upstream answer is outside its member's range: noul, probabilities, confidence, abstain_probability and box edges take 0 to 1, score 0 to the last level."},
+	{Reason: ReasonAnswerKeyMismatch, Description: "The upstream answer's choice is not one of the question's options, or its probabilities or legend are not keyed by exactly the question's options or levels."},
 	{Reason: ReasonUpstreamInvalidQuestion, Description: "The upstream call carrying the question failed with a status that blames the question."},
 	{Reason: ReasonUpstreamInvalidInput, Description: "The upstream call carrying the question failed with a status that blames the input."},
 	{Reason: ReasonUpstreamInvalidModelOutput, Description: "The upstream call carrying the question failed with a server error."},
@@ -1440,252 +1479,276 @@ func ReasonOf(reason string) (table.ErrorReason, bool) {
 		return Reasons[1], true
 	case "invalid_gzip":
 		return Reasons[2], true
-	case "unreadable_body":
+	case "inflate_budget_exhausted":
 		return Reasons[3], true
-	case "unreadable_request":
+	case "unreadable_body":
 		return Reasons[4], true
-	case "invalid_json":
+	case "unreadable_request":
 		return Reasons[5], true
-	case "unknown_member":
+	case "invalid_json":
 		return Reasons[6], true
-	case "wrong_type":
+	case "unknown_member":
 		return Reasons[7], true
-	case "missing_member":
+	case "wrong_type":
 		return Reasons[8], true
-	case "not_allowed_null":
+	case "missing_member":
 		return Reasons[9], true
-	case "not_in_enum":
+	case "not_allowed_null":
 		return Reasons[10], true
-	case "too_few":
+	case "not_in_enum":
 		return Reasons[11], true
-	case "too_many":
+	case "too_few":
 		return Reasons[12], true
-	case "below_minimum":
+	case "too_many":
 		return Reasons[13], true
-	case "above_maximum":
+	case "below_minimum":
 		return Reasons[14], true
-	case "removed_form":
+	case "above_maximum":
 		return Reasons[15], true
-	case "unknown_schema":
+	case "removed_form":
 		return Reasons[16], true
-	case "unknown_value":
+	case "unknown_schema":
 		return Reasons[17], true
-	case "out_of_range":
+	case "unknown_value":
 		return Reasons[18], true
-	case "empty":
+	case "out_of_range":
 		return Reasons[19], true
-	case "conflicting_members":
+	case "empty":
 		return Reasons[20], true
-	case "spelling_not_for_type":
+	case "conflicting_members":
 		return Reasons[21], true
-	case "not_allowed_here":
+	case "spelling_not_for_type":
 		return Reasons[22], true
-	case "unsupported":
+	case "not_allowed_here":
 		return Reasons[23], true
-	case "unset_mode":
+	case "unsupported":
 		return Reasons[24], true
-	case "no_valid_question":
+	case "unset_mode":
 		return Reasons[25], true
-	case "unknown_endpoint":
+	case "no_valid_question":
 		return Reasons[26], true
-	case "unknown_path":
+	case "unknown_endpoint":
 		return Reasons[27], true
-	case "api_not_served":
+	case "unknown_path":
 		return Reasons[28], true
-	case "method_not_allowed":
+	case "api_not_served":
 		return Reasons[29], true
-	case "missing_model":
+	case "method_not_allowed":
 		return Reasons[30], true
-	case "unknown_model":
+	case "missing_api_key":
 		return Reasons[31], true
-	case "model_not_served":
+	case "invalid_api_key":
 		return Reasons[32], true
-	case "no_capable_member":
+	case "missing_model":
 		return Reasons[33], true
-	case "not_carried":
+	case "unknown_model":
 		return Reasons[34], true
-	case "unplannable_request":
+	case "model_not_served":
 		return Reasons[35], true
-	case "unwritable_answer":
+	case "no_capable_member":
 		return Reasons[36], true
-	case "unwritable_listing":
+	case "not_carried":
 		return Reasons[37], true
-	case "overloaded":
+	case "unplannable_request":
 		return Reasons[38], true
-	case "starting":
+	case "unwritable_answer":
 		return Reasons[39], true
-	case "upstream_unreachable":
+	case "unwritable_listing":
 		return Reasons[40], true
-	case "invalid_upstream_reply":
+	case "overloaded":
 		return Reasons[41], true
-	case "batch_call_failed":
+	case "starting":
 		return Reasons[42], true
-	case "missing_item":
+	case "upstream_unreachable":
 		return Reasons[43], true
-	case "missing_answer":
+	case "invalid_upstream_reply":
 		return Reasons[44], true
-	case "answer_not_object":
+	case "upstream_redirect":
 		return Reasons[45], true
-	case "answer_without_type":
+	case "upstream_reply_too_large":
 		return Reasons[46], true
-	case "answer_type_mismatch":
+	case "upstream_reply_cut":
 		return Reasons[47], true
-	case "unknown_question_error":
+	case "upstream_refused":
 		return Reasons[48], true
-	case "choice_missing":
+	case "upstream_server_error":
 		return Reasons[49], true
-	case "noul_missing":
+	case "upstream_rate_limited":
 		return Reasons[50], true
-	case "noul_not_number":
+	case "upstream_overloaded":
 		return Reasons[51], true
-	case "score_missing":
+	case "batch_call_failed":
 		return Reasons[52], true
-	case "score_not_number":
+	case "missing_item":
 		return Reasons[53], true
-	case "confidence_not_number":
+	case "missing_answer":
 		return Reasons[54], true
-	case "abstain_probability_not_number":
+	case "answer_not_object":
 		return Reasons[55], true
-	case "probabilities_missing":
+	case "answer_without_type":
 		return Reasons[56], true
-	case "probabilities_not_numbers":
+	case "answer_type_mismatch":
 		return Reasons[57], true
-	case "legend_not_object":
+	case "unknown_question_error":
 		return Reasons[58], true
-	case "box_missing":
+	case "choice_missing":
 		return Reasons[59], true
-	case "box_edge_missing":
+	case "noul_missing":
 		return Reasons[60], true
-	case "input_coverage_unknown":
+	case "noul_not_number":
 		return Reasons[61], true
-	case "upstream_invalid_question":
+	case "score_missing":
 		return Reasons[62], true
-	case "upstream_invalid_input":
+	case "score_not_number":
 		return Reasons[63], true
-	case "upstream_invalid_model_output":
+	case "confidence_not_number":
 		return Reasons[64], true
-	case "upstream_deadline_exceeded":
+	case "abstain_probability_not_number":
 		return Reasons[65], true
-	case "upstream_unavailable":
+	case "probabilities_missing":
 		return Reasons[66], true
-	case "missing_type":
+	case "probabilities_not_numbers":
 		return Reasons[67], true
-	case "question_type_not_answered":
+	case "legend_not_object":
 		return Reasons[68], true
-	case "preset_not_answered":
+	case "box_missing":
 		return Reasons[69], true
-	case "preset_type_mismatch":
+	case "box_edge_missing":
 		return Reasons[70], true
-	case "span_head_not_answered":
+	case "input_coverage_unknown":
 		return Reasons[71], true
-	case "decision_adapter_not_answered":
+	case "answer_out_of_range":
 		return Reasons[72], true
-	case "over_not_answered":
+	case "answer_key_mismatch":
 		return Reasons[73], true
-	case "over_needs_object_state":
+	case "upstream_invalid_question":
 		return Reasons[74], true
-	case "over_unknown_key":
+	case "upstream_invalid_input":
 		return Reasons[75], true
-	case "overflow_not_answered":
+	case "upstream_invalid_model_output":
 		return Reasons[76], true
-	case "threshold_not_answered":
+	case "upstream_deadline_exceeded":
 		return Reasons[77], true
-	case "threshold_out_of_range":
+	case "upstream_unavailable":
 		return Reasons[78], true
-	case "at_not_answered":
+	case "missing_type":
 		return Reasons[79], true
-	case "rate_not_answered":
+	case "question_type_not_answered":
 		return Reasons[80], true
-	case "missing_criteria":
+	case "preset_not_answered":
 		return Reasons[81], true
-	case "criteria_not_allowed":
+	case "preset_type_mismatch":
 		return Reasons[82], true
-	case "bad_noul_criteria":
+	case "span_head_not_answered":
 		return Reasons[83], true
-	case "too_few_options":
+	case "decision_adapter_not_answered":
 		return Reasons[84], true
-	case "too_many_options":
+	case "over_not_answered":
 		return Reasons[85], true
-	case "too_few_labels":
+	case "over_needs_object_state":
 		return Reasons[86], true
-	case "too_many_labels":
+	case "over_unknown_key":
 		return Reasons[87], true
-	case "too_few_levels":
+	case "overflow_not_answered":
 		return Reasons[88], true
-	case "too_many_levels":
+	case "threshold_not_answered":
 		return Reasons[89], true
-	case "placeholder_in_question":
+	case "threshold_out_of_range":
 		return Reasons[90], true
-	case "unknown_placeholder":
+	case "at_not_answered":
 		return Reasons[91], true
-	case "unplaced_asset":
+	case "rate_not_answered":
 		return Reasons[92], true
-	case "bad_base64":
+	case "missing_criteria":
 		return Reasons[93], true
-	case "bad_image":
+	case "criteria_not_allowed":
 		return Reasons[94], true
-	case "format_mismatch":
+	case "bad_noul_criteria":
 		return Reasons[95], true
-	case "image_not_read":
+	case "too_few_options":
 		return Reasons[96], true
-	case "video_not_read":
+	case "too_many_options":
 		return Reasons[97], true
-	case "too_many_images":
+	case "too_few_labels":
 		return Reasons[98], true
-	case "too_many_videos":
+	case "too_many_labels":
 		return Reasons[99], true
-	case "image_side_too_small":
+	case "too_few_levels":
 		return Reasons[100], true
-	case "image_side_too_large":
+	case "too_many_levels":
 		return Reasons[101], true
-	case "image_area_too_small":
+	case "placeholder_in_question":
 		return Reasons[102], true
-	case "image_area_too_large":
+	case "unknown_placeholder":
 		return Reasons[103], true
-	case "image_file_too_large":
+	case "unplaced_asset":
 		return Reasons[104], true
-	case "video_file_too_large":
+	case "bad_base64":
 		return Reasons[105], true
-	case "video_too_long":
+	case "bad_image":
 		return Reasons[106], true
-	case "missing_media":
+	case "format_mismatch":
 		return Reasons[107], true
-	case "needs_one_video":
+	case "image_not_read":
 		return Reasons[108], true
-	case "unreadable_video":
+	case "video_not_read":
 		return Reasons[109], true
-	case "at_beyond_video":
+	case "too_many_images":
 		return Reasons[110], true
-	case "input_too_long":
+	case "too_many_videos":
 		return Reasons[111], true
-	case "input_truncated":
+	case "image_side_too_small":
 		return Reasons[112], true
-	case "question_too_long":
+	case "image_side_too_large":
 		return Reasons[113], true
-	case "scan_budget":
+	case "image_area_too_small":
 		return Reasons[114], true
-	case "deadline_passed":
+	case "image_area_too_large":
 		return Reasons[115], true
-	case "request_cancelled":
+	case "image_file_too_large":
 		return Reasons[116], true
-	case "engine_failed":
+	case "video_file_too_large":
 		return Reasons[117], true
-	case "no_answer":
+	case "video_too_long":
 		return Reasons[118], true
-	case "invalid_question":
+	case "missing_media":
 		return Reasons[119], true
-	case "invalid_input":
+	case "needs_one_video":
 		return Reasons[120], true
-	case "max_length_exceeded":
+	case "unreadable_video":
 		return Reasons[121], true
-	case "scan_budget_exceeded":
+	case "at_beyond_video":
 		return Reasons[122], true
-	case "invalid_model_output":
+	case "input_too_long":
 		return Reasons[123], true
-	case "deadline_exceeded":
+	case "input_truncated":
 		return Reasons[124], true
-	case "unavailable":
+	case "question_too_long":
 		return Reasons[125], true
+	case "scan_budget":
+		return Reasons[126], true
+	case "deadline_passed":
+		return Reasons[127], true
+	case "request_cancelled":
+		return Reasons[128], true
+	case "engine_failed":
+		return Reasons[129], true
+	case "no_answer":
+		return Reasons[130], true
+	case "invalid_question":
+		return Reasons[131], true
+	case "invalid_input":
+		return Reasons[132], true
+	case "max_length_exceeded":
+		return Reasons[133], true
+	case "scan_budget_exceeded":
+		return Reasons[134], true
+	case "invalid_model_output":
+		return Reasons[135], true
+	case "deadline_exceeded":
+		return Reasons[136], true
+	case "unavailable":
+		return Reasons[137], true
 	}
 	return table.ErrorReason{}, false
 }

@@ -1,7 +1,6 @@
 package bodylimit
 
 import (
-	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"errors"
@@ -48,14 +47,31 @@ func (e *CorruptGzipError) Error() string {
 // is at most limit bytes both as sent and decoded. Errors: *TooLargeError
 // when either size is over the limit, *UnsupportedEncodingError for a
 // coding other than gzip, x-gzip or identity, *CorruptGzipError for gzip
-// that cannot be inflated, any other error when the body could not be
-// read.
+// that cannot be inflated, *OverBudgetError when the Shared inflating
+// budget has no room for a gzip body, any other error when the body could
+// not be read.
 //
 // The wire is read as by Read (never more than limit+1 bytes, nothing
 // when Content-Length is over the limit), and inflating stops one byte
-// past the limit, so a small gzip bomb costs at most limit+1 bytes of
-// memory.
+// past the limit, into chunks reserved from the budget as they are
+// allocated: a gzip bomb costs about limit bytes of memory, and the
+// bombs inflated at once together no more than the budget.
+//
+// On any error w is prepared for an early answer, as by Read.
 func ReadDecoded(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	return readDecoded(w, r, limit, Shared)
+}
+
+func readDecoded(w http.ResponseWriter, r *http.Request, limit int64, b *Budget) ([]byte, error) {
+	body, err := decode(w, r, limit, b)
+	if err != nil {
+		answerEarly(w, r)
+		return nil, err
+	}
+	return body, nil
+}
+
+func decode(w http.ResponseWriter, r *http.Request, limit int64, b *Budget) ([]byte, error) {
 	wire, err := openWire(w, r, limit)
 	if err != nil {
 		return nil, err
@@ -71,16 +87,13 @@ func ReadDecoded(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, e
 	if err != nil {
 		return nil, inflateError(err, limit, true)
 	}
-	var buf bytes.Buffer
-	growForWire(&buf, r)
-	n, err := buf.ReadFrom(io.LimitReader(zr, limit+1))
-	switch {
-	case err != nil:
+	budget := reservation{b: b, ctx: r.Context()}
+	body, held, err := fill(zr, limit, 0, budget)
+	if err != nil {
 		return nil, inflateError(err, limit, false)
-	case n > limit:
-		return nil, &TooLargeError{Limit: limit}
 	}
-	return buf.Bytes(), nil
+	budget.holdUntilDone(held)
+	return body, nil
 }
 
 // isGzip reports whether the Content-Encoding is gzip (or its alias
@@ -112,9 +125,12 @@ func isGzip(h http.Header) (bool, error) {
 func inflateError(err error, limit int64, inHeader bool) error {
 	var tooBig *http.MaxBytesError
 	var corrupt flate.CorruptInputError
+	var over *OverBudgetError
 	switch {
-	case errors.As(err, &tooBig):
+	case errors.As(err, &tooBig) || errors.Is(err, errPastMax):
 		return &TooLargeError{Limit: limit}
+	case errors.As(err, &over):
+		return over
 	case inHeader && (errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)):
 		return &CorruptGzipError{NotGzip: true}
 	case errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) ||

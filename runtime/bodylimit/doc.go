@@ -16,10 +16,26 @@
 //     the client's bytes unchanged (the Router's LLM pass-through) use it,
 //     since the upstream undoes the coding the client chose.
 //
+// Memory: a body is read into chunks allocated as it arrives (fill.go),
+// not a doubling buffer, so a body with a Content-Length costs its length,
+// and a gzip bomb stopped one byte past the limit about the limit. gzip
+// bodies inflate under a Budget, a weighted semaphore of bytes that the
+// process's servers share (Shared): each chunk is reserved before it is
+// allocated, and a body that finds no room within a short wait is refused
+// with *OverBudgetError (servers answer 503 unavailable with
+// Retry-After), so the bombs inflated at once cost at most the budget.
+//
+// An early refusal: when a body is refused before it was read to its end,
+// the ResponseWriter is prepared for an answer written first (Connection:
+// close, reads after writes); the server writes its answer and calls
+// Linger, which reads and discards the rest for a bounded time and size,
+// so a client that sends its whole body before reading (Python's
+// http.client) reads the answer instead of a connection reset.
+//
 // Errors carry no byte of the body: *TooLargeError (the limit),
-// *UnsupportedEncodingError (the codings that are supported) and
-// *CorruptGzipError. Any other error is the connection's. The package
-// knows nothing of any schema: callers turn these errors into their own
-// error bodies (413 request_too_large, 400 invalid_request on System One
-// servers).
+// *UnsupportedEncodingError (the codings that are supported),
+// *CorruptGzipError and *OverBudgetError. Any other error is the
+// connection's. The package knows nothing of any schema: callers turn
+// these errors into their own error bodies (413 request_too_large, 400
+// invalid_request, 503 unavailable on System One servers).
 package bodylimit

@@ -1,7 +1,6 @@
 package bodylimit
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -26,22 +25,31 @@ func (e *TooLargeError) Error() string {
 // any byte of a body whose Content-Length is over the limit. w is the
 // handler's ResponseWriter: when the limit is passed, MaxBytesReader tells
 // the server (through it) to close the connection after the reply.
+//
+// On any error w is prepared for an early answer (Connection: close, and
+// reading after writing): write the answer, then call Linger.
 func Read(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	wire, err := openWire(w, r, limit)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		var body []byte
+		if body, err = readWire(wire, r, limit); err == nil {
+			return body, nil
+		}
 	}
-	return readWire(wire, r, limit)
+	answerEarly(w, r)
+	return nil, err
 }
 
-// readWire reads the whole of wire, the body as opened by openWire.
+// readWire reads the whole of wire, the body as opened by openWire, in
+// chunks (fill) sized by its declared length: a body with a
+// Content-Length costs exactly its length, one of unknown length at most
+// twice its length, never the doubling of a growing buffer.
 func readWire(wire io.Reader, r *http.Request, limit int64) ([]byte, error) {
-	var buf bytes.Buffer
-	growForWire(&buf, r)
-	if _, err := buf.ReadFrom(wire); err != nil {
+	body, _, err := fill(wire, limit, max(r.ContentLength, 0), nil)
+	if err != nil {
 		return nil, wireError(err, limit)
 	}
-	return buf.Bytes(), nil
+	return body, nil
 }
 
 // openWire checks the limit against the declared length and returns the
@@ -60,19 +68,11 @@ func openWire(w http.ResponseWriter, r *http.Request, limit int64) (io.Reader, e
 	return http.MaxBytesReader(innermost(w), r.Body, limit), nil
 }
 
-// growForWire sizes buf for the declared length, which openWire has
-// already held to the limit.
-func growForWire(buf *bytes.Buffer, r *http.Request) {
-	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength))
-	}
-}
-
-// wireError turns MaxBytesReader's refusal into a *TooLargeError and
-// passes any other read error on.
+// wireError turns MaxBytesReader's refusal (or fill's, which reads the
+// same limit) into a *TooLargeError and passes any other read error on.
 func wireError(err error, limit int64) error {
 	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
+	if errors.As(err, &tooBig) || errors.Is(err, errPastMax) {
 		return &TooLargeError{Limit: limit}
 	}
 	return err

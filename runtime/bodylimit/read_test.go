@@ -48,8 +48,8 @@ func TestReadStopsOnePastTheLimit(t *testing.T) {
 		if !errors.As(err, &tl) {
 			t.Fatalf("declared %d: err %v, want a TooLargeError", declared, err)
 		}
-		// bytes.Buffer reads in chunks of at least 512 bytes; what matters
-		// is that it stops near the limit, not after the whole body.
+		// What matters is that reading stops near the limit (limit+1
+		// bytes), not after the whole body.
 		if n := src.n.Load(); n > 4096 {
 			t.Fatalf("declared %d: read %d bytes for a 64-byte limit", declared, n)
 		}

@@ -1,6 +1,9 @@
 package ir
 
-import "github.com/vllm-sr/systemone/generated/vocab"
+import (
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
 
 // ErrorCode is the extension's flat error code beside the standard detail.
 type ErrorCode string
@@ -9,15 +12,18 @@ const (
 	ErrorInvalidRequest        ErrorCode = vocab.CodeInvalidRequest
 	ErrorModelNotFound         ErrorCode = vocab.CodeModelNotFound
 	ErrorNotFound              ErrorCode = vocab.CodeNotFound
+	ErrorMethodNotAllowed      ErrorCode = vocab.CodeMethodNotAllowed
 	ErrorOverloaded            ErrorCode = vocab.CodeOverloaded
 	ErrorQuestionFailed        ErrorCode = vocab.CodeQuestionFailed
 	ErrorRequestTooLarge       ErrorCode = vocab.CodeRequestTooLarge
+	ErrorUnavailable           ErrorCode = vocab.CodeUnavailable
 	ErrorUnsupportedCapability ErrorCode = vocab.CodeUnsupportedCapability
 )
 
 // ErrorBody is an error answer: the HTTP status, the standard detail and
 // the extension's flat members. Every text field is fixed wording or a
-// sentence for a person, never request data.
+// sentence for a person, never request data other than names (of a
+// question, a request, a member), which Bounded cuts short.
 type ErrorBody struct {
 	Status int
 	// Code is empty when absent.
@@ -43,4 +49,91 @@ type DetailItem struct {
 	Loc  Path
 	Msg  string
 	Type string
+}
+
+// The bounds of an error answer. Whatever the request, an error answer as
+// written is at most MaxErrorBytes: a writer writes Bounded(false), and
+// when that is still larger (names and messages full of characters JSON
+// escapes six bytes each), Bounded(true), whose every text fits the bound
+// even escaped and written twice, as vllm-sr/4.0's error object repeats
+// the flat members.
+const (
+	MaxErrorBytes = 64 << 10
+	// MaxMessageBytes bounds Message; a message is cut (table.Clip) past it.
+	MaxMessageBytes = 8 << 10
+	// MaxDetailItems and MaxDetailBytes bound the detail list: items past
+	// either bound (the bytes of their messages and locations) are left
+	// out, the first ones kept.
+	MaxDetailItems = 20
+	MaxDetailBytes = 16 << 10
+	// MaxDetailMsgBytes bounds one item's message; MaxLocElems its
+	// location (the first elements kept: the member nearest the root).
+	MaxDetailMsgBytes = 1 << 10
+	MaxLocElems       = 32
+)
+
+// The tight bounds of Bounded(true): the message, one detail item and its
+// location, escaped at worst six bytes a byte, written twice, within
+// MaxErrorBytes with room to spare.
+const (
+	tightMessageBytes = 1 << 10
+	tightDetailItems  = 1
+	tightLocElems     = 8
+)
+
+// Bounded returns a copy of e whose texts are cut to the bounds above:
+// Question and State (names) to table.MaxNameBytes, Reason too (a fixed
+// word is short; this only guards against a producer that breaks that
+// rule), Message to MaxMessageBytes, the detail list to MaxDetailItems
+// and MaxDetailBytes, each item's message to MaxDetailMsgBytes and its
+// location to MaxLocElems names of at most table.MaxNameBytes. With tight
+// the message, the list and each location are cut further. e is not
+// modified.
+func (e ErrorBody) Bounded(tight bool) ErrorBody {
+	msgBytes, items, locElems := MaxMessageBytes, MaxDetailItems, MaxLocElems
+	if tight {
+		msgBytes, items, locElems = tightMessageBytes, tightDetailItems, tightLocElems
+	}
+	e.Message = table.Clip(e.Message, msgBytes)
+	e.Question = table.ClipName(e.Question)
+	e.State = table.ClipName(e.State)
+	e.Reason = table.ClipName(e.Reason)
+	if e.Detail == nil {
+		return e
+	}
+	detail := make([]DetailItem, 0, min(len(e.Detail), items))
+	size := 0
+	for _, d := range e.Detail {
+		if len(detail) == items {
+			break
+		}
+		d = DetailItem{Loc: d.Loc.Clipped(locElems), Msg: table.Clip(d.Msg, min(msgBytes, MaxDetailMsgBytes)), Type: table.ClipName(d.Type)}
+		size += len(d.Msg) + d.Loc.size()
+		if len(detail) > 0 && size > MaxDetailBytes {
+			break
+		}
+		detail = append(detail, d)
+	}
+	e.Detail = detail
+	return e
+}
+
+// Clipped returns a copy of p with at most n elements (the first ones)
+// and every name cut to table.MaxNameBytes. p is not modified.
+func (p Path) Clipped(n int) Path {
+	out := make(Path, min(len(p), n))
+	for i := range out {
+		out[i] = p[i]
+		out[i].Name = table.ClipName(p[i].Name)
+	}
+	return out
+}
+
+// size is about the bytes p's names take.
+func (p Path) size() int {
+	n := 0
+	for _, e := range p {
+		n += len(e.Name) + 4
+	}
+	return n
 }

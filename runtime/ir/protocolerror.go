@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // ErrorCategory is what kind of failure a ProtocolError is.
@@ -50,12 +51,14 @@ type ProtocolError struct {
 	Cause error
 }
 
-// Error returns one line: the path, the message and the reason.
+// Error returns one line: the path, the message and the reason, with the
+// path's names and the message cut as an error answer cuts them
+// (ErrorBody.Bounded), so a logged error is as small as an answer.
 func (e *ProtocolError) Error() string {
 	var b strings.Builder
-	b.WriteString(e.Path.String())
+	b.WriteString(e.Path.Clipped(len(e.Path)).String())
 	b.WriteString(": ")
-	b.WriteString(e.Message)
+	b.WriteString(table.Clip(e.Message, MaxMessageBytes))
 	b.WriteString(" (")
 	b.WriteString(string(e.Reason))
 	b.WriteByte(')')

@@ -155,8 +155,22 @@ func batchUsage(b *ir.BatchResponse) *ir.Usage {
 }
 
 // Error writes an error body; its status is e.Status, else the generated
-// table's status for e.Code, else 500.
+// table's status for e.Code, else 500. The body is at most
+// ir.MaxErrorBytes whatever e holds: e is written cut to its bounds
+// (ir.ErrorBody.Bounded), and cut to the tight bounds when that is still
+// too large.
 func (a Answerer) Error(e *ir.ErrorBody) (int, []byte) {
+	b := e.Bounded(false)
+	status, out := a.error(&b)
+	if len(out) > ir.MaxErrorBytes {
+		b = e.Bounded(true)
+		status, out = a.error(&b)
+	}
+	return status, out
+}
+
+// error writes e as it is.
+func (a Answerer) error(e *ir.ErrorBody) (int, []byte) {
 	status := errorStatus(e)
 	w := writer{dst: make([]byte, 0, 256)}
 	w.dst = append(w.dst, '{')

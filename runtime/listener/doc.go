@@ -41,4 +41,11 @@
 // request the internal form reads as it is (every 4.0 request) is a
 // pass-through plan; one that needs the long-context header carried into
 // the body, and a batch, are translated.
+//
+// Front is what both servers, vllm-srun and every listener of the Router,
+// do around each request, so both behave and are observed alike: the
+// request id (x-request-id and x-typesafe-request-id), the body-read and
+// write deadlines, the Prometheus series both expose (Metrics, one naming
+// scheme), and the access log line, leveled by status and written through
+// a buffered LogWriter.
 package listener

@@ -1,6 +1,8 @@
 package listener
 
 import (
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -68,4 +70,64 @@ func MergeFailures(answers []ir.Answer, failures []QuestionFailure, item string)
 		out = append(out, f.Answer())
 	}
 	return append(out, answers[next:]...)
+}
+
+// NoValidQuestion is the answer of a POST /v1/decisions request none of
+// whose questions could be answered for a reason that is the request's
+// own (a question error whose status is a 4xx: a malformed question, one
+// the model does not answer, an input too long): 400 invalid_request
+// no_valid_question, listing each question's error and locating each in
+// the detail, as ReadDecisions refuses a request none of whose questions
+// passes its schema. It returns nil when any question was answered or
+// failed for a reason that is not the request's (the model failing, the
+// deadline passing, an upstream that is unavailable): the request then
+// gets its 200 with every answer in place.
+//
+// Both servers check the answers they would send, vllm-srun after its
+// model answered and the Router after its upstreams did, so the same
+// request has the same status on either. failures are the questions
+// that failed while the request was read.
+func NoValidQuestion(out Outcome, failures []QuestionFailure) *ir.ErrorBody {
+	answers := answersOf(out, failures)
+	if len(answers) == 0 {
+		return nil
+	}
+	for _, a := range answers {
+		if a.Error == "" || !requestSide(a.Error) {
+			return nil
+		}
+	}
+	n := min(len(answers), maxListed)
+	msgs := make([]string, n)
+	detail := make([]ir.DetailItem, n)
+	for i, a := range answers[:n] {
+		msgs[i] = "question " + table.QuoteName(a.Name) + " cannot be answered: " + a.Message + " (" + string(a.Error) + ")"
+		detail[i] = ir.DetailItem{Loc: ir.Path{}.Key("body").Key(vocab.RequestQuestions).Key(a.Name), Msg: msgs[i], Type: string(a.Error)}
+	}
+	e := InvalidRequest(vocab.ReasonNoValidQuestion, "no question of the request can be answered: "+joinListed(msgs, len(answers), "questions")) //vocab:not-spec a word of the message
+	e.Detail = detail
+	return e
+}
+
+// answersOf are every answer of out, each response's with the questions
+// that failed while the request was read in their places.
+func answersOf(out Outcome, failures []QuestionFailure) []ir.Answer {
+	if out.Response != nil {
+		return MergeFailures(out.Response.Answers, failures, "")
+	}
+	if out.Batch == nil {
+		return nil
+	}
+	var all []ir.Answer
+	for _, nr := range out.Batch.Responses {
+		all = append(all, MergeFailures(nr.Response.Answers, failures, "")...)
+	}
+	return all
+}
+
+// requestSide reports whether a question error is the request's fault:
+// its status in the generated table is a 4xx.
+func requestSide(kind ir.QuestionErrorCode) bool {
+	e, ok := fieldtable.QuestionError(string(kind))
+	return ok && e.Status >= 400 && e.Status < 500
 }

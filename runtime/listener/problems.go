@@ -1,7 +1,6 @@
 package listener
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -165,7 +164,7 @@ func failure(fq *FailedQuestion, index int) QuestionFailure {
 		Name:     fq.Name,
 		Error:    ir.QuestionErrorInvalidQuestion,
 		Reason:   string(first.Reason),
-		Message:  "question " + strconv.Quote(fq.Name) + " cannot be answered: " + first.Message(),
+		Message:  "question " + table.QuoteName(fq.Name) + " cannot be answered: " + first.Message(),
 		Limit:    problemLimit(first),
 		Problems: fq.Problems,
 	}

@@ -2,6 +2,7 @@ package listener
 
 import (
 	"errors"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -33,14 +34,15 @@ func requestStatus(code ir.ErrorCode) int {
 // the message listing every problem by its path, the reason and limit those
 // of the first.
 func RefuseProblems(schema table.SchemaID, problems []table.Problem) *Refusal {
-	msgs := make([]string, len(problems))
-	for i, p := range problems {
+	n := min(len(problems), maxListed)
+	msgs := make([]string, n)
+	for i, p := range problems[:n] {
 		msgs[i] = p.Message()
 	}
 	return &Refusal{Body: ir.ErrorBody{
 		Status:  requestStatus(ir.ErrorInvalidRequest),
 		Code:    ir.ErrorInvalidRequest,
-		Message: "the body does not follow " + string(schema) + ": " + strings.Join(msgs, "; "),
+		Message: "the body does not follow " + string(schema) + ": " + joinListed(msgs, len(problems), "problems"),
 		Reason:  string(problems[0].Reason),
 		Limit:   problemLimit(problems[0]),
 	}}
@@ -68,7 +70,7 @@ func RefuseQuestion(f *QuestionFailure, root jsonvalue.Value, batch bool) *Refus
 	for i, p := range f.Problems {
 		detail[i] = ir.DetailItem{
 			Loc:  locate(root, SplitPointer(p.Path)),
-			Msg:  "question " + strconv.Quote(f.Name) + " cannot be answered: " + p.Message(),
+			Msg:  "question " + table.QuoteName(f.Name) + " cannot be answered: " + p.Message(),
 			Type: string(f.Error),
 		}
 	}
@@ -90,16 +92,31 @@ func RefuseQuestion(f *QuestionFailure, root jsonvalue.Value, batch bool) *Refus
 // RefuseNoValidQuestion refuses a /v1/decisions request none of whose
 // questions is valid: 400 invalid_request listing each question's error.
 func RefuseNoValidQuestion(failures []QuestionFailure) *Refusal {
-	msgs := make([]string, len(failures))
-	for i := range failures {
+	n := min(len(failures), maxListed)
+	msgs := make([]string, n)
+	for i := range failures[:n] {
 		msgs[i] = failures[i].Message
 	}
 	return &Refusal{Body: ir.ErrorBody{
 		Status:  requestStatus(ir.ErrorInvalidRequest),
 		Code:    ir.ErrorInvalidRequest,
-		Message: "no question of the request can be answered: " + strings.Join(msgs, "; "),
+		Message: "no question of the request can be answered: " + joinListed(msgs, len(failures), "questions"), //vocab:not-spec a word of the message
 		Reason:  ReasonNoValidQuestion,
 	}}
+}
+
+// maxListed is how many problems (or failed questions) a refusal's
+// message lists; it says how many more there are.
+const maxListed = 10
+
+// joinListed joins the listed messages of total, naming how many more of
+// what there are past them.
+func joinListed(listed []string, total int, what string) string {
+	s := strings.Join(listed, "; ")
+	if more := total - len(listed); more > 0 {
+		s += "; and " + strconv.Itoa(more) + " more " + what
+	}
+	return s
 }
 
 // CheckSize refuses a body over the generated body_bytes limit (inclusive,
@@ -115,9 +132,19 @@ func CheckSize(body []byte) *Refusal {
 // sent and with its Content-Encoding (gzip, x-gzip or identity) undone
 // (bodylimit.ReadDecoded), refused as every server refuses it
 // (RefuseBody). The codec reads the decoded JSON.
+//
+// A refusal is answered early, before the body was read to its end: the
+// server writes it, then calls bodylimit.Linger so that a client that
+// sends its whole body before reading reads the answer. A body refused
+// because the inflating budget is in use is 503 unavailable; ReadBody
+// sets its Retry-After on w (a server may set its own).
 func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *ir.ErrorBody) {
 	body, err := bodylimit.ReadDecoded(w, r, limit)
 	if err != nil {
+		var over *bodylimit.OverBudgetError
+		if errors.As(err, &over) {
+			w.Header().Set(vocab.HeaderRetryAfter, strconv.FormatInt(int64(math.Ceil(over.RetryAfter.Seconds())), 10))
+		}
 		return nil, RefuseBody(err)
 	}
 	return body, nil
@@ -132,14 +159,19 @@ func InvalidRequest(reason, message string) *ir.ErrorBody {
 // RefuseBody is the error body of a request body runtime/bodylimit would
 // not read, the same on every server: 413 request_too_large past the
 // limit, 400 invalid_request for a Content-Encoding it does not undo or a
-// corrupt gzip body.
+// corrupt gzip body, 503 unavailable for a gzip body the inflating budget
+// has no room for.
 func RefuseBody(err error) *ir.ErrorBody {
 	var big *bodylimit.TooLargeError
 	var unsupported *bodylimit.UnsupportedEncodingError
 	var corrupt *bodylimit.CorruptGzipError
+	var over *bodylimit.OverBudgetError
 	switch {
 	case errors.As(err, &big):
 		return tooLarge(big.Limit)
+	case errors.As(err, &over):
+		return &ir.ErrorBody{Status: requestStatus(ir.ErrorUnavailable), Code: ir.ErrorUnavailable, Reason: vocab.ReasonInflateBudgetExhausted,
+			Message: "the server is inflating as many gzip bodies as its memory budget allows; retry later, or send the body uncompressed"}
 	case errors.As(err, &unsupported):
 		return InvalidRequest(vocab.ReasonUnsupportedContentEncoding,
 			"the Content-Encoding is not supported; send "+strings.Join(unsupported.Supported, ", "))
@@ -192,9 +224,9 @@ func RefuseError(err error) *Refusal {
 	var pe *ir.ProtocolError
 	switch {
 	case errors.As(err, &pe) && pe.Cause == nil:
-		body.Message, body.Reason = pe.Path.String()+": "+pe.Message, string(pe.Reason)
+		body.Message, body.Reason = pe.Path.Clipped(len(pe.Path)).String()+": "+pe.Message, string(pe.Reason)
 	case errors.As(err, &se):
-		body.Message = "the body is not valid JSON: " + se.Reason + " at " + se.Path + " (byte " + strconv.FormatInt(se.Offset, 10) + ")"
+		body.Message = "the body is not valid JSON: " + se.Reason + " at " + table.ClipPointer(se.Path) + " (byte " + strconv.FormatInt(se.Offset, 10) + ")"
 		body.Reason = string(ir.ReasonInvalidJSON)
 	default:
 		body.Message, body.Reason = "the body cannot be read", string(ir.ReasonInvalidJSON)

@@ -52,7 +52,7 @@ func TestV50AnswerGolden(t *testing.T) {
 				{Name: "p", Type: "span", Noul: fl(0.9)}, {Name: "s", Type: "set", Noul: fl(0.6)},
 				{Name: "c", Type: "choice", Choice: str("a"), Probabilities: []ir.Probability{{Key: "a", P: 1}}, Confidence: fl(1)},
 				{Name: "b", Type: "box", Box: &ir.Box{Top: 0.25, Bottom: 0.82, Left: 0.44, Right: 0.84}, Confidence: fl(0.92)},
-				{Name: "t", Type: "track", Track: content(t, `[{"at":0,"box":null}]`)}},
+				{Name: "t", Type: "track", Track: content(t, `{"rate":1,"moments":[{"second":0,"box":{"top":0.25,"bottom":0.82,"left":0.44,"right":0.84},"confidence":0.9}]}`)}},
 				Spans:      []ir.QuestionSpans{{Question: "p", Spans: []ir.Span{{Label: "email", Start: 3, End: 9, Text: "a@b.co", Probability: 0.9}}}},
 				Sets:       []ir.QuestionSet{{Question: "s", Selected: []string{"a"}, Probabilities: []ir.Probability{{Key: "a", P: 0.6}, {Key: "b", P: 0.1}}}},
 				Thresholds: []ir.QuestionThreshold{{Question: "p", Threshold: 0.5}, {Question: "s", Threshold: 0.4}},

@@ -47,7 +47,7 @@ func (s *Scorer) Decide(ctx context.Context, model table.Model, req *ir.Request)
 	start := s.now()
 	var deadline time.Time
 	if req.Options != nil && req.Options.DeadlineMs != nil {
-		deadline = start.Add(time.Duration(*req.Options.DeadlineMs) * time.Millisecond)
+		deadline = start.Add(ir.DeadlineDuration(*req.Options.DeadlineMs))
 	}
 	resp := &ir.Response{Model: ptr(model.Name)}
 	late := false

@@ -26,6 +26,14 @@ const (
 	OutcomeFail     = string(routerconfig.OnUnknownFail)
 )
 
+// What a rule's answers say against its match: the value of its
+// x-vsr-rule-<name> header upstream.
+const (
+	MatchMatched    = "matched"
+	MatchNotMatched = "not_matched"
+	MatchUnknown    = "unknown"
+)
+
 // RuleResult is one rule's evaluation.
 type RuleResult struct {
 	Rule       string
@@ -38,27 +46,41 @@ type RuleResult struct {
 	// Outcome is OutcomeAnswered, or the rule's on_unknown policy when an
 	// answer is unknown.
 	Outcome string
+	// Match is MatchMatched or MatchNotMatched for answers checked against
+	// the rule's match, MatchUnknown when an answer is unknown; "" for a
+	// rule that has no match (it cannot run on traffic).
+	Match string
+	// Fired: the rule matched, or an answer is unknown and its on_unknown
+	// is match. A fired rule's action applies on traffic.
+	Fired bool
 }
 
 // Decide evaluates the named rules as one stage over the input parts
 // (part name to text; a part a rule reads that is not given is empty).
-// The rules bound to one deployment travel as one batch, which its target
-// codec sends as a bundle or a batch call, or splits under max_concurrency
-// where the target has neither; the batch's deadline is its rules'
-// longest timeout_ms, also sent as options.deadline_ms where the schema
-// carries it. Results come back in the order the rules were named.
+// The rules bound to one deployment with one timeout_ms travel as one
+// batch, which its target codec sends as a bundle or a batch call, or
+// splits under max_concurrency where the target has neither; the batch's
+// deadline is that timeout_ms, also sent as options.deadline_ms where the
+// schema carries it, so each rule is bounded by its own timeout. The
+// batches run concurrently. Results come back in the order the rules
+// were named.
 func (r *Router) Decide(ctx context.Context, rules []string, input map[string]string) ([]RuleResult, error) {
 	picked, err := r.rules(rules, input)
 	if err != nil {
 		return nil, err
 	}
+	type batchKey struct {
+		deployment string
+		timeout    time.Duration
+	}
 	var groups [][]*routerconfig.Rule
-	at := map[string]int{}
+	at := map[batchKey]int{}
 	for _, rule := range picked {
-		i, ok := at[rule.Deployment]
+		k := batchKey{rule.Deployment, rule.Timeout}
+		i, ok := at[k]
 		if !ok {
 			i = len(groups)
-			at[rule.Deployment] = i
+			at[k] = i
 			groups = append(groups, nil)
 		}
 		groups[i] = append(groups[i], rule)
@@ -118,9 +140,9 @@ func (r *Router) ruleNames() []string {
 	return out
 }
 
-// decideOn sends the rules bound to one deployment as one batch through
-// the engine: planned by the deployment's codec, called over HTTP, and
-// reassembled per rule.
+// decideOn sends rules bound to one deployment with one timeout_ms as
+// one batch through the engine: planned by the deployment's codec, called
+// over HTTP, and reassembled per rule.
 func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input map[string]string) []RuleResult {
 	d, _ := r.cfg.Deployment(rules[0].Deployment)
 	var timeout time.Duration
@@ -132,6 +154,10 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input
 	ms := timeout.Milliseconds()
 	batch.Options = &ir.Options{DeadlineMs: &ms}
 	deadline := time.Now().Add(timeout)
+	// The deadline bounds the whole evaluation, a first fetch of the
+	// deployment's listing for its capabilities included.
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
 	x := &engine.Exchange{Batch: batch}
 	e := r.plan(x, d, r.capabilities(ctx, d), deadline)
 	var out listener.Outcome
@@ -154,6 +180,8 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input
 				res.Outcome = string(rule.OnUnknown)
 			}
 		}
+		res.Match, res.Fired = evaluateMatch(rule, &res)
+		r.metrics.RuleOutcome(rule.Name, ruleOutcomeLabel(&res))
 		results[i] = res
 	}
 	return results

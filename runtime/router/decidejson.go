@@ -13,12 +13,16 @@ type ruleJSON struct {
 	Rule       string          `json:"rule"`
 	Deployment string          `json:"deployment"`
 	Outcome    string          `json:"outcome"`
+	Match      string          `json:"match,omitempty"`
+	Fired      *bool           `json:"fired,omitempty"`
 	Unknown    []string        `json:"unknown"`
 	Response   json.RawMessage `json:"response"`
 }
 
 // DecideJSON writes results as `vllm-sr decide` prints them, indented:
-// {"rules": [{rule, deployment, outcome, unknown, response}]}, each
+// {"rules": [{rule, deployment, outcome, match, fired, unknown, response}]}
+// (match and fired, what the rule would do on traffic, only for a rule
+// with a match), each
 // response in the /v1/decisions shape of the schema a System One listener
 // speaks by default, vllm-sr/5.0 (an unknown answer carries its error,
 // reason and message).
@@ -37,6 +41,10 @@ func (r *Router) DecideJSON(results []RuleResult) ([]byte, error) {
 			unknown = []string{}
 		}
 		out.Rules[i] = ruleJSON{Rule: res.Rule, Deployment: res.Deployment, Outcome: res.Outcome, Unknown: unknown, Response: body}
+		if res.Match != "" {
+			fired := res.Fired
+			out.Rules[i].Match, out.Rules[i].Fired = res.Match, &fired
+		}
 	}
 	compact, err := json.Marshal(out)
 	if err != nil {

@@ -363,19 +363,23 @@ func testDecide(t *testing.T, e *env) {
 }
 
 func testMetrics(t *testing.T, e *env) {
-	_, out := get(t, e.url("llm", "/metrics"))
-	text := string(out)
-	for _, want := range []string{
-		`vsr_systemone_listener_diagnostics_total{listener="legacy4",kind="legacy_form",form="choices"} 2`,
-		`vsr_systemone_listener_diagnostics_total{listener="legacy4",kind="legacy_form",form="implicit_roles"} 2`,
-		`vsr_systemone_listener_diagnostics_total{listener="legacy4",kind="legacy_form",form="states"} 1`,
-		`vsr_systemone_listener_diagnostics_total{listener="public5",kind="pass_through",form="decisions"} 2`,
-		`vsr_systemone_listener_diagnostics_total{listener="public5",kind="translate",form="batch"} 1`,
-		`vsr_systemone_upstream_calls_total{deployment="gateway-d3",outcome="200"}`,
-		`vsr_systemone_target_diagnostics_total{deployment="gateway-d3",kind="dropped",form="roles"}`,
+	m := testkit.ScrapeMetrics(t, e.url("llm", "/metrics"))
+	for _, c := range []struct {
+		name   string
+		labels []string
+		want   float64 // 0: at least one
+	}{
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "legacy_form", "form", "choices"}, 2},
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "legacy_form", "form", "implicit_roles"}, 2},
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "legacy_form", "form", "states"}, 1},
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "public5", "kind", "pass_through", "form", "decisions"}, 2},
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "public5", "kind", "translate", "form", "batch"}, 1},
+		{"vsr_upstream_calls_total", []string{"api", "systemone", "upstream", "gateway-d3", "outcome", "200"}, 0},
+		{"vsr_systemone_target_diagnostics_total", []string{"deployment", "gateway-d3", "kind", "dropped", "form", "roles"}, 0},
 	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("metrics lack %s\n%s", want, text)
+		got, ok := m.Value(c.name, c.labels...)
+		if !ok || c.want > 0 && got != c.want {
+			t.Errorf("%s%v = %v (present %v), want %v", c.name, c.labels, got, ok, c.want)
 		}
 	}
 }

@@ -1,16 +1,12 @@
 package router
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
-
-// errReplyTooLarge stands for an upstream reply over the body limit.
-var errReplyTooLarge = errors.New("router: the upstream reply is larger than 32 MiB")
 
 // modelNotFound: the request's model names no deployment or pool the
 // listener serves. The message never copies the request's model: it says

@@ -3,12 +3,18 @@ package router
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/registry"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
@@ -22,6 +28,9 @@ const maxReplyBytes = vocab.LimitBodyBytes + 1
 type httpCaller struct {
 	client  *http.Client
 	metrics *Metrics
+	// log gets each failed call with the upstream's words; nil logs
+	// nowhere.
+	log *slog.Logger
 }
 
 var _ engine.Caller = (*httpCaller)(nil)
@@ -71,22 +80,33 @@ launch:
 	return out
 }
 
-// one sends one call and decodes its reply into its items' results.
+// one sends one call and decodes its reply into its items' results. A
+// failed call is logged with the upstream's own words (which no client
+// gets), and each of its items' errors names the deployment.
 func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call *tc.WireCall) []tc.ItemResult {
+	end := c.metrics.startCall(ctx, registry.SystemOne, rt.Target.Deployment)
 	reply := c.send(ctx, call)
-	c.metrics.recordCall(rt.Target.Deployment, reply.Status)
+	end(reply.Status, reply.Err)
+	if reply.Err != nil || reply.Status < 200 || reply.Status > 299 {
+		c.logFailure(ctx, rt.Target.Deployment, &reply)
+	}
+	var results []tc.ItemResult
 	if err := tc.ApplyReplyDeviations(&reply, rt.Deviations); err != nil {
-		return tc.CallFailed(p, call, tc.MalformedReplyError(err), 0)
+		results = tc.CallFailed(p, call, tc.MalformedReplyError(err), 0)
+	} else if results, err = rt.Codec.DecodeReply(*p, *call, reply); err != nil {
+		results = tc.CallFailed(p, call, tc.MalformedReplyError(err), 0)
 	}
-	results, err := rt.Codec.DecodeReply(*p, *call, reply)
-	if err != nil {
-		return tc.CallFailed(p, call, tc.MalformedReplyError(err), 0)
-	}
+	nameDeployment(results, rt.Target.Deployment)
 	return results
 }
 
-// send makes the HTTP call. A transport failure, a deadline passing or a
-// reply over the body limit is a reply with Err set and no status.
+// send makes the HTTP call. A transport failure, a deadline passing, a
+// reply over the body limit (tc.ErrReplyTooLarge, refused on its
+// Content-Length before a byte is read, else read one byte past the
+// limit and no further) or one cut off mid-body (tc.ErrReplyCut) is a
+// reply with Err set and no status. A redirect is never followed (the
+// client's CheckRedirect, withoutRedirects) and its body never read: the
+// target codec answers its status as an upstream error.
 func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 	req, err := http.NewRequestWithContext(ctx, call.Method, call.URL, bytes.NewReader(call.Body))
 	if err != nil {
@@ -95,17 +115,88 @@ func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 	for k, vs := range call.Header {
 		req.Header[k] = append([]string(nil), vs...)
 	}
+	if served := listener.ServedFrom(ctx); served != nil {
+		req.Header.Set(listener.HeaderXRequestID, served.ID)
+	}
 	resp, err := c.client.Do(req)
 	if err != nil {
 		return tc.WireReply{Err: err}
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxReplyBytes))
-	if err != nil {
-		return tc.WireReply{Err: err}
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		return tc.WireReply{Status: resp.StatusCode, Header: resp.Header}
 	}
-	if int64(len(body)) >= maxReplyBytes {
-		return tc.WireReply{Err: errReplyTooLarge}
+	if resp.ContentLength >= maxReplyBytes {
+		return tc.WireReply{Err: tc.ErrReplyTooLarge}
+	}
+	body, err := readReply(resp.Body, resp.ContentLength)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return tc.WireReply{Err: ctx.Err()}
+	case err != nil:
+		return tc.WireReply{Err: errors.Join(tc.ErrReplyCut, err)}
+	case int64(len(body)) >= maxReplyBytes:
+		return tc.WireReply{Err: tc.ErrReplyTooLarge}
 	}
 	return tc.WireReply{Status: resp.StatusCode, Header: resp.Header, Body: body}
+}
+
+// readReply reads at most maxReplyBytes of r, sized up front when the
+// reply says how long it is.
+func readReply(r io.Reader, length int64) ([]byte, error) {
+	var b bytes.Buffer
+	if length > 0 && length < maxReplyBytes {
+		b.Grow(int(length) + bytes.MinRead)
+	}
+	_, err := b.ReadFrom(io.LimitReader(r, maxReplyBytes))
+	return b.Bytes(), err
+}
+
+// nameDeployment prefixes each item error's message (and its detail
+// items') with the deployment that failed: configuration, not request
+// data.
+func nameDeployment(results []tc.ItemResult, deployment string) {
+	prefix := "deployment " + quote(deployment) + ": "
+	for i := range results {
+		e := results[i].Error
+		if e == nil {
+			continue
+		}
+		e.Message = prefix + e.Message
+		e.Detail = slices.Clone(e.Detail) // the call's items' copies share it
+		for j := range e.Detail {
+			e.Detail[j].Msg = prefix + e.Detail[j].Msg
+		}
+	}
+}
+
+// maxLoggedReply bounds the excerpt of a failed reply's body in the log.
+const maxLoggedReply = 512
+
+// logFailure logs a call that got no reply or a non-2xx one, with what
+// the upstream said: its status, the transport error, the redirect's
+// target and an excerpt of its body. These are the upstream's words, kept
+// to the log; no client gets them. The body of a refusal that blames the
+// request (400, 413, 422) is not logged: it may echo request values (the
+// standard's 422 items carry the offending input).
+func (c *httpCaller) logFailure(ctx context.Context, deployment string, reply *tc.WireReply) {
+	if c.log == nil {
+		return
+	}
+	attrs := []slog.Attr{slog.String("deployment", deployment), slog.Int("upstream_status", reply.Status)}
+	if reply.Err != nil {
+		attrs = append(attrs, slog.String("upstream_err", reply.Err.Error()))
+	}
+	if loc := reply.Header.Get("Location"); loc != "" {
+		attrs = append(attrs, slog.String("upstream_location", loc))
+	}
+	if len(reply.Body) > 0 && !blamesRequest(reply.Status) {
+		excerpt := reply.Body[:min(len(reply.Body), maxLoggedReply)]
+		attrs = append(attrs, slog.String("upstream_body", strings.ToValidUTF8(string(excerpt), "\ufffd")))
+	}
+	c.log.LogAttrs(ctx, slog.LevelWarn, "upstream call failed", attrs...)
+}
+
+func blamesRequest(status int) bool {
+	return status == http.StatusBadRequest || status == http.StatusRequestEntityTooLarge || status == http.StatusUnprocessableEntity
 }

@@ -27,6 +27,9 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 		return listener.Outcome{}, 0, listener.InvalidRequest(vocab.ReasonMissingModel, "the request names no model; name a deployment or a pool")
 	}
 	members, known := r.cfg.Route(x.Model)
+	if known {
+		listener.NoteModel(ctx, x.Model) // a deployment or pool key: configuration, not request data
+	}
 	if api.Models != nil && !slices.Contains(api.Models, x.Model) || !known {
 		return listener.Outcome{}, 0, modelNotFound(listenerName, known, r.servedModels(api))
 	}
@@ -70,6 +73,7 @@ func (r *Router) plan(x *engine.Exchange, d *routerconfig.Deployment, caps tc.Ca
 	if e == nil && len(x.Diagnostics) > 0 {
 		r.metrics.recordTarget(d.Name, x.Diagnostics)
 	}
+	authorizeCalls(&x.Plan, d.APIKey) // the deployment's key, if any (auth.go)
 	return e
 }
 
@@ -83,7 +87,7 @@ func deadline(x *engine.Exchange, api *routerconfig.ListenerAPI, now time.Time) 
 	case ms == nil && !capped:
 		return time.Time{}
 	case ms == nil || capped && *ms > limit:
-		return now.Add(time.Duration(limit) * time.Millisecond)
+		return now.Add(ir.DeadlineDuration(limit))
 	}
-	return now.Add(time.Duration(*ms) * time.Millisecond)
+	return now.Add(ir.DeadlineDuration(*ms))
 }

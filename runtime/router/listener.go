@@ -5,12 +5,14 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
 // listenerHandler serves one listener: the APIs of its apis map, GET
-// /v1/models, GET /metrics and GET /health.
+// /v1/models, GET /metrics, GET /health (liveness) and GET /ready
+// (readiness).
 type listenerHandler struct {
 	router *Router
 	lst    *routerconfig.Listener
@@ -22,29 +24,60 @@ type listenerHandler struct {
 	errors *routerconfig.ListenerAPI
 }
 
+// pathReady is the readiness probe's path, beside the standard's /health.
+const pathReady = "/ready"
+
+// extensionVersion is the vllm-sr extension set the Router answers with,
+// which GET /health reports as vllm-srun's does (the 5.0 Health schema
+// requires it).
+const extensionVersion = "5.0"
+
+// ServeHTTP serves one request through the Router's front (request id,
+// deadlines, metrics, access log).
 func (h *listenerHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	served, req := h.router.front.Begin(w, req, h.lst.Name)
+	defer h.router.front.Finish(served, req)
+	h.serve(served, req)
+}
+
+func (h *listenerHandler) serve(w *listener.Served, req *http.Request) {
+	if !h.admit(w, req) { // API keys and the admin address (auth.go)
+		return
+	}
 	path := req.URL.Path
 	switch path {
 	case "/metrics":
-		w.Header().Set(vocab.HeaderContentType, "text/plain; version=0.0.4")
-		_, _ = w.Write(h.router.metrics.Exposition())
+		w.Endpoint, w.Probe = path, true
+		h.router.metrics.Handler().ServeHTTP(w, req)
 		return
 	case vocab.PathHealth:
-		writeJSON(w, http.StatusOK, []byte(`{"status":"ok"}`))
+		w.Endpoint, w.Probe = path, true
+		writeJSON(w, http.StatusOK, []byte(`{"`+vocab.HealthStatus+`":"ok","`+vocab.HealthVersion+`":"`+extensionVersion+`"}`))
+		return
+	case pathReady:
+		w.Endpoint, w.Probe = path, true
+		ready, body := h.router.readiness()
+		status := http.StatusOK
+		if !ready {
+			status = http.StatusServiceUnavailable
+		}
+		writeJSON(w, status, body)
 		return
 	case vocab.PathModels:
+		w.Endpoint = path
 		h.models(w, req)
 		return
 	}
 	api, known := h.router.apis.ByPath(path)
 	if !known {
-		h.answerError(w, h.errors, nil, &ir.ErrorBody{Status: http.StatusNotFound, Reason: vocab.ReasonUnknownPath,
+		h.answerError(w, h.errors, nil, &ir.ErrorBody{Status: http.StatusNotFound, Code: ir.ErrorNotFound, Reason: vocab.ReasonUnknownPath,
 			Message: "listener " + quote(h.lst.Name) + " serves no API on this path"})
 		return
 	}
+	w.Endpoint, w.API = path, api.Name // a registry path: not request data
 	served, ok := h.lst.Serves(api.Name, h.router.apis)
 	if !ok {
-		h.answerError(w, h.errors, nil, &ir.ErrorBody{Status: http.StatusNotFound, Reason: vocab.ReasonAPINotServed,
+		h.answerError(w, h.errors, nil, &ir.ErrorBody{Status: http.StatusNotFound, Code: ir.ErrorNotFound, Reason: vocab.ReasonAPINotServed,
 			Message: "listener " + quote(h.lst.Name) + " does not serve the " + api.Name + " API"})
 		return
 	}

@@ -2,6 +2,8 @@ package router
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -31,62 +33,80 @@ func newListings(client *http.Client, timeout time.Duration) *listings {
 
 // entry returns the listing's entry for d's model, if d's upstream lists it.
 func (l *listings) entry(ctx context.Context, d *routerconfig.Deployment) (*ir.ListedModel, bool) {
-	listing, ok := l.listing(ctx, d)
-	if !ok {
+	listing, err := l.listing(ctx, d)
+	if err != nil {
 		return nil, false
 	}
+	return listedModel(listing, d.Model)
+}
+
+// listedModel is the listing's entry named model.
+func listedModel(listing *ir.Listing, model string) (*ir.ListedModel, bool) {
 	for i := range listing.Models {
-		if listing.Models[i].Name == d.Model {
+		if listing.Models[i].Name == model {
 			return &listing.Models[i], true
 		}
 	}
 	return nil, false
 }
 
-func (l *listings) listing(ctx context.Context, d *routerconfig.Deployment) (*ir.Listing, bool) {
+// errNoListing: the deployment's schema has no model listing.
+var errNoListing = errors.New("its schema has no model listing")
+
+// listing is d's upstream listing, fetched once it has decoded; an error
+// says why there is none (the upstream's own words: for logs only).
+func (l *listings) listing(ctx context.Context, d *routerconfig.Deployment) (*ir.Listing, error) {
 	l.mu.Lock()
 	cached, ok := l.got[d.Name]
 	l.mu.Unlock()
 	if ok {
-		return cached, true
+		return cached, nil
 	}
 	if d.Codec == nil || d.Codec.Traits().ListingPath == "" {
-		return nil, false
+		return nil, errNoListing
 	}
-	fetched, ok := l.fetch(ctx, d)
-	if !ok {
-		return nil, false
+	fetched, err := l.fetch(ctx, d)
+	if err != nil {
+		return nil, err
 	}
 	l.mu.Lock()
 	l.got[d.Name] = fetched
 	l.mu.Unlock()
-	return fetched, true
+	return fetched, nil
 }
 
-func (l *listings) fetch(ctx context.Context, d *routerconfig.Deployment) (*ir.Listing, bool) {
+// fetch GETs d's listing with d's key, within the listing timeout.
+func (l *listings) fetch(ctx context.Context, d *routerconfig.Deployment) (*ir.Listing, error) {
 	base, err := d.Target().BaseURL()
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+d.Codec.Traits().ListingPath, nil)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
+	authorize(req.Header, d.APIKey)
 	resp, err := l.client.Do(req)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxReplyBytes))
-	if err != nil || int64(len(body)) >= maxReplyBytes {
-		return nil, false
+	switch {
+	case err != nil:
+		return nil, err
+	case int64(len(body)) >= maxReplyBytes:
+		return nil, errors.New("the listing is larger than the body limit")
 	}
 	listing, err := d.Codec.DecodeListing(resp.StatusCode, body)
-	if err != nil || listing == nil {
-		return nil, false
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("GET %s answered %d: %w", d.Codec.Traits().ListingPath, resp.StatusCode, err)
+	case listing == nil:
+		return nil, fmt.Errorf("GET %s answered %d with no listing", d.Codec.Traits().ListingPath, resp.StatusCode)
 	}
-	return listing, true
+	return listing, nil
 }

@@ -2,6 +2,7 @@ package router
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -13,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
@@ -21,39 +24,131 @@ import (
 // Router's LLM protocol codecs, which translate between LLM APIs, live
 // outside this module, so a model served only by an upstream of another
 // API is not reachable here.
+//
+// Before it forwards, the rules the listener runs on the API are
+// evaluated (rulestraffic.go): a rule whose answer is unknown with
+// on_unknown fail answers 503 naming it, a fired block rule refuses the
+// request naming it, and the first fired route rule picks the upstream
+// and model; in each refusal the upstream is never called. Every rule's
+// outcome goes upstream as an x-vsr-rule-<name> header.
 func (h *listenerHandler) llm(w http.ResponseWriter, req *http.Request, api *routerconfig.ListenerAPI) {
 	body, e := readLLMBody(w, req)
 	if e != nil {
-		writeLLMError(w, e.Status, "invalid_request_error", e.Reason, e.Message)
+		h.llmFail(w, api, llmInvalid(e.Status, e.Reason, e.Message))
 		return
 	}
-	u, ok := h.router.upstreamFor(api, requestModel(body))
+	model := requestModel(body)
+	u, ok := h.router.upstreamFor(api, model)
 	if !ok {
-		writeLLMError(w, http.StatusNotFound, "invalid_request_error", "model_not_found", //vocab:not-spec OpenAI's error code
-			"listener "+quote(h.lst.Name)+" has no "+api.API.Name+" upstream serving the request's model")
+		h.llmFail(w, api, llmNotFound("model_not_found", //vocab:not-spec OpenAI's error code
+			"listener "+quote(h.lst.Name)+" has no "+api.API.Name+" upstream serving the request's model"))
 		return
 	}
+	var results []RuleResult
+	if names := h.lst.RulesFor(api); len(names) > 0 {
+		v, err := h.router.runRules(req.Context(), names, api.API.Name, body)
+		if err != nil {
+			h.llmFail(w, api, llmInternal("rules_unavailable", "the listener's rules could not be run"))
+			return
+		}
+		h.router.logRules(req.Context(), h.lst.Name, api.API.Name, &v)
+		switch {
+		case v.failed != "":
+			h.llmFail(w, api, llmRuleFailed(v.failed))
+			return
+		case v.blocked != "":
+			h.llmFail(w, api, llmBlocked(v.blocked))
+			return
+		case v.route != nil:
+			u, model, body = h.router.applyRoute(req.Context(), api, u, v.route, model, body)
+		}
+		results = v.results
+	}
+	h.forwardLLM(w, req, api, u, model, body, results)
+}
+
+// forwardLLM sends body to u as the client sent it, with the rules'
+// outcome headers and u's credentials: the upstream's key replaces the
+// client's Authorization, and on a listener that takes API keys the
+// client's own key (the Router's credential) never goes upstream.
+func (h *listenerHandler) forwardLLM(w http.ResponseWriter, req *http.Request, api *routerconfig.ListenerAPI,
+	u *routerconfig.Upstream, model string, body []byte, results []RuleResult) {
 	target, err := url.Parse(strings.TrimSuffix(strings.TrimSuffix(u.Endpoint, "/"), "/v1"))
 	if err != nil {
-		writeLLMError(w, http.StatusBadGateway, "api_error", "bad_upstream", "the upstream's endpoint is not a URL")
+		h.llmFail(w, api, llmUpstreamFailed("bad_upstream", "the upstream's endpoint is not a URL"))
 		return
 	}
+	listener.NoteModel(req.Context(), model) // one of u's configured models (or none): not request data
 	proxy := &httputil.ReverseProxy{
+		Transport: h.router.llmTransport(api.API.Name, u.Name),
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
 			pr.Out.Body = io.NopCloser(bytes.NewReader(body))
 			pr.Out.ContentLength = int64(len(body))
 			pr.Out.Header.Set("Content-Length", strconv.Itoa(len(body)))
+			setRuleHeaders(pr.Out.Header, results)
+			if len(h.lst.APIKeys) > 0 {
+				pr.Out.Header.Del(vocab.HeaderAuthorization)
+			}
+			authorize(pr.Out.Header, u.APIKey)
 		},
+		ModifyResponse: refuseRedirect, // a redirect is an upstream error, never relayed (redirects.go)
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			h.router.log.LogAttrs(r.Context(), slog.LevelWarn, "llm upstream failed",
-				slog.String("listener", h.lst.Name), slog.String("upstream", u.Name))
-			writeLLMError(w, http.StatusBadGateway, "api_error", vocab.ReasonUpstreamUnreachable, "the upstream could not be reached")
+				slog.String("listener", h.lst.Name), slog.String("upstream", u.Name), slog.String("upstream_err", err.Error()))
+			h.llmFail(w, api, llmUpstreamFailed(llmUpstreamFailure(err)))
 		},
 	}
 	h.router.log.LogAttrs(req.Context(), slog.LevelInfo, "llm request",
 		slog.String("listener", h.lst.Name), slog.String("api", api.API.Name), slog.String("upstream", u.Name))
 	proxy.ServeHTTP(w, req)
+}
+
+// applyRoute is where a fired route rule sends the request: the route's
+// upstream of the API (checked at load), with the body's model rewritten
+// when the route names one. A body whose model cannot be rewritten goes
+// as it is, to the route's upstream.
+func (r *Router) applyRoute(ctx context.Context, api *routerconfig.ListenerAPI, u *routerconfig.Upstream, route *routerconfig.Route,
+	model string, body []byte) (*routerconfig.Upstream, string, []byte) {
+	if to := r.cfg.RouteUpstream(route, api.API.Name); to != nil {
+		u = to
+	}
+	if route.Model == "" || route.Model == model {
+		return u, model, body
+	}
+	rewritten, ok := withModel(body, route.Model)
+	if !ok {
+		r.log.LogAttrs(ctx, slog.LevelWarn, "route rule: the request's model could not be rewritten", slog.String("upstream", u.Name))
+		return u, model, body
+	}
+	return u, route.Model, rewritten
+}
+
+// withModel is a JSON object body with its top-level model replaced by
+// model, every other member kept as written and in order.
+func withModel(body []byte, model string) ([]byte, bool) {
+	v, err := jsonvalue.Decode(body, jsonvalue.Options{})
+	if err != nil || v.Kind() != jsonvalue.KindObject {
+		return nil, false
+	}
+	members := slices.Clone(v.Members())
+	i := slices.IndexFunc(members, func(m jsonvalue.Member) bool { return m.Name == "model" }) //vocab:not-spec the LLM APIs' own member
+	if i < 0 {
+		return nil, false
+	}
+	members[i].Value = jsonvalue.String(model)
+	out, ok := jsonvalue.Object(members...)
+	if !ok {
+		return nil, false
+	}
+	return jsonvalue.Compact(out), true
+}
+
+// llmFail answers an LLM request with a failure of the Router's own, in
+// the API's error shape, and records its code for the access log.
+func (h *listenerHandler) llmFail(w http.ResponseWriter, api *routerconfig.ListenerAPI, f llmFailure) {
+	listener.SetCode(w, f.Code)
+	writeLLMFailure(w, api, f)
 }
 
 // upstreamFor is the upstream of api's API that serves model, when the
@@ -89,10 +184,4 @@ func requestModel(body []byte) string {
 		return ""
 	}
 	return head.Model
-}
-
-// writeLLMError writes an OpenAI-style error body.
-func writeLLMError(w http.ResponseWriter, status int, typ, code, message string) {
-	body, _ := json.Marshal(map[string]any{"error": map[string]string{"message": message, "type": typ, "code": code}}) //vocab:not-spec OpenAI error body keys
-	writeJSON(w, status, body)
 }

@@ -1,148 +1,134 @@
 package router
 
 import (
-	"fmt"
-	"maps"
-	"slices"
-	"strconv"
-	"strings"
-	"sync"
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
-// The kinds of vsr_systemone_listener_diagnostics_total: a legacy form a
-// request used, or the plan its listener codec decided.
+// The Router's own metric families, beside the ones both servers expose
+// (listener.Metrics); docs/router.md, "Metrics", is their one table.
 const (
-	KindLegacyForm  = string(ir.DiagnosticLegacyForm)
-	KindPassThrough = string(listener.PlanPassThrough)
-	KindTranslate   = string(listener.PlanTranslate)
+	MetricUpstreamCalls         = "vsr_upstream_calls_total"
+	MetricUpstreamCallDuration  = "vsr_upstream_call_duration_seconds"
+	MetricUpstreamCallsInFlight = "vsr_upstream_calls_in_flight"
+	MetricTargetDiagnostics     = "vsr_systemone_target_diagnostics_total"
+	MetricRuleOutcomes          = "vsr_rule_outcomes_total"
 )
 
-// diagnosticKey is one series of the listener diagnostics counter.
-type diagnosticKey struct{ listener, kind, form string }
+// outcomeNoReply is the outcome of an upstream call that got no HTTP
+// reply: a transport failure, the deadline, a reply over the body limit.
+const outcomeNoReply = "no_reply"
 
-// callKey is one series of the upstream calls counter.
-type callKey struct{ deployment, outcome string }
-
-// targetKey is one series of the target diagnostics counter.
-type targetKey struct{ deployment, kind, form string }
-
-// Metrics are the Router's counters, exposed on GET /metrics in the
-// Prometheus text format. It is safe for concurrent use.
+// Metrics are the Router's series: the ones both servers expose, plus
+// upstream calls by API and upstream (the deployment key, or the LLM
+// upstream's name), target diagnostics by deployment and rule outcomes.
+// One Metrics lives as long as the Router's process: a reload keeps it.
+// It is safe for concurrent use.
 type Metrics struct {
-	mu          sync.Mutex
-	forms       map[string]*listener.FormCounter // by listener
-	plans       map[diagnosticKey]uint64
-	calls       map[callKey]uint64
-	targetDiags map[targetKey]uint64
+	*listener.Metrics
+	calls       *prometheus.CounterVec
+	callTime    *prometheus.HistogramVec
+	callsNow    *prometheus.GaugeVec
+	targetDiags *prometheus.CounterVec
+	rules       *prometheus.CounterVec
 }
 
 func newMetrics() *Metrics {
-	return &Metrics{
-		forms:       map[string]*listener.FormCounter{},
-		plans:       map[diagnosticKey]uint64{},
-		calls:       map[callKey]uint64{},
-		targetDiags: map[targetKey]uint64{},
+	upstream := []string{"api", "upstream"} //vocab:not-spec metric labels
+	m := &Metrics{
+		Metrics: listener.NewMetrics("vllm-sr"),
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricUpstreamCalls,
+			Help: "Calls to upstreams (System One deployments, LLM upstreams), by API, upstream and outcome: the HTTP status, or no_reply."},
+			append(upstream, "outcome")),
+		callTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: MetricUpstreamCallDuration,
+			Help: "Time from sending an upstream call to the end of its reply's headers (System One: of its body), by API and upstream.", Buckets: listener.DurationBuckets},
+			upstream),
+		callsNow: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: MetricUpstreamCallsInFlight,
+			Help: "Upstream calls in flight, by API and upstream."}, upstream),
+		targetDiags: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricTargetDiagnostics,
+			Help: "Target plans that dropped or approximated a member for the deployment's schema, by member."},
+			[]string{"deployment", "kind", "form"}), //vocab:not-spec metric labels
+		rules: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricRuleOutcomes,
+			Help: "Rule evaluations on served traffic and by decide, by rule and outcome."},
+			[]string{"rule", "outcome"}), //vocab:not-spec metric labels
 	}
+	m.Registry().MustRegister(m.calls, m.callTime, m.callsNow, m.targetDiags, m.rules)
+	return m
 }
 
-// recordRead counts one request a listener read: its legacy forms (once
-// per request, by listener.FormCounter) and its plan, by endpoint.
-func (m *Metrics) recordRead(listenerName string, cr *listener.ClientRequest) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	fc, ok := m.forms[listenerName]
-	if !ok {
-		fc = &listener.FormCounter{}
-		m.forms[listenerName] = fc
-	}
-	fc.Record(cr)
-	m.plans[diagnosticKey{listenerName, string(cr.Plan), endpointWord(cr.Endpoint)}]++
+// RuleOutcome counts one evaluation of the rule named rule with its
+// outcome (a fixed word, such as matched, not_matched or unknown).
+func (m *Metrics) RuleOutcome(rule, outcome string) {
+	m.rules.WithLabelValues(rule, outcome).Inc()
 }
 
-// recordCall counts one upstream call by its outcome: the status, or
-// "no_reply".
-func (m *Metrics) recordCall(deployment string, reply int) {
-	outcome := "no_reply"
-	if reply > 0 {
-		outcome = strconv.Itoa(reply)
+// startCall counts an upstream call in flight and returns what ends it:
+// the call's outcome, counted with its duration. status is the reply's
+// HTTP status, 0 for none; err is why there was none, noted with the
+// upstream's name as the request's upstream cause for its log line, as
+// is a 4xx or 5xx reply.
+func (m *Metrics) startCall(ctx context.Context, api, upstream string) func(status int, err error) {
+	start := time.Now()
+	now := m.callsNow.WithLabelValues(api, upstream)
+	now.Inc()
+	return func(status int, err error) {
+		now.Dec()
+		m.callTime.WithLabelValues(api, upstream).Observe(time.Since(start).Seconds())
+		outcome := outcomeNoReply
+		if status > 0 {
+			outcome = listener.StatusLabel(status)
+		}
+		m.calls.WithLabelValues(api, upstream, outcome).Inc()
+		switch {
+		case err != nil:
+			listener.NoteCause(ctx, "upstream "+quote(upstream)+": "+err.Error())
+		case status >= 400:
+			listener.NoteCause(ctx, "upstream "+quote(upstream)+" answered "+outcome)
+		}
 	}
-	m.mu.Lock()
-	m.calls[callKey{deployment, outcome}]++
-	m.mu.Unlock()
 }
 
 // recordTarget counts a target plan's diagnostics (members dropped or
 // approximated for the target's schema), once per form per plan.
 func (m *Metrics) recordTarget(deployment string, diags ir.Diagnostics) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	for _, kind := range []ir.DiagnosticKind{ir.DiagnosticDropped, ir.DiagnosticApproximated} {
 		for _, form := range diags.Forms(kind) {
-			m.targetDiags[targetKey{deployment, string(kind), form}]++
+			m.targetDiags.WithLabelValues(deployment, string(kind), form).Inc()
 		}
 	}
 }
 
-// endpointWord is the fixed word a plan's form label uses for an endpoint.
-func endpointWord(e listener.Endpoint) string {
-	switch e {
-	case listener.EndpointSystemOne:
-		return "systemone"
-	case listener.EndpointBatch:
-		return "batch"
-	case listener.EndpointDecisions:
-		return "decisions"
-	case listener.EndpointBundle:
-		return "bundle"
-	}
-	return "other"
+// countingTransport is an LLM upstream's transport: each round trip is
+// counted as an upstream call of api to upstream.
+type countingTransport struct {
+	base          http.RoundTripper
+	metrics       *Metrics
+	api, upstream string
 }
 
-// Exposition writes every metric, series sorted, so equal states write
-// equal text.
-func (m *Metrics) Exposition() []byte {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var b strings.Builder
-	b.WriteString("# HELP vsr_systemone_listener_diagnostics_total System One requests per listener that used a vllm-sr/4.0-only form (kind legacy_form, by form) or took a plan (kind pass_through or translate, by endpoint).\n")
-	b.WriteString("# TYPE vsr_systemone_listener_diagnostics_total counter\n")
-	series := map[diagnosticKey]uint64{}
-	for name, fc := range m.forms {
-		for form, n := range fc.Snapshot().Forms {
-			series[diagnosticKey{name, KindLegacyForm, form}] = n
-		}
+func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	end := t.metrics.startCall(req.Context(), t.api, t.upstream)
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		end(0, err)
+		return nil, err
 	}
-	maps.Copy(series, m.plans)
-	for _, k := range sortedKeys(series, func(k diagnosticKey) string { return k.listener + "\x00" + k.kind + "\x00" + k.form }) {
-		fmt.Fprintf(&b, "vsr_systemone_listener_diagnostics_total{listener=%s,kind=%s,form=%s} %d\n",
-			label(k.listener), label(k.kind), label(k.form), series[k])
-	}
-	b.WriteString("# HELP vsr_systemone_upstream_calls_total Calls to System One deployments, by outcome (the HTTP status, or no_reply).\n")
-	b.WriteString("# TYPE vsr_systemone_upstream_calls_total counter\n")
-	for _, k := range sortedKeys(m.calls, func(k callKey) string { return k.deployment + "\x00" + k.outcome }) {
-		fmt.Fprintf(&b, "vsr_systemone_upstream_calls_total{deployment=%s,outcome=%s} %d\n",
-			label(k.deployment), label(k.outcome), m.calls[k])
-	}
-	b.WriteString("# HELP vsr_systemone_target_diagnostics_total Target plans that dropped or approximated a member for the deployment's schema, by member.\n")
-	b.WriteString("# TYPE vsr_systemone_target_diagnostics_total counter\n")
-	for _, k := range sortedKeys(m.targetDiags, func(k targetKey) string { return k.deployment + "\x00" + k.kind + "\x00" + k.form }) {
-		fmt.Fprintf(&b, "vsr_systemone_target_diagnostics_total{deployment=%s,kind=%s,form=%s} %d\n",
-			label(k.deployment), label(k.kind), label(k.form), m.targetDiags[k])
-	}
-	return []byte(b.String())
+	end(resp.StatusCode, nil)
+	return resp, nil
 }
 
-func sortedKeys[K comparable, V any](m map[K]V, sortKey func(K) string) []K {
-	keys := slices.Collect(maps.Keys(m))
-	slices.SortFunc(keys, func(a, b K) int { return strings.Compare(sortKey(a), sortKey(b)) })
-	return keys
-}
-
-// label quotes a label value as the text format requires.
-func label(v string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-	return `"` + r.Replace(v) + `"`
+// llmTransport is the transport the LLM pass-through sends a request of
+// api to upstream with: the Router's client's, counted.
+func (r *Router) llmTransport(api, upstream string) http.RoundTripper {
+	base := r.opts.Client.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &countingTransport{base: base, metrics: r.metrics, api: api, upstream: upstream}
 }

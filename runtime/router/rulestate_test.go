@@ -57,15 +57,19 @@ func TestDeadlineIsCappedByTheListener(t *testing.T) {
 	}
 }
 
+// TestSetRetryAfter: whole seconds rounded up, capped at a minute, and
+// always present on 429, 503 and 529.
 func TestSetRetryAfter(t *testing.T) {
 	for _, c := range []struct {
-		d    time.Duration
-		want string
-	}{{0, ""}, {-time.Second, ""}, {time.Millisecond, "1"}, {1500 * time.Millisecond, "2"}, {3 * time.Second, "3"}} {
+		status int
+		d      time.Duration
+		want   string
+	}{{500, 0, ""}, {500, -time.Second, ""}, {500, time.Millisecond, "1"}, {529, 1500 * time.Millisecond, "2"}, {429, 3 * time.Second, "3"},
+		{529, 0, "1"}, {503, 0, "1"}, {429, -time.Second, "1"}, {503, time.Hour, "60"}} {
 		h := http.Header{}
-		setRetryAfter(h, c.d)
+		setRetryAfter(h, c.status, c.d)
 		if got := h.Get("Retry-After"); got != c.want {
-			t.Errorf("%v: %q, want %q", c.d, got, c.want)
+			t.Errorf("%d %v: %q, want %q", c.status, c.d, got, c.want)
 		}
 	}
 }

@@ -2,15 +2,14 @@ package router
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
@@ -29,17 +28,36 @@ type Options struct {
 	Client *http.Client
 	// Logger receives the structured logs; nil is slog.Default().
 	Logger *slog.Logger
-	// ListingTimeout bounds one fetch of a deployment's listing.
+	// ListingTimeout bounds one fetch of a deployment's listing, and one
+	// readiness check.
 	ListingTimeout time.Duration
 	// ShutdownTimeout bounds how long Start's shutdown waits for the
 	// requests in flight.
 	ShutdownTimeout time.Duration
+	// ReadTimeout bounds reading a request's body; WriteTimeout bounds
+	// each write of an answer (a stream keeps flowing, a client that stops
+	// reading is cut off).
+	ReadTimeout, WriteTimeout time.Duration
+	// CheckInterval is how often each deployment's readiness is checked.
+	CheckInterval time.Duration
+	// StrictUpstreams makes the start check's findings about deployments'
+	// listings (a model not listed, a rule the listed features do not
+	// answer) errors that stop a start or refuse a reload, not warnings
+	// (upstreamcheck.go).
+	StrictUpstreams bool
 }
 
-// DefaultShutdownTimeout is Options.ShutdownTimeout's default.
-const DefaultShutdownTimeout = 10 * time.Second
+// Defaults of Options.
+const (
+	DefaultShutdownTimeout = 10 * time.Second
+	DefaultReadTimeout     = 10 * time.Second
+	DefaultWriteTimeout    = 10 * time.Second
+	DefaultCheckInterval   = 15 * time.Second
+)
 
-// Router serves one loaded configuration. It is safe for concurrent use.
+// Router serves one loaded configuration. It is safe for concurrent use,
+// and immutable but for what it counts and caches: a reload makes a new
+// Router (withConfig) that shares the process-wide parts.
 type Router struct {
 	cfg    *routerconfig.Config
 	apis   *registry.APIs
@@ -50,8 +68,14 @@ type Router struct {
 	systemone *routerconfig.ListenerAPI
 	log       *slog.Logger
 	metrics   *Metrics
-	listings  *listings
-	opts      Options
+	// front puts ids, deadlines, metrics and the access log around each
+	// request (listener.Front).
+	front *listener.Front
+	// checks are the deployments' last readiness checks (ready.go).
+	checks   *checks
+	listings *listings
+	handlers map[string]*listenerHandler // by listener name
+	opts     Options
 }
 
 // LoadConfig loads the configuration at path with the built-in API and
@@ -66,6 +90,21 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 	if cfg == nil {
 		return nil, errors.New("router: no configuration")
 	}
+	opts = opts.withDefaults()
+	systemone, err := defaultSystemOne(opts.APIs, opts.Schemas)
+	if err != nil {
+		return nil, fmt.Errorf("router: %w", err)
+	}
+	metrics := newMetrics()
+	log := listener.WithRequestIDs(opts.Logger)
+	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: &httpCaller{client: opts.Client, metrics: metrics, log: log},
+		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), opts: opts,
+		front: &listener.Front{Metrics: metrics.Metrics, IDs: listener.NewRequestIDs(), Log: log,
+			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}
+	return r.withConfig(cfg), nil
+}
+
+func (opts Options) withDefaults() Options {
 	if opts.APIs == nil {
 		opts.APIs = registry.BuiltinAPIs()
 	}
@@ -77,137 +116,51 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 			MaxIdleConnsPerHost: 64, IdleConnTimeout: 90 * time.Second, ResponseHeaderTimeout: 10 * time.Minute,
 		}}
 	}
+	opts.Client = withoutRedirects(opts.Client) // no upstream redirect is followed (execute.go)
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	if opts.ListingTimeout <= 0 {
-		opts.ListingTimeout = DefaultListingTimeout
+	opts.ListingTimeout = cmp.Or(opts.ListingTimeout, DefaultListingTimeout)
+	opts.ShutdownTimeout = cmp.Or(opts.ShutdownTimeout, DefaultShutdownTimeout)
+	opts.ReadTimeout = cmp.Or(opts.ReadTimeout, DefaultReadTimeout)
+	opts.WriteTimeout = cmp.Or(opts.WriteTimeout, DefaultWriteTimeout)
+	opts.CheckInterval = cmp.Or(opts.CheckInterval, DefaultCheckInterval)
+	return opts
+}
+
+// withConfig is a Router for cfg sharing r's process-wide parts (client,
+// engine, metrics, ids, log, readiness checks): what a reload swaps in.
+// What depends on the configuration (listings, listener handlers) is new.
+func (r *Router) withConfig(cfg *routerconfig.Config) *Router {
+	next := *r
+	next.cfg = cfg
+	next.listings = newListings(r.opts.Client, r.opts.ListingTimeout)
+	next.handlers = map[string]*listenerHandler{}
+	for i := range cfg.Listeners {
+		lst := &cfg.Listeners[i]
+		h := &listenerHandler{router: &next, lst: lst}
+		if api, ok := lst.Serves(registry.SystemOne, next.apis); ok {
+			h.systemone = api
+		}
+		h.errors = cmp.Or(h.systemone, next.systemone)
+		next.handlers[lst.Name] = h
 	}
-	if opts.ShutdownTimeout <= 0 {
-		opts.ShutdownTimeout = DefaultShutdownTimeout
+	if cfg.AdminAddress != "" { // the admin address's handler (auth.go)
+		next.handlers[adminName] = next.adminHandler()
 	}
-	systemone, err := defaultSystemOne(opts.APIs, opts.Schemas)
-	if err != nil {
-		return nil, fmt.Errorf("router: %w", err)
-	}
-	metrics := newMetrics()
-	return &Router{cfg: cfg, apis: opts.APIs, engine: engine.New(opts.Schemas), caller: &httpCaller{client: opts.Client, metrics: metrics},
-		systemone: systemone, log: opts.Logger, metrics: metrics,
-		listings: newListings(opts.Client, opts.ListingTimeout), opts: opts}, nil
+	return &next
 }
 
 // Config is the configuration the Router serves.
 func (r *Router) Config() *routerconfig.Config { return r.cfg }
 
-// Metrics are the Router's counters.
+// Metrics are the Router's series.
 func (r *Router) Metrics() *Metrics { return r.metrics }
 
 // Handler is the HTTP handler of the listener named name.
 func (r *Router) Handler(name string) (http.Handler, error) {
-	for i := range r.cfg.Listeners {
-		lst := &r.cfg.Listeners[i]
-		if lst.Name != name {
-			continue
-		}
-		h := &listenerHandler{router: r, lst: lst}
-		if api, ok := lst.Serves(registry.SystemOne, r.apis); ok {
-			h.systemone = api
-		}
-		h.errors = cmp.Or(h.systemone, r.systemone)
+	if h, ok := r.handlers[name]; ok {
 		return h, nil
 	}
 	return nil, fmt.Errorf("router: no listener named %q", name)
-}
-
-// Running is a started Router: its listeners' addresses, and how it ends.
-type Running struct {
-	router *Router
-	addrs  map[string]net.Addr
-	done   chan struct{}
-	err    error
-}
-
-// Start serves every listener of cfg on its address. It is what `vllm-sr
-// serve` runs, and what the tests start. The Router stops when ctx is
-// done: each listener stops accepting connections and the requests in
-// flight get up to Options.ShutdownTimeout to finish. Wait returns how it
-// ended.
-func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Running, error) {
-	r, err := New(cfg, opts)
-	if err != nil {
-		return nil, err
-	}
-	run := &Running{router: r, addrs: map[string]net.Addr{}, done: make(chan struct{})}
-	var servers []*http.Server
-	var lns []net.Listener
-	for _, lst := range cfg.Listeners {
-		h, _ := r.Handler(lst.Name)
-		ln, err := net.Listen("tcp", lst.Address)
-		if err != nil {
-			for _, l := range lns {
-				_ = l.Close()
-			}
-			return nil, fmt.Errorf("listener %q: %w", lst.Name, err)
-		}
-		lns = append(lns, ln)
-		run.addrs[lst.Name] = ln.Addr()
-		servers = append(servers, &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
-			ErrorLog: slog.NewLogLogger(r.log.Handler(), slog.LevelWarn)})
-	}
-	failed := make(chan error, len(servers))
-	for i, s := range servers {
-		go func() {
-			if err := s.Serve(lns[i]); !errors.Is(err, http.ErrServerClosed) {
-				failed <- err
-			}
-		}()
-		r.log.Info("listening", slog.String("listener", cfg.Listeners[i].Name), slog.String("addr", lns[i].Addr().String()))
-	}
-	go func() {
-		defer close(run.done)
-		select {
-		case <-ctx.Done():
-		case run.err = <-failed:
-		}
-		run.err = errors.Join(run.err, r.shutdown(servers))
-	}()
-	return run, nil
-}
-
-func (r *Router) shutdown(servers []*http.Server) error {
-	ctx, cancel := context.WithTimeout(context.Background(), r.opts.ShutdownTimeout)
-	defer cancel()
-	var errs []error
-	for _, s := range servers {
-		if err := s.Shutdown(ctx); err != nil {
-			_ = s.Close()
-			errs = append(errs, errors.New("shutdown timed out with requests in flight"))
-		}
-	}
-	r.log.Info("stopped")
-	return errors.Join(errs...)
-}
-
-// Router is the running Router.
-func (r *Running) Router() *Router { return r.router }
-
-// Addr is the address the listener named name listens on; nil for none.
-func (r *Running) Addr(name string) net.Addr { return r.addrs[name] }
-
-// URL is the root URL of the listener named name, http://host:port.
-func (r *Running) URL(name string) string {
-	if a := r.addrs[name]; a != nil {
-		return "http://" + a.String()
-	}
-	return ""
-}
-
-// Done is closed once every listener has stopped.
-func (r *Running) Done() <-chan struct{} { return r.done }
-
-// Wait blocks until the Router has stopped and returns why: nil after a
-// requested stop whose requests in flight all finished.
-func (r *Running) Wait() error {
-	<-r.done
-	return r.err
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // maxBodyBytes is the standard's request body limit.
@@ -20,18 +21,15 @@ const maxBodyBytes = vocab.LimitBodyBytes
 
 // systemOne serves one System One request on a listener: read by the
 // listener's codec, routed by its model, forwarded, answered in the
-// client's schema.
-func (h *listenerHandler) systemOne(w http.ResponseWriter, req *http.Request, api *routerconfig.ListenerAPI) {
-	start := time.Now()
-	endpoint := listener.Endpoint(req.URL.Path)
-	attrs := []slog.Attr{slog.String("listener", h.lst.Name), slog.String("endpoint", endpointWord(endpoint))}
-	status, cr := h.serveSystemOne(w, req, api, endpoint, &attrs)
+// client's schema. What the request took (plan, legacy forms, deployment,
+// calls) joins its access log line.
+func (h *listenerHandler) systemOne(w *listener.Served, req *http.Request, api *routerconfig.ListenerAPI) {
+	var attrs []slog.Attr
+	_, cr := h.serveSystemOne(w, req, api, listener.Endpoint(req.URL.Path), &attrs)
 	if cr != nil {
 		attrs = append(attrs, slog.String("plan", string(cr.Plan)), slog.Any("legacy_forms", cr.Diagnostics.Forms(ir.DiagnosticLegacyForm)))
 	}
-	attrs = append(attrs, slog.Int("status", status), //vocab:not-spec slog attribute key
-		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
-	h.router.log.LogAttrs(req.Context(), slog.LevelInfo, "systemone request", attrs...)
+	w.AddAttrs(attrs...)
 }
 
 // serveSystemOne answers the request and returns the status it answered
@@ -40,7 +38,7 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	endpoint listener.Endpoint, attrs *[]slog.Attr) (int, *listener.ClientRequest) {
 	if req.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		return h.answerError(w, api, nil, &ir.ErrorBody{Status: http.StatusMethodNotAllowed, Reason: vocab.ReasonMethodNotAllowed,
+		return h.answerError(w, api, nil, &ir.ErrorBody{Status: http.StatusMethodNotAllowed, Code: ir.ErrorMethodNotAllowed, Reason: vocab.ReasonMethodNotAllowed,
 			Message: "this endpoint takes POST"}), nil
 	}
 	// The tolerant-server guidance is to accept gzip request bodies; the
@@ -48,17 +46,22 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	// Content-Encoding.
 	body, e := listener.ReadBody(w, req, maxBodyBytes)
 	if e != nil {
-		return h.answerError(w, api, nil, e), nil
+		status := h.answerError(w, api, nil, e)
+		bodylimit.Linger(w, req) // an early answer: let a client still sending read it
+		return status, nil
 	}
 	x, e := engine.Read(api.Codec, endpoint, body, req.Header)
 	if e != nil {
 		return h.answerError(w, api, nil, e), nil
 	}
 	cr := x.Client
-	h.router.metrics.recordRead(h.lst.Name, cr)
+	h.router.metrics.CountRead(h.lst.Name, cr)
 	out, retryAfter, e := h.router.forward(req.Context(), h.lst.Name, api, x, attrs)
+	if e == nil && cr.Endpoint == listener.EndpointDecisions {
+		e = listener.NoValidQuestion(out, cr.QuestionFailures) // as vllm-srun answers it
+	}
 	if e != nil {
-		setRetryAfter(w.Header(), retryAfter)
+		setRetryAfter(w.Header(), e.Status, retryAfter)
 		return h.answerError(w, api, cr, e), cr
 	}
 	answer, err := api.Codec.AnswerSuccess(cr, out)
@@ -85,22 +88,34 @@ func readLLMBody(w http.ResponseWriter, req *http.Request) ([]byte, *ir.ErrorBod
 // answerError writes e in the client's schema and returns the status.
 func (h *listenerHandler) answerError(w http.ResponseWriter, api *routerconfig.ListenerAPI, cr *listener.ClientRequest, e *ir.ErrorBody) int {
 	status, body := api.Codec.AnswerError(cr, e)
+	listener.SetCode(w, string(e.Code))
 	writeJSON(w, status, body)
 	return status
 }
 
 // setRetryAfter passes an upstream's delay on to the client as
-// Retry-After, in whole seconds rounded up (the header has no fractions);
-// nothing for no delay.
-func setRetryAfter(h http.Header, d time.Duration) {
+// Retry-After, in whole seconds rounded up (the header has no fractions),
+// capped at tc.MaxRetryAfter. A 429, 503 or 529 always carries one
+// (tc.DefaultRetryAfter when no upstream asked for a delay); another
+// status with no delay carries none.
+func setRetryAfter(h http.Header, status int, d time.Duration) {
+	if d <= 0 && tc.AsksRetry(status) {
+		d = tc.DefaultRetryAfter
+	}
 	if d <= 0 {
 		return
 	}
+	d = min(d, tc.MaxRetryAfter)
 	h.Set(vocab.HeaderRetryAfter, strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10))
 }
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	w.Header().Set(vocab.HeaderContentType, "application/json")
+	h := w.Header()
+	h.Set(vocab.HeaderContentType, "application/json")
+	// A declared length lets the client read the whole answer as soon as
+	// it is flushed, even while the server still reads the rest of a
+	// refused body (bodylimit.Linger).
+	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

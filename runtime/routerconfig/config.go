@@ -14,11 +14,14 @@ import (
 // Config is a loaded, checked configuration. Listeners keep file order;
 // upstreams, deployments, pools and rules are sorted by name.
 type Config struct {
-	Listeners   []Listener
-	Upstreams   []Upstream
-	Deployments []Deployment
-	Pools       []Pool
-	Rules       []Rule
+	// AdminAddress, when set, serves /health, /ready and /metrics, which
+	// the listeners then do not; "" keeps them on every listener.
+	AdminAddress string
+	Listeners    []Listener
+	Upstreams    []Upstream
+	Deployments  []Deployment
+	Pools        []Pool
+	Rules        []Rule
 }
 
 // Listener is one address the Router serves clients on.
@@ -31,6 +34,23 @@ type Listener struct {
 	// Listed: the configuration gave an apis map, so exactly those APIs are
 	// served and any other API path answers 404.
 	Listed bool
+	// Rules name the rules run on every LLM request the listener serves,
+	// in order, before its API's own (ListenerAPI.Rules).
+	Rules []string
+	// APIKeysEnv names the environment variable APIKeys were read from at
+	// load. With keys, every request but /health, /ready and /metrics must
+	// present one as Authorization: Bearer; nil: no key is needed.
+	APIKeysEnv string
+	APIKeys    []Secret
+}
+
+// RulesFor is the rules run on a request of api, in order: the
+// listener's, then the API's own.
+func (l *Listener) RulesFor(api *ListenerAPI) []string {
+	if len(api.Rules) == 0 {
+		return l.Rules
+	}
+	return append(append([]string(nil), l.Rules...), api.Rules...)
 }
 
 // Serves returns the entry of the API named name (or aliased by it).
@@ -60,6 +80,9 @@ type ListenerAPI struct {
 	Models []string
 	// Settings are the API's settings the configuration gave, sorted by name.
 	Settings []SettingValue
+	// Rules name the rules run on each request of this (LLM) API, after
+	// the listener's own, in order.
+	Rules []string
 }
 
 // Setting returns the value of the setting named name, if given.
@@ -88,6 +111,10 @@ type Upstream struct {
 	Schema table.SchemaID
 	// Models are the client model names it serves.
 	Models []string
+	// APIKeyEnv names the environment variable APIKey was read from at
+	// load; the key goes upstream as Authorization: Bearer. Empty: none.
+	APIKeyEnv string
+	APIKey    Secret
 }
 
 // DefaultMaxConcurrency is a deployment's split calls in flight when the
@@ -117,6 +144,11 @@ type Deployment struct {
 	// and medium: the card's, else the declared ones, else everything the
 	// schema carries.
 	Capabilities target.CapabilitySet
+	// APIKeyEnv names the environment variable APIKey was read from at
+	// load; the key goes upstream as Authorization: Bearer on every call
+	// and listing fetch. Empty: none.
+	APIKeyEnv string
+	APIKey    Secret
 }
 
 // Target returns the deployment as a codec's plan target.
@@ -177,6 +209,52 @@ type Rule struct {
 	Questions []ir.Question
 	// Roles give each input part its role, as 4.0's implicit roles did.
 	Roles ir.Roles
+	// Match are the conditions that all hold when the rule matches: the
+	// configured match, else P(yes) >= 0.5 on each question answering a
+	// noul (noul, set, span). Empty: the rule cannot match, so no
+	// listener may run it (vllm-sr decide still shows its answers).
+	Match []Condition
+	// Action is what a rule run on traffic does when it fires; Route is
+	// set for ActionRoute.
+	Action Action
+	Route  *Route
+}
+
+// Condition is one question's part of a rule's match.
+type Condition struct {
+	Question string
+	Type     table.QuestionType
+	// AtLeast: the answer's noul (noul, set, span) or score (score) is at
+	// least this. Choices: a choice answer's choice is one of these.
+	AtLeast *float64
+	Choices []string
+}
+
+// DefaultNoulMatch is the P(yes) a noul answer matches at when the rule
+// gives no match.
+const DefaultNoulMatch = 0.5
+
+// Action is what a rule does to the request it fires on.
+type Action string
+
+const (
+	// ActionNone: the rule only reports its outcome (the upstream header,
+	// the log and the metrics).
+	ActionNone Action = ""
+	// ActionBlock: the request is refused in its API's error shape, naming
+	// the rule; the upstream is never called.
+	ActionBlock Action = "block"
+	// ActionRoute: the request goes to the rule's upstream or model; the
+	// first fired route rule in order wins.
+	ActionRoute Action = "route"
+)
+
+// Route is where a route rule sends the request: an LLM upstream, a
+// model, or both. With only a model, the upstream of the request's API
+// serving it; with only an upstream, the request's own model.
+type Route struct {
+	Upstream string
+	Model    string
 }
 
 // Deployment returns the deployment named name.

@@ -20,7 +20,7 @@ var declarable = []tc.Capability{
 	tc.CapImage, tc.CapVideo, tc.CapBatch, tc.CapRoles, tc.CapPresets, tc.CapExtensions, tc.CapLongContext,
 }
 
-var upstreamKeys = []string{"api_format", "endpoint", "schema", "models"} //vocab:not-spec Router config key
+var upstreamKeys = []string{"api_format", "endpoint", "schema", "models", "api_key_env"} //vocab:not-spec Router config key
 
 func (l *loader) upstreams(n *yaml.Node) {
 	required := []string{"api_format", "endpoint", "models"} //vocab:not-spec Router config key
@@ -42,7 +42,13 @@ func (l *loader) upstreams(n *yaml.Node) {
 			}
 		}
 		u.Endpoint = l.endpoint(f["endpoint"].Value, join(path, "endpoint"))
+		if u.Endpoint != "" {
+			l.llmEndpointPath(f["endpoint"].Value, join(path, "endpoint"), u.Endpoint)
+		}
 		u.Models, _, _ = l.strList(f["models"].Value, join(path, "models")) //vocab:not-spec Router config key
+		if e, has := f["api_key_env"]; has {
+			u.APIKeyEnv, u.APIKey = l.apiKeyEnv(e.Value, join(path, "api_key_env"))
+		}
 		l.cfg.Upstreams = append(l.cfg.Upstreams, u)
 	})
 	slices.SortFunc(l.cfg.Upstreams, func(a, b Upstream) int { return strings.Compare(a.Name, b.Name) })
@@ -80,7 +86,7 @@ func (l *loader) endpoint(n *yaml.Node, path string) string {
 	return s
 }
 
-var deploymentKeys = []string{"provider", "endpoint", "model", "schema", "deviations", "max_concurrency", "capabilities"} //vocab:not-spec Router config key
+var deploymentKeys = []string{"provider", "endpoint", "model", "schema", "deviations", "max_concurrency", "capabilities", "api_key_env"} //vocab:not-spec Router config key
 
 func (l *loader) deployments(n *yaml.Node) {
 	required := []string{"provider", "endpoint", "model"} //vocab:not-spec Router config key
@@ -103,9 +109,18 @@ func (l *loader) deployment(name string, f map[string]entry, path string) Deploy
 		d.Endpoint = l.endpoint(e.Value, join(path, "endpoint"))
 	}
 	if e, has := f["model"]; has { //vocab:not-spec Router config key
-		d.Model, _ = l.str(e.Value, join(path, "model")) //vocab:not-spec Router config key
+		var good bool
+		if d.Model, good = l.str(e.Value, join(path, "model")); good { //vocab:not-spec Router config key
+			l.checkCatalogueModel(e.Value, join(path, "model"), d.Model) //vocab:not-spec Router config key
+		}
 	}
 	ok := l.deploymentSchema(&d, f, path)
+	if e, has := f["endpoint"]; has && ok && d.Endpoint != "" {
+		l.endpointPath(e.Value, join(path, "endpoint"), d.Endpoint, l.systemOneEndpoint(), "the "+string(d.Schema)+" endpoint")
+	}
+	if e, has := f["api_key_env"]; has {
+		d.APIKeyEnv, d.APIKey = l.apiKeyEnv(e.Value, join(path, "api_key_env"))
+	}
 	if e, has := f["deviations"]; has {
 		ids, at, good := l.strList(e.Value, join(path, "deviations"))
 		if good && ok {
@@ -144,6 +159,18 @@ func deviationNode(at []*yaml.Node, ids []string, err error) *yaml.Node {
 		return at[0]
 	}
 	return nil
+}
+
+// systemOneEndpoint is the path a deployment's endpoint ends in: the
+// System One API's first path, the single-request endpoint every
+// upstream schema of it is called at (batch and native calls go beside
+// it).
+func (l *loader) systemOneEndpoint() string {
+	api, _ := l.regs.APIs.Lookup(registry.SystemOne)
+	if len(api.Paths) == 0 {
+		return ""
+	}
+	return api.Paths[0]
 }
 
 // deploymentSchema reads schema (default: systemone's upstream default)

@@ -1,6 +1,7 @@
 package routerconfig
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,18 +13,21 @@ import (
 func Describe(c *Config) string {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	if c.AdminAddress != "" {
+		line("admin %s (/health, /ready and /metrics)", c.AdminAddress)
+	}
 	for _, l := range c.Listeners {
 		how := "default APIs"
 		if l.Listed {
 			how = "listed APIs"
 		}
-		line("listener %s %s (%s)", l.Name, l.Address, how)
+		line("listener %s %s (%s)%s%s", l.Name, l.Address, how, keyed("api_keys_env", l.APIKeysEnv), ruleList(l.Rules))
 		for _, a := range l.APIs {
-			line("  %s %s models=%s%s", a.API.Name, a.Schema, models(a.Models), settings(a.Settings))
+			line("  %s %s models=%s%s%s", a.API.Name, a.Schema, models(a.Models), settings(a.Settings), ruleList(a.Rules))
 		}
 	}
 	for _, u := range c.Upstreams {
-		line("upstream %s %s %s %s models=%s", u.Name, u.API, u.Schema, u.Endpoint, models(u.Models))
+		line("upstream %s %s %s %s models=%s%s", u.Name, u.API, u.Schema, u.Endpoint, models(u.Models), keyed("api_key_env", u.APIKeyEnv))
 	}
 	for _, d := range c.Deployments {
 		card := "declared"
@@ -33,15 +37,16 @@ func Describe(c *Config) string {
 		case d.Declared == nil:
 			card = "schema"
 		}
-		line("deployment %s %s %s model=%s max_concurrency=%d deviations=[%s] capabilities(%s)=[%s]",
+		line("deployment %s %s %s model=%s max_concurrency=%d deviations=[%s] capabilities(%s)=[%s]%s",
 			d.Name, d.Schema, d.Endpoint, strconv.Quote(d.Model), d.MaxConcurrency,
-			strings.Join(d.DeviationIDs, ","), card, strings.Join(capNames(d.Capabilities), ","))
+			strings.Join(d.DeviationIDs, ","), card, strings.Join(capNames(d.Capabilities), ","), keyed("api_key_env", d.APIKeyEnv))
 	}
 	for _, p := range c.Pools {
 		line("pool %s [%s]", p.Name, strings.Join(p.Members, ","))
 	}
 	for _, r := range c.Rules {
-		line("rule %s deployment=%s input=[%s] timeout=%s on_unknown=%s", r.Name, r.Deployment, strings.Join(r.Input, ","), r.Timeout, r.OnUnknown)
+		line("rule %s deployment=%s input=[%s] timeout=%s on_unknown=%s match=[%s]%s", r.Name, r.Deployment,
+			strings.Join(r.Input, ","), r.Timeout, r.OnUnknown, matchText(r.Match), actionText(&r))
 		for _, q := range r.Questions {
 			preset := ""
 			if q.Preset != nil {
@@ -51,6 +56,45 @@ func Describe(c *Config) string {
 		}
 	}
 	return b.String()
+}
+
+// keyed is " key=NAME" for an environment variable's name (never its
+// value), "" for none.
+func keyed(key, env string) string {
+	if env == "" {
+		return ""
+	}
+	return " " + key + "=" + env
+}
+
+func ruleList(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return " rules=[" + strings.Join(names, ",") + "]"
+}
+
+// matchText writes the conditions, such as urgent>=0.5 or topic=billing|other.
+func matchText(m []Condition) string {
+	parts := make([]string, len(m))
+	for i, c := range m {
+		if c.AtLeast != nil {
+			parts[i] = c.Question + ">=" + strconv.FormatFloat(*c.AtLeast, 'g', -1, 64)
+		} else {
+			parts[i] = c.Question + "=" + strings.Join(c.Choices, "|")
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+func actionText(r *Rule) string {
+	switch {
+	case r.Action == ActionNone:
+		return ""
+	case r.Route != nil:
+		return " action=route upstream=" + cmp.Or(r.Route.Upstream, "-") + " model=" + cmp.Or(r.Route.Model, "-")
+	}
+	return " action=" + string(r.Action)
 }
 
 func models(m []string) string {

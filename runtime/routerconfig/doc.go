@@ -5,13 +5,25 @@
 // Loading is strict and reports every problem at once, each with the file,
 // line and column it is at: unknown keys, duplicate keys, wrong types,
 // unknown API, schema and deviation IDs (listing the supported ones), and
-// references to deployments, pools or models that do not exist. Every rule
-// is checked against its deployment's schema and capabilities; a rule that
-// needs what the target cannot carry is refused with one line naming the
-// rule and the deployment.
+// references to deployments, pools, models or rules that do not exist.
+// So are the mistakes that would only fail in production: a port out of
+// range, two listeners on one port, an endpoint that is not its schema's
+// endpoint, a vllm-sr model the catalogue does not know (naming the
+// closest), and a credential's environment variable that is unset. Every
+// rule is checked against its deployment's schema and capabilities; a rule
+// that needs what the target cannot carry is refused with one line naming
+// the rule and the deployment. A rule a listener runs on its LLM traffic
+// must be able to match, and a route rule must route to an upstream of
+// each API it runs on.
+//
+// Credentials are read from the environment at load into Secret values,
+// which print as "[redacted]" everywhere: no key reaches a log line, an
+// error or Describe.
 //
 // API, schema and deviation names resolve through the registries
 // (registry.APIs, registry.Schemas) the caller passes in, so a new API or
 // schema needs no change here. Migrate rewrites a configuration that still
-// uses the removed listener-level models and systemone fields.
+// uses the removed listener-level models and systemone fields. Envoy
+// builds the Envoy bootstrap (go-control-plane's types) that puts several
+// Router replicas serving a configuration behind one Envoy.
 package routerconfig

@@ -1,8 +1,6 @@
 package routerconfig
 
 import (
-	"fmt"
-	"net"
 	"os"
 	"regexp"
 	"slices"
@@ -10,9 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
-	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // Registries are what configuration names resolve through.
@@ -120,9 +116,16 @@ type loader struct {
 	*reader
 	regs Registries
 	cfg  *Config
+	// addresses are the listeners' and the admin address, checked
+	// against each other once all are read.
+	addresses []*address
+	// ruleRefs are the rules listeners name, checked once the rules are
+	// read; declaredRules are the rules' keys, loaded or not.
+	ruleRefs      []ruleRef
+	declaredRules []string
 }
 
-var topKeys = []string{"listeners", "upstreams", "deployments", "pools", "rules"}
+var topKeys = []string{"admin_address", "listeners", "upstreams", "deployments", "pools", "rules"} //vocab:not-spec Router config key
 
 func (l *loader) load(root *yaml.Node) {
 	top := l.fields(root, "", topKeys, nil)
@@ -141,216 +144,16 @@ func (l *loader) load(root *yaml.Node) {
 	if e, ok := top["listeners"]; ok {
 		l.listeners(e.Value)
 	}
+	if e, ok := top["admin_address"]; ok {
+		addr, a := l.readAddress(e.Value, "admin_address")
+		l.cfg.AdminAddress = addr
+		if a != nil {
+			l.addresses = append(l.addresses, a)
+		}
+	}
+	l.checkAddresses(l.addresses)
 	if e, ok := top["rules"]; ok {
 		l.rules(e.Value)
 	}
-}
-
-var listenerKeys = []string{"name", "address", "apis"} //vocab:not-spec Router config key
-
-// removedListenerKeys are the listener-level fields apis replaced.
-var removedListenerKeys = map[string]string{
-	"models":    "removed: list the models under each API in apis (vllm-sr config migrate moves them)", //vocab:not-spec Router config key
-	"systemone": "removed: serve System One with apis.systemone (vllm-sr config migrate moves it)",
-}
-
-func (l *loader) listeners(n *yaml.Node) {
-	if isNull(n) {
-		return
-	}
-	if n.Kind != yaml.SequenceNode {
-		l.fail(n, "listeners", "must be a list, not %s", kindName(n))
-		return
-	}
-	names := map[string]bool{}
-	addresses := map[string]bool{}
-	for i, item := range n.Content {
-		path := fmt.Sprintf("listeners[%d]", i)
-		item = resolve(item)
-		f := l.fields(item, path, listenerKeys, removedListenerKeys)
-		if f == nil {
-			continue
-		}
-		l.require(item, path, f, "name", "address") //vocab:not-spec Router config key
-		lst := Listener{}
-		if e, has := f["name"]; has { //vocab:not-spec Router config key
-			lst.Name = l.listenerName(e.Value, join(path, "name"), names) //vocab:not-spec Router config key
-		}
-		if e, has := f["address"]; has {
-			lst.Address = l.listenerAddress(e.Value, join(path, "address"), addresses)
-		}
-		if e, ok := f["apis"]; ok {
-			lst.Listed = true
-			lst.APIs = l.listenerAPIs(e.Value, join(path, "apis"))
-		} else {
-			lst.APIs = l.defaultAPIs()
-		}
-		l.cfg.Listeners = append(l.cfg.Listeners, lst)
-	}
-}
-
-// listenerName reads a listener's name, unique among listeners.
-func (l *loader) listenerName(n *yaml.Node, path string, seen map[string]bool) string {
-	name, ok := l.str(n, path)
-	switch {
-	case !ok:
-	case !namePattern.MatchString(name):
-		l.fail(n, path, "must be letters, digits, '.', '_' or '-'")
-	case seen[name]:
-		l.fail(n, path, "another listener has this name")
-	}
-	seen[name] = true
-	return name
-}
-
-// listenerAddress reads a listener's host:port, unique among listeners.
-func (l *loader) listenerAddress(n *yaml.Node, path string, seen map[string]bool) string {
-	addr, ok := l.str(n, path)
-	if !ok {
-		return ""
-	}
-	if _, _, err := net.SplitHostPort(addr); err != nil {
-		l.fail(n, path, "must be host:port")
-	} else if seen[addr] {
-		l.fail(n, path, "another listener has this address")
-	}
-	seen[addr] = true
-	return addr
-}
-
-// defaultAPIs are what a listener without apis serves: the registry's
-// default APIs, each for every model, in its listener default schema.
-func (l *loader) defaultAPIs() []ListenerAPI {
-	var out []ListenerAPI
-	for _, name := range l.regs.APIs.Defaults() {
-		api, _ := l.regs.APIs.Lookup(name)
-		out = append(out, ListenerAPI{API: api, Schema: api.ListenerDefault, Codec: l.listenerCodec(api, api.ListenerDefault, nil, "")})
-	}
-	return out
-}
-
-func (l *loader) listenerAPIs(n *yaml.Node, path string) []ListenerAPI {
-	entries, ok := l.mapping(n, path, false)
-	if !ok {
-		return nil
-	}
-	if len(entries) == 0 {
-		l.fail(n, path, "lists no API; leave apis out to serve the default APIs")
-	}
-	seen := map[string]string{}
-	var out []ListenerAPI
-	for _, e := range entries {
-		api, err := l.regs.APIs.Resolve(e.Key)
-		if err != nil {
-			l.fail(e.KeyAt, join(path, e.Key), "%v", err)
-			continue
-		}
-		if prev, dup := seen[api.Name]; dup {
-			l.fail(e.KeyAt, join(path, e.Key), "names API %q again (already listed as %q)", api.Name, prev)
-			continue
-		}
-		seen[api.Name] = e.Key
-		if entry, ok := l.listenerAPI(api, e.Value, join(path, e.Key)); ok {
-			out = append(out, entry)
-		}
-	}
-	slices.SortFunc(out, func(a, b ListenerAPI) int { return strings.Compare(a.API.Name, b.API.Name) })
-	return out
-}
-
-// listenerAPI reads one apis entry: schema (versioned APIs only), models
-// and the API's own settings.
-func (l *loader) listenerAPI(api registry.API, n *yaml.Node, path string) (ListenerAPI, bool) {
-	known := []string{"models"} //vocab:not-spec Router config key
-	if api.Versioned() {
-		known = append(known, "schema")
-	}
-	for _, s := range api.Settings {
-		known = append(known, s.Name)
-	}
-	out := ListenerAPI{API: api, Schema: api.ListenerDefault}
-	if isNull(n) {
-		out.Codec = l.listenerCodec(api, out.Schema, n, path)
-		return out, true
-	}
-	f := l.fields(n, path, known, nil)
-	if f == nil {
-		return out, false
-	}
-	at := n
-	if e, ok := f["schema"]; ok {
-		at = e.Value
-		if id, ok := l.str(e.Value, join(path, "schema")); ok {
-			if api.HasSchema(table.SchemaID(id)) {
-				out.Schema = table.SchemaID(id)
-			} else {
-				l.fail(e.Value, join(path, "schema"), "unknown schema %q for %s; supported: %s", id, api.Name, registry.JoinIDs(api.Schemas))
-			}
-		}
-	}
-	out.Codec = l.listenerCodec(api, out.Schema, at, join(path, "schema"))
-	if e, ok := f["models"]; ok { //vocab:not-spec Router config key
-		out.Models = l.listenerModels(api, e.Value, join(path, "models")) //vocab:not-spec Router config key
-	}
-	for _, setting := range api.Settings {
-		if e, ok := f[setting.Name]; ok {
-			if v, ok := l.integer(e.Value, join(path, setting.Name), setting.Min, setting.Max); ok {
-				out.Settings = append(out.Settings, SettingValue{Name: setting.Name, Value: v})
-			}
-		}
-	}
-	slices.SortFunc(out.Settings, func(a, b SettingValue) int { return strings.Compare(a.Name, b.Name) })
-	return out, true
-}
-
-// listenerCodec looks up the listener codec of an API the Router reads
-// itself (a decision API) in the schema registry, the one place schema IDs
-// are bound to codecs; an LLM API has none, its bodies being forwarded
-// unchanged.
-func (l *loader) listenerCodec(api registry.API, schema table.SchemaID, n *yaml.Node, path string) listener.Codec {
-	if api.Kind != registry.KindDecision {
-		return nil
-	}
-	codec, err := l.regs.Schemas.Listener(schema)
-	if err != nil {
-		l.fail(n, path, "%v", err)
-	}
-	return codec
-}
-
-// listenerModels reads an API's models: a decision API's are deployments
-// and pools, an LLM API's are models an upstream serves (of any LLM API
-// format: the Router's LLM protocol codecs translate between them).
-func (l *loader) listenerModels(api registry.API, n *yaml.Node, path string) []string {
-	models, at, ok := l.strList(n, path)
-	if !ok {
-		return nil
-	}
-	if len(models) == 0 {
-		l.fail(n, path, "lists no model; leave models out to serve every model of the API")
-	}
-	for i, m := range models {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		if api.Kind == registry.KindDecision {
-			if _, d := l.cfg.Deployment(m); !d {
-				if _, pool := l.cfg.Pool(m); !pool {
-					l.fail(at[i], p, "names no deployment or pool")
-				}
-			}
-			continue
-		}
-		if !l.upstreamServes(m) {
-			l.fail(at[i], p, "no upstream serves this model")
-		}
-	}
-	return models
-}
-
-func (l *loader) upstreamServes(model string) bool {
-	for _, u := range l.cfg.Upstreams {
-		if contains(u.Models, model) {
-			return true
-		}
-	}
-	return false
+	l.checkRuleRefs()
 }

@@ -2,6 +2,7 @@ package routerconfig
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,6 +38,7 @@ func TestBuiltinRegistriesAgree(t *testing.T) {
 // compares what it describes, or every problem it reports, with its
 // golden file.
 func TestLoadGolden(t *testing.T) {
+	setCheckEnv(t)
 	files, _ := filepath.Glob(filepath.Join("testdata", "check", "*.yaml"))
 	if len(files) == 0 {
 		t.Fatal("no configurations under testdata/check")
@@ -54,8 +56,27 @@ func TestLoadGolden(t *testing.T) {
 			} else {
 				got = Describe(c)
 			}
+			if strings.Contains(got, checkKey) || strings.Contains(got, "sk-second") {
+				t.Errorf("a key from the environment is in the output:\n%s", got)
+			}
 			testkit.GoldenCheck(t, strings.TrimSuffix(file, ".yaml")+".golden", []byte(got))
 		})
+	}
+}
+
+// checkKey is the key testdata/check's configurations read from
+// VSR_CHECK_KEY; it must appear in no output.
+const checkKey = "sk-check-4f1c9a"
+
+// setCheckEnv sets the variables testdata/check reads and unsets
+// VSR_CHECK_UNSET.
+func setCheckEnv(t *testing.T) {
+	t.Helper()
+	t.Setenv("VSR_CHECK_KEY", checkKey)
+	t.Setenv("VSR_CHECK_KEYS", " sk-first, sk-second ,")
+	t.Setenv("VSR_CHECK_UNSET", "")
+	if err := os.Unsetenv("VSR_CHECK_UNSET"); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -29,6 +29,12 @@ func Migrate(file string, data []byte, apis *registry.APIs) ([]byte, bool, error
 	if root == nil {
 		return nil, false, &LoadError{Problems: r.problems}
 	}
+	// A duplicate key is refused as the loader refuses it: migrating would
+	// otherwise keep one of the two silently.
+	r.duplicates(root, "", map[*yaml.Node]bool{})
+	if len(r.problems) > 0 {
+		return nil, false, &LoadError{Problems: r.problems}
+	}
 	m := migrator{reader: r, apis: apis, decision: decisionModels(root)}
 	changed := false
 	if listeners := lookup(root, "listeners"); listeners != nil && listeners.Kind == yaml.SequenceNode {
@@ -54,6 +60,42 @@ func Migrate(file string, data []byte, apis *registry.APIs) ([]byte, bool, error
 		return nil, false, err
 	}
 	return out.Bytes(), true, nil
+}
+
+// duplicates reports every duplicate key of every mapping under n, each
+// node visited once (an alias may point back at its own anchor).
+func (r *reader) duplicates(n *yaml.Node, path string, seen map[*yaml.Node]bool) {
+	n = resolve(n)
+	if n == nil || seen[n] {
+		return
+	}
+	seen[n] = true
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := resolve(n.Content[i])
+			if first := firstKey(n, i); first != nil {
+				r.fail(k, join(path, k.Value), "duplicate key (first at line %d)", first.Line)
+			}
+			r.duplicates(n.Content[i+1], join(path, k.Value), seen)
+		}
+	case yaml.SequenceNode:
+		for i, item := range n.Content {
+			r.duplicates(item, fmt.Sprintf("%s[%d]", path, i), seen)
+		}
+	}
+}
+
+// firstKey returns the earlier key of mapping n equal to its i-th key, or
+// nil when the i-th is the first.
+func firstKey(n *yaml.Node, i int) *yaml.Node {
+	k := resolve(n.Content[i])
+	for j := 0; j < i; j += 2 {
+		if prev := resolve(n.Content[j]); prev.Kind == yaml.ScalarNode && k.Kind == yaml.ScalarNode && prev.Value == k.Value {
+			return prev
+		}
+	}
+	return nil
 }
 
 type migrator struct {

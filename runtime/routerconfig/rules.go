@@ -17,7 +17,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-var ruleKeys = []string{"deployment", "input", "timeout_ms", "on_unknown", "questions"} //vocab:not-spec Router config key
+var ruleKeys = []string{"deployment", "input", "timeout_ms", "on_unknown", "questions", "match", "action", "route"} //vocab:not-spec Router config key
 
 // maxTimeoutMs bounds a rule's timeout: ten minutes.
 const maxTimeoutMs = 600_000
@@ -25,6 +25,7 @@ const maxTimeoutMs = 600_000
 func (l *loader) rules(n *yaml.Node) {
 	required := []string{"deployment", "input", "timeout_ms", "questions"} //vocab:not-spec Router config key
 	l.keyedSections(n, "rules", nameKey, ruleKeys, required, func(name, path string, f map[string]entry, _ bool) {
+		l.declaredRules = append(l.declaredRules, name)
 		// A rule missing keys is still read, so one load reports the
 		// problems of the keys present too.
 		if rule, ok := l.rule(name, f, path); ok {
@@ -59,18 +60,23 @@ func (l *loader) rule(name string, f map[string]entry, path string) (Rule, bool)
 		return rule, false
 	}
 	req, at := l.questions(&rule, d, e.Value, join(path, "questions")) //vocab:not-spec Router config key
-	if req == nil || len(l.problems) > before {
+	if req == nil {
 		return rule, false
 	}
 	rule.Questions, rule.Roles = req.Questions, req.Roles
-	if d != nil && d.Codec != nil {
+	// A rule is checked against its deployment only once it has no
+	// problem of its own; its match is read either way.
+	if d != nil && d.Codec != nil && len(l.problems) == before {
 		l.checkCarry(&rule, req, d, at, e.Value)
 	}
-	return rule, true
+	l.readMatch(&rule, f, path)
+	return rule, len(l.problems) == before
 }
 
-// readRest reads a rule's input, timeout_ms and on_unknown, those present.
+// readRest reads a rule's input, timeout_ms, on_unknown, action and
+// route, those present.
 func (l *loader) readRest(rule *Rule, f map[string]entry, path string) {
+	l.readAction(rule, f, path)
 	if e, ok := f["input"]; ok { //vocab:not-spec Router config key
 		rule.Input = l.input(e.Value, join(path, "input")) //vocab:not-spec Router config key
 	}

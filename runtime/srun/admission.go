@@ -3,7 +3,9 @@ package srun
 // admission bounds the requests the server works on at once. Acquiring
 // never waits: a request past the bound is answered 529 at once, so a
 // burst cannot pile up goroutines, memory and deadlines behind a busy
-// model (the standard's overload answer, with Retry-After).
+// model (the standard's overload answer, with Retry-After). A request
+// acquires once its body has been read (routes.go): a client slow to send
+// never holds a slot, which the body-read deadline then frees.
 type admission struct {
 	slots chan struct{}
 }

@@ -2,11 +2,8 @@ package srun
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
-	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -23,7 +20,7 @@ func (s *Server) answer(ctx context.Context, x *engine.Exchange, start time.Time
 	x.Model = s.model.Name
 	out, _, e := s.pipeline.Run(ctx, x, engine.Route{Caller: &modelCaller{s: s, start: start}})
 	if e == nil && x.Client.Endpoint == listener.EndpointDecisions {
-		e = noValidQuestion(answersOf(out, x.Client.QuestionFailures))
+		e = listener.NoValidQuestion(out, x.Client.QuestionFailures)
 	}
 	return out, e
 }
@@ -64,45 +61,6 @@ func failed(resp *ir.Response) bool {
 		}
 	}
 	return false
-}
-
-// answersOf are every answer of out, each response's with the questions
-// that failed while the request was read in their places.
-func answersOf(out listener.Outcome, failures []listener.QuestionFailure) []ir.Answer {
-	if out.Response != nil {
-		return listener.MergeFailures(out.Response.Answers, failures, "")
-	}
-	var all []ir.Answer
-	for _, nr := range out.Batch.Responses {
-		all = append(all, listener.MergeFailures(nr.Response.Answers, failures, "")...)
-	}
-	return all
-}
-
-// noValidQuestion is the 400 of /v1/decisions when every question failed
-// for a reason that is the request's own; nil otherwise. The message
-// lists each question's error (its name and the fixed message), as the
-// listener's own refusal of such a request does, and the detail items
-// locate each question for a client that reads them. A failure that is
-// not the request's fault (the model failing, the deadline passing) never
-// counts as "not valid".
-func noValidQuestion(answers []ir.Answer) *ir.ErrorBody {
-	if len(answers) == 0 {
-		return nil
-	}
-	msgs := make([]string, 0, len(answers))
-	detail := make([]ir.DetailItem, 0, len(answers))
-	for _, a := range answers {
-		if a.Error == "" || !requestSide(a.Error) {
-			return nil
-		}
-		msg := fmt.Sprintf("question %q cannot be answered: %s (%s)", a.Name, a.Message, a.Error)
-		msgs = append(msgs, msg)
-		detail = append(detail, ir.DetailItem{Loc: ir.Path{}.Key("body").Key(vocab.RequestQuestions).Key(a.Name), Msg: msg, Type: string(a.Error)})
-	}
-	e := listener.InvalidRequest(vocab.ReasonNoValidQuestion, "no question of the request can be answered: "+strings.Join(msgs, "; "))
-	e.Detail = detail
-	return e
 }
 
 func reasonOf(a ir.Answer) string {

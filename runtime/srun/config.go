@@ -37,6 +37,10 @@ type Config struct {
 	// ShutdownTimeout bounds how long a shutdown waits for requests in
 	// flight to finish.
 	ShutdownTimeout time.Duration
+	// ReadTimeout bounds reading a request's body, from when its handler
+	// starts; WriteTimeout bounds each write of an answer. A stalled
+	// client frees its connection within them.
+	ReadTimeout, WriteTimeout time.Duration
 	// SelfTestTimeout bounds the start-up self-test.
 	SelfTestTimeout time.Duration
 	// Engine answers the requests; nil means the reference scorer.
@@ -56,6 +60,8 @@ const (
 	DefaultMaxInFlight     = 64
 	DefaultRetryAfter      = time.Second
 	DefaultShutdownTimeout = 10 * time.Second
+	DefaultReadTimeout     = 10 * time.Second
+	DefaultWriteTimeout    = 10 * time.Second
 	DefaultSelfTestTimeout = 60 * time.Second
 	DefaultListener        = "runtime"
 )
@@ -88,6 +94,8 @@ func (c Config) withDefaults() (Config, error) {
 	c.MaxInFlight = cmp.Or(c.MaxInFlight, DefaultMaxInFlight)
 	c.RetryAfter = cmp.Or(c.RetryAfter, DefaultRetryAfter)
 	c.ShutdownTimeout = cmp.Or(c.ShutdownTimeout, DefaultShutdownTimeout)
+	c.ReadTimeout = cmp.Or(c.ReadTimeout, DefaultReadTimeout)
+	c.WriteTimeout = cmp.Or(c.WriteTimeout, DefaultWriteTimeout)
 	c.SelfTestTimeout = cmp.Or(c.SelfTestTimeout, DefaultSelfTestTimeout)
 	c.Listener = cmp.Or(c.Listener, DefaultListener)
 	if c.Logger == nil {

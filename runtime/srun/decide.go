@@ -53,7 +53,7 @@ func withDeadline(ctx context.Context, start time.Time, o *ir.Options) (context.
 	if o == nil || o.DeadlineMs == nil {
 		return context.WithCancel(ctx)
 	}
-	return context.WithDeadline(ctx, start.Add(time.Duration(*o.DeadlineMs)*time.Millisecond))
+	return context.WithDeadline(ctx, start.Add(ir.DeadlineDuration(*o.DeadlineMs)))
 }
 
 // failAll fails every question for the reason the work ended early: its

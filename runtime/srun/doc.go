@@ -2,10 +2,13 @@
 // one model, served over HTTP in the vllm-sr/5.0 contract (or the legacy
 // vllm-sr/4.0), with the standard's statuses, limits and headers.
 //
-// A request goes through fixed steps: readiness (health.go: 503 starting
-// until the model passed its family's self-test, selftest.go), admission
-// (admission.go: a bounded number in flight, 529 past it), the body within
-// 32 MiB (limits.go: 413 decided without reading past the limit), then the
+// A request goes through fixed steps: the front every server shares
+// (listener.Front: request id, deadlines, metrics, access log), readiness
+// (health.go: 503 starting until the model passed its family's self-test,
+// selftest.go), the body within 32 MiB (limits.go: 413 decided without
+// reading past the limit) under the body-read deadline, admission
+// (admission.go: a bounded number in flight, 529 past it, counted from
+// when the body has been read, so a slow sender holds no slot), then the
 // pipeline of runtime/engine (routes.go, answer.go): the reading of the
 // listener codec of Config.Schema, looked up in the schema registry (400
 // for what the schema refuses), the model (404 model_not_found), the
@@ -22,7 +25,7 @@
 //     (generated/fieldtable); the listener codec writes every body, so
 //     each answer is in the client's schema.
 //   - Every answer is JSON (GET /metrics excepted) and carries
-//     x-typesafe-request-id; reasons are fixed words and messages never
-//     copy request values.
+//     x-request-id and x-typesafe-request-id; reasons are fixed words and
+//     messages never copy request values.
 //   - Start's graceful shutdown lets the requests in flight finish.
 package srun

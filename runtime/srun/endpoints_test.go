@@ -2,12 +2,12 @@ package srun_test
 
 import (
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/srun"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // The seed's "Try it": the body names no model, so the served model
@@ -122,33 +122,43 @@ func containsAny(list []any, want string) bool {
 	return false
 }
 
-// GET /metrics is Prometheus text with the listener's counters.
+// GET /metrics is the Prometheus text format, which the Prometheus
+// parser reads: every family of the runtime (docs/router.md, "Metrics"),
+// with answered and refused requests counted by endpoint, status and code.
 func TestMetrics(t *testing.T) {
 	s := start(t, srun.Config{})
 	s.post("/v1/systemone", urgent).want(t, http.StatusOK)
+	s.post("/v1/systemone", `{"state": 1}`).want(t, http.StatusBadRequest)
 	r := s.get("/metrics")
 	if r.status != http.StatusOK || !strings.HasPrefix(r.header.Get("Content-Type"), "text/plain; version=0.0.4") {
 		t.Fatalf("status %d, content-type %q", r.status, r.header.Get("Content-Type"))
 	}
-	text := string(r.body)
-	for _, want := range []string{
-		"# TYPE vsr_systemone_listener_diagnostics_total counter\n",
-		`vsr_systemone_listener_diagnostics_total{listener="runtime",kind="plan",form="translate"} 1` + "\n",
-		`vsr_srun_requests_total{endpoint="/v1/systemone",status="200"} 1` + "\n",
-		"vsr_srun_ready 1\n",
+	m := testkit.ScrapeMetrics(t, s.url+"/metrics")
+	for _, family := range []string{"vsr_requests_total", "vsr_request_duration_seconds", "vsr_requests_in_flight",
+		"vsr_systemone_listener_diagnostics_total", "vsr_ready", "vsr_build_info", "vsr_srun_admitted",
+		"go_goroutines", "process_cpu_seconds_total"} {
+		if m[family] == nil {
+			t.Errorf("no family %s", family)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		labels []string
+		want   float64
+	}{
+		{"vsr_requests_total", []string{"listener", "runtime", "api", "systemone", "endpoint", "/v1/systemone", "status", "200", "code", ""}, 1},
+		{"vsr_requests_total", []string{"endpoint", "/v1/systemone", "status", "400", "code", "invalid_request"}, 1},
+		{"vsr_request_duration_seconds", []string{"endpoint", "/v1/systemone"}, 2},
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "runtime", "kind", "translate", "form", "systemone"}, 1},
+		{"vsr_ready", nil, 1},
+		{"vsr_build_info", []string{"server", "vllm-srun"}, 1},
 	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("metrics lack %q:\n%s", want, text)
+		if got, _ := m.Value(c.name, c.labels...); got != c.want {
+			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
 		}
 	}
-	if strings.Contains(text, `kind="legacy_form"`) {
-		t.Errorf("a 5.0 request counted a legacy form:\n%s", text)
-	}
-	line := regexp.MustCompile(`^(# (HELP|TYPE) .+|[a-z_]+(\{([a-z_]+="[^"]*",?)*\})? [0-9]+)$`)
-	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
-		if !line.MatchString(l) {
-			t.Errorf("not a text-format line: %q", l)
-		}
+	if _, counted := m.Value("vsr_systemone_listener_diagnostics_total", "kind", "legacy_form"); counted {
+		t.Error("a 5.0 request counted a legacy form")
 	}
 }
 

@@ -43,13 +43,6 @@ func questionStatus(kind ir.QuestionErrorCode) int {
 	return http.StatusInternalServerError
 }
 
-// requestSide reports whether a question error is the request's fault
-// (a 4xx in the table): the kinds that make a question "not valid".
-func requestSide(kind ir.QuestionErrorCode) bool {
-	s := questionStatus(kind)
-	return s >= 400 && s < 500
-}
-
 func modelNotFound(served string) *ir.ErrorBody {
 	return &ir.ErrorBody{
 		Status:  requestStatus(ir.ErrorModelNotFound),
@@ -79,8 +72,8 @@ func starting() *ir.ErrorBody {
 
 func methodNotAllowed() *ir.ErrorBody {
 	return &ir.ErrorBody{
-		Status:  http.StatusMethodNotAllowed,
-		Code:    ir.ErrorInvalidRequest,
+		Status:  requestStatus(ir.ErrorMethodNotAllowed),
+		Code:    ir.ErrorMethodNotAllowed,
 		Message: "the endpoint does not answer this method; see the Allow header",
 		Reason:  vocab.ReasonMethodNotAllowed,
 	}
@@ -98,6 +91,7 @@ func unknownPath() *ir.ErrorBody {
 // writeError answers with an error body in the client's schema. req is
 // nil when the request was not read.
 func (s *Server) writeError(w http.ResponseWriter, req *listener.ClientRequest, e *ir.ErrorBody) {
+	listener.SetCode(w, string(e.Code))
 	writeJSON(w, e.Status, s.errorBody(w.Header(), req, e))
 }
 

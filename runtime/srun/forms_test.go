@@ -10,6 +10,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // legacyCase is one generated 4.0 form request.
@@ -209,17 +210,16 @@ func TestLegacyFormCounter(t *testing.T) {
 	s40.post("/v1/systemone", implicit).want(t, http.StatusOK)
 	s50.post("/v1/systemone", implicit).want(t, http.StatusOK)
 
-	m40 := string(s40.get("/metrics").body)
-	for _, want := range []string{
-		`vsr_systemone_listener_diagnostics_total{listener="runtime",kind="legacy_form",form="choices"} 2`,
-		`vsr_systemone_listener_diagnostics_total{listener="runtime",kind="legacy_form",form="implicit_roles"} 1`,
-		`vsr_systemone_listener_diagnostics_total{listener="runtime",kind="plan",form="pass_through"} 3`,
-	} {
-		if !strings.Contains(m40, want+"\n") {
-			t.Errorf("4.0 metrics lack %s:\n%s", want, m40)
+	m40 := testkit.ScrapeMetrics(t, s40.url+"/metrics")
+	for _, want := range []struct {
+		kind, form string
+		n          float64
+	}{{"legacy_form", "choices", 2}, {"legacy_form", "implicit_roles", 1}, {"pass_through", "systemone", 3}} {
+		if got, _ := m40.Value("vsr_systemone_listener_diagnostics_total", "listener", "runtime", "kind", want.kind, "form", want.form); got != want.n {
+			t.Errorf("4.0 diagnostics kind %s form %s: %v, want %v", want.kind, want.form, got, want.n)
 		}
 	}
-	if m50 := string(s50.get("/metrics").body); strings.Contains(m50, `kind="legacy_form"`) {
-		t.Errorf("a 5.0 server counted a legacy form:\n%s", m50)
+	if _, counted := testkit.ScrapeMetrics(t, s50.url+"/metrics").Value("vsr_systemone_listener_diagnostics_total", "kind", "legacy_form"); counted {
+		t.Error("a 5.0 server counted a legacy form")
 	}
 }

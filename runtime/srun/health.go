@@ -54,11 +54,3 @@ func withMembers(body []byte, extra []jsonvalue.Member) []byte {
 	out, _ := jsonvalue.Object(members...)
 	return jsonvalue.Compact(out)
 }
-
-// handleMetrics answers GET /metrics in the Prometheus text format.
-func (s *Server) handleMetrics(w http.ResponseWriter, _ *http.Request) {
-	body := s.metrics.exposition(gauges{inFlight: s.admission.inFlight(), ready: s.Ready()})
-	w.Header().Set(vocab.HeaderContentType, "text/plain; version=0.0.4; charset=utf-8")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
-}

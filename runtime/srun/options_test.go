@@ -11,6 +11,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/corpus"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // return_meta adds the model's identity, revision, precision, numerics,
@@ -135,8 +136,8 @@ func TestMediaAndAssets(t *testing.T) {
 		t.Errorf("5.0: %s", r.body)
 	}
 	s40.post("/v1/systemone", media).want(t, http.StatusOK)
-	if m := string(s40.get("/metrics").body); !strings.Contains(m, `kind="legacy_form",form="media_in_front"} 1`) {
-		t.Errorf("the 4.0 listener did not count the overlap:\n%s", m)
+	if n, _ := testkit.ScrapeMetrics(t, s40.url+"/metrics").Value("vsr_systemone_listener_diagnostics_total", "kind", "legacy_form", "form", "media_in_front"); n != 1 {
+		t.Errorf("the 4.0 listener counted the overlap %v times, want 1", n)
 	}
 
 	unplaced := strings.Replace(media, `["⟦img-1⟧", "What is in the picture?"]`, `"What is in the picture?"`, 1)

@@ -6,9 +6,11 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/registry"
 )
 
 // route is one endpoint: its only method and its handler.
@@ -26,47 +28,54 @@ func (s *Server) routes() map[string]route {
 		string(listener.EndpointBundle):    {http.MethodPost, s.work(listener.EndpointBundle)},
 		vocab.PathModels:                   {http.MethodGet, s.handleModels},
 		vocab.PathHealth:                   {http.MethodGet, s.handleHealth},
-		"/metrics":                         {http.MethodGet, s.handleMetrics},
+		pathReady:                          {http.MethodGet, s.handleHealth},
+		"/metrics":                         {http.MethodGet, s.metrics.Handler().ServeHTTP},
 	}
 }
 
+// pathReady is the readiness probe's path: on the runtime the same
+// answer as GET /health, which the extension set defines as readiness.
+const pathReady = "/ready"
+
 // Handler is the server's HTTP handler. Every answer is JSON (GET
-// /metrics excepted) and carries an x-typesafe-request-id header; an
-// unknown path is 404 and a wrong method 405 with Allow, both with a
-// detail body in the client's schema.
+// /metrics excepted) and carries the request id headers (x-request-id,
+// x-typesafe-request-id); an unknown path is 404 and a wrong method 405
+// with Allow, both with a detail body in the client's schema. The front
+// (listener.Front) counts and logs each request.
 func (s *Server) Handler() http.Handler {
 	routes := s.routes()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		id := s.ids.make()
-		w.Header().Set(vocab.HeaderRequestID, id)
-		rec := &statusRecorder{ResponseWriter: w}
+		served, r := s.front.Begin(w, r, s.cfg.Listener)
+		defer s.front.Finish(served, r)
 		rt, known := routes[r.URL.Path]
-		// The path is logged and counted only when it is an endpoint's: an
-		// unknown path is request data.
-		endpoint := "unknown"
-		switch {
-		case !known:
-			s.writeError(rec, nil, unknownPath())
-		case r.Method != rt.method:
-			endpoint = r.URL.Path
-			rec.Header().Set("Allow", rt.method)
-			s.writeError(rec, nil, methodNotAllowed())
-		default:
-			endpoint = r.URL.Path
-			rt.handle(rec, r)
+		if !known {
+			// The path is counted and logged only when it is an
+			// endpoint's: an unknown path is request data.
+			s.writeError(served, nil, unknownPath())
+			return
 		}
-		s.metrics.countRequest(endpoint, rec.status)
-		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", //vocab:not-spec log message
-			slog.String("request_id", id), slog.String("method", methodWord(r.Method)),
-			slog.String("endpoint", endpoint), slog.Int("status", rec.status), //vocab:not-spec slog attribute keys
-			slog.Float64("duration_ms", millis(time.Since(start))))
+		served.Endpoint = r.URL.Path
+		switch r.URL.Path {
+		case vocab.PathHealth, pathReady, "/metrics":
+			served.Probe = true
+		case vocab.PathModels:
+		default:
+			served.API = registry.SystemOne
+		}
+		if r.Method != rt.method {
+			served.Header().Set("Allow", rt.method)
+			s.writeError(served, nil, methodNotAllowed())
+			return
+		}
+		rt.handle(served, r)
 	})
 }
 
-// work is the handler of a POST endpoint: readiness, admission, the body
-// within its limit, then the pipeline (runtime/engine): the listener
+// work is the handler of a POST endpoint: readiness, the body within its
+// limit, admission, then the pipeline (runtime/engine): the listener
 // codec's reading, the model check, the model in process, the answer.
+// Admission comes after the body is read, so a client slow to send its
+// body never holds a slot (the body-read deadline bounds it).
 func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -74,23 +83,24 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 			s.writeError(w, nil, starting())
 			return
 		}
+		body, refusal := listener.ReadBody(w, r, BodyLimit)
+		if refusal != nil {
+			s.writeError(w, nil, refusal)
+			bodylimit.Linger(w, r) // an early answer: let a client still sending read it
+			return
+		}
 		if !s.admission.tryAcquire() {
 			s.writeError(w, nil, overloaded())
 			return
 		}
 		defer s.admission.release()
-		body, refusal := listener.ReadBody(w, r, BodyLimit)
-		if refusal != nil {
-			s.writeError(w, nil, refusal)
-			return
-		}
 		x, e := engine.Read(s.codec, endpoint, body, r.Header)
 		if e != nil {
 			s.writeError(w, nil, e)
 			return
 		}
 		req := x.Client
-		s.metrics.countRead(req)
+		s.metrics.CountRead(s.cfg.Listener, req)
 		if e := s.checkModel(req); e != nil {
 			s.writeError(w, req, e)
 			return
@@ -131,38 +141,3 @@ func (s *Server) checkModel(req *listener.ClientRequest) *ir.ErrorBody {
 	}
 	return nil
 }
-
-// methodWord is the request method when it is a standard one, so a log
-// line never carries an arbitrary client token.
-func methodWord(m string) string {
-	switch m {
-	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
-		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
-		return m
-	}
-	return "other"
-}
-
-// statusRecorder remembers the status a handler answered with.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(status int) {
-	if r.status == 0 {
-		r.status = status
-	}
-	r.ResponseWriter.WriteHeader(status)
-}
-
-func (r *statusRecorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
-	}
-	return r.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController and MaxBytesReader reach the
-// connection underneath.
-func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }

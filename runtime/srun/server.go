@@ -27,8 +27,10 @@ type Server struct {
 	engine    Engine
 	log       *slog.Logger
 	admission *admission
-	ids       *requestIDs
-	metrics   *metrics
+	metrics   *listener.Metrics
+	// front puts ids, deadlines, metrics and the access log around each
+	// request (listener.Front).
+	front *listener.Front
 	// ready is set once the model has loaded and passed its self-test;
 	// until then every endpoint but GET /metrics answers 503 starting.
 	ready atomic.Bool
@@ -53,16 +55,21 @@ func New(cfg Config) (*Server, error) {
 	}
 	cfg.EngineName = cmp.Or(cfg.EngineName, "custom")
 	codec, _ := cfg.Schemas.Listener(cfg.Schema) // withDefaults checked it
+
+	log := listener.WithRequestIDs(cfg.Logger.With(slog.String("model", model.Name), slog.String("schema", string(cfg.Schema)))) //vocab:not-spec slog attribute keys
+	a := newAdmission(cfg.MaxInFlight)
+	metrics := newMetrics(a)
 	return &Server{
 		cfg:       cfg,
 		model:     model,
 		codec:     codec,
 		pipeline:  engine.New(cfg.Schemas),
 		engine:    cfg.Engine,
-		log:       cfg.Logger.With(slog.String("model", model.Name), slog.String("schema", string(cfg.Schema))), //vocab:not-spec slog attribute keys
-		admission: newAdmission(cfg.MaxInFlight),
-		ids:       newRequestIDs(),
-		metrics:   newMetrics(cfg.Listener),
+		log:       log,
+		admission: a,
+		metrics:   metrics,
+		front: &listener.Front{Metrics: metrics, IDs: listener.NewRequestIDs(), Log: log,
+			ReadTimeout: cfg.ReadTimeout, WriteTimeout: cfg.WriteTimeout},
 	}, nil
 }
 

@@ -40,7 +40,11 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 
 func (s *Server) serve(ctx context.Context, ln net.Listener) *Running {
 	hs := &http.Server{
-		Handler:           s.Handler(),
+		Handler: s.Handler(),
+		// Headers have their own deadline here; the body's and the
+		// answer's are per request (listener.Front: cfg.ReadTimeout and
+		// cfg.WriteTimeout), so a stalled client frees its connection
+		// within seconds while a long computation is not cut.
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
@@ -58,6 +62,7 @@ func (s *Server) serve(ctx context.Context, ln net.Listener) *Running {
 			stopNow(err)
 			return
 		}
+		s.metrics.SetReady(true)
 		s.log.Info("ready", slog.String("addr", ln.Addr().String()))
 	}()
 	go func() {

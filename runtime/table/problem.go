@@ -3,6 +3,7 @@ package table
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ProblemReason is the fixed word for why a message breaks its schema. It
@@ -67,9 +68,11 @@ type Problem struct {
 }
 
 // Message says, for a person, where the problem is and what is wrong. It
-// names the path and the schema's expectation, never the offending value.
+// names the path and the schema's expectation, never the offending value;
+// member names in it are cut to MaxNameBytes (ClipName), so a message is
+// small whatever the names the client sent.
 func (p Problem) Message() string {
-	where := p.Path
+	where := ClipPointer(p.Path)
 	if where == "" {
 		where = "the body"
 	}
@@ -81,11 +84,11 @@ func (p Problem) What() string {
 	limit := strconv.FormatInt(p.Limit, 10)
 	switch p.Reason {
 	case ReasonUnknownMember:
-		return "member " + strconv.Quote(p.Member) + " is not defined by the schema"
+		return "member " + QuoteName(p.Member) + " is not defined by the schema"
 	case ReasonWrongType:
 		return "wrong type, expected " + p.Expected
 	case ReasonMissingMember:
-		return "required member " + strconv.Quote(p.Member) + " is missing"
+		return "required member " + QuoteName(p.Member) + " is missing"
 	case ReasonNotAllowedNull:
 		return "must not be null, expected " + p.Expected
 	case ReasonNotInEnum:
@@ -99,11 +102,76 @@ func (p Problem) What() string {
 	case ReasonAboveMaximum:
 		return "above the maximum " + limit
 	case ReasonRemovedForm:
-		return "member " + strconv.Quote(p.Member) + " was removed, use " + p.Replacement + " instead"
+		return "member " + QuoteName(p.Member) + " was removed, use " + p.Replacement + " instead"
 	case ReasonUnknownSchema:
 		return "no such body under this schema, expected " + p.Expected
 	}
 	return "invalid (" + string(p.Reason) + ")"
+}
+
+// MaxNameBytes is how much of a name from a request (a member, question
+// or request name) an error message quotes: a name is the client's own
+// words, needed to find the problem, but a message that copied it whole
+// would let a request of one huge name make a huge answer (or, gzip
+// inflated, an amplified one).
+const MaxNameBytes = 64
+
+// ClipMark ends a name ClipName cut.
+const ClipMark = "…"
+
+// ClipName returns s when it is at most MaxNameBytes long, else its first
+// MaxNameBytes bytes or fewer, cut where a UTF-8 sequence starts, followed
+// by ClipMark.
+func ClipName(s string) string { return Clip(s, MaxNameBytes) }
+
+// Clip returns s when it is at most n bytes long, else its first n bytes
+// or fewer, cut where a UTF-8 sequence starts, followed by ClipMark.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:cutAt(s, n)] + ClipMark
+}
+
+// QuoteName is ClipName(s) in double quotes, escaped as Go (and JSON, for
+// printable text) escapes it.
+func QuoteName(s string) string { return strconv.Quote(ClipName(s)) }
+
+// cutAt is the largest cut of s at or below n that splits neither a UTF-8
+// sequence nor a JSON Pointer escape ("~0", "~1").
+func cutAt(s string, n int) int {
+	i := n
+	for i > 0 && (!utf8.RuneStart(s[i]) || s[i-1] == '~') {
+		i--
+	}
+	return i
+}
+
+// ClipPointer returns the JSON Pointer p with every segment longer than
+// MaxNameBytes cut as ClipName cuts names; a pointer with no such segment
+// is returned as it is.
+func ClipPointer(p string) string {
+	long := false
+	for seg := range strings.SplitSeq(p, "/") {
+		if len(seg) > MaxNameBytes {
+			long = true
+			break
+		}
+	}
+	if !long {
+		return p
+	}
+	var b strings.Builder
+	for i, seg := range strings.Split(p, "/") {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		if len(seg) > MaxNameBytes {
+			seg = seg[:cutAt(seg, MaxNameBytes)] + ClipMark
+		}
+		b.WriteString(seg)
+	}
+	return b.String()
 }
 
 // Path is a location inside a message, built on the caller's stack while a

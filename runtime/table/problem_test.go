@@ -97,3 +97,40 @@ func TestPathBuildingDoesNotAllocate(t *testing.T) {
 		t.Errorf("building a Path allocated %v times, want 0", allocs)
 	}
 }
+
+func TestClipName(t *testing.T) {
+	long := strings.Repeat("a", MaxNameBytes)
+	cases := []struct{ in, want string }{
+		{"", ""},
+		{long, long},
+		{long + "b", long + ClipMark},
+		// A cut never splits a UTF-8 sequence: é is two bytes.
+		{strings.Repeat("a", MaxNameBytes-1) + "éé", strings.Repeat("a", MaxNameBytes-1) + ClipMark},
+		{strings.Repeat("é", MaxNameBytes), strings.Repeat("é", MaxNameBytes/2) + ClipMark},
+	}
+	for _, c := range cases {
+		if got := ClipName(c.in); got != c.want {
+			t.Errorf("ClipName(%d bytes) = %q, want %q", len(c.in), got, c.want)
+		}
+	}
+}
+
+func TestClipPointer(t *testing.T) {
+	long := strings.Repeat("a", MaxNameBytes)
+	cases := []struct{ in, want string }{
+		{"", ""},
+		{"/questions/q", "/questions/q"},
+		{"/questions/" + long + "x/type", "/questions/" + long + ClipMark + "/type"},
+		// A cut never splits an escape: "~1" stays whole or goes.
+		{"/" + strings.Repeat("a", MaxNameBytes-1) + "~1b", "/" + strings.Repeat("a", MaxNameBytes-1) + ClipMark},
+	}
+	for _, c := range cases {
+		if got := ClipPointer(c.in); got != c.want {
+			t.Errorf("ClipPointer(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	p := Problem{Path: "/questions/" + strings.Repeat("q", 1<<20), Reason: ReasonUnknownMember, Member: strings.Repeat("q", 1<<20)}
+	if n := len(p.Message()); n > 4*MaxNameBytes {
+		t.Fatalf("a problem with a 1 MiB member name has a %d-byte message", n)
+	}
+}

@@ -76,7 +76,7 @@ func (e *CarryError) Error() string {
 		}
 		b.WriteString(m.What)
 		b.WriteString(" at ")
-		b.WriteString(m.Path.String())
+		b.WriteString(m.Path.Clipped(len(m.Path)).String()) // names cut: the line reaches clients
 	}
 	return b.String()
 }

@@ -15,11 +15,20 @@ import (
 // table's unavailable); the IR names only the codes it builds itself.
 const codeUnavailable ir.ErrorCode = vocab.CodeUnavailable
 
-// NoReplyError is the error body of a call that got no reply: 504 when
-// err is (or wraps) context.DeadlineExceeded, the caller's deadline having
-// passed, else 503 unavailable. It never carries err's text, which may
-// name hosts or addresses.
+// NoReplyError is the error body of a call that got no reply it could
+// read whole: 504 when err is (or wraps) context.DeadlineExceeded, the
+// caller's deadline having passed; 502 upstream_error for a reply over
+// the body limit (ErrReplyTooLarge) or cut off mid-body (ErrReplyCut);
+// else 503 unavailable, the upstream unreachable (refused, reset before
+// it answered). It never carries err's text, which may name hosts or
+// addresses.
 func NoReplyError(err error) *ir.ErrorBody {
+	switch {
+	case errors.Is(err, ErrReplyTooLarge):
+		return upstreamFailedReading(vocab.ReasonUpstreamReplyTooLarge)
+	case errors.Is(err, ErrReplyCut):
+		return upstreamFailedReading(vocab.ReasonUpstreamReplyCut)
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &ir.ErrorBody{
 			Status:  http.StatusGatewayTimeout,
@@ -47,9 +56,14 @@ func MalformedReplyError(err error) *ir.ErrorBody {
 	}
 	return &ir.ErrorBody{
 		Status:  http.StatusBadGateway,
+		Code:    codeUpstreamError,
 		Reason:  vocab.ReasonInvalidUpstreamReply,
 		Message: "the upstream deployment answered with a body its schema does not define, at " + path.String(),
 	}
+}
+
+func upstreamFailedReading(reason string) *ir.ErrorBody {
+	return &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError, Reason: reason, Message: describe(reason)}
 }
 
 // CallFailed answers every item of call with e: each item gets its own

@@ -1,6 +1,8 @@
 package target
 
 import (
+	"strconv"
+
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -16,6 +18,11 @@ type PlannedItem struct {
 type QuestionRef struct {
 	Name string
 	Type table.QuestionType
+	// Keys are what a choice's or a score's answer is keyed by, in the
+	// request's order: a choice's options, a score's level indexes ("0",
+	// "1", …). nil when the request does not give them (a preset question
+	// without criteria), and then an answer's keys are not checked.
+	Keys []string
 }
 
 // PlanItems lists b's items and their questions, in order: what every
@@ -36,9 +43,30 @@ func PlanItems(b *ir.Batch) (order []string, items []PlannedItem) {
 func QuestionsOf(r *ir.Request) []QuestionRef {
 	qs := make([]QuestionRef, len(r.Questions))
 	for i := range r.Questions {
-		qs[i] = QuestionRef{Name: r.Questions[i].Name, Type: r.Questions[i].Type}
+		q := &r.Questions[i]
+		qs[i] = QuestionRef{Name: q.Name, Type: q.Type, Keys: answerKeys(q)}
 	}
 	return qs
+}
+
+// answerKeys are the keys q's answer must use: a choice's options, a
+// score's level indexes; nil for other types and absent criteria.
+func answerKeys(q *ir.Question) []string {
+	switch {
+	case q.Type == table.QuestionChoice && q.Criteria.Form == ir.CriteriaKeyed:
+		keys := make([]string, len(q.Criteria.Keyed))
+		for i, m := range q.Criteria.Keyed {
+			keys[i] = m.Name
+		}
+		return keys
+	case q.Type == table.QuestionScore && q.Criteria.Form == ir.CriteriaLevels:
+		keys := make([]string, len(q.Criteria.Levels))
+		for i := range keys {
+			keys[i] = strconv.Itoa(i)
+		}
+		return keys
+	}
+	return nil
 }
 
 // Item returns the planned item called name.

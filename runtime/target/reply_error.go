@@ -1,151 +1,308 @@
 package target
 
 import (
+	"errors"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
 
 // MaxRetryAfter caps the delay an upstream may ask for, as the official
-// SDKs honour a server's delay only up to a minute.
+// SDKs honour a server's delay only up to a minute: a longer one is cut
+// to it, never dropped.
 const MaxRetryAfter = 60 * time.Second
 
-// Error reads a non-2xx reply into an error body with its status, and
-// returns the delay Retry-After-Ms or Retry-After asks for (zero when
-// none). A body that is not JSON, or has no message anywhere, keeps the
-// status with its standard text.
+// DefaultRetryAfter is the delay a 429, 503 or 529 answer asks for when
+// the upstream gave none: such an answer always carries Retry-After.
+const DefaultRetryAfter = time.Second
+
+// The failures of a call whose reply could not be read whole; the caller
+// sets them as WireReply.Err, and NoReplyError answers them 502.
+var (
+	// ErrReplyTooLarge: the reply is larger than the body limit, and was
+	// not read past it.
+	ErrReplyTooLarge = errors.New("target: the upstream reply is larger than the body limit")
+	// ErrReplyCut: the reply broke off mid-body (the connection closed or
+	// was reset).
+	ErrReplyCut = errors.New("target: the upstream reply broke off before its end")
+)
+
+// Error is the Router's answer to a non-2xx reply of a call carrying
+// items: the entry of the Router's error table (docs/errors.md) for the
+// upstream's status, and the delay the answer asks for (RetryDelay).
 //
-// The message is the first present of: detail as a string, detail.message,
-// error as a string, error.message, message. A detail list (the 422
-// HTTPValidationError) is kept item by item. Without the extension's flat
-// code, the code is inferred from the status the standard documents.
-func (rd ReplyReader) Error(status int, header http.Header, body []byte) (*ir.ErrorBody, time.Duration) {
-	e := &ir.ErrorBody{Status: status}
-	if root, err := decode(body); err == nil && root.Kind() == jsonvalue.KindObject {
-		readDetail(root, e)
-		if rd.Extensions {
-			readFlat(root, e)
-		}
-	}
-	if e.Message == "" {
-		e.Message = http.StatusText(status)
-	}
-	if e.Code == "" {
-		e.Code = codeOfStatus(e)
-	}
-	return e, RetryAfter(header)
+// The upstream's own words (its detail, message, error_type, an HTML
+// page) never reach a client, as they may name internal hosts or carry
+// stack lines; the caller logs them. Kept from the body are only what can
+// be checked: on a status that blames the request (400, 413, 422), a
+// vllm-sr/5.0 upstream's code and reason when the specification defines
+// them, its limit with its reason, and the question and state it names
+// when they are the call's; on any status, a state that is one of items.
+// A 422 detail list only locates the question. Messages are fixed
+// sentences, or the specification's description of the reason.
+//
+//	3xx                     502 upstream_error   upstream_redirect
+//	400                     400 invalid_request  upstream_invalid_input (or its own code, reason, question)
+//	413                     413 request_too_large body_too_large
+//	422                     422 question_failed  upstream_invalid_question, or invalid_request when no question is named
+//	429                     429 overloaded       upstream_rate_limited   Retry-After
+//	503                     503 unavailable      upstream_unavailable    Retry-After
+//	529                     529 overloaded       upstream_overloaded     Retry-After
+//	504                     504 question_failed  upstream_deadline_exceeded
+//	500 naming a question   500 question_failed  upstream_invalid_model_output (or its own reason)
+//	other 4xx               502 upstream_error   upstream_refused
+//	other 5xx, 500          502 upstream_error   upstream_server_error
+func (rd ReplyReader) Error(status int, header http.Header, body []byte, items []PlannedItem) (*ir.ErrorBody, time.Duration) {
+	rep := rd.report(body)
+	rep.keepOnly(items)
+	e := errorOfStatus(status, rep)
+	e.State = rep.state
+	return e, RetryDelay(e.Status, header)
 }
 
-func readDetail(root jsonvalue.Value, e *ir.ErrorBody) {
-	detail, _ := root.Get(vocab.ErrorDetail)
-	errObj, _ := root.Get(vocab.ErrorError)
-	switch {
-	case detail.Kind() == jsonvalue.KindString:
-		e.Message = detail.Str()
-	case detail.Kind() == jsonvalue.KindObject:
-		e.Message = stringMember(detail, vocab.ErrorDetailMessage)
-		if t := stringMember(detail, vocab.ErrorDetailErrorType); fixedWord(t) {
-			e.Reason = t
-		}
-	case detail.Kind() == jsonvalue.KindArray:
-		e.Detail = readDetailList(detail)
-		if len(e.Detail) > 0 {
-			e.Message = e.Detail[0].Msg
-		}
-	case errObj.Kind() == jsonvalue.KindString:
-		e.Message = errObj.Str()
-	case errObj.Kind() == jsonvalue.KindObject:
-		e.Message = stringMember(errObj, vocab.LegacyErrorMessage)
-	default:
-		e.Message = stringMember(root, vocab.LegacyErrorMessage)
-	}
+// upstreamReport is what an error body says that can be checked: fixed
+// words and names, never its text.
+type upstreamReport struct {
+	code, reason, question, state string
+	limit                         *int64
 }
 
-// readDetailList reads the 422 list; items without a loc array or a msg
-// are skipped, as a client cannot locate them.
-func readDetailList(list jsonvalue.Value) []ir.DetailItem {
-	out := make([]ir.DetailItem, 0, list.Len())
-	for _, item := range list.Items() {
-		loc, ok := item.Get(vocab.ValidationItemLoc)
-		if !ok || loc.Kind() != jsonvalue.KindArray {
-			continue
-		}
-		d := ir.DetailItem{Msg: stringMember(item, vocab.ValidationItemMsg), Type: stringMember(item, vocab.ValidationItemType)}
-		for _, step := range loc.Items() {
-			if n, isInt := step.Int(); isInt {
-				d.Loc = append(d.Loc, ir.PathElem{Index: int(n), IsIndex: true})
-			} else if step.Kind() == jsonvalue.KindString {
-				d.Loc = append(d.Loc, ir.PathElem{Name: step.Str()})
-			}
-		}
-		out = append(out, d)
+// report reads the body's flat members (with Extensions) and the question
+// its 422 detail list locates; the zero report for a body that is not a
+// JSON object.
+func (rd ReplyReader) report(body []byte) upstreamReport {
+	var r upstreamReport
+	root, err := decode(body)
+	if err != nil || root.Kind() != jsonvalue.KindObject {
+		return r
 	}
-	return out
-}
-
-// readFlat reads the extension's flat code, question, state, reason and
-// limit.
-func readFlat(root jsonvalue.Value, e *ir.ErrorBody) {
-	if c := stringMember(root, vocab.ErrorCode); fixedWord(c) {
-		e.Code = ir.ErrorCode(c)
+	if detail, ok := root.Get(vocab.ErrorDetail); ok && detail.Kind() == jsonvalue.KindArray {
+		r.question, r.state = locateQuestion(detail)
 	}
-	e.Question = stringMember(root, vocab.ErrorQuestion)
-	e.State = stringMember(root, vocab.ErrorState)
-	if r := stringMember(root, vocab.ErrorReason); fixedWord(r) {
-		e.Reason = r
+	if !rd.Extensions {
+		return r
+	}
+	r.code, r.reason = stringMember(root, vocab.ErrorCode), stringMember(root, vocab.ErrorReason)
+	if q := stringMember(root, vocab.ErrorQuestion); q != "" {
+		r.question = q
+	}
+	if s := stringMember(root, vocab.ErrorState); s != "" {
+		r.state = s
 	}
 	if l, ok := root.Get(vocab.ErrorLimit); ok {
 		if n, isInt := l.Int(); isInt {
-			e.Limit = &n
+			r.limit = &n
 		}
+	}
+	return r
+}
+
+// locateQuestion is the question (and, in a batch body, the request) the
+// first detail item locating one names: loc body.questions.<q>... or
+// body.requests.<s>.questions.<q>....
+func locateQuestion(detail jsonvalue.Value) (question, state string) {
+	for _, item := range detail.Items() {
+		loc, _ := item.Get(vocab.ValidationItemLoc)
+		steps := loc.Items()
+		if len(steps) >= 5 && steps[1].Str() == vocab.BatchRequests && steps[3].Str() == vocab.RequestQuestions {
+			return steps[4].Str(), steps[2].Str()
+		}
+		if len(steps) >= 3 && steps[1].Str() == vocab.RequestQuestions {
+			return steps[2].Str(), ""
+		}
+	}
+	return "", ""
+}
+
+// keepOnly drops what items cannot vouch for: a state that is not one of
+// them, a question that is not one of the state's item (or, with no
+// state, of any item), a code that is not a request error code, and a
+// reason the specification does not define, with its limit.
+func (r *upstreamReport) keepOnly(items []PlannedItem) {
+	if !hasItem(items, r.state) {
+		r.state = ""
+	}
+	if !hasQuestion(items, r.state, r.question) {
+		r.question = ""
+	}
+	if _, ok := fieldtable.RequestError(r.code); !ok {
+		r.code = ""
+	}
+	if !knownReason(r.reason) {
+		r.reason, r.limit = "", nil
 	}
 }
 
-// codeOfStatus is the extension code the standard's statuses stand for;
-// empty for a status it documents no meaning for.
-func codeOfStatus(e *ir.ErrorBody) ir.ErrorCode {
-	switch e.Status {
-	case http.StatusBadRequest:
-		return ir.ErrorInvalidRequest
-	case http.StatusRequestEntityTooLarge:
-		return ir.ErrorRequestTooLarge
-	case http.StatusUnprocessableEntity:
-		for _, d := range e.Detail {
-			if len(d.Loc) >= 3 && d.Loc[1].Name == vocab.RequestQuestions {
-				return ir.ErrorQuestionFailed
+func hasItem(items []PlannedItem, name string) bool {
+	for _, it := range items {
+		if it.Name == name && name != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func hasQuestion(items []PlannedItem, state, question string) bool {
+	if question == "" {
+		return false
+	}
+	for _, it := range items {
+		if state != "" && it.Name != state {
+			continue
+		}
+		for _, q := range it.Questions {
+			if q.Name == question {
+				return true
 			}
 		}
-		return ir.ErrorInvalidRequest
-	case http.StatusTooManyRequests, 529:
-		return ir.ErrorOverloaded
-	case http.StatusServiceUnavailable:
-		return codeUnavailable
 	}
-	return ""
+	return false
+}
+
+// errorOfStatus is the error table's entry for status (see Error).
+func errorOfStatus(status int, rep upstreamReport) *ir.ErrorBody {
+	switch {
+	case status >= 300 && status < 400:
+		return upstreamFailed(status, vocab.ReasonUpstreamRedirect, "the upstream answered with a redirect, which the Router does not follow")
+	case status == http.StatusBadRequest, status == http.StatusRequestEntityTooLarge, status == http.StatusUnprocessableEntity:
+		return refusal(status, rep)
+	case status == http.StatusTooManyRequests:
+		return busy(status, ir.ErrorOverloaded, vocab.ReasonUpstreamRateLimited, "the upstream is limiting the rate of calls")
+	case status == http.StatusServiceUnavailable:
+		return busy(status, codeUnavailable, vocab.ReasonUpstreamUnavailable, "the upstream is unavailable")
+	case status == StatusOverloaded:
+		return busy(status, ir.ErrorOverloaded, vocab.ReasonUpstreamOverloaded, "the upstream is overloaded")
+	case status == http.StatusGatewayTimeout:
+		return questionFailedUpstream(status, rep, vocab.ReasonUpstreamDeadlineExceeded, "the upstream did not answer in time")
+	case status == http.StatusInternalServerError && rep.code == vocab.CodeQuestionFailed && rep.question != "":
+		return questionFailedUpstream(status, rep, vocab.ReasonUpstreamInvalidModelOutput, "the upstream's model failed")
+	case status >= 400 && status < 500:
+		return upstreamFailed(status, vocab.ReasonUpstreamRefused,
+			"the upstream refused the call: the deployment's endpoint, model or credentials are at fault, not the request")
+	}
+	return upstreamFailed(status, vocab.ReasonUpstreamServerError, "the upstream failed with a server error")
+}
+
+// StatusOverloaded is the standard's overloaded status, which net/http
+// does not name.
+const StatusOverloaded = 529
+
+// refusal answers a status that blames the request: 400, 413 or 422.
+func refusal(status int, rep upstreamReport) *ir.ErrorBody {
+	switch {
+	case status == http.StatusRequestEntityTooLarge:
+		rep.reason, rep.limit = "", nil
+		return refusedAs(status, rep, ir.ErrorRequestTooLarge, vocab.ReasonBodyTooLarge, "the upstream refused the request as too large")
+	case status == http.StatusUnprocessableEntity && (rep.code == vocab.CodeQuestionFailed || rep.question != ""):
+		return questionFailedUpstream(status, rep, vocab.ReasonUpstreamInvalidQuestion, "the upstream refused it")
+	case rep.code == vocab.CodeQuestionFailed:
+		return questionFailedUpstream(status, rep, vocab.ReasonUpstreamInvalidInput, "the upstream refused its input")
+	}
+	code := ir.ErrorInvalidRequest
+	if c, ok := fieldtable.RequestError(rep.code); ok && c.Status == status {
+		code = ir.ErrorCode(rep.code)
+	}
+	return refusedAs(status, rep, code, vocab.ReasonUpstreamInvalidInput, "the upstream refused the request as invalid")
+}
+
+func refusedAs(status int, rep upstreamReport, code ir.ErrorCode, reason, what string) *ir.ErrorBody {
+	e := &ir.ErrorBody{Status: status, Code: code, Reason: reason, Message: message(what, rep.reason, status)}
+	if rep.reason != "" {
+		e.Reason, e.Limit = rep.reason, rep.limit
+	}
+	if status == http.StatusUnprocessableEntity {
+		e.Detail = []ir.DetailItem{{Loc: ir.Path{{Name: "body"}}, Msg: e.Message, Type: e.Reason}}
+	}
+	return e
+}
+
+// questionFailedUpstream answers a status that fails the call's question
+// rep names (CallFailed names the item's first when rep names none).
+func questionFailedUpstream(status int, rep upstreamReport, reason, what string) *ir.ErrorBody {
+	e := &ir.ErrorBody{Status: status, Code: ir.ErrorQuestionFailed, Question: rep.question, Reason: reason}
+	if rep.reason != "" {
+		e.Reason, e.Limit = rep.reason, rep.limit
+	}
+	if rep.question != "" {
+		what = "question " + strconv.Quote(rep.question) + " cannot be answered: " + what
+	}
+	e.Message = message(what, rep.reason, status)
+	if status == http.StatusUnprocessableEntity && rep.question != "" {
+		loc := ir.Path{{Name: "body"}}.Key(vocab.RequestQuestions).Key(rep.question)
+		e.Detail = []ir.DetailItem{{Loc: loc, Msg: e.Message, Type: string(ir.QuestionErrorInvalidQuestion)}}
+	}
+	return e
+}
+
+func busy(status int, code ir.ErrorCode, reason, what string) *ir.ErrorBody {
+	return &ir.ErrorBody{Status: status, Code: code, Reason: reason,
+		Message: message(what, "", status) + "; retry after the delay Retry-After gives"}
+}
+
+// upstreamFailed answers a failure that does not blame the request: 502
+// upstream_error.
+func upstreamFailed(status int, reason, what string) *ir.ErrorBody {
+	return &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError, Reason: reason, Message: message(what, "", status)}
+}
+
+// codeUpstreamError is the request error code of a 502.
+const codeUpstreamError ir.ErrorCode = vocab.CodeUpstreamError
+
+// message is what a client reads: the Router's fixed sentence, the
+// description of the reason the upstream gave (a word the specification
+// defines; "" for none) and the upstream's status.
+func message(what, upstreamReason string, status int) string {
+	if upstreamReason != "" {
+		what += ": " + describe(upstreamReason)
+	}
+	return what + " (upstream status " + strconv.Itoa(status) + ")"
+}
+
+// RetryDelay is the delay an answer of status asks for: for 429, 503 and
+// 529, the upstream's (RetryAfter), else DefaultRetryAfter; zero for any
+// other status.
+func RetryDelay(status int, h http.Header) time.Duration {
+	if !AsksRetry(status) {
+		return 0
+	}
+	if d := RetryAfter(h); d > 0 {
+		return d
+	}
+	return DefaultRetryAfter
+}
+
+// AsksRetry reports whether an answer of status carries Retry-After: 429,
+// 503 and 529 always do.
+func AsksRetry(status int) bool {
+	return status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable || status == StatusOverloaded
 }
 
 // RetryAfter returns the delay a reply asks for: Retry-After-Ms first
 // (milliseconds), then Retry-After (seconds, or an HTTP date counted from
-// the reply's Date header); zero when absent, unreadable, negative or
-// above MaxRetryAfter.
+// the reply's Date header), cut to MaxRetryAfter; zero when absent,
+// unreadable, zero or negative.
 func RetryAfter(h http.Header) time.Duration {
-	if ms, err := strconv.ParseFloat(strings.TrimSpace(h.Get(vocab.HeaderRetryAfterMs)), 64); err == nil {
-		return capped(time.Duration(ms * float64(time.Millisecond)))
+	if ms, err := strconv.ParseFloat(strings.TrimSpace(h.Get(vocab.HeaderRetryAfterMs)), 64); err == nil && !math.IsNaN(ms) {
+		return capped(time.Duration(min(ms, float64(MaxRetryAfter/time.Millisecond)) * float64(time.Millisecond)))
 	}
 	v := strings.TrimSpace(h.Get(vocab.HeaderRetryAfter))
 	if v == "" {
 		return 0
 	}
-	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if s > int64(MaxRetryAfter/time.Second) {
-			return 0
-		}
-		return capped(time.Duration(s) * time.Second)
+	s, err := strconv.ParseInt(v, 10, 64)
+	switch {
+	case err == nil:
+		return capped(time.Duration(min(s, int64(MaxRetryAfter/time.Second))) * time.Second)
+	case errors.Is(err, strconv.ErrRange):
+		// A whole number of seconds past int64: past any cap, or negative.
+		return capped(time.Duration(s))
 	}
 	at, err1 := http.ParseTime(v)
 	now, err2 := http.ParseTime(h.Get("Date"))
@@ -156,10 +313,10 @@ func RetryAfter(h http.Header) time.Duration {
 }
 
 func capped(d time.Duration) time.Duration {
-	if d <= 0 || d > MaxRetryAfter {
+	if d <= 0 {
 		return 0
 	}
-	return d
+	return min(d, MaxRetryAfter)
 }
 
 func stringMember(v jsonvalue.Value, name string) string {
@@ -169,17 +326,23 @@ func stringMember(v jsonvalue.Value, name string) string {
 	return ""
 }
 
-// fixedWord reports whether s looks like a fixed word (lower-case letters,
-// digits and underscores), the only kind of upstream text kept in a
-// reason or code.
-func fixedWord(s string) bool {
-	if s == "" || len(s) > 64 {
-		return false
+// knownReason reports whether the specification defines reason as a
+// reason word: the only upstream text a client may get.
+func knownReason(reason string) bool {
+	_, ok := vocab.ReasonOf(reason)
+	return ok
+}
+
+// describe is the specification's description of a reason word, as a
+// clause: first letter lower-cased, no final period.
+func describe(reason string) string {
+	r, ok := vocab.ReasonOf(reason)
+	if !ok {
+		return reason
 	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; !(c == '_' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9') {
-			return false
-		}
+	d := strings.TrimSuffix(r.Description, ".")
+	if d != "" && d[0] >= 'A' && d[0] <= 'Z' && (len(d) < 2 || d[1] < 'A' || d[1] > 'Z') {
+		d = string(d[0]+'a'-'A') + d[1:]
 	}
-	return true
+	return d
 }

@@ -30,8 +30,8 @@ func readExtensions(v jsonvalue.Value, at ir.Path, r *ir.Response) error {
 		r.Thresholds = make([]ir.QuestionThreshold, 0, t.Len())
 		for _, m := range t.Members() {
 			f, ok := m.Value.Float()
-			if !ok {
-				return malformed(at.Key(vocab.ResponseThresholds).Key(m.Name), "a threshold is a number")
+			if !ok || !unitInterval(f) {
+				return malformed(at.Key(vocab.ResponseThresholds).Key(m.Name), "a threshold is a number from 0 to 1")
 			}
 			r.Thresholds = append(r.Thresholds, ir.QuestionThreshold{Question: m.Name, Threshold: f})
 		}
@@ -71,7 +71,7 @@ func readSpans(s jsonvalue.Value, at ir.Path) ([]ir.QuestionSpans, error) {
 		for i, item := range m.Value.Items() {
 			span, ok := readSpan(item)
 			if !ok {
-				return nil, malformed(at.Key(m.Name).At(i), "a span has a label, start, end, text and probability")
+				return nil, malformed(at.Key(m.Name).At(i), "a span has a label, text, start and end (0 <= start <= end) and a probability from 0 to 1")
 			}
 			qs.Spans = append(qs.Spans, span)
 		}
@@ -95,7 +95,8 @@ func readSpan(v jsonvalue.Value) (ir.Span, bool) {
 	s.Start, isInt1 = start.Int()
 	s.End, isInt2 = end.Int()
 	s.Probability, isNum = p.Float()
-	return s, isInt1 && isInt2 && isNum
+	inRange := 0 <= s.Start && s.Start <= s.End && unitInterval(s.Probability)
+	return s, isInt1 && isInt2 && isNum && inRange
 }
 
 func readSets(s jsonvalue.Value, at ir.Path) ([]ir.QuestionSet, error) {
@@ -118,11 +119,20 @@ func readSets(s jsonvalue.Value, at ir.Path) ([]ir.QuestionSet, error) {
 			qs.Selected = append(qs.Selected, label.Str())
 		}
 		ps, ok := probabilityList(probs)
-		if !ok {
-			return nil, malformed(here.Key(vocab.SetResultProbabilities), "probabilities are an object of numbers")
+		if !ok || !allUnit(ps) {
+			return nil, malformed(here.Key(vocab.SetResultProbabilities), "probabilities are an object of numbers from 0 to 1")
 		}
 		qs.Probabilities = ps
 		out = append(out, qs)
 	}
 	return out, nil
+}
+
+func allUnit(ps []ir.Probability) bool {
+	for _, p := range ps {
+		if !unitInterval(p.P) {
+			return false
+		}
+	}
+	return true
 }

@@ -27,14 +27,14 @@ const MaxDepth = 128
 // release dates are kept as written) and strict about the members the
 // Router acts on: a body that is not JSON, or a member of the wrong type,
 // is a *ir.ProtocolError naming the JSON path. One question's malformed
-// or missing answer fails that question alone (invalid_model_output),
-// never its neighbours.
+// or missing answer, or one outside the schema's ranges (checkAnswer),
+// fails that question alone (invalid_model_output), never its neighbours.
 //
-// Error bodies are read in every shape a standard server or gateway
-// sends: detail as a string, as {error_type, message} or as the 422 list,
-// the extension's flat code, question, state, reason and limit, and the
-// delay of Retry-After-Ms or Retry-After. Messages are the upstream's own
-// words; the reader adds none that carry request data.
+// The upstream's own words never reach a client: an error body becomes
+// the Router's error table's entry for its status (Error), keeping only
+// what can be checked (a reason word the specification defines, a
+// question and a state of the call), and a failed answer keeps its kind
+// and a defined reason, with the reason's description as its message.
 type ReplyReader struct {
 	Extensions bool
 }
@@ -152,6 +152,9 @@ func (rd ReplyReader) answerOf(answers jsonvalue.Value, q QuestionRef) ir.Answer
 	if reason != "" {
 		return failed(q, reason, "the upstream answer for this question is not what its type answers with")
 	}
+	if reason, message := checkAnswer(&a, q); reason != "" {
+		return failed(q, reason, message)
+	}
 	return a
 }
 
@@ -189,19 +192,21 @@ func (rd ReplyReader) answer(v jsonvalue.Value, q QuestionRef) (ir.Answer, strin
 	return a, ""
 }
 
-// questionError reads /v1/decisions' failed answer: error, reason, message.
+// questionError reads /v1/decisions' failed answer: its error kind, its
+// reason when the specification defines the word (else the kind, as a
+// reason). The upstream's message is its own words and
+// never reaches a client: the message is the reason's description from
+// the specification.
 func questionError(v, e jsonvalue.Value, a ir.Answer) (ir.Answer, string) {
 	code := ir.QuestionErrorCode(e.Str())
 	if e.Kind() != jsonvalue.KindString || !code.Valid() {
 		return a, vocab.ReasonUnknownQuestionError
 	}
-	a.Error = code
-	if r, ok := v.Get(vocab.AnswerReason); ok && r.Kind() == jsonvalue.KindString {
-		a.Reason = r.Str()
+	a.Error, a.Reason = code, string(code)
+	if r := stringMember(v, vocab.AnswerReason); knownReason(r) {
+		a.Reason = r
 	}
-	if m, ok := v.Get(vocab.AnswerMessage); ok && m.Kind() == jsonvalue.KindString {
-		a.Message = m.Str()
-	}
+	a.Message = describe(a.Reason)
 	return a, ""
 }
 

@@ -48,7 +48,7 @@ func (rd ReplyReader) BatchResults(p *Plan, call *WireCall, items []PlannedItem,
 	out := make([]ItemResult, len(items))
 	for i, it := range items {
 		if responses[i] == nil {
-			out[i] = ItemResult{Name: it.Name, Error: &ir.ErrorBody{Status: http.StatusBadGateway,
+			out[i] = ItemResult{Name: it.Name, Error: &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError,
 				Reason: vocab.ReasonMissingItem, Message: "the upstream batch response has no response for this request"}}
 			continue
 		}
@@ -57,18 +57,20 @@ func (rd ReplyReader) BatchResults(p *Plan, call *WireCall, items []PlannedItem,
 	return out
 }
 
-// failedCall answers a call that got no reply, or a non-2xx one. A batch
-// error names the request it belongs to as its state: that item gets the
-// error, and the call's other items, which the failure left unanswered,
-// fail with 502 batch_call_failed.
+// failedCall answers a call that got no reply (or none it could read
+// whole), or a non-2xx one. A batch error names the request it belongs to
+// as its state: that item gets the error, and the call's other items,
+// which the failure left unanswered, fail with 502 batch_call_failed.
 func (rd ReplyReader) failedCall(p *Plan, call *WireCall, reply *WireReply) ([]ItemResult, bool) {
 	if reply.Err != nil {
-		return CallFailed(p, call, NoReplyError(reply.Err), 0), true
+		e := NoReplyError(reply.Err)
+		return CallFailed(p, call, e, RetryDelay(e.Status, nil)), true
 	}
 	if reply.Status >= 200 && reply.Status <= 299 {
 		return nil, false
 	}
-	e, retry := rd.Error(reply.Status, reply.Header, reply.Body)
+	items, _ := CallItems(p, call)
+	e, retry := rd.Error(reply.Status, reply.Header, reply.Body, items)
 	if len(call.Items) < 2 || !carries(call, e.State) {
 		return CallFailed(p, call, e, retry), true
 	}
@@ -79,7 +81,7 @@ func (rd ReplyReader) failedCall(p *Plan, call *WireCall, reply *WireReply) ([]I
 			out = append(out, ItemResult{Name: name, Error: &one, RetryAfter: retry})
 			continue
 		}
-		out = append(out, ItemResult{Name: name, Error: &ir.ErrorBody{Status: http.StatusBadGateway,
+		out = append(out, ItemResult{Name: name, Error: &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError,
 			Reason: ReasonBatchCallFailed, Message: "another request of the same upstream batch call failed", State: name}})
 	}
 	return out, true

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/target"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
@@ -13,7 +14,9 @@ import (
 // FuzzStandard02DecodeReply feeds arbitrary statuses and bodies to
 // DecodeReply for a plan of three questions, seeded from the golden
 // replies: every reply gives exactly one result for the item, never a
-// panic.
+// panic; a failed call carries a code and a reason the specification
+// defines, and an answer that reaches the client keeps to the schema's
+// ranges (a noul in 0..1, a choice among the options).
 func FuzzStandard02DecodeReply(f *testing.F) {
 	files, _ := filepath.Glob("testdata/standard02/*/replies.json")
 	for _, file := range files {
@@ -37,6 +40,18 @@ func FuzzStandard02DecodeReply(f *testing.F) {
 		}
 		if r := results[0].Response; r != nil && len(r.Answers) != 3 {
 			t.Fatalf("%d answers", len(r.Answers))
+		}
+		if e := results[0].Error; e != nil {
+			if _, known := vocab.ReasonOf(e.Reason); e.Code == "" || !known {
+				t.Fatalf("error %+v", e)
+			}
+		}
+		if r := results[0].Response; r != nil {
+			for _, a := range r.Answers {
+				if a.Error == "" && (a.Noul != nil && (*a.Noul < 0 || *a.Noul > 1) || a.Choice != nil && *a.Choice != "a" && *a.Choice != "b") {
+					t.Fatalf("answer out of range passed: %+v", a)
+				}
+			}
 		}
 		_ = target.Reassemble(&plan, results)
 	})

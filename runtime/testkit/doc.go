@@ -1,5 +1,6 @@
 // Package testkit is the one test-support package of the runtime and of
-// srgen's tests: only _test.go files import it. It holds
+// srgen's tests, and the conformance kit: only _test.go files and `vllm-sr
+// conformance` (cmd/vllm-sr/conformance.go) import it. It holds
 //
 //   - golden files (GoldenCheck, GoldenCheckTree): compare test output with
 //     want files under testdata/, or rewrite them when asked;
@@ -22,7 +23,21 @@
 //   - the Router's test upstreams (RouterRecorder, RouterTap): a recording
 //     upstream that speaks only systemone/0.2, and a recording reverse
 //     proxy to put in front of a runtime. Both serve on loopback through
-//     net/http/httptest and are closed by the test's cleanup.
+//     net/http/httptest and are closed by the test's cleanup;
+//   - the conformance kit (RunConformance, ConformanceReport): black-box
+//     cases built from the specs (generated/vocab, generated/fieldtable)
+//     and the golden corpus (generated/corpus), sent over HTTP, each call
+//     with a timeout, to any server that claims systemone/0.2,
+//     vllm-sr/5.0 or vllm-sr/4.0, each answer checked against what that
+//     schema defines, reported as text or JSON; and its test servers
+//     (NewConformanceServer): a systemone/0.2 server that keeps the
+//     standard, or breaks it as ConformanceFaults say;
+//   - the hostile-input suite (HostileCases, RunHostile,
+//     CheckWholeBodyClient, CheckConcurrentBombs): requests a hostile
+//     client sends, run over loopback HTTP against vllm-srun and the
+//     Router's listeners in both listener schemas, each answer checked for
+//     its status, code and reason, its size and JSON, and the server's
+//     logs for request data.
 //
 // It imports the codecs it tests (runtime/listener, runtime/target,
 // runtime/refscorer and what they import), so a test of one of those

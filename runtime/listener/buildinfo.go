@@ -1,0 +1,50 @@
+package listener
+
+import (
+	"runtime/debug"
+	"strings"
+)
+
+// BuildInfo is what a binary knows of its own build, from the Go build
+// info: what --version prints and vsr_build_info labels.
+type BuildInfo struct {
+	// Version is the main module's version: a tag, a pseudo-version from
+	// the VCS state, or "(devel)".
+	Version string
+	// Revision is the VCS revision built, "unknown" when the build stamped
+	// none (go build -buildvcs=false, or no VCS), with "+dirty" when the
+	// tree had changes.
+	Revision  string
+	GoVersion string
+}
+
+// Build reads the running binary's build info.
+func Build() BuildInfo {
+	b := BuildInfo{Version: "(devel)", Revision: "unknown"}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return b
+	}
+	b.GoVersion = info.GoVersion
+	if info.Main.Version != "" {
+		b.Version = info.Main.Version
+	}
+	dirty := false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.Revision = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true" //vocab:not-spec the build info's own word
+		}
+	}
+	if dirty && b.Revision != "unknown" {
+		b.Revision += "+dirty"
+	}
+	return b
+}
+
+// String is the one line --version prints after the command's name.
+func (b BuildInfo) String() string {
+	return strings.Join([]string{b.Version, "revision " + b.Revision, b.GoVersion}, ", ")
+}

@@ -1,0 +1,127 @@
+package listener
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Front is what a System One server does around every request it serves,
+// the same on vllm-srun and every listener of the Router: the request id,
+// the body-read and write deadlines, the request metrics and the access
+// log line. It is safe for concurrent use.
+type Front struct {
+	Metrics *Metrics
+	IDs     *RequestIDs
+	// Log receives the access log lines; WithRequestIDs has wrapped it, so
+	// every line logged with a request's context names its id.
+	Log *slog.Logger
+	// ReadTimeout bounds reading a request body, from when the handler
+	// starts; WriteTimeout bounds each write of the answer. Zero is none.
+	ReadTimeout, WriteTimeout time.Duration
+}
+
+// Begin starts serving r on the listener named listenerName: it takes
+// the client's x-request-id when well-formed (else makes one), sends it on
+// in r's header (so a proxied request carries it upstream), puts the
+// returned *Served in r's context, counts the request in flight, clears
+// any write deadline a previous request on the connection left, and
+// starts the body-read deadline of a request that has a body. The caller
+// answers through the *Served and calls Finish.
+func (f *Front) Begin(w http.ResponseWriter, r *http.Request, listenerName string) (*Served, *http.Request) {
+	id := r.Header.Get(HeaderXRequestID)
+	if !WellFormedRequestID(id) {
+		id = f.IDs.New()
+	}
+	ids := []string{id}
+	r.Header[HeaderXRequestID] = ids
+	s := &Served{ResponseWriter: w, ID: id, Listener: listenerName, Endpoint: EndpointUnknown,
+		ids: ids, start: time.Now(), method: MethodWord(r.Method), writeTimeout: f.WriteTimeout}
+	r = r.WithContext(context.WithValue(r.Context(), servedKey{}, s))
+	if f.WriteTimeout > 0 {
+		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	}
+	if f.ReadTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
+		if http.NewResponseController(w).SetReadDeadline(s.start.Add(f.ReadTimeout)) == nil {
+			r.Body = &readDeadlineBody{ReadCloser: r.Body, w: w}
+		}
+	}
+	f.Metrics.inFlight.WithLabelValues(listenerName).Inc()
+	return s, r
+}
+
+// EndpointUnknown is the endpoint label of a path no endpoint has.
+const EndpointUnknown = "unknown"
+
+// Finish ends serving s: it bounds the final flush of the answer by the
+// write timeout, counts the request (vsr_requests_total, its duration)
+// and writes its access log line: ERROR for a 5xx, WARN for a 4xx, else
+// INFO (DEBUG for a probe that succeeded).
+func (f *Front) Finish(s *Served, r *http.Request) {
+	now := time.Now()
+	s.writeDeadline(now)
+	if s.Status == 0 {
+		s.Status = http.StatusOK // a handler that wrote nothing answered 200
+	}
+	took := now.Sub(s.start)
+	m := f.Metrics
+	m.inFlight.WithLabelValues(s.Listener).Dec()
+	m.requests.WithLabelValues(s.Listener, s.API, s.Endpoint, StatusLabel(s.Status), s.Code).Inc()
+	m.duration.WithLabelValues(s.Listener, s.API, s.Endpoint).Observe(took.Seconds())
+	level := AccessLevel(s.Status)
+	if s.Probe && level == slog.LevelInfo {
+		level = slog.LevelDebug
+	}
+	ctx := r.Context()
+	if !f.Log.Enabled(ctx, level) {
+		return
+	}
+	attrs := append(make([]slog.Attr, 0, 10+len(s.attrs)),
+		slog.String("method", s.method), slog.String("path", s.Endpoint), slog.String("listener", s.Listener), //vocab:not-spec log attribute keys
+		slog.String("api", s.API), slog.String("model", s.Model), //vocab:not-spec log attribute keys
+		slog.Int("status", s.Status), slog.String("code", s.Code), //vocab:not-spec log attribute keys
+		slog.Float64("duration_ms", float64(took.Microseconds())/1000))
+	if cause := s.Cause(); cause != "" {
+		attrs = append(attrs, slog.String("upstream_cause", cause))
+	}
+	f.Log.LogAttrs(ctx, level, "request", append(attrs, s.attrs...)...) //vocab:not-spec the access line's message
+}
+
+// AccessLevel is the level of a request's access log line by its status:
+// ERROR for a 5xx, WARN for a 4xx, INFO otherwise.
+func AccessLevel(status int) slog.Level {
+	switch {
+	case status >= 500:
+		return slog.LevelError
+	case status >= 400:
+		return slog.LevelWarn
+	}
+	return slog.LevelInfo
+}
+
+// WithRequestIDs wraps log so that every line logged with a request's
+// context (LogAttrs(ctx, ...), InfoContext, ...) carries request_id.
+func WithRequestIDs(log *slog.Logger) *slog.Logger {
+	if _, done := log.Handler().(idHandler); done {
+		return log
+	}
+	return slog.New(idHandler{log.Handler()})
+}
+
+// idHandler adds the request id of the request served in the record's
+// context.
+type idHandler struct{ slog.Handler }
+
+func (h idHandler) Handle(ctx context.Context, rec slog.Record) error {
+	if s := ServedFrom(ctx); s != nil {
+		rec.AddAttrs(slog.String("request_id", s.ID))
+	}
+	return h.Handler.Handle(ctx, rec)
+}
+
+func (h idHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return idHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h idHandler) WithGroup(name string) slog.Handler { return idHandler{h.Handler.WithGroup(name)} }

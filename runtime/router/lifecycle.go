@@ -1,0 +1,202 @@
+package router
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+)
+
+// Running is a started Router: its listeners' addresses, the
+// configuration in force (swapped by Reload), and how it ends.
+type Running struct {
+	// current is the Router of the configuration in force; each request
+	// loads it once, so a reload never changes a request's configuration
+	// halfway.
+	current  atomic.Pointer[Router]
+	reloadMu sync.Mutex
+	addrs    map[string]net.Addr
+	checkNow chan struct{}
+	done     chan struct{}
+	err      error
+}
+
+// Start serves every listener of cfg on its address and checks each
+// deployment's readiness every Options.CheckInterval. It is what `vllm-sr
+// serve` runs, and what the tests start. The Router stops when ctx is done
+// (SIGINT or SIGTERM in `vllm-sr serve`): each listener stops accepting
+// connections and the requests in flight get up to
+// Options.ShutdownTimeout to finish. Wait returns how it ended.
+func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Running, error) {
+	r, err := New(cfg, opts)
+	if err != nil {
+		return nil, err
+	}
+	run := &Running{addrs: map[string]net.Addr{}, checkNow: make(chan struct{}, 1), done: make(chan struct{})}
+	run.current.Store(r)
+	var servers []*http.Server
+	var lns []net.Listener
+	if err := r.checkUpstreamsAtStart(ctx, opts.StrictUpstreams); err != nil { // upstreamcheck.go
+		return nil, err
+	}
+	for _, lst := range r.bindings() { // the listeners, then the admin address (auth.go)
+		ln, err := net.Listen("tcp", lst.Address)
+		if err != nil {
+			for _, l := range lns {
+				_ = l.Close()
+			}
+			return nil, fmt.Errorf("listener %q: %w", lst.Name, err)
+		}
+		lns = append(lns, ln)
+		run.addrs[lst.Name] = ln.Addr()
+		// Headers have their own deadline here; the body's and the
+		// answer's are per request (listener.Front), so a long answer or
+		// stream is bounded by its own progress, not by a whole-request
+		// timeout.
+		servers = append(servers, &http.Server{Handler: &liveHandler{run: run, name: lst.Name},
+			ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+			ErrorLog: slog.NewLogLogger(r.log.Handler(), slog.LevelWarn)})
+	}
+	failed := make(chan error, len(servers))
+	for i, s := range servers {
+		go func() {
+			if err := s.Serve(lns[i]); !errors.Is(err, http.ErrServerClosed) {
+				failed <- err
+			}
+		}()
+		r.log.Info("listening", slog.String("listener", r.bindings()[i].Name), slog.String("addr", lns[i].Addr().String()))
+	}
+	checking, stopChecks := context.WithCancel(context.Background())
+	checked := make(chan struct{})
+	go func() { defer close(checked); run.checkLoop(checking) }()
+	go func() {
+		defer close(run.done)
+		select {
+		case <-ctx.Done():
+		case run.err = <-failed:
+		}
+		stopChecks()
+		<-checked
+		run.err = errors.Join(run.err, run.shutdown(servers))
+	}()
+	return run, nil
+}
+
+// liveHandler serves a listener with the configuration in force.
+type liveHandler struct {
+	run  *Running
+	name string
+}
+
+func (h *liveHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	h.run.current.Load().handlers[h.name].ServeHTTP(w, req)
+}
+
+// shutdown stops every listener gracefully: no new connections, and the
+// requests in flight finish within the shutdown timeout.
+func (run *Running) shutdown(servers []*http.Server) error {
+	r := run.current.Load()
+	r.log.Info("shutting down", slog.String("timeout", r.opts.ShutdownTimeout.String()))
+	ctx, cancel := context.WithTimeout(context.Background(), r.opts.ShutdownTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make([]error, len(servers))
+	for i, s := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if s.Shutdown(ctx) != nil {
+				_ = s.Close()
+				errs[i] = errors.New("shutdown timed out with requests in flight")
+			}
+		}()
+	}
+	wg.Wait()
+	err := errors.Join(errs...)
+	if err != nil {
+		r.log.Error("stopped", slog.String("error", err.Error())) //vocab:not-spec log attribute key
+		return err
+	}
+	r.log.Info("stopped")
+	return nil
+}
+
+// Reload loads the configuration at path and, when it is valid and keeps
+// the same listeners at the same addresses, swaps it in atomically: the
+// requests in flight finish with the configuration they started with,
+// the next ones get the new one, and no connection is dropped. An invalid
+// configuration is refused with every problem logged, one per line, and
+// the one in force is kept. It is what `vllm-sr serve` calls on SIGHUP.
+func (run *Running) Reload(path string) error {
+	run.reloadMu.Lock()
+	defer run.reloadMu.Unlock()
+	cur := run.current.Load()
+	cfg, err := LoadConfig(path)
+	if err == nil {
+		err = sameListeners(cur.cfg, cfg)
+	}
+	if err == nil { // the start check, on the new configuration (upstreamcheck.go)
+		err = cur.withConfig(cfg).checkUpstreamsAtStart(context.Background(), cur.opts.StrictUpstreams)
+	}
+	if err != nil {
+		for _, problem := range strings.Split(err.Error(), "\n") {
+			cur.log.Error("configuration problem", slog.String("problem", problem))
+		}
+		cur.log.Error("reload refused: the configuration in force is kept", slog.String("config", path))
+		return err
+	}
+	run.current.Store(cur.withConfig(cfg))
+	cur.log.Info("configuration reloaded", slog.String("config", path))
+	select {
+	case run.checkNow <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// sameListeners refuses a configuration whose listeners differ from the
+// running ones by name, order or address: a listener's socket is bound at
+// start, so changing them takes a restart.
+func sameListeners(running, next *routerconfig.Config) error {
+	same := len(running.Listeners) == len(next.Listeners) && running.AdminAddress == next.AdminAddress
+	for i := 0; same && i < len(next.Listeners); i++ {
+		a, b := running.Listeners[i], next.Listeners[i]
+		same = a.Name == b.Name && a.Address == b.Address
+	}
+	if !same {
+		return errors.New("listeners: a reload keeps the same listeners, in the same order, at the same addresses; restart the Router to change them")
+	}
+	return nil
+}
+
+// Router is the Router of the configuration in force.
+func (run *Running) Router() *Router { return run.current.Load() }
+
+// Addr is the address the listener named name listens on; nil for none.
+func (run *Running) Addr(name string) net.Addr { return run.addrs[name] }
+
+// URL is the root URL of the listener named name, http://host:port.
+func (run *Running) URL(name string) string {
+	if a := run.addrs[name]; a != nil {
+		return "http://" + a.String()
+	}
+	return ""
+}
+
+// Done is closed once every listener has stopped.
+func (run *Running) Done() <-chan struct{} { return run.done }
+
+// Wait blocks until the Router has stopped and returns why: nil after a
+// requested stop whose requests in flight all finished.
+func (run *Running) Wait() error {
+	<-run.done
+	return run.err
+}

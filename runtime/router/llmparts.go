@@ -1,0 +1,260 @@
+package router
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/registry"
+)
+
+// The state parts a rule reads, built from an LLM API request: the
+// conversation is read into turns (system, user, assistant, tool), then
+//
+//   - request: the last user turn's text;
+//   - history: the turns before it other than system ones, one
+//     "role: text" line each;
+//   - previous_turns: the user turns before it, one per line;
+//   - previous_answer: the last assistant turn before it;
+//   - tool_results: the tool turns after it (results of calls the model
+//     made), one per line;
+//   - answer: the last assistant turn after it (an answer under check);
+//   - context: the system and developer turns, one per line;
+//   - candidate: empty (an LLM request carries none).
+//
+// Text is a turn's text content; images, audio and other media are left
+// out. A part the request does not have is empty text.
+
+// turn is one message of an LLM request, its role normalised.
+type turn struct {
+	role string
+	text string
+}
+
+// The normalised roles.
+const (
+	roleSystem    = "system"
+	roleUser      = "user" //vocab:not-spec the LLM APIs' message role
+	roleAssistant = "assistant"
+	roleTool      = "tool"
+)
+
+// llmParts reads the parts of an LLM request body of the named API; false
+// when the body is not one the Router can read (not JSON, compressed, a
+// multipart upload), which leaves every rule's answer unknown.
+func llmParts(api string, body []byte) (map[string]string, bool) {
+	read, ok := turnReaders[api]
+	if !ok {
+		return nil, false
+	}
+	turns, ok := read(body)
+	if !ok {
+		return nil, false
+	}
+	return partsOf(turns), true
+}
+
+// turnReaders read each LLM API's request into turns, by registry name.
+// They know the LLM APIs' request shapes (OpenAI's and Anthropic's), not
+// System One's: the Router's LLM protocol codecs live outside this module.
+var turnReaders = map[string]func([]byte) ([]turn, bool){
+	registry.ChatCompletions: chatTurns,
+	registry.Messages:        messagesTurns,
+	registry.Responses:       responsesTurns,
+	registry.Images:          imagesTurns,
+}
+
+// content is a message's content: a string, or a list of parts of which
+// the text ones count (OpenAI's text, input_text and output_text;
+// Anthropic's text, and a tool_result's own content).
+type content json.RawMessage
+
+// UnmarshalJSON keeps the content as written, to be read by text.
+func (c *content) UnmarshalJSON(b []byte) error {
+	*c = append((*c)[:0], b...)
+	return nil
+}
+
+type contentPart struct {
+	Type    string          `json:"type"`
+	Text    string          `json:"text"`
+	Content json.RawMessage `json:"content"`
+}
+
+func (c content) text() string {
+	raw := json.RawMessage(c)
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []contentPart
+	if json.Unmarshal(raw, &parts) != nil {
+		return ""
+	}
+	var texts []string
+	for _, p := range parts {
+		switch {
+		case p.Text != "":
+			texts = append(texts, p.Text)
+		case len(p.Content) > 0:
+			if t := content(p.Content).text(); t != "" {
+				texts = append(texts, t)
+			}
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+type chatMessage struct {
+	Role    string  `json:"role"`
+	Content content `json:"content"`
+}
+
+// chatTurns reads Chat Completions' messages.
+func chatTurns(body []byte) ([]turn, bool) {
+	var req struct {
+		Messages []chatMessage `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return nil, false
+	}
+	out := make([]turn, 0, len(req.Messages))
+	for _, m := range req.Messages {
+		out = append(out, turn{role: normalRole(m.Role), text: m.Content.text()})
+	}
+	return out, true
+}
+
+// messagesTurns reads Anthropic Messages' system and messages; a user
+// message made only of tool results is a tool turn.
+func messagesTurns(body []byte) ([]turn, bool) {
+	var req struct {
+		System   content       `json:"system"`
+		Messages []chatMessage `json:"messages"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return nil, false
+	}
+	var out []turn
+	if s := req.System.text(); s != "" {
+		out = append(out, turn{role: roleSystem, text: s})
+	}
+	for _, m := range req.Messages {
+		role := normalRole(m.Role)
+		if role == roleUser && onlyToolResults(m.Content) {
+			role = roleTool
+		}
+		out = append(out, turn{role: role, text: m.Content.text()})
+	}
+	return out, true
+}
+
+func onlyToolResults(c content) bool {
+	var parts []contentPart
+	if json.Unmarshal(json.RawMessage(c), &parts) != nil || len(parts) == 0 {
+		return false
+	}
+	for _, p := range parts {
+		if p.Type != "tool_result" {
+			return false
+		}
+	}
+	return true
+}
+
+// responsesTurns reads the Responses API's instructions and input: a
+// string (one user turn) or a list of messages and function call outputs.
+func responsesTurns(body []byte) ([]turn, bool) {
+	var req struct {
+		Instructions string          `json:"instructions"`
+		Input        json.RawMessage `json:"input"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return nil, false
+	}
+	var out []turn
+	if req.Instructions != "" {
+		out = append(out, turn{role: roleSystem, text: req.Instructions})
+	}
+	var s string
+	if json.Unmarshal(req.Input, &s) == nil {
+		return append(out, turn{role: roleUser, text: s}), true
+	}
+	var items []struct {
+		Type    string  `json:"type"`
+		Role    string  `json:"role"`
+		Content content `json:"content"`
+		Output  string  `json:"output"`
+	}
+	if len(req.Input) > 0 && json.Unmarshal(req.Input, &items) != nil {
+		return nil, false
+	}
+	for _, it := range items {
+		if it.Type == "function_call_output" {
+			out = append(out, turn{role: roleTool, text: it.Output})
+		} else if it.Role != "" {
+			out = append(out, turn{role: normalRole(it.Role), text: it.Content.text()})
+		}
+	}
+	return out, true
+}
+
+// imagesTurns reads an image request's prompt as one user turn.
+func imagesTurns(body []byte) ([]turn, bool) {
+	var req struct {
+		Prompt string `json:"prompt"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return nil, false
+	}
+	return []turn{{role: roleUser, text: req.Prompt}}, true
+}
+
+// normalRole maps developer to system and keeps the other roles; "function"
+// (an older OpenAI role) is a tool turn.
+func normalRole(role string) string {
+	switch role {
+	case "developer":
+		return roleSystem
+	case "function":
+		return roleTool
+	}
+	return role
+}
+
+// partsOf builds the parts from the turns, around the last user turn.
+func partsOf(turns []turn) map[string]string {
+	last := -1
+	for i, t := range turns {
+		if t.role == roleUser {
+			last = i
+		}
+	}
+	var history, previous, context, tools []string
+	parts := map[string]string{}
+	for i, t := range turns {
+		switch {
+		case t.role == roleSystem:
+			context = append(context, t.text)
+		case i < last:
+			history = append(history, t.role+": "+t.text)
+			if t.role == roleUser {
+				previous = append(previous, t.text)
+			}
+			if t.role == roleAssistant {
+				parts[vocab.PartPreviousAnswer] = t.text
+			}
+		case i == last:
+			parts[vocab.PartRequest] = t.text
+		case t.role == roleTool:
+			tools = append(tools, t.text)
+		case t.role == roleAssistant:
+			parts[vocab.PartAnswer] = t.text
+		}
+	}
+	parts[vocab.PartHistory] = strings.Join(history, "\n")
+	parts[vocab.PartPreviousTurns] = strings.Join(previous, "\n")
+	parts[vocab.PartToolResults] = strings.Join(tools, "\n")
+	parts[vocab.PartContext] = strings.Join(context, "\n")
+	return parts
+}

@@ -1,0 +1,139 @@
+package router
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+)
+
+// The states of a deployment's readiness check.
+const (
+	checkUp        = "up"
+	checkDown      = "down"
+	checkUnchecked = "unchecked"
+)
+
+// check is a deployment's last readiness check: a GET of its listing
+// (the target codec's Traits().ListingPath), up on a 2xx reply.
+type check struct {
+	up bool
+	// outcome is the reply's status, or no_reply.
+	outcome string
+	at      time.Time
+}
+
+// checks are the deployments' last readiness checks, by deployment name.
+// They outlive a reload: a deployment the new configuration keeps keeps
+// its last check until the next round.
+type checks struct {
+	mu   sync.Mutex
+	last map[string]check
+}
+
+func newChecks() *checks { return &checks{last: map[string]check{}} }
+
+// checkLoop checks every deployment of the configuration in force at
+// once, then every CheckInterval and after each reload, until ctx is done.
+func (run *Running) checkLoop(ctx context.Context) {
+	r := run.current.Load()
+	t := time.NewTicker(r.opts.CheckInterval)
+	defer t.Stop()
+	for {
+		run.current.Load().checkAll(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-run.checkNow:
+		}
+	}
+}
+
+// checkAll checks r's deployments concurrently, each within the listing
+// timeout, and sets vsr_ready.
+func (r *Router) checkAll(ctx context.Context) {
+	var wg sync.WaitGroup
+	for i := range r.cfg.Deployments {
+		d := &r.cfg.Deployments[i]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := r.checkOne(ctx, d)
+			r.checks.mu.Lock()
+			r.checks.last[d.Name] = c
+			r.checks.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	ready, _ := r.readiness()
+	r.metrics.SetReady(ready)
+}
+
+func (r *Router) checkOne(ctx context.Context, d *routerconfig.Deployment) check {
+	c := check{outcome: outcomeNoReply, at: time.Now()}
+	base, err := d.Target().BaseURL()
+	if err != nil || d.Codec == nil {
+		return c
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.opts.ListingTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+d.Codec.Traits().ListingPath, nil)
+	if err != nil {
+		return c
+	}
+	authorize(req.Header, d.APIKey) // auth.go
+	resp, err := r.opts.Client.Do(req)
+	if err != nil {
+		return c
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxReplyBytes))
+	resp.Body.Close()
+	c.up = resp.StatusCode >= 200 && resp.StatusCode < 300
+	c.outcome = listener.StatusLabel(resp.StatusCode)
+	return c
+}
+
+// readiness is whether r is ready, with the body of GET /ready: the
+// configuration is loaded (r exists), and every deployment's last check
+// found it up. A deployment not checked yet is not ready.
+func (r *Router) readiness() (bool, []byte) {
+	r.checks.mu.Lock()
+	defer r.checks.mu.Unlock()
+	ready := true
+	deployments := make([]jsonvalue.Member, 0, len(r.cfg.Deployments))
+	for _, d := range r.cfg.Deployments {
+		c, checked := r.checks.last[d.Name]
+		state := checkUnchecked
+		members := []jsonvalue.Member{}
+		if checked {
+			state = checkDown
+			if c.up {
+				state = checkUp
+			}
+			members = append(members,
+				jsonvalue.Member{Name: "outcome", Value: jsonvalue.String(c.outcome)},
+				jsonvalue.Member{Name: "checked_at", Value: jsonvalue.String(c.at.UTC().Format(time.RFC3339))})
+		}
+		ready = ready && c.up
+		members = append([]jsonvalue.Member{{Name: vocab.HealthStatus, Value: jsonvalue.String(state)}}, members...)
+		entry, _ := jsonvalue.Object(members...)
+		deployments = append(deployments, jsonvalue.Member{Name: d.Name, Value: entry})
+	}
+	status := "ready"
+	if !ready {
+		status = "not_ready"
+	}
+	byName, _ := jsonvalue.Object(deployments...)
+	body, _ := jsonvalue.Object(
+		jsonvalue.Member{Name: vocab.HealthStatus, Value: jsonvalue.String(status)},
+		jsonvalue.Member{Name: "configuration", Value: jsonvalue.String("loaded")},
+		jsonvalue.Member{Name: "deployments", Value: byName})
+	return ready, jsonvalue.Compact(body)
+}

@@ -1,0 +1,202 @@
+package router
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+)
+
+// ruleHeaderPrefix begins the header each rule's outcome goes upstream
+// in: x-vsr-rule-<name>: matched, not_matched or unknown. A client's own
+// headers with this prefix are dropped, so an upstream trusts only the
+// Router's.
+const ruleHeaderPrefix = "x-vsr-rule-" //vocab:not-spec the Router's own header, not the standard's
+
+// verdict is what the rules of one LLM request decided.
+type verdict struct {
+	results []RuleResult
+	// failed is the first rule, in order, whose answer is unknown with
+	// on_unknown fail: the request fails with 503 naming it.
+	failed string
+	// blocked is the first fired block rule: the request is refused
+	// naming it.
+	blocked string
+	// route is the first fired route rule's route, and routedBy its rule.
+	route    *routerconfig.Route
+	routedBy string
+}
+
+// runRules evaluates the named rules on an LLM request of api, all at
+// once through the Decide path (the rules bound to one deployment with
+// one timeout_ms as one batch, the batches concurrently, each under its
+// timeout_ms), and decides in rule order. A body the Router
+// cannot read leaves every rule's answer unknown without an upstream
+// call; each rule's on_unknown then decides.
+func (r *Router) runRules(ctx context.Context, names []string, api string, body []byte) (verdict, error) {
+	var v verdict
+	parts, readable := llmParts(api, body)
+	if readable {
+		results, err := r.Decide(ctx, names, parts)
+		if err != nil {
+			return v, err
+		}
+		v.results = results
+	} else {
+		for _, name := range names {
+			rule, ok := r.cfg.Rule(name)
+			if !ok {
+				continue
+			}
+			res := unreadableResult(rule)
+			r.metrics.RuleOutcome(rule.Name, ruleOutcomeLabel(&res))
+			v.results = append(v.results, res)
+		}
+	}
+	for i := range v.results {
+		res := &v.results[i]
+		rule, _ := r.cfg.Rule(res.Rule)
+		switch {
+		case res.Outcome == OutcomeFail:
+			if v.failed == "" {
+				v.failed = res.Rule
+			}
+		case !res.Fired:
+		case rule.Action == routerconfig.ActionBlock && v.blocked == "":
+			v.blocked = res.Rule
+		case rule.Action == routerconfig.ActionRoute && v.route == nil:
+			v.route, v.routedBy = rule.Route, res.Rule
+		}
+	}
+	return v, nil
+}
+
+// unreadableResult is a rule's result on a request whose parts could not
+// be read: every answer unknown, its on_unknown deciding.
+func unreadableResult(rule *routerconfig.Rule) RuleResult {
+	e := &ir.ErrorBody{Reason: "unreadable_request", Message: "the Router could not read the request's parts"} //vocab:not-spec log-only word, never sent
+	res := RuleResult{Rule: rule.Name, Deployment: rule.Deployment,
+		Response: &ir.Response{Answers: failedRule(rule, e)}, Outcome: string(rule.OnUnknown)}
+	for _, q := range rule.Questions {
+		res.Unknown = append(res.Unknown, q.Name)
+	}
+	res.Match, res.Fired = evaluateMatch(rule, &res)
+	return res
+}
+
+// evaluateMatch checks a rule's answers against its match: unknown when
+// an answer is unknown (fired when its on_unknown is match), matched when
+// every condition holds, else not matched. A rule without a match has
+// no verdict.
+func evaluateMatch(rule *routerconfig.Rule, res *RuleResult) (string, bool) {
+	switch {
+	case len(rule.Match) == 0:
+		return "", false
+	case len(res.Unknown) > 0:
+		return MatchUnknown, rule.OnUnknown == routerconfig.OnUnknownMatch
+	}
+	for _, c := range rule.Match {
+		i := slices.IndexFunc(res.Response.Answers, func(a ir.Answer) bool { return a.Name == c.Question })
+		if i < 0 || !holds(c, &res.Response.Answers[i]) {
+			return MatchNotMatched, false
+		}
+	}
+	return MatchMatched, true
+}
+
+// holds reports whether an answer meets a condition: its noul (noul, set,
+// span) or score at least AtLeast, or its choice one of Choices.
+func holds(c routerconfig.Condition, a *ir.Answer) bool {
+	switch {
+	case c.Choices != nil:
+		return a.Choice != nil && slices.Contains(c.Choices, *a.Choice)
+	case c.AtLeast == nil:
+		return false
+	case a.Score != nil && a.Noul == nil:
+		return *a.Score >= *c.AtLeast
+	case a.Noul != nil:
+		return *a.Noul >= *c.AtLeast
+	}
+	return false
+}
+
+// setRuleHeaders drops the client's x-vsr-rule-* headers and sets one per
+// rule evaluated, its match (or unknown).
+func setRuleHeaders(h http.Header, results []RuleResult) {
+	for name := range h {
+		if strings.HasPrefix(strings.ToLower(name), ruleHeaderPrefix) {
+			delete(h, name)
+		}
+	}
+	for _, res := range results {
+		h.Set(ruleHeaderPrefix+res.Rule, headerValue(res))
+	}
+}
+
+// logRules logs each rule's outcome on a served request (Decide counted
+// it): WARN for an unknown answer, INFO otherwise; no request values.
+func (r *Router) logRules(ctx context.Context, listenerName, api string, v *verdict) {
+	outcomes := make([]any, 0, len(v.results))
+	for _, res := range v.results {
+		outcomes = append(outcomes, slog.String(res.Rule, headerValue(res)))
+	}
+	if s := listener.ServedFrom(ctx); s != nil {
+		s.AddAttrs(slog.Group("rules", outcomes...)) // the access log line names each rule's outcome
+	}
+	for _, res := range v.results {
+		effect := "none"
+		switch res.Rule {
+		case v.failed:
+			effect = "failed"
+		case v.blocked:
+			effect = "blocked"
+		case v.routedBy:
+			effect = "routed"
+		}
+		level := slog.LevelInfo
+		attrs := []slog.Attr{slog.String("listener", listenerName), slog.String("api", api),
+			slog.String("rule", res.Rule), slog.String("deployment", res.Deployment), slog.String("outcome", headerValue(res)),
+			slog.Bool("fired", res.Fired), slog.String("effect", effect)}
+		if len(res.Unknown) > 0 {
+			level = slog.LevelWarn
+			attrs = append(attrs, slog.Int("unknown_answers", len(res.Unknown)), slog.String("reason", unknownReason(&res))) //vocab:not-spec log attribute key
+		}
+		r.log.LogAttrs(ctx, level, "rule outcome", attrs...)
+	}
+}
+
+// unknownReason is the first unknown answer's reason, a fixed word.
+func unknownReason(res *RuleResult) string {
+	for _, a := range res.Response.Answers {
+		if a.Error != "" {
+			return a.Reason
+		}
+	}
+	return ""
+}
+
+// headerValue is a result's x-vsr-rule-<name> value.
+func headerValue(res RuleResult) string {
+	if len(res.Unknown) > 0 {
+		return MatchUnknown
+	}
+	return res.Match
+}
+
+// ruleOutcomeLabel is a result's outcome as vsr_rule_outcomes_total
+// counts it: its match (matched, not_matched, unknown), or for a rule
+// without a match unknown or answered.
+func ruleOutcomeLabel(res *RuleResult) string {
+	switch {
+	case res.Match != "":
+		return res.Match
+	case len(res.Unknown) > 0:
+		return MatchUnknown
+	}
+	return OutcomeAnswered
+}

@@ -1,0 +1,125 @@
+package target
+
+import (
+	"slices"
+
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// An answer that reads but breaks the schema's ranges never reaches a
+// client: it fails its question alone, as a malformed answer does
+// (invalid_model_output), with reason answer_out_of_range or
+// answer_key_mismatch and a message naming the member, never its value.
+
+// checkAnswer returns the fixed reason and the message of the first range
+// a's members break, in member order; "" when a keeps to them all or is a
+// failed answer. q's Keys, when known, are the only keys a choice's
+// choice and probabilities and a score's probabilities and legend take.
+func checkAnswer(a *ir.Answer, q QuestionRef) (reason, message string) {
+	if a.Error != "" {
+		return "", ""
+	}
+	for _, n := range []struct {
+		name string
+		v    *float64
+	}{{vocab.AnswerNoul, a.Noul}, {vocab.AnswerConfidence, a.Confidence}, {vocab.AnswerAbstainProbability, a.AbstainProbability}} {
+		if n.v != nil && !unitInterval(*n.v) {
+			return outOfRange(n.name)
+		}
+	}
+	if a.Box != nil {
+		for _, e := range []struct {
+			name string
+			v    float64
+		}{{vocab.BoxRegionTop, a.Box.Top}, {vocab.BoxRegionBottom, a.Box.Bottom}, {vocab.BoxRegionLeft, a.Box.Left}, {vocab.BoxRegionRight, a.Box.Right}} {
+			if !unitInterval(e.v) {
+				return outOfRange(vocab.AnswerBox + "." + e.name)
+			}
+		}
+	}
+	for _, p := range a.Probabilities {
+		if !unitInterval(p.P) {
+			return vocab.ReasonAnswerOutOfRange, "the upstream answer's " + vocab.AnswerProbabilities + " hold a number outside 0 to 1"
+		}
+	}
+	switch a.Type {
+	case table.QuestionChoice:
+		return checkChoice(a, q.Keys)
+	case table.QuestionScore:
+		return checkScore(a, q.Keys)
+	}
+	return "", ""
+}
+
+func checkChoice(a *ir.Answer, options []string) (reason, message string) {
+	if options == nil {
+		return "", ""
+	}
+	if a.Choice != nil && !slices.Contains(options, *a.Choice) {
+		return vocab.ReasonAnswerKeyMismatch, "the upstream answer's " + vocab.AnswerChoice + " is not one of the question's options"
+	}
+	if !sameKeys(len(a.Probabilities), probabilityKey(a), options) {
+		return vocab.ReasonAnswerKeyMismatch, "the upstream answer's " + vocab.AnswerProbabilities + " are not keyed by exactly the question's options"
+	}
+	return "", ""
+}
+
+func checkScore(a *ir.Answer, levels []string) (reason, message string) {
+	if a.Score != nil && (*a.Score < 0 || levels != nil && *a.Score > float64(len(levels)-1)) {
+		return vocab.ReasonAnswerOutOfRange, "the upstream answer's " + vocab.AnswerScore + " is outside 0 to the question's last level"
+	}
+	if levels == nil {
+		return "", ""
+	}
+	if !sameKeys(len(a.Probabilities), probabilityKey(a), levels) {
+		return vocab.ReasonAnswerKeyMismatch, "the upstream answer's " + vocab.AnswerProbabilities + " are not keyed by exactly the question's levels"
+	}
+	if a.Legend != nil && !sameKeys(len(a.Legend), legendKey(a), levels) {
+		return vocab.ReasonAnswerKeyMismatch, "the upstream answer's " + vocab.AnswerLegend + " is not keyed by exactly the question's levels"
+	}
+	return "", ""
+}
+
+func outOfRange(member string) (reason, message string) {
+	return vocab.ReasonAnswerOutOfRange, "the upstream answer's " + member + " is outside 0 to 1"
+}
+
+// unitInterval reports 0 <= f <= 1 (false for NaN).
+func unitInterval(f float64) bool { return f >= 0 && f <= 1 }
+
+// sameKeys reports whether the n keys key gives are exactly want's, in
+// any order. Neither repeats a key: the decoder refuses a repeated member
+// name, and a request's options and levels are distinct.
+func sameKeys(n int, key func(int) string, want []string) bool {
+	if n != len(want) {
+		return false
+	}
+	if len(want) <= 16 {
+		for i := range n {
+			if !slices.Contains(want, key(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	set := make(map[string]struct{}, len(want))
+	for _, k := range want {
+		set[k] = struct{}{}
+	}
+	for i := range n {
+		if _, ok := set[key(i)]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func probabilityKey(a *ir.Answer) func(int) string {
+	return func(i int) string { return a.Probabilities[i].Key }
+}
+
+func legendKey(a *ir.Answer) func(int) string {
+	return func(i int) string { return a.Legend[i].Name }
+}

@@ -1,0 +1,272 @@
+package testkit
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// confCase is one conformance case: one request and the check of its
+// answer.
+type confCase struct {
+	// name is the case's short name in the report.
+	name   string
+	method string
+	path   string
+	header http.Header
+	// body is the request body; nil sends none.
+	body func(*confRun) []byte
+	// valid reports whether the request follows the schema.
+	valid bool
+	// applies, when set, says whether the case runs against this server
+	// (a question type its card declares).
+	applies func(*confRun) bool
+	// check returns every way the answer breaks the specification.
+	check func(*confRun, *confReply) []string
+}
+
+// unknownMember is a member name no specification defines.
+const unknownMember = "x_conformance_unknown"
+
+// conformanceCases are the cases of schema, in the order they run: the
+// listing first (it names the model when the options do not), then the
+// standard's cases, then the schema's own.
+func conformanceCases(schema table.SchemaID) []confCase {
+	cases := append([]confCase{listingCase()}, standardCases()...)
+	switch schema {
+	case ConformanceV50:
+		cases = append(cases, extensionCases()...)
+	case ConformanceV40:
+		cases = append(cases, legacyCases()...)
+	}
+	return cases
+}
+
+// standardCases are what systemone/0.2 defines: standard questions of
+// every text type, the state's kinds, the official SDK's forms, the
+// limits, and unknown members. On a vllm-sr schema the same requests are
+// answered as that schema says (its status and error code).
+func standardCases() []confCase {
+	return []confCase{
+		answered("question/noul", confRequest{questions: []confQuestion{noulQuestion("urgent")}}),
+		answered("question/choice", confRequest{questions: []confQuestion{choiceQuestion("team", 3)}}),
+		answered("question/score", confRequest{questions: []confQuestion{scoreQuestion("severity", 3)}}),
+		answered("question/every-type", confRequest{questions: []confQuestion{
+			noulQuestion("urgent"), choiceQuestion("team", 3), scoreQuestion("severity", 5), noulWithCriteria("blocked"),
+		}}),
+		answered("state/object", confRequest{state: objectState(), questions: []confQuestion{noulQuestion("urgent")}}),
+		answered("state/array", confRequest{state: jsonvalue.Array(jsonvalue.String("The export fails."), jsonvalue.String("It is urgent.")),
+			questions: []confQuestion{choiceQuestion("team", 2)}}),
+		answered("sdk/typesafe-js-0.6.0", sdkRequest()),
+		refused("limit/levels-below-min", confRequest{questions: []confQuestion{scoreQuestion("severity", int(vocab.LimitLevelsMin)-1)}},
+			questionRefusal("severity", vocab.LimitLevelsMin, vocab.ReasonTooFew, vocab.ReasonTooFewLevels)),
+		refused("limit/levels-above-max", confRequest{questions: []confQuestion{scoreQuestion("severity", int(vocab.LimitLevelsMax)+1)}},
+			questionRefusal("severity", vocab.LimitLevelsMax, vocab.ReasonTooMany, vocab.ReasonTooManyLevels)),
+		refused("limit/choices-above-max", confRequest{questions: []confQuestion{choiceQuestion("team", int(vocab.LimitChoicesMax)+1)}},
+			questionRefusal("team", vocab.LimitChoicesMax, vocab.ReasonTooMany, vocab.ReasonTooManyOptions)),
+		refused("limit/questions-below-min", confRequest{questions: []confQuestion{}},
+			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonTooFew, vocab.LimitQuestionsMin)),
+		refused("unknown-member/request", confRequest{questions: []confQuestion{noulQuestion("urgent")},
+			extra: []jsonvalue.Member{{Name: unknownMember, Value: jsonvalue.Bool(true)}}},
+			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
+		refused("unknown-member/question", confRequest{questions: []confQuestion{withMember(noulQuestion("urgent"), unknownMember, jsonvalue.Bool(true))}},
+			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
+		refused("unknown-member/noul-criteria", confRequest{questions: []confQuestion{withCriteriaMember(noulWithCriteria("blocked"), unknownMember)}},
+			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
+		refused("invalid/state-number", confRequest{state: jsonvalue.Int(7), questions: []confQuestion{noulQuestion("urgent")}},
+			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonWrongType, 0, vocab.RequestState)),
+		refused("invalid/missing-questions", confRequest{questions: nil},
+			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonMissingMember, 0, vocab.RequestQuestions)),
+		refused("invalid/question-type", confRequest{questions: []confQuestion{{name: "urgent", typ: "yes_or_no", instructions: jsonvalue.String("Is it urgent?")}}},
+			questionRefusal("urgent", 0, vocab.ReasonNotInEnum)),
+	}
+}
+
+// answered is a POST /v1/systemone case whose answer must be a 200 with
+// an answer of the right type and range for every question.
+func answered(name string, req confRequest) confCase {
+	return confCase{name: name, method: http.MethodPost, path: vocab.PathSystemone, valid: true,
+		body: req.bodyFor,
+		check: func(run *confRun, r *confReply) []string {
+			return checkSuccess(run, r, func(v jsonvalue.Value) []string { return checkResponse(run, req, v, "") })
+		}}
+}
+
+// refused is a POST /v1/systemone case whose request the server must
+// refuse as want says.
+func refused(name string, req confRequest, want refusal) confCase {
+	return confCase{name: name, method: http.MethodPost, path: vocab.PathSystemone,
+		body:  req.bodyFor,
+		check: func(run *confRun, r *confReply) []string { return checkRefusal(run, r, want) }}
+}
+
+// confQuestion is one question a case asks.
+type confQuestion struct {
+	name string
+	typ  string
+	// instructions and criteria are omitted when zero.
+	instructions jsonvalue.Value
+	criteria     jsonvalue.Value
+	// extra are more members, written after the others.
+	extra []jsonvalue.Member
+}
+
+func (q confQuestion) value() jsonvalue.Value {
+	ms := []jsonvalue.Member{{Name: vocab.QuestionType, Value: jsonvalue.String(q.typ)}}
+	if q.instructions.IsValid() {
+		ms = append(ms, jsonvalue.Member{Name: vocab.QuestionInstructions, Value: q.instructions})
+	}
+	if q.criteria.IsValid() {
+		ms = append(ms, jsonvalue.Member{Name: vocab.QuestionCriteria, Value: q.criteria})
+	}
+	return object(append(ms, q.extra...)...)
+}
+
+// options are a choice's option keys, or a set's or span's labels, in
+// order; nil for other types.
+func (q confQuestion) options() []string {
+	if q.criteria.Kind() != jsonvalue.KindObject || q.typ == vocab.QuestionTypeNoul {
+		return nil
+	}
+	var names []string
+	for _, m := range q.criteria.Members() {
+		names = append(names, m.Name)
+	}
+	return names
+}
+
+// levels is a score's number of levels.
+func (q confQuestion) levels() int { return q.criteria.Len() }
+
+// confRequest is one standard request a case sends.
+type confRequest struct {
+	// state defaults to a sentence when zero.
+	state jsonvalue.Value
+	// questions nil leaves the member out.
+	questions []confQuestion
+	// extra are more request members, written last.
+	extra []jsonvalue.Member
+	// noModel leaves the model out even when the run names one.
+	noModel bool
+}
+
+func (req confRequest) value(model string) jsonvalue.Value {
+	var ms []jsonvalue.Member
+	if model != "" && !req.noModel {
+		ms = append(ms, jsonvalue.Member{Name: vocab.RequestModel, Value: jsonvalue.String(model)})
+	}
+	state := req.state
+	if !state.IsValid() {
+		state = jsonvalue.String("Our export button fails with a 500 since this morning. Open a ticket.")
+	}
+	ms = append(ms, jsonvalue.Member{Name: vocab.RequestState, Value: state})
+	if req.questions != nil {
+		var qs []jsonvalue.Member
+		for _, q := range req.questions {
+			qs = append(qs, jsonvalue.Member{Name: q.name, Value: q.value()})
+		}
+		ms = append(ms, jsonvalue.Member{Name: vocab.RequestQuestions, Value: object(qs...)})
+	}
+	return object(append(ms, req.extra...)...)
+}
+
+func (req confRequest) bodyFor(run *confRun) []byte { return jsonvalue.Compact(req.value(run.model)) }
+
+// object builds an object of members the kit writes itself, whose names
+// are distinct.
+func object(ms ...jsonvalue.Member) jsonvalue.Value {
+	v, _ := jsonvalue.Object(ms...)
+	return v
+}
+
+func noulQuestion(name string) confQuestion {
+	return confQuestion{name: name, typ: vocab.QuestionTypeNoul,
+		instructions: jsonvalue.String("Does the user report a problem that blocks their work?")}
+}
+
+func noulWithCriteria(name string) confQuestion {
+	q := noulQuestion(name)
+	q.criteria = object(
+		jsonvalue.Member{Name: vocab.NoulCriteriaTrue, Value: jsonvalue.String("The user cannot go on with their task")},
+		jsonvalue.Member{Name: vocab.NoulCriteriaFalse, Value: jsonvalue.String("The user can go on")})
+	return q
+}
+
+// choiceQuestion has n options, o1 to on; the last option's description
+// is null, as the standard allows.
+func choiceQuestion(name string, n int) confQuestion {
+	var ms []jsonvalue.Member
+	for i := 1; i <= n; i++ {
+		desc := jsonvalue.String("Team " + strconv.Itoa(i) + " of the support desk")
+		if i == n {
+			desc = jsonvalue.Null()
+		}
+		ms = append(ms, jsonvalue.Member{Name: "o" + strconv.Itoa(i), Value: desc})
+	}
+	return confQuestion{name: name, typ: vocab.QuestionTypeChoice,
+		instructions: jsonvalue.String("Which team should handle this request?"), criteria: object(ms...)}
+}
+
+// scoreQuestion has n levels, lowest first.
+func scoreQuestion(name string, n int) confQuestion {
+	var items []jsonvalue.Value
+	for i := range n {
+		items = append(items, jsonvalue.String("Severity level "+strconv.Itoa(i)))
+	}
+	return confQuestion{name: name, typ: vocab.QuestionTypeScore,
+		instructions: jsonvalue.String("How severe is the problem?"), criteria: jsonvalue.Array(items...)}
+}
+
+func withMember(q confQuestion, name string, v jsonvalue.Value) confQuestion {
+	q.extra = append(append([]jsonvalue.Member(nil), q.extra...), jsonvalue.Member{Name: name, Value: v})
+	return q
+}
+
+// withCriteriaMember adds a member named name to a noul's criteria.
+func withCriteriaMember(q confQuestion, name string) confQuestion {
+	ms := append(append([]jsonvalue.Member(nil), q.criteria.Members()...), jsonvalue.Member{Name: name, Value: jsonvalue.String("Maybe")})
+	q.criteria = object(ms...)
+	return q
+}
+
+// objectState is an object state with free keys and a number in it.
+func objectState() jsonvalue.Value {
+	return object(
+		jsonvalue.Member{Name: "ticket", Value: jsonvalue.String("The export button fails with a 500.")},
+		jsonvalue.Member{Name: "amount_usd", Value: jsonvalue.Int(49)})
+}
+
+// sdkRequest is the body the official JavaScript SDK @typesafe-ai/sdk
+// 0.6.0 sends: a noul without criteria, a choice with a null description,
+// a score, and a noul whose instructions are null.
+func sdkRequest() confRequest {
+	choice := choiceQuestion("b", 2)
+	choice.instructions = jsonvalue.String("Which?")
+	score := scoreQuestion("s", 2)
+	score.instructions = jsonvalue.String("How?")
+	return confRequest{
+		state: object(jsonvalue.Member{Name: "note", Value: jsonvalue.String("hi")}),
+		questions: []confQuestion{
+			{name: "a", typ: vocab.QuestionTypeNoul, instructions: jsonvalue.String("Is it?")},
+			choice, score,
+			{name: "n", typ: vocab.QuestionTypeNoul, instructions: jsonvalue.Null()},
+		},
+	}
+}
+
+// requestStatus is the status the extension's error table gives code.
+func requestStatus(code string) int {
+	e, _ := fieldtable.RequestError(code)
+	return e.Status
+}
+
+// questionStatus is the status a question error of kind answers POST
+// /v1/systemone with.
+func questionStatus(kind string) int {
+	e, _ := fieldtable.QuestionError(kind)
+	return e.Status
+}

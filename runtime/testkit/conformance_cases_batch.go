@@ -1,0 +1,237 @@
+package testkit
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/vllm-sr/systemone/generated/corpus"
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// The cases of the endpoints vllm-sr adds (POST /v1/systemone/batch, POST
+// /v1/decisions) and the 4.0 forms a vllm-sr/4.0 server accepts.
+
+// confBatch is a batch of named requests, in order.
+type confBatch struct {
+	names []string
+	items map[string]confRequest
+}
+
+func newBatch(items map[string]confRequest) confBatch {
+	b := confBatch{items: items}
+	for name := range items {
+		b.names = append(b.names, name)
+	}
+	slices.Sort(b.names)
+	return b
+}
+
+func (b confBatch) bodyFor(run *confRun) []byte {
+	var ms []jsonvalue.Member
+	if run.model != "" {
+		ms = append(ms, jsonvalue.Member{Name: vocab.BatchModel, Value: jsonvalue.String(run.model)})
+	}
+	var reqs []jsonvalue.Member
+	for _, name := range b.names {
+		reqs = append(reqs, jsonvalue.Member{Name: name, Value: b.items[name].value("")})
+	}
+	ms = append(ms, jsonvalue.Member{Name: vocab.BatchRequests, Value: object(reqs...)})
+	return jsonvalue.Compact(object(ms...))
+}
+
+// batchCase: each request of a batch is answered under its name, in
+// order, as it would be alone, and the batch's usage sums theirs.
+func batchCase() confCase {
+	b := newBatch(map[string]confRequest{
+		"doc_1": {questions: []confQuestion{noulQuestion("urgent")}},
+		"doc_2": {state: objectState(), questions: []confQuestion{choiceQuestion("team", 3), scoreQuestion("severity", 3)}},
+	})
+	return confCase{name: "batch", method: http.MethodPost, path: vocab.PathSystemoneBatch, valid: true, body: b.bodyFor,
+		check: func(run *confRun, r *confReply) []string {
+			return checkSuccess(run, r, func(v jsonvalue.Value) []string { return checkBatch(run, b, v) })
+		}}
+}
+
+func checkBatch(run *confRun, b confBatch, v jsonvalue.Value) []string {
+	var out []string
+	if m, _ := v.Get(vocab.BatchResponseModel); m.Kind() != jsonvalue.KindString {
+		out = append(out, vocab.BatchResponseModel+" is not a string")
+	}
+	responses, _ := v.Get(vocab.BatchResponseResponses)
+	if got := memberNames(responses); !slices.Equal(got, b.names) {
+		return append(out, fmt.Sprintf("%s are %v, want %v in that order", vocab.BatchResponseResponses, got, b.names))
+	}
+	sums := map[string]int64{}
+	for _, name := range b.names {
+		resp, _ := responses.Get(name)
+		out = append(out, checkResponse(run, b.items[name], resp, vocab.BatchResponseResponses+"."+name+".")...)
+		usage, _ := resp.Get(vocab.ResponseUsage)
+		for _, m := range usage.Members() {
+			n, _ := m.Value.Int()
+			sums[m.Name] += n
+		}
+	}
+	usage, _ := v.Get(vocab.BatchResponseUsage)
+	out = append(out, checkUsage(usage, vocab.BatchResponseUsage)...)
+	for _, name := range []string{vocab.UsageInputTokens, vocab.UsageOutputTokens} {
+		if n, _ := usage.Get(name); !sameInt(n, sums[name]) {
+			out = append(out, fmt.Sprintf("%s.%s is %s, not the sum %d of the responses'", vocab.BatchResponseUsage, name, describe(n), sums[name]))
+		}
+	}
+	return out
+}
+
+func sameInt(v jsonvalue.Value, n int64) bool {
+	got, ok := v.Int()
+	return ok && got == n
+}
+
+// batchRefused is a batch the server must refuse as want says.
+func batchRefused(name string, items map[string]confRequest, want refusal) confCase {
+	return confCase{name: name, method: http.MethodPost, path: vocab.PathSystemoneBatch, body: newBatch(items).bodyFor,
+		check: func(run *confRun, r *confReply) []string { return checkRefusal(run, r, want) }}
+}
+
+// decisionsCase: POST /v1/decisions answers the valid questions and the
+// failed one in the same 200, the failed one with its error kind, reason
+// and message in place of an answer. The failed question breaks a limit
+// of the schema, so every server fails it.
+func decisionsCase(req confRequest, failed string) confCase {
+	return confCase{name: "decisions/failed-question", method: http.MethodPost, path: vocab.PathDecisions, body: req.bodyFor,
+		check: func(run *confRun, r *confReply) []string {
+			return checkSuccess(run, r, func(v jsonvalue.Value) []string {
+				out := checkEnvelope(run, v, "")
+				answers, _ := v.Get(vocab.ResponseAnswers)
+				out = append(out, checkAnswerNames(run, req.questions, answers, vocab.ResponseAnswers)...)
+				for _, q := range req.questions {
+					a, has := answers.Get(q.name)
+					switch {
+					case q.name == failed:
+						out = append(out, checkFailedAnswer(q, a, vocab.ResponseAnswers+"."+q.name)...)
+					case has:
+						out = append(out, checkAnswer(run, q, a, vocab.ResponseAnswers+"."+q.name)...)
+					}
+				}
+				return out
+			})
+		}}
+}
+
+// checkFailedAnswer: a failed question's answer names its type, an error
+// kind of the spec, a reason word and a message, and carries no answer.
+func checkFailedAnswer(q confQuestion, a jsonvalue.Value, at string) []string {
+	if a.Kind() != jsonvalue.KindObject {
+		return []string{at + " is " + describe(a) + ", want the failed question's error"}
+	}
+	var out []string
+	out = append(out, wantString(a, vocab.AnswerType, q.typ, at+".")...)
+	out = append(out, wantString(a, vocab.AnswerError, vocab.QuestionErrorInvalidQuestion, at+".")...)
+	out = append(out, checkReason(a, refusal{}, at+".")...)
+	if m, _ := a.Get(vocab.AnswerMessage); m.Kind() != jsonvalue.KindString {
+		out = append(out, at+"."+vocab.AnswerMessage+" is not a string")
+	}
+	if _, has := a.Get(q.typ); has {
+		out = append(out, at+" carries an answer ("+q.typ+") beside its error")
+	}
+	return out
+}
+
+// legacyFormCases send the corpus's 4.0 forms that use only the
+// standard's text question types (choices, levels, states, long_context,
+// implicit roles); a vllm-sr/4.0 server answers each in the 4.0 shape.
+func legacyFormCases() []confCase {
+	var cases []confCase
+	for _, cc := range corpus.Cases {
+		if cc.Kind != table.CorpusLegacyForm {
+			continue
+		}
+		req, ok := legacyRequest(cc)
+		if !ok {
+			continue
+		}
+		cases = append(cases, confCase{name: "legacy-form/" + cc.Name, method: http.MethodPost, path: cc.Endpoint, valid: true,
+			body: func(run *confRun) []byte { return corpusBody(cc, run.model) },
+			check: func(run *confRun, r *confReply) []string {
+				return checkSuccess(run, r, func(v jsonvalue.Value) []string { return checkLegacyResponse(run, req, v) })
+			}})
+	}
+	return cases
+}
+
+// legacyRequest reads a corpus request's states and questions, 4.0's
+// choices and levels read as criteria; false when it asks for anything
+// but the standard's text question types (presets, media, set, span).
+func legacyRequest(cc table.CorpusCase) (confLegacy, bool) {
+	v, err := jsonvalue.Decode(corpusBody(cc, ""), jsonvalue.Options{})
+	if err != nil {
+		return confLegacy{}, false
+	}
+	var req confLegacy
+	for _, name := range []string{vocab.RequestImages, vocab.RequestVideos, vocab.RequestAssets} {
+		if _, has := v.Get(name); has {
+			return confLegacy{}, false
+		}
+	}
+	states, _ := v.Get(vocab.RequestStates)
+	req.states = memberNames(states)
+	qs, _ := v.Get(vocab.RequestQuestions)
+	for _, m := range qs.Members() {
+		q, ok := legacyQuestion(m.Name, m.Value)
+		if !ok {
+			return confLegacy{}, false
+		}
+		req.questions = append(req.questions, q)
+	}
+	return req, len(req.questions) > 0
+}
+
+func legacyQuestion(name string, v jsonvalue.Value) (confQuestion, bool) {
+	t, _ := v.Get(vocab.QuestionType)
+	q := confQuestion{name: name, typ: t.Str()}
+	if !slices.Contains([]string{vocab.QuestionTypeNoul, vocab.QuestionTypeChoice, vocab.QuestionTypeScore}, q.typ) {
+		return q, false
+	}
+	if _, preset := v.Get(vocab.QuestionPreset); preset {
+		return q, false
+	}
+	for _, name := range []string{vocab.QuestionCriteria, vocab.QuestionChoices, vocab.QuestionLevels} {
+		if c, has := v.Get(name); has {
+			q.criteria = c
+		}
+	}
+	return q, true
+}
+
+// confLegacy is a 4.0 request: its questions, and its states' names when
+// it is a states request.
+type confLegacy struct {
+	states    []string
+	questions []confQuestion
+}
+
+// checkLegacyResponse checks a 4.0 answer: a states request's answers
+// under each state's name, in order; any other's as a standard response.
+func checkLegacyResponse(run *confRun, req confLegacy, v jsonvalue.Value) []string {
+	if req.states == nil {
+		return checkResponse(run, confRequest{questions: req.questions}, v, "")
+	}
+	states, _ := v.Get(vocab.ResponseStates)
+	if got := memberNames(states); !slices.Equal(got, req.states) {
+		return []string{fmt.Sprintf("%s are %v, want %v in that order", vocab.ResponseStates, got, req.states)}
+	}
+	var out []string
+	for _, name := range req.states {
+		answers, _ := states.Get(name)
+		at := vocab.ResponseStates + "." + name
+		out = append(out, checkAnswerNames(run, req.questions, answers, at)...)
+		for _, q := range req.questions {
+			if a, ok := answers.Get(q.name); ok {
+				out = append(out, checkAnswer(run, q, a, at+"."+q.name)...)
+			}
+		}
+	}
+	return out
+}

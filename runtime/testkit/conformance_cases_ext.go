@@ -1,0 +1,296 @@
+package testkit
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/vllm-sr/systemone/generated/corpus"
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// extensionCases are vllm-sr/5.0's own: the cases both vllm-sr schemas
+// share, the set and span types where the model's card declares them,
+// options.return_meta, and the removed 4.0 forms, each refused with 400
+// naming its replacement.
+func extensionCases() []confCase {
+	cases := sharedCases()
+	cases = append(cases,
+		cardCase(answered("question/set", confRequest{questions: []confQuestion{setQuestion("topics")}}), vocab.QuestionTypeSet),
+		cardCase(answered("question/span", confRequest{state: jsonvalue.String("Send the contract to jo.muller@example.com before Friday."),
+			questions: []confQuestion{spanQuestion("pii")}}), vocab.QuestionTypeSpan),
+		metaCase(),
+	)
+	return append(cases, removedFormCases()...)
+}
+
+// legacyCases are vllm-sr/4.0's own: the shared cases, answered in the
+// 4.0 shapes, and the corpus's 4.0 forms of the standard question types,
+// accepted.
+func legacyCases() []confCase {
+	return append(sharedCases(), legacyFormCases()...)
+}
+
+// sharedCases are what vllm-sr/5.0 defines and a 4.0 listener also
+// serves: /health, the batch endpoint, /v1/decisions, and the error table
+// (unknown model and path, invalid JSON, the body limit).
+func sharedCases() []confCase {
+	failing := scoreQuestion("severity", int(vocab.LimitLevelsMin)-1)
+	return []confCase{
+		healthCase(),
+		batchCase(),
+		batchRefused("batch/question-failed", map[string]confRequest{
+			"a": {questions: []confQuestion{noulQuestion("urgent")}},
+			"b": {questions: []confQuestion{failing}},
+		}, refusal{code: vocab.CodeQuestionFailed, kind: vocab.QuestionErrorInvalidQuestion, question: "severity", state: "b",
+			reasons: []string{vocab.ReasonTooFew, vocab.ReasonTooFewLevels}, limit: vocab.LimitLevelsMin}),
+		batchRefused("batch/unknown-member", map[string]confRequest{
+			"a": {questions: []confQuestion{noulQuestion("urgent")}, extra: []jsonvalue.Member{{Name: unknownMember, Value: jsonvalue.Int(1)}}},
+		}, requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
+		decisionsCase(confRequest{questions: []confQuestion{noulQuestion("urgent"), failing}}, "severity"),
+		schemaValid(refused("error/unknown-model", confRequest{questions: []confQuestion{noulQuestion("urgent")},
+			extra: []jsonvalue.Member{{Name: vocab.RequestModel, Value: jsonvalue.String("x-conformance/no-such-model")}}, noModel: true},
+			requestRefusal(vocab.CodeModelNotFound, vocab.ReasonUnknownModel, 0))),
+		{name: "error/unknown-path", method: http.MethodGet, path: "/v1/x-conformance-unknown",
+			check: func(run *confRun, r *confReply) []string {
+				return checkRefusal(run, r, requestRefusal(vocab.CodeNotFound, vocab.ReasonUnknownPath, 0))
+			}},
+		{name: "error/invalid-json", method: http.MethodPost, path: vocab.PathSystemone,
+			body: func(*confRun) []byte { return []byte(`{"state": "unfinished`) },
+			check: func(run *confRun, r *confReply) []string {
+				return checkRefusal(run, r, requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonInvalidJSON, 0))
+			}},
+		bodyLimitCase(),
+	}
+}
+
+// schemaValid marks a refused case whose request follows the schema: the
+// server refuses it for what it names (a model it does not serve).
+func schemaValid(c confCase) confCase {
+	c.valid = true
+	return c
+}
+
+// listingCase checks GET /v1/models and keeps the model it lists first
+// (when the options name none) and the question types its card declares.
+func listingCase() confCase {
+	return confCase{name: "listing", method: http.MethodGet, path: vocab.PathModels, valid: true,
+		check: func(run *confRun, r *confReply) []string {
+			return checkSuccess(run, r, func(v jsonvalue.Value) []string { return checkListing(run, v) })
+		}}
+}
+
+func checkListing(run *confRun, v jsonvalue.Value) []string {
+	var out []string
+	if run.legacy() {
+		out = append(out, checkLegacyListing(v)...)
+	}
+	models, has := v.Get(vocab.ListingModels)
+	if !has && run.legacy() {
+		return out
+	}
+	if models.Kind() != jsonvalue.KindArray {
+		return append(out, vocab.ListingModels+" is not an array")
+	}
+	for i, m := range models.Items() {
+		at := fmt.Sprintf("%s[%d].", vocab.ListingModels, i)
+		for _, name := range []string{vocab.ListingEntryName, vocab.ListingEntryDescription, vocab.ListingEntryReleaseDate} {
+			if s, _ := m.Get(name); s.Kind() != jsonvalue.KindString {
+				out = append(out, at+name+" is not a string")
+			}
+		}
+		if run.schema() == ConformanceV50 {
+			out = append(out, checkEntryExtensions(m, at)...)
+		}
+		name, _ := m.Get(vocab.ListingEntryName)
+		if run.model == "" && i == 0 {
+			run.model = name.Str()
+		}
+		if name.Str() == run.model {
+			card, _ := m.Get(vocab.ListingEntryCard)
+			types, _ := card.Get("question_types") // the card's own member; the spec leaves the card open
+			for _, t := range types.Items() {
+				run.questionTypes = append(run.questionTypes, t.Str())
+			}
+		}
+	}
+	return out
+}
+
+// checkEntryExtensions: a 5.0 entry gives the extension set's version and
+// its features; its card, when listed, is an object.
+func checkEntryExtensions(m jsonvalue.Value, at string) []string {
+	var out []string
+	out = append(out, wantString(m, vocab.ListingEntryVersion, extensionVersion(ConformanceV50), at)...)
+	if f, _ := m.Get(vocab.ListingEntryFeatures); f.Kind() != jsonvalue.KindArray {
+		out = append(out, at+vocab.ListingEntryFeatures+" is not an array")
+	}
+	if c, has := m.Get(vocab.ListingEntryCard); has && c.Kind() != jsonvalue.KindObject {
+		out = append(out, at+vocab.ListingEntryCard+" is not an object")
+	}
+	return out
+}
+
+// checkLegacyListing: the 4.0 listing's data list of models.
+func checkLegacyListing(v jsonvalue.Value) []string {
+	var out []string
+	if o, _ := v.Get(vocab.ListingObject); o.Str() != "list" {
+		out = append(out, vocab.ListingObject+" is "+describe(o)+", want \"list\"")
+	}
+	data, _ := v.Get(vocab.ListingData)
+	if data.Kind() != jsonvalue.KindArray {
+		return append(out, vocab.ListingData+" is not an array")
+	}
+	for i, item := range data.Items() {
+		id, _ := item.Get(vocab.LegacyListItemID)
+		o, _ := item.Get(vocab.LegacyListItemObject)
+		if id.Kind() != jsonvalue.KindString || o.Str() != "model" { //vocab:not-spec the 4.0 list item's object value, an enum value, not a member name
+			out = append(out, fmt.Sprintf("%s[%d] has no string %s or its %s is not \"model\"", vocab.ListingData, i, vocab.LegacyListItemID, vocab.LegacyListItemObject))
+		}
+	}
+	return out
+}
+
+// extensionVersion is the extension set version of a vllm-sr schema ID:
+// "5.0" for vllm-sr/5.0.
+func extensionVersion(schema table.SchemaID) string {
+	_, v, _ := strings.Cut(string(schema), "/")
+	return v
+}
+
+// healthCase: GET /health answers 200 with a status; 5.0 adds the
+// extension set version.
+func healthCase() confCase {
+	return confCase{name: "health", method: http.MethodGet, path: vocab.PathHealth, valid: true,
+		check: func(run *confRun, r *confReply) []string {
+			return checkSuccess(run, r, func(v jsonvalue.Value) []string {
+				var out []string
+				if s, _ := v.Get(vocab.HealthStatus); s.Kind() != jsonvalue.KindString {
+					out = append(out, vocab.HealthStatus+" is not a string")
+				}
+				if !run.legacy() {
+					out = append(out, wantString(v, vocab.HealthVersion, extensionVersion(run.schema()), "")...)
+				}
+				return out
+			})
+		}}
+}
+
+// cardCase runs c only when the model's card declares question type t.
+func cardCase(c confCase, t string) confCase {
+	c.applies = func(run *confRun) bool { return slices.Contains(run.questionTypes, t) }
+	return c
+}
+
+func setQuestion(name string) confQuestion {
+	return confQuestion{name: name, typ: vocab.QuestionTypeSet, instructions: jsonvalue.String("Which topics does the message raise?"),
+		criteria: object(jsonvalue.Member{Name: "billing", Value: jsonvalue.String("Payments and invoices")},
+			jsonvalue.Member{Name: "outage", Value: jsonvalue.String("Errors and downtime")})}
+}
+
+func spanQuestion(name string) confQuestion {
+	return confQuestion{name: name, typ: vocab.QuestionTypeSpan, instructions: jsonvalue.String("Which words are personal data?"),
+		criteria: object(jsonvalue.Member{Name: "EMAIL", Value: jsonvalue.String("An email address")})}
+}
+
+// metaCase: with options.return_meta the response adds a meta object.
+func metaCase() confCase {
+	req := confRequest{questions: []confQuestion{noulQuestion("urgent")}, extra: []jsonvalue.Member{{Name: vocab.RequestOptions,
+		Value: object(jsonvalue.Member{Name: vocab.OptionsReturnMeta, Value: jsonvalue.Bool(true)})}}}
+	c := answered("options/return_meta", req)
+	c.check = func(run *confRun, r *confReply) []string {
+		return checkSuccess(run, r, func(v jsonvalue.Value) []string {
+			out := checkResponse(run, req, v, "")
+			if m, _ := v.Get(vocab.ResponseMeta); m.Kind() != jsonvalue.KindObject {
+				out = append(out, vocab.ResponseMeta+" is "+describe(m)+", want an object")
+			}
+			return out
+		})
+	}
+	return c
+}
+
+// gzipBody is body compressed with gzip.
+func gzipBody(body []byte) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	_, _ = zw.Write(body)
+	_ = zw.Close()
+	return buf.Bytes()
+}
+
+// bodyLimitCase sends a request that decodes to one byte more than the
+// body limit: gzip keeps it small on the wire. A vllm-sr server refuses
+// it with 413 request_too_large naming the limit.
+func bodyLimitCase() confCase {
+	return confCase{name: "limit/body-bytes", method: http.MethodPost, path: vocab.PathSystemone,
+		header: http.Header{"Content-Encoding": {"gzip"}},
+		body: func(run *confRun) []byte {
+			valid := confRequest{questions: []confQuestion{noulQuestion("urgent")}}.bodyFor(run)
+			pad := int(vocab.LimitBodyBytes) + 1 - len(valid)
+			padded := append(append(valid[:len(valid)-1:len(valid)-1], bytes.Repeat([]byte(" "), pad)...), '}')
+			return gzipBody(padded)
+		},
+		check: func(run *confRun, r *confReply) []string {
+			return checkRefusal(run, r, requestRefusal(vocab.CodeRequestTooLarge, vocab.ReasonBodyTooLarge, vocab.LimitBodyBytes))
+		}}
+}
+
+// removedFormCases send each corpus request of a 4.0 form that
+// vllm-sr/5.0 removed from requests; each is refused with 400
+// invalid_request removed_form, naming the form and its replacement.
+func removedFormCases() []confCase {
+	var cases []confCase
+	for _, cc := range corpus.Cases {
+		form, ok := removedRequestForm(cc.Form)
+		if cc.Kind != table.CorpusLegacyForm || !ok {
+			continue
+		}
+		cases = append(cases, confCase{name: "removed-form/" + cc.Name, method: http.MethodPost, path: vocab.PathSystemone,
+			body: func(run *confRun) []byte { return corpusBody(cc, run.model) },
+			check: func(run *confRun, r *confReply) []string {
+				return checkRefusal(run, r, requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonRemovedForm, 0, form.Form, form.ReplacedBy))
+			}})
+	}
+	return cases
+}
+
+// removedRequestForm is the removed form named form that a request body
+// can carry (in the request, a question or the options).
+func removedRequestForm(form string) (table.RemovedForm, bool) {
+	for _, level := range []table.Level{table.LevelRequest, table.LevelQuestion, table.LevelOptions} {
+		if f, ok := fieldtable.Replacement(level, form); ok {
+			return f, true
+		}
+	}
+	return table.RemovedForm{}, false
+}
+
+// corpusBody is a corpus request with its model replaced by model, or
+// left out when model is "".
+func corpusBody(cc table.CorpusCase, model string) []byte {
+	raw, err := corpus.FS.ReadFile(cc.Path)
+	if err != nil {
+		return nil
+	}
+	v, err := jsonvalue.Decode(raw, jsonvalue.Options{})
+	if err != nil {
+		return raw
+	}
+	var ms []jsonvalue.Member
+	if model != "" {
+		ms = append(ms, jsonvalue.Member{Name: vocab.RequestModel, Value: jsonvalue.String(model)})
+	}
+	for _, m := range v.Members() {
+		if m.Name != vocab.RequestModel {
+			ms = append(ms, m)
+		}
+	}
+	return jsonvalue.Compact(object(ms...))
+}

@@ -1,0 +1,254 @@
+package testkit
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+)
+
+// The checks of error answers. On systemone/0.2 a request the schema
+// refuses is a schema violation: 422 with the standard's detail list
+// (specs/systemone/systemone-0.2.schema.yaml, conflict "400 or 422"). On
+// the vllm-sr schemas every error carries the detail, the flat code of the
+// extension's error table with that code's status, a reason word of the
+// spec's list and the limit it names; a question's failure is
+// question_failed with the question error's status and the question named.
+// vllm-sr/5.0 writes no 4.0 error member; vllm-sr/4.0 writes it too.
+
+// refusal is what a case expects of an error answer.
+type refusal struct {
+	// code is the vllm-sr error code.
+	code string
+	// kind is the question error kind of question_failed.
+	kind string
+	// question and state name the failed question and its batch item.
+	question string
+	state    string
+	// reasons are the reason words accepted; the first is the schema's
+	// own, whose limit must be limit. Empty accepts any word of the list.
+	reasons []string
+	limit   int64
+	// names are words the detail must name (a member, a replacement).
+	names []string
+}
+
+func requestRefusal(code, reason string, limit int64, names ...string) refusal {
+	return refusal{code: code, reasons: []string{reason}, limit: limit, names: names}
+}
+
+// questionRefusal is question_failed for an invalid question: its
+// reasons are the schema's word, then the words a model's own, tighter
+// limit may give instead.
+func questionRefusal(question string, limit int64, reasons ...string) refusal {
+	return refusal{code: vocab.CodeQuestionFailed, kind: vocab.QuestionErrorInvalidQuestion,
+		question: question, reasons: reasons, limit: limit}
+}
+
+// status is the status the extension's tables give the refusal.
+func (want refusal) status() int {
+	if want.code == vocab.CodeQuestionFailed {
+		return questionStatus(want.kind)
+	}
+	return requestStatus(want.code)
+}
+
+// checkRefusal checks an error answer against want, as the run's schema
+// writes errors.
+func checkRefusal(run *confRun, r *confReply, want refusal) []string {
+	if !run.extended() {
+		return checkStandardRefusal(r, want)
+	}
+	if r.status != want.status() {
+		return []string{fmt.Sprintf("status %d, want %d %s%s", r.status, want.status(), want.code, detailHint(r))}
+	}
+	out := checkJSONObject(r)
+	if len(out) > 0 {
+		return out
+	}
+	v := r.json
+	out = append(out, wantString(v, vocab.ErrorCode, want.code, "")...)
+	out = append(out, checkReason(v, want, "")...)
+	out = append(out, wantString(v, vocab.ErrorQuestion, want.question, "")...)
+	out = append(out, wantString(v, vocab.ErrorState, want.state, "")...)
+	out = append(out, checkDetail(v, want)...)
+	legacy, has := v.Get(vocab.ErrorError)
+	switch {
+	case run.legacy():
+		out = append(out, checkLegacyError(legacy, want)...)
+	case has:
+		out = append(out, "the error has the 4.0 member "+vocab.ErrorError+", which vllm-sr/5.0 replaced by "+vocab.ErrorDetail)
+	}
+	return out
+}
+
+// checkStandardRefusal: 422 with a detail list whose items have loc, msg
+// and type, and which names every word want names (the failed question,
+// an unknown member).
+func checkStandardRefusal(r *confReply, want refusal) []string {
+	if r.status != 422 {
+		return []string{fmt.Sprintf("status %d, want 422 (a schema violation)%s", r.status, detailHint(r))}
+	}
+	out := checkJSONObject(r)
+	if len(out) > 0 {
+		return out
+	}
+	detail, _ := r.json.Get(vocab.ErrorDetail)
+	if detail.Kind() != jsonvalue.KindArray || detail.Len() == 0 {
+		return []string{vocab.ErrorDetail + " is not a list of failed checks"}
+	}
+	for i, item := range detail.Items() {
+		out = append(out, checkValidationItem(item, vocab.ErrorDetail+"["+strconv.Itoa(i)+"]")...)
+	}
+	text := detailText(r.json)
+	for _, name := range append(slices.Clone(want.names), want.question) {
+		if name != "" && !strings.Contains(text, name) {
+			out = append(out, vocab.ErrorDetail+" does not name "+strconv.Quote(name))
+		}
+	}
+	return out
+}
+
+func checkValidationItem(item jsonvalue.Value, at string) []string {
+	var out []string
+	loc, _ := item.Get(vocab.ValidationItemLoc)
+	if loc.Kind() != jsonvalue.KindArray {
+		out = append(out, at+"."+vocab.ValidationItemLoc+" is not an array")
+	}
+	for _, part := range loc.Items() {
+		if _, isInt := part.Int(); part.Kind() != jsonvalue.KindString && !isInt {
+			out = append(out, at+"."+vocab.ValidationItemLoc+" holds "+describe(part)+", not a string or integer")
+		}
+	}
+	for _, name := range []string{vocab.ValidationItemMsg, vocab.ValidationItemType} {
+		if s, _ := item.Get(name); s.Kind() != jsonvalue.KindString {
+			out = append(out, at+"."+name+" is not a string")
+		}
+	}
+	return out
+}
+
+// checkReason: reason is a word of the spec's list, one want accepts, and
+// the limit it names is want's when it is the schema's own word.
+func checkReason(v jsonvalue.Value, want refusal, at string) []string {
+	r, _ := v.Get(vocab.ErrorReason)
+	if _, known := vocab.ReasonOf(r.Str()); !known {
+		return []string{fmt.Sprintf("%s%s is %s, not a reason word of the specification", at, vocab.ErrorReason, describe(r))}
+	}
+	if len(want.reasons) > 0 && !slices.Contains(want.reasons, r.Str()) {
+		return []string{fmt.Sprintf("%s%s is %q, want %s", at, vocab.ErrorReason, r.Str(), strings.Join(want.reasons, " or "))}
+	}
+	l, hasLimit := v.Get(vocab.ErrorLimit)
+	n, isInt := l.Int()
+	switch {
+	case want.limit == 0:
+		return nil
+	case len(want.reasons) > 0 && r.Str() == want.reasons[0] && n != want.limit:
+		return []string{fmt.Sprintf("%s%s is %s, want %d", at, vocab.ErrorLimit, describe(l), want.limit)}
+	case !hasLimit || !isInt:
+		return []string{fmt.Sprintf("%s%s is %s, want the limit %s names", at, vocab.ErrorLimit, describe(l), r.Str())}
+	}
+	return nil
+}
+
+// checkDetail: the detail is present; a question's failure is a 422 list
+// that locates the question (in its batch item); the detail names want's
+// words.
+func checkDetail(v jsonvalue.Value, want refusal) []string {
+	detail, ok := v.Get(vocab.ErrorDetail)
+	if !ok || detail.IsNull() {
+		return []string{"the error has no " + vocab.ErrorDetail}
+	}
+	var out []string
+	if want.code == vocab.CodeQuestionFailed && want.status() == 422 {
+		out = append(out, checkQuestionLoc(detail, want)...)
+	}
+	text := detailText(v)
+	for _, name := range want.names {
+		if !strings.Contains(text, name) {
+			out = append(out, vocab.ErrorDetail+" does not name "+strconv.Quote(name))
+		}
+	}
+	return out
+}
+
+// checkQuestionLoc: some item's loc is body, then (in a batch) requests
+// and the item's name, then questions and the question's name.
+func checkQuestionLoc(detail jsonvalue.Value, want refusal) []string {
+	if detail.Kind() != jsonvalue.KindArray {
+		return []string{vocab.ErrorDetail + " of a 422 is not the standard's list"}
+	}
+	prefix := []string{"body"}
+	if want.state != "" {
+		prefix = append(prefix, vocab.BatchRequests, want.state)
+	}
+	prefix = append(prefix, vocab.RequestQuestions, want.question)
+	for _, item := range detail.Items() {
+		loc, _ := item.Get(vocab.ValidationItemLoc)
+		var got []string
+		for _, part := range loc.Items() {
+			got = append(got, part.Str())
+		}
+		if len(got) >= len(prefix) && slices.Equal(got[:len(prefix)], prefix) {
+			return checkValidationItem(item, vocab.ErrorDetail)
+		}
+	}
+	return []string{fmt.Sprintf("no %s item is located at %v", vocab.ErrorDetail, prefix)}
+}
+
+// checkLegacyError: the 4.0 error member carries the same code, question,
+// state and reason, and a message.
+func checkLegacyError(e jsonvalue.Value, want refusal) []string {
+	at := vocab.ErrorError + "."
+	if e.Kind() != jsonvalue.KindObject {
+		return []string{"the error has no 4.0 " + vocab.ErrorError + " object"}
+	}
+	out := wantString(e, vocab.LegacyErrorCode, want.code, at)
+	out = append(out, wantString(e, vocab.LegacyErrorQuestion, want.question, at)...)
+	out = append(out, wantString(e, vocab.LegacyErrorState, want.state, at)...)
+	if m, _ := e.Get(vocab.LegacyErrorMessage); m.Kind() != jsonvalue.KindString {
+		out = append(out, at+vocab.LegacyErrorMessage+" is not a string")
+	}
+	return out
+}
+
+// wantString: member name of v is the string want; nothing is checked
+// when want is "".
+func wantString(v jsonvalue.Value, name, want, at string) []string {
+	if want == "" {
+		return nil
+	}
+	if got, _ := v.Get(name); got.Str() != want || got.Kind() != jsonvalue.KindString {
+		return []string{fmt.Sprintf("%s%s is %s, want %q", at, name, describe(got), want)}
+	}
+	return nil
+}
+
+// detailText is an error body's detail as text: the string, an object's
+// message, or a list's locs and msgs; "" when there is none.
+func detailText(v jsonvalue.Value) string {
+	d, _ := v.Get(vocab.ErrorDetail)
+	switch d.Kind() {
+	case jsonvalue.KindString:
+		return d.Str()
+	case jsonvalue.KindObject:
+		m, _ := d.Get(vocab.ErrorDetailMessage)
+		return m.Str()
+	case jsonvalue.KindArray:
+		var parts []string
+		for _, item := range d.Items() {
+			loc, _ := item.Get(vocab.ValidationItemLoc)
+			var segs []string
+			for _, p := range loc.Items() {
+				segs = append(segs, strings.Trim(string(p.Raw()), `"`))
+			}
+			msg, _ := item.Get(vocab.ValidationItemMsg)
+			parts = append(parts, strings.Join(segs, ".")+": "+msg.Str())
+		}
+		return strings.Join(parts, "; ")
+	}
+	return ""
+}

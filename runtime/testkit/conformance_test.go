@@ -1,0 +1,180 @@
+package testkit_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vllm-sr/systemone/runtime/router"
+	"github.com/vllm-sr/systemone/runtime/srun"
+	"github.com/vllm-sr/systemone/runtime/table"
+	"github.com/vllm-sr/systemone/runtime/testkit"
+)
+
+// The conformance kit run against every server it is made for: vllm-srun
+// serving 5.0 and 4.0, the Router's 5.0 listener in front of vllm-srun, a
+// server that speaks only systemone/0.2, each of which must pass; and a
+// standard server broken on purpose, which must fail exactly the cases its
+// faults break.
+
+func TestConformanceVllmSrun50(t *testing.T) {
+	url := startSrun(t, "vllm-sr/vela3-fast", "vllm-sr/5.0")
+	wantPass(t, runKit(t, url, "", testkit.ConformanceV50))
+}
+
+func TestConformanceVllmSrun40(t *testing.T) {
+	url := startSrun(t, "vllm-sr/vela3-fast", "vllm-sr/4.0")
+	wantPass(t, runKit(t, url, "", testkit.ConformanceV40))
+}
+
+func TestConformanceRouter50(t *testing.T) {
+	upstream := startSrun(t, "vllm-sr/vela3-fast", "vllm-sr/5.0")
+	url := startRouter(t, upstream)
+	wantPass(t, runKit(t, url, "vela", testkit.ConformanceV50))
+}
+
+func TestConformanceStandardServer(t *testing.T) {
+	srv := testkit.NewConformanceServer(t, testkit.ConformanceFaults{})
+	wantPass(t, runKit(t, srv.URL, "", testkit.ConformanceStandard02))
+}
+
+// brokenFailures are the cases the broken server must fail: every answer
+// with a noul or a choice, and every unknown member.
+var brokenFailures = []string{
+	"question/noul", "question/choice", "question/every-type", "state/object", "state/array",
+	"sdk/typesafe-js-0.6.0", "unknown-member/request", "unknown-member/question", "unknown-member/noul-criteria",
+}
+
+func TestConformanceBrokenServer(t *testing.T) {
+	srv := testkit.NewConformanceServer(t, testkit.ConformanceFaults{NoulOutOfRange: true, DropProbability: true, AcceptUnknown: true})
+	report := runKit(t, srv.URL, "", testkit.ConformanceStandard02)
+	var failed []string
+	for _, f := range report.Failures() {
+		failed = append(failed, f.Name)
+	}
+	if !slices.Equal(failed, brokenFailures) {
+		t.Errorf("failed %v, want %v", failed, brokenFailures)
+	}
+	for _, f := range report.Failures() {
+		if !strings.Contains(f.Reason, "1.7, outside 0..1") && !strings.Contains(f.Reason, "want exactly") && !strings.Contains(f.Reason, "status 200, want 422") {
+			t.Errorf("%s: the reason %q names none of the faults", f.Name, f.Reason)
+		}
+	}
+	if report.Passed == 0 {
+		t.Error("no case passed: the faults broke more than they should")
+	}
+	var text bytes.Buffer
+	if err := report.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	testkit.GoldenCheck(t, "testdata/conformance/broken-standard.txt", []byte(strings.ReplaceAll(text.String(), srv.URL, "URL")))
+}
+
+// A server that does not answer fails every case with the reason, and the
+// run still ends.
+func TestConformanceNoServer(t *testing.T) {
+	report := runKit(t, "http://127.0.0.1:1", "m", testkit.ConformanceV50)
+	if report.Passed != 0 || report.Failed == 0 || !strings.HasPrefix(report.Results[0].Reason, "no answer: ") {
+		t.Fatalf("passed %d, failed %d, first reason %q", report.Passed, report.Failed, report.Results[0].Reason)
+	}
+}
+
+func TestConformanceRefusesBadOptions(t *testing.T) {
+	for _, opts := range []testkit.ConformanceOptions{
+		{URL: "http://127.0.0.1:1", Schema: "vllm-sr/6.0"},
+		{URL: "127.0.0.1:8100", Schema: testkit.ConformanceV50},
+		{URL: "ftp://host", Schema: testkit.ConformanceV50},
+	} {
+		if _, err := testkit.RunConformance(context.Background(), opts); err == nil {
+			t.Errorf("%+v: no error", opts)
+		}
+	}
+}
+
+func runKit(t *testing.T, url, model string, schema table.SchemaID) *testkit.ConformanceReport {
+	t.Helper()
+	report, err := testkit.RunConformance(context.Background(), testkit.ConformanceOptions{
+		URL: url, Model: model, Schema: schema, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return report
+}
+
+func wantPass(t *testing.T, report *testkit.ConformanceReport) {
+	t.Helper()
+	for _, f := range report.Failures() {
+		t.Errorf("FAIL %s %s %s: %s", f.Method, f.Path, f.Name, f.Reason)
+	}
+	if len(report.Results) < 15 {
+		t.Errorf("only %d cases ran", len(report.Results))
+	}
+	t.Log(report.Summary())
+}
+
+// startSrun starts vllm-srun in-process on a free loopback port, as
+// `vllm-srun serve` does, and waits (bounded) for its self-test.
+func startSrun(t *testing.T, model string, schema table.SchemaID) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	run, err := srun.Start(ctx, srun.Config{Model: model, Schema: schema, Addr: "127.0.0.1:0", Logger: quiet()})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = run.Wait() })
+	for deadline := time.Now().Add(10 * time.Second); !run.Server().Ready(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not become ready within 10s", model)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return run.URL()
+}
+
+// routerConfig is a Router whose vllm-sr/5.0 listener serves the
+// deployment vela, a vllm-srun runtime.
+const routerConfig = `listeners:
+  - name: public5
+    address: 127.0.0.1:0
+    apis:
+      systemone: {schema: vllm-sr/5.0}
+deployments:
+  vela:
+    provider: systemone
+    endpoint: UPSTREAM/v1/systemone
+    model: vllm-sr/vela3-fast
+    schema: vllm-sr/5.0
+`
+
+// startRouter starts a Router whose 5.0 listener serves upstream, a
+// vllm-srun runtime, as the deployment vela; it returns the listener's URL.
+func startRouter(t *testing.T, upstream string) string {
+	t.Helper()
+	return startRouterWith(t, routerConfig, map[string]string{"UPSTREAM": upstream})
+}
+
+// startRouterAt starts the Router of the configuration at path through
+// the functions `vllm-sr serve` calls, and returns its 5.0 listener's URL.
+func startRouterAt(t *testing.T, path string) string {
+	t.Helper()
+	cfg, err := router.LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	run, err := router.Start(ctx, cfg, router.Options{Logger: quiet()})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = run.Wait() })
+	return run.URL("public5")
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

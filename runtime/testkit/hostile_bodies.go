@@ -1,0 +1,158 @@
+package testkit
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// Bodies and answers the hostile cases are built from.
+
+// hostileState is the state of every request: it carries HostileCanary.
+const hostileState = `"` + HostileCanary + `: our export button fails with a 500 since this morning"`
+
+// hq is a request body of the suite's model and state, with the questions
+// (members of the questions object) and any further top-level members
+// (each ",..."-prefixed).
+func hq(questions string, more ...string) func() []byte {
+	b := []byte(`{"model":"` + HostileModel + `","state":` + hostileState + `,"questions":{` + questions + `}` + strings.Join(more, "") + `}`)
+	return func() []byte { return b }
+}
+
+// raw is a body as written.
+func raw(s string) func() []byte { return func() []byte { return []byte(s) } }
+
+// rawBytes is a body of arbitrary bytes (invalid UTF-8 included).
+func rawBytes(b []byte) func() []byte { return func() []byte { return b } }
+
+// noulQ is a noul question named name; q is any question with the
+// canary in its instructions.
+func noulQ(name string) string { return q(name, `"type":"noul"`) }
+
+func q(name, members string) string {
+	return strconv.Quote(name) + `:{` + members + `,"instructions":"` + HostileCanary + ` does it block work?"}`
+}
+
+// okQ is the one valid question most cases carry beside their fault.
+var okQ = noulQ("urgent")
+
+// batch is a batch body whose requests are items (members of requests).
+func batch(items string, more ...string) func() []byte {
+	b := []byte(`{"model":"` + HostileModel + `","requests":{` + items + `}` + strings.Join(more, "") + `}`)
+	return func() []byte { return b }
+}
+
+// item is a batch item named name with the questions given.
+func item(name, questions string) string {
+	return strconv.Quote(name) + `:{"state":` + hostileState + `,"questions":{` + questions + `}}`
+}
+
+// levels is a score's criteria of n levels; options a choice's (or
+// labels a set's, a span's) criteria of n entries.
+func levels(n int) string {
+	l := make([]string, n)
+	for i := range l {
+		l[i] = strconv.Quote("level " + strconv.Itoa(i))
+	}
+	return "[" + strings.Join(l, ",") + "]"
+}
+
+func options(n int) string {
+	o := make([]string, n)
+	for i := range o {
+		o[i] = `"o` + strconv.Itoa(i) + `":null`
+	}
+	return "{" + strings.Join(o, ",") + "}"
+}
+
+// nested is a state nested depth arrays deep.
+func nested(depth int) string { return strings.Repeat("[", depth) + `"x"` + strings.Repeat("]", depth) }
+
+// hugeName is a made-up name of n bytes carrying HostileNameMark, and
+// cutName how an answer quotes it: its first table.MaxNameBytes bytes.
+func hugeName(n int) string {
+	return HostileNameMark + strings.Repeat("x", n-len(HostileNameMark))
+}
+
+func cutName(name string) string { return table.ClipName(name) }
+
+// once caches a big body across targets.
+func once(f func() []byte) func() []byte {
+	var (
+		o sync.Once
+		b []byte
+	)
+	return func() []byte {
+		o.Do(func() { b = f() })
+		return b
+	}
+}
+
+// gz gzips a body.
+func gz(f func() []byte) func() []byte {
+	return once(func() []byte {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		_, _ = zw.Write(f())
+		_ = zw.Close()
+		return buf.Bytes()
+	})
+}
+
+// gzipBomb is about 1 MiB of gzip inflating to about 1 GiB: gzip members
+// of 1 MiB of zeros, concatenated.
+var gzipBomb = once(func() []byte {
+	member := gz(func() []byte { return make([]byte, 1<<20) })()
+	return bytes.Repeat(member, (1<<20)/len(member))
+})
+
+// overLimit is a valid request padded past the body limit by a state of
+// spaces.
+var overLimit = once(func() []byte {
+	pad := int(vocab.LimitBodyBytes) + 1
+	return []byte(`{"model":"` + HostileModel + `","state":"` + strings.Repeat(" ", pad) + `","questions":{` + okQ + `}}`)
+})
+
+// wants
+
+var (
+	wantOK = HostileWant{Status: http.StatusOK}
+	// wantTooLarge is the 413 of a body past the limit, as sent or
+	// inflated.
+	wantTooLarge = HostileWant{Status: http.StatusRequestEntityTooLarge, Code: vocab.CodeRequestTooLarge, Reason: vocab.ReasonBodyTooLarge}
+	// notCarriedWant is the Router's refusal of a request its deployment
+	// cannot carry (a question type or a medium the card does not list),
+	// before any call.
+	notCarriedWant = HostileWant{Status: http.StatusBadRequest, Code: vocab.CodeUnsupportedCapability, Reason: vocab.ReasonNotCarried}
+)
+
+// bad is a 400 invalid_request for reason.
+func bad(reason string) HostileWant {
+	return HostileWant{Status: http.StatusBadRequest, Code: vocab.CodeInvalidRequest, Reason: reason}
+}
+
+// failed is a question_failed of status for reason.
+func failed(status int, reason string) HostileWant {
+	return HostileWant{Status: status, Code: vocab.CodeQuestionFailed, Reason: reason}
+}
+
+// invalidQ is the 422 of an invalid_question.
+func invalidQ(reason string) HostileWant { return failed(http.StatusUnprocessableEntity, reason) }
+
+// badInput is the 400 of an invalid_input question error (an input the
+// model cannot read).
+func badInput(reason string) HostileWant { return failed(http.StatusBadRequest, reason) }
+
+func wantPtr(w HostileWant) *HostileWant { return &w }
+
+// caseName numbers a family of cases.
+func caseName(family string, i int, what string) string {
+	return fmt.Sprintf("%s/%02d %s", family, i, what)
+}

@@ -1,0 +1,72 @@
+package testkit
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// Scrape is one GET /metrics of a server, parsed by the Prometheus text
+// parser: what a Prometheus server would read.
+type Scrape map[string]*dto.MetricFamily
+
+// ScrapeMetrics GETs url (a server's /metrics) and parses the answer with
+// the Prometheus text parser, failing the test on any error.
+func ScrapeMetrics(t testing.TB, url string) Scrape {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: status %d", url, resp.StatusCode)
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("GET %s: not the Prometheus text format: %v", url, err)
+	}
+	return families
+}
+
+// Value is the value of the series of family name whose labels include
+// every name=value pair of labels (a counter's or gauge's value, a
+// histogram's count); ok is false when no series matches.
+func (s Scrape) Value(name string, labels ...string) (v float64, ok bool) {
+	f := s[name]
+	if f == nil {
+		return 0, false
+	}
+	for _, m := range f.GetMetric() {
+		if !hasLabels(m, labels) {
+			continue
+		}
+		switch {
+		case m.Counter != nil:
+			v += m.Counter.GetValue()
+		case m.Gauge != nil:
+			v += m.Gauge.GetValue()
+		case m.Histogram != nil:
+			v += float64(m.Histogram.GetSampleCount())
+		}
+		ok = true
+	}
+	return v, ok
+}
+
+// hasLabels reports whether m has every name=value pair of pairs.
+func hasLabels(m *dto.Metric, pairs []string) bool {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if !slices.ContainsFunc(m.GetLabel(), func(l *dto.LabelPair) bool {
+			return l.GetName() == pairs[i] && l.GetValue() == pairs[i+1]
+		}) {
+			return false
+		}
+	}
+	return true
+}
