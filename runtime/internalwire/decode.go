@@ -75,16 +75,15 @@ func problemError(root jsonvalue.Value, problems []table.Problem) error {
 		msgs[i] = problems[i].Message()
 	}
 	return &ir.ProtocolError{Category: ir.CategoryInvalidRequest, Reason: ir.Reason(problems[0].Reason),
-		Path: Locate(root, problems[0].Path), Message: strings.Join(msgs, "; ")}
+		Path: Locate(root, SplitPointer(problems[0].Path)), Message: strings.Join(msgs, "; ")}
 }
 
-// Locate turns a problem's JSON Pointer into a Path, telling array indexes
+// Locate turns JSON Pointer segments into a Path, telling array indexes
 // from member names by walking root.
-func Locate(root jsonvalue.Value, pointer string) ir.Path {
-	var path ir.Path
+func Locate(root jsonvalue.Value, segs []string) ir.Path {
+	path := make(ir.Path, 0, len(segs))
 	cur := root
-	for _, seg := range strings.Split(pointer, "/")[1:] {
-		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+	for _, seg := range segs {
 		if cur.Kind() == jsonvalue.KindArray {
 			if i, err := strconv.Atoi(seg); err == nil && i >= 0 && i < cur.Len() {
 				path = path.At(i)
@@ -96,4 +95,19 @@ func Locate(root jsonvalue.Value, pointer string) ir.Path {
 		cur, _ = cur.Get(seg)
 	}
 	return path
+}
+
+// SplitPointer splits an RFC 6901 JSON Pointer into unescaped segments;
+// "" (the whole document) has none.
+func SplitPointer(p string) []string {
+	if p == "" {
+		return nil
+	}
+	segs := strings.Split(p[1:], "/")
+	for i, s := range segs {
+		if strings.IndexByte(s, '~') >= 0 {
+			segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+		}
+	}
+	return segs
 }

@@ -1,9 +1,8 @@
 package listener
 
 import (
-	"strings"
-
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -39,7 +38,7 @@ type Ignore func(segs []string, p table.Problem) bool
 func TriageProblems(problems []table.Problem, batch bool, ignore Ignore) Triage {
 	t := Triage{batch: batch}
 	for _, p := range problems {
-		segs := SplitPointer(p.Path)
+		segs := internalwire.SplitPointer(p.Path)
 		if ignore != nil && ignore(segs, p) {
 			continue
 		}
@@ -76,21 +75,6 @@ func questionOf(segs []string, batch bool) (item, name string, ok bool) {
 		return "", segs[1], true
 	}
 	return "", "", false
-}
-
-// SplitPointer splits an RFC 6901 JSON Pointer into unescaped segments;
-// "" (the root) has none.
-func SplitPointer(p string) []string {
-	if p == "" {
-		return nil
-	}
-	segs := strings.Split(p[1:], "/")
-	for i, s := range segs {
-		if strings.IndexByte(s, '~') >= 0 {
-			segs[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-		}
-	}
-	return segs
 }
 
 // Failures turns the failed questions into QuestionFailures in request

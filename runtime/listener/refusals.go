@@ -10,6 +10,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -69,7 +70,7 @@ func RefuseQuestion(f *QuestionFailure, root jsonvalue.Value, batch bool) *Refus
 	detail := make([]ir.DetailItem, len(f.Problems))
 	for i, p := range f.Problems {
 		detail[i] = ir.DetailItem{
-			Loc:  locate(root, SplitPointer(p.Path)),
+			Loc:  locate(root, internalwire.SplitPointer(p.Path)),
 			Msg:  "question " + table.QuoteName(f.Name) + " cannot be answered: " + p.Message(),
 			Type: string(f.Error),
 		}
@@ -247,22 +248,8 @@ func Decode(body []byte, maxDepth int) (jsonvalue.Value, *Refusal) {
 	return v, nil
 }
 
-// locate turns pointer segments into a Path from the body, telling array
-// indexes from member names by walking root.
+// locate is internalwire.Locate under the body's own name, the first
+// element of every location a listener reports.
 func locate(root jsonvalue.Value, segs []string) ir.Path {
-	loc := make(ir.Path, 0, len(segs)+1)
-	loc = append(loc, ir.PathElem{Name: "body"})
-	cur := root
-	for _, s := range segs {
-		if cur.Kind() == jsonvalue.KindArray {
-			if i, err := strconv.Atoi(s); err == nil && i >= 0 && i < cur.Len() {
-				loc = append(loc, ir.PathElem{Index: i, IsIndex: true})
-				cur = cur.Items()[i]
-				continue
-			}
-		}
-		loc = append(loc, ir.PathElem{Name: s})
-		cur, _ = cur.Get(s)
-	}
-	return loc
+	return append(ir.Path{{Name: "body"}}, internalwire.Locate(root, segs)...)
 }
