@@ -1,12 +1,25 @@
 package ir
 
 import (
+	"net/http"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // ErrorCode is the extension's flat error code beside the standard detail.
 type ErrorCode string
+
+// Status is the HTTP status the generated error table gives code. A code
+// missing from the table is a programming error of the caller, answered
+// as a 500 rather than a wrong 4xx.
+func (c ErrorCode) Status() int {
+	if e, ok := fieldtable.RequestError(string(c)); ok && e.Status != 0 {
+		return e.Status
+	}
+	return http.StatusInternalServerError
+}
 
 const (
 	ErrorInvalidRequest        ErrorCode = vocab.CodeInvalidRequest

@@ -26,11 +26,6 @@ const (
 	ReasonUnknownEndpoint = vocab.ReasonUnknownEndpoint
 )
 
-func requestStatus(code ir.ErrorCode) int {
-	e, _ := fieldtable.RequestError(string(code))
-	return e.Status
-}
-
 // RefuseProblems refuses a body that breaks schema: 400 invalid_request,
 // the message listing every problem by its path, the reason and limit those
 // of the first.
@@ -41,7 +36,7 @@ func RefuseProblems(schema table.SchemaID, problems []table.Problem) *Refusal {
 		msgs[i] = p.Message()
 	}
 	return &Refusal{Body: ir.ErrorBody{
-		Status:  requestStatus(ir.ErrorInvalidRequest),
+		Status:  ir.ErrorInvalidRequest.Status(),
 		Code:    ir.ErrorInvalidRequest,
 		Message: "the body does not follow " + string(schema) + ": " + joinListed(msgs, len(problems), "problems"),
 		Reason:  string(problems[0].Reason),
@@ -54,7 +49,7 @@ func RefuseProblems(schema table.SchemaID, problems []table.Problem) *Refusal {
 // invalid_request naming the member by its path.
 func RefuseAt(reason string, path ir.Path, message string) *Refusal {
 	return &Refusal{Body: ir.ErrorBody{
-		Status:  requestStatus(ir.ErrorInvalidRequest),
+		Status:  ir.ErrorInvalidRequest.Status(),
 		Code:    ir.ErrorInvalidRequest,
 		Message: path.String() + ": " + message,
 		Reason:  reason,
@@ -99,7 +94,7 @@ func RefuseNoValidQuestion(failures []QuestionFailure) *Refusal {
 		msgs[i] = failures[i].Message
 	}
 	return &Refusal{Body: ir.ErrorBody{
-		Status:  requestStatus(ir.ErrorInvalidRequest),
+		Status:  ir.ErrorInvalidRequest.Status(),
 		Code:    ir.ErrorInvalidRequest,
 		Message: "no question of the request can be answered: " + joinListed(msgs, len(failures), "questions"), //vocab:not-spec a word of the message
 		Reason:  ReasonNoValidQuestion,
@@ -154,7 +149,7 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *ir.
 // InvalidRequest is a 400 invalid_request with a fixed reason word and a
 // message that copies no request value.
 func InvalidRequest(reason, message string) *ir.ErrorBody {
-	return &ir.ErrorBody{Status: requestStatus(ir.ErrorInvalidRequest), Code: ir.ErrorInvalidRequest, Reason: reason, Message: message}
+	return &ir.ErrorBody{Status: ir.ErrorInvalidRequest.Status(), Code: ir.ErrorInvalidRequest, Reason: reason, Message: message}
 }
 
 // RefuseBody is the error body of a request body runtime/bodylimit would
@@ -171,7 +166,7 @@ func RefuseBody(err error) *ir.ErrorBody {
 	case errors.As(err, &big):
 		return tooLarge(big.Limit)
 	case errors.As(err, &over):
-		return &ir.ErrorBody{Status: requestStatus(ir.ErrorUnavailable), Code: ir.ErrorUnavailable, Reason: vocab.ReasonInflateBudgetExhausted,
+		return &ir.ErrorBody{Status: ir.ErrorUnavailable.Status(), Code: ir.ErrorUnavailable, Reason: vocab.ReasonInflateBudgetExhausted,
 			Message: "the server is inflating as many gzip bodies as its memory budget allows; retry later, or send the body uncompressed"}
 	case errors.As(err, &unsupported):
 		return InvalidRequest(vocab.ReasonUnsupportedContentEncoding,
@@ -186,7 +181,7 @@ func RefuseBody(err error) *ir.ErrorBody {
 
 func tooLarge(limit int64) *ir.ErrorBody {
 	return &ir.ErrorBody{
-		Status:  requestStatus(ir.ErrorRequestTooLarge),
+		Status:  ir.ErrorRequestTooLarge.Status(),
 		Code:    ir.ErrorRequestTooLarge,
 		Message: "the request body is larger than " + strconv.FormatInt(limit, 10) + " bytes",
 		Reason:  vocab.ReasonBodyTooLarge,
@@ -210,7 +205,7 @@ func RefusalBody(err error) *ir.ErrorBody {
 // RefuseEndpoint refuses a path the codec does not serve: 404.
 func RefuseEndpoint(schema table.SchemaID) *Refusal {
 	return &Refusal{Body: ir.ErrorBody{
-		Status:  requestStatus(ir.ErrorNotFound),
+		Status:  ir.ErrorNotFound.Status(),
 		Code:    ir.ErrorNotFound,
 		Message: "the path is not a System One endpoint of " + string(schema),
 		Reason:  ReasonUnknownEndpoint,
@@ -220,7 +215,7 @@ func RefuseEndpoint(schema table.SchemaID) *Refusal {
 // RefuseError turns a decoding error (a jsonvalue syntax error, or an
 // internal-form *ProtocolError) into a 400 invalid_request refusal.
 func RefuseError(err error) *Refusal {
-	body := ir.ErrorBody{Status: requestStatus(ir.ErrorInvalidRequest), Code: ir.ErrorInvalidRequest}
+	body := ir.ErrorBody{Status: ir.ErrorInvalidRequest.Status(), Code: ir.ErrorInvalidRequest}
 	var se *jsonvalue.SyntaxError
 	var pe *ir.ProtocolError
 	switch {

@@ -18,16 +18,6 @@ const (
 	codeUnavailable ir.ErrorCode = vocab.CodeUnavailable
 )
 
-// requestStatus is the status of a request error code, from the generated
-// table. A code missing from the table is a programming error in this
-// package, answered as a 500 rather than a wrong 4xx.
-func requestStatus(code ir.ErrorCode) int {
-	if e, ok := fieldtable.RequestError(string(code)); ok && e.Status != 0 {
-		return e.Status
-	}
-	return http.StatusInternalServerError
-}
-
 // retryAfter reports whether the table says code comes with Retry-After.
 func retryAfter(code ir.ErrorCode) bool {
 	e, ok := fieldtable.RequestError(string(code))
@@ -45,7 +35,7 @@ func questionStatus(kind ir.QuestionErrorCode) int {
 
 func modelNotFound(served string) *ir.ErrorBody {
 	return &ir.ErrorBody{
-		Status:  requestStatus(ir.ErrorModelNotFound),
+		Status:  ir.ErrorModelNotFound.Status(),
 		Code:    ir.ErrorModelNotFound,
 		Message: fmt.Sprintf("the server does not answer with the model named; it answers with %s", served),
 		Reason:  vocab.ReasonUnknownModel,
@@ -54,7 +44,7 @@ func modelNotFound(served string) *ir.ErrorBody {
 
 func overloaded() *ir.ErrorBody {
 	return &ir.ErrorBody{
-		Status:  requestStatus(ir.ErrorOverloaded),
+		Status:  ir.ErrorOverloaded.Status(),
 		Code:    ir.ErrorOverloaded,
 		Message: "the server has as many requests in flight as it admits; retry later",
 		Reason:  vocab.ReasonOverloaded,
@@ -63,7 +53,7 @@ func overloaded() *ir.ErrorBody {
 
 func starting() *ir.ErrorBody {
 	return &ir.ErrorBody{
-		Status:  requestStatus(codeStarting),
+		Status:  codeStarting.Status(),
 		Code:    codeStarting,
 		Message: "the server is starting: the model is loading or running its self-test",
 		Reason:  vocab.ReasonStarting,
@@ -72,7 +62,7 @@ func starting() *ir.ErrorBody {
 
 func methodNotAllowed() *ir.ErrorBody {
 	return &ir.ErrorBody{
-		Status:  requestStatus(ir.ErrorMethodNotAllowed),
+		Status:  ir.ErrorMethodNotAllowed.Status(),
 		Code:    ir.ErrorMethodNotAllowed,
 		Message: "the endpoint does not answer this method; see the Allow header",
 		Reason:  vocab.ReasonMethodNotAllowed,
@@ -81,7 +71,7 @@ func methodNotAllowed() *ir.ErrorBody {
 
 func unknownPath() *ir.ErrorBody {
 	return &ir.ErrorBody{
-		Status:  requestStatus(ir.ErrorNotFound),
+		Status:  ir.ErrorNotFound.Status(),
 		Code:    ir.ErrorNotFound,
 		Message: "no endpoint at this path; the server answers /v1/systemone, /v1/systemone/batch, /v1/decisions, /v1/bundle, /v1/models, /health and /metrics",
 		Reason:  vocab.ReasonUnknownPath,
