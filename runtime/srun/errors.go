@@ -24,15 +24,6 @@ func retryAfter(code ir.ErrorCode) bool {
 	return ok && e.RetryAfter
 }
 
-// questionStatus is the status a question error answers POST
-// /v1/systemone with, from the generated table.
-func questionStatus(kind ir.QuestionErrorCode) int {
-	if e, ok := fieldtable.QuestionError(string(kind)); ok {
-		return e.Status
-	}
-	return http.StatusInternalServerError
-}
-
 func modelNotFound(served string) *ir.ErrorBody {
 	return &ir.ErrorBody{
 		Status:  ir.ErrorModelNotFound.Status(),
