@@ -58,10 +58,10 @@ fuzz-smoke: ## Run every Fuzz target for FUZZTIME (default 100000x) each; crashe
 		done; \
 	done
 
-BENCH_PKGS := ./runtime/listener/ ./runtime/jsonvalue/ ./runtime/internalwire/
+BENCH_PKGS := ./runtime/listener/ ./runtime/jsonvalue/ ./runtime/internalwire/ ./runtime/router/
 BENCH_COUNT ?= 6
 
-bench: ## Run the listener, jsonvalue and internalwire benchmarks (-count $(BENCH_COUNT)) and summarise them with benchstat
+bench: ## Run the listener, jsonvalue, internalwire and Router benchmarks (-count $(BENCH_COUNT); the Router's batch fan-out as x-ideal) and summarise them with benchstat
 	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) $(BENCH_PKGS) | tee /tmp/systemone-bench.txt
 	$(GO) tool benchstat /tmp/systemone-bench.txt
 

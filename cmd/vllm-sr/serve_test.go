@@ -19,7 +19,7 @@ import (
 
 // buildBinary builds the command into a temporary directory with its VCS
 // stamp (as `make build` does), or skips without a go tool.
-func buildBinary(t *testing.T, name string) string {
+func buildBinary(t testing.TB, name string) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {

@@ -30,16 +30,28 @@ var lingerTime = LingerTime
 // close).
 //
 // A request that asked for 100-continue is not read: the client sends no
-// body after a final status. Call Linger last, after the answer is
-// written; it flushes the answer first.
+// body after a final status. Nor is a body whose reading already failed
+// (one that says so, as a FailedBody does): a client that stalled past
+// the body-read deadline is not sending, and lingering would hold its
+// connection LingerTime past that deadline. Call Linger last, after the
+// answer is written; it flushes the answer first.
 func Linger(w http.ResponseWriter, r *http.Request) {
 	if r.Body == nil || r.Body == http.NoBody || expectsContinue(r) {
+		return
+	}
+	if f, ok := r.Body.(FailedBody); ok && f.ReadFailed() {
 		return
 	}
 	rc := http.NewResponseController(w)
 	_ = rc.Flush()
 	_ = rc.SetReadDeadline(time.Now().Add(lingerTime))
 	_, _ = io.CopyN(io.Discard, r.Body, LingerBytes)
+}
+
+// FailedBody is a request body that knows whether reading it failed (the
+// servers' body under its read deadline, runtime/listener).
+type FailedBody interface {
+	ReadFailed() bool
 }
 
 // answerEarly prepares w for an answer written before the body is read

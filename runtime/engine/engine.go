@@ -148,7 +148,9 @@ func (x *Exchange) Call(ctx context.Context) (listener.Outcome, time.Duration, *
 
 // planFailed is the error of a plan the target codec could not make: 400
 // unsupported_capability for what the target cannot carry or its schema
-// cannot write, else 500.
+// cannot write, else 500. The path it names is cut as a detail item's loc
+// is (its names to table.MaxNameBytes, its first ir.MaxLocElems elements):
+// its names are the request's.
 func planFailed(err error) *ir.ErrorBody {
 	var ce *target.CarryError
 	if errors.As(err, &ce) {
@@ -157,7 +159,7 @@ func planFailed(err error) *ir.ErrorBody {
 	var pe *ir.ProtocolError
 	if errors.As(err, &pe) && pe.Category != ir.CategoryInvalidIR {
 		return &ir.ErrorBody{Status: http.StatusBadRequest, Code: ir.ErrorUnsupportedCapability,
-			Reason: string(pe.Reason), Message: "the deployment's schema cannot carry the request, at " + pe.Path.String()}
+			Reason: string(pe.Reason), Message: "the deployment's schema cannot carry the request, at " + pe.Path.Clipped(ir.MaxLocElems).String()}
 	}
 	return &ir.ErrorBody{Status: http.StatusInternalServerError, Reason: vocab.ReasonUnplannableRequest,
 		Message: "the request could not be written for the deployment's schema"}

@@ -151,3 +151,27 @@ func cappedOptions(o *ir.Options, limit int64) *ir.Options {
 	c.DeadlineMs = &limit
 	return &c
 }
+
+// DropQuestions leaves the questions drop reports out of the batch that
+// is planned (a server fails them on their own before any call, on
+// /v1/decisions), and returns how many questions are left. The batch, its
+// items and their question lists are copies, and the client's own bytes
+// no longer go on: they carry the dropped questions.
+func (x *Exchange) DropQuestions(drop func(q *ir.Question) bool) (left int) {
+	b := *x.Batch
+	b.Items = slices.Clone(b.Items)
+	for i := range b.Items {
+		r := &b.Items[i].Request
+		kept := make([]ir.Question, 0, len(r.Questions))
+		for j := range r.Questions {
+			if !drop(&r.Questions[j]) {
+				kept = append(kept, r.Questions[j])
+			}
+		}
+		r.Questions = kept
+		left += len(kept)
+	}
+	x.Batch = &b
+	x.rewritten = true
+	return left
+}

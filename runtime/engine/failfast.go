@@ -1,13 +1,13 @@
 package engine
 
 import (
-	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
@@ -87,9 +87,11 @@ func questionFailed(a *ir.Answer) *ir.ErrorBody {
 	if reason == "" {
 		reason = string(a.Error)
 	}
-	// The question's name is how the client finds it; the answer's message
-	// is a fixed sentence (the IR carries no request data in it).
-	msg := fmt.Sprintf("question %q cannot be answered: %s", a.Name, a.Message)
+	// The question's name is how the client finds it, quoted cut to
+	// table.MaxNameBytes (a request's one huge name must not make a huge
+	// answer); the answer's message is a fixed sentence (the IR carries no
+	// request data in it).
+	msg := "question " + table.QuoteName(a.Name) + " cannot be answered: " + a.Message
 	e := &ir.ErrorBody{Status: status, Code: ir.ErrorQuestionFailed, Message: msg, Question: a.Name,
 		Reason: reason, Limit: a.Limit}
 	if status == http.StatusUnprocessableEntity {

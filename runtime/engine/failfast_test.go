@@ -1,11 +1,15 @@
 package engine
 
 import (
+	"context"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
@@ -103,4 +107,31 @@ func pathOf(names ...string) ir.Path {
 		p = p.Key(n)
 	}
 	return p
+}
+
+// TestHugeNamesCutInErrors: the engine's own error messages quote a
+// request's names cut to table.MaxNameBytes, so a question named with
+// 1 MiB, failed by its model or unplannable for its target, is answered
+// with a small error naming 64 bytes of it.
+func TestHugeNamesCutInErrors(t *testing.T) {
+	name := strings.Repeat("n", 1<<20)
+	tooMuch := strings.Repeat("n", table.MaxNameBytes+1)
+	body := `{"model":"m","state":"x","questions":{"` + name + `":{"type":"noul","instructions":"i"}}}`
+	x := read(t, table.SchemaVllmSR50, listener.EndpointSystemOne, body)
+	_, _, failed := builtin.Run(context.Background(), x, Route{Caller: scripted{fail: map[string]bool{tc.SingleItem: true}}})
+	unplannable := planFailed(&ir.ProtocolError{Category: ir.CategoryUnsupported, Reason: ir.ReasonUnsupported,
+		Path: pathOf("questions", name, "type")})
+	for _, e := range []*ir.ErrorBody{failed, unplannable} {
+		if e == nil {
+			t.Fatal("no error")
+		}
+		if strings.Contains(e.Message, tooMuch) || !strings.Contains(e.Message, table.ClipName(name)) || len(e.Message) > 1<<10 {
+			t.Errorf("the message quotes %d bytes, not the name cut to %d: %.200s", len(e.Message), table.MaxNameBytes, e.Message)
+		}
+		status, answer := listener.V50.AnswerError(x.Client, e)
+		if len(answer) >= 64<<10 || strings.Contains(string(answer), tooMuch) {
+			t.Errorf("status %d: an answer of %d bytes, %d of them the name: %.300s", status, len(answer),
+				strings.Count(string(answer), "n"), answer)
+		}
+	}
 }

@@ -2,7 +2,12 @@
 // criteria, options, asset) to the IR: the one reader (Reader) and the one
 // writer (Writer) of request bodies, and the internal wire form, the form
 // the hops inside a deployment speak (the Router to a model runtime's
-// /v1/decisions and /v1/bundle, an Engine to its workers).
+// /v1/decisions and /v1/bundle, an Engine to its workers). It binds the
+// answer shapes (answer, response, batch response, error, listing) too:
+// AnswerWriter writes them for every listener codec, and ReadResponse,
+// ReadAnswer, ReadListing and ReadErrorReport read them for every target
+// codec, each shape's writer and reader in one file (answer.go,
+// response.go, response_ext.go, errorbody.go, listing.go).
 //
 // Reading is the generated validator's check and then Reader's mapping:
 // every listener codec and the internal form read this way, so a member

@@ -1,6 +1,9 @@
 package ir
 
-import "github.com/vllm-sr/systemone/generated/vocab"
+import (
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
+)
 
 // RoleMode says how a request's state parts get their roles.
 type RoleMode string
@@ -88,13 +91,8 @@ const (
 	QuestionErrorUnavailable        QuestionErrorCode = vocab.QuestionErrorUnavailable
 )
 
-// Valid reports whether c is a known question error code.
+// Valid reports whether c is a question error kind of the generated table.
 func (c QuestionErrorCode) Valid() bool {
-	switch c {
-	case QuestionErrorInvalidQuestion, QuestionErrorInvalidInput, QuestionErrorMaxLengthExceeded,
-		QuestionErrorScanBudgetExceeded, QuestionErrorInvalidModelOutput,
-		QuestionErrorDeadlineExceeded, QuestionErrorUnavailable:
-		return true
-	}
-	return false
+	_, ok := fieldtable.QuestionError(string(c))
+	return ok
 }

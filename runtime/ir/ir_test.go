@@ -35,18 +35,7 @@ func TestPathKeyDoesNotAlias(t *testing.T) {
 	}
 }
 
-func TestLayoutLiteralReplaysOnlyMatchingValues(t *testing.T) {
-	m := &LayoutMember{Name: "threshold", Raw: []byte("0.50"), Canon: []byte("0.5")}
-	if got := m.Literal([]byte("0.5")); string(got) != "0.50" {
-		t.Errorf("same value: got %s, want the recorded 0.50", got)
-	}
-	if got := m.Literal([]byte("0.7")); string(got) != "0.7" {
-		t.Errorf("changed value: got %s, want the canonical 0.7", got)
-	}
-	var none *LayoutMember
-	if got := none.Literal([]byte("1")); string(got) != "1" {
-		t.Errorf("no record: got %s", got)
-	}
+func TestLayoutNameFor(t *testing.T) {
 	l := Layout{Entry: &EntryName{Name: "q", RawName: []byte(`"\u0071"`)}}
 	if l.NameFor("q") == nil || l.NameFor("r") != nil {
 		t.Error("NameFor must give the recorded quoting only for the name it stands for")

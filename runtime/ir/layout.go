@@ -1,7 +1,5 @@
 package ir
 
-import "bytes"
-
 // Layout records how one JSON object of a message was written on the wire
 // it was read from, so a codec of that wire can write it back byte for byte
 // while the rest of the IR stays schema-neutral.
@@ -66,14 +64,4 @@ func (l *Layout) NameFor(name string) []byte {
 		return l.Entry.RawName
 	}
 	return nil
-}
-
-// Literal returns the spelling to write for a value whose canonical
-// encoding is canon: the recorded Raw when Canon still matches, else canon.
-// m may be nil.
-func (m *LayoutMember) Literal(canon []byte) []byte {
-	if m != nil && m.Raw != nil && bytes.Equal(m.Canon, canon) {
-		return m.Raw
-	}
-	return canon
 }

@@ -24,18 +24,17 @@ const (
 type Reason string
 
 const (
-	ReasonInvalidJSON     Reason = vocab.ReasonInvalidJSON
-	ReasonUnknownMember   Reason = vocab.ReasonUnknownMember
-	ReasonMissingMember   Reason = vocab.ReasonMissingMember
-	ReasonWrongType       Reason = vocab.ReasonWrongType
-	ReasonUnknownValue    Reason = vocab.ReasonUnknownValue
-	ReasonOutOfRange      Reason = vocab.ReasonOutOfRange
-	ReasonEmpty           Reason = vocab.ReasonEmpty
-	ReasonConflict        Reason = vocab.ReasonConflictingMembers
-	ReasonSpellingForType Reason = vocab.ReasonSpellingNotForType
-	ReasonNotAllowedHere  Reason = vocab.ReasonNotAllowedHere
-	ReasonUnsupported     Reason = vocab.ReasonUnsupported
-	ReasonUnsetMode       Reason = vocab.ReasonUnsetMode
+	ReasonInvalidJSON    Reason = vocab.ReasonInvalidJSON
+	ReasonUnknownMember  Reason = vocab.ReasonUnknownMember
+	ReasonMissingMember  Reason = vocab.ReasonMissingMember
+	ReasonWrongType      Reason = vocab.ReasonWrongType
+	ReasonUnknownValue   Reason = vocab.ReasonUnknownValue
+	ReasonOutOfRange     Reason = vocab.ReasonOutOfRange
+	ReasonEmpty          Reason = vocab.ReasonEmpty
+	ReasonConflict       Reason = vocab.ReasonConflictingMembers
+	ReasonNotAllowedHere Reason = vocab.ReasonNotAllowedHere
+	ReasonUnsupported    Reason = vocab.ReasonUnsupported
+	ReasonUnsetMode      Reason = vocab.ReasonUnsetMode
 )
 
 // ProtocolError is a codec's refusal: a category, a fixed reason, the JSON

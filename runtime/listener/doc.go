@@ -2,7 +2,7 @@
 // seam (Codec: what a codec reads a client's request into, and how it
 // answers in the client's schema), the reading and answering code every
 // listener schema shares (the native endpoints, problem triage, refusals,
-// the IR builder, the answer writer, the legacy-form counter), and the two
+// the IR builder, the choice of answer shape, the legacy-form counter), and the two
 // listener codecs, V50 (vllm-sr/5.0) and V40 (vllm-sr/4.0).
 //
 // A codec is stateless and safe for concurrent use; the per-request state

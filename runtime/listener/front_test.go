@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
@@ -119,6 +120,36 @@ func TestReadTimeout(t *testing.T) {
 	stalled, err := http.ReadResponse(bufio.NewReader(c), nil)
 	if err != nil || stalled.StatusCode != http.StatusRequestTimeout {
 		t.Fatalf("a stalled body: %v %v", err, stalled)
+	}
+}
+
+// A body that stalled past the read deadline is not lingered on: the
+// client is not sending, so the refusal's lingering read
+// (bodylimit.Linger) returns at once and the connection closes within
+// about the read timeout, not bodylimit.LingerTime later.
+func TestStalledBodyIsNotLingeredOn(t *testing.T) {
+	const readTimeout = 300 * time.Millisecond
+	srv := frontServer(t, readTimeout, time.Second, func(w *listener.Served, r *http.Request) {
+		if _, err := io.ReadAll(r.Body); err != nil {
+			w.Header().Set("Connection", "close")
+			w.WriteHeader(http.StatusRequestTimeout)
+			bodylimit.Linger(w, r)
+		}
+	})
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	fmt.Fprint(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly part")
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.Copy(io.Discard, c); err != nil { // the answer, then the server's close
+		t.Fatalf("the server did not close the connection: %v", err)
+	}
+	if took := time.Since(start); took > readTimeout+2*time.Second {
+		t.Errorf("the stalled connection closed after %v, want about the read timeout (%v), not the lingering time (%v) more",
+			took, readTimeout, bodylimit.LingerTime)
 	}
 }
 

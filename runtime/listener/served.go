@@ -195,21 +195,31 @@ func SetCode(w http.ResponseWriter, code string) {
 // deadline, which it lifts once the whole body has been read: the
 // server's background read that notices a client going away then never
 // times out while the handler works. A body that failed keeps the
-// deadline, so the server's drain of its rest cannot wait on the client.
+// deadline, so the server's drain of its rest cannot wait on the client,
+// and says it failed (bodylimit.FailedBody): a client that stalled past the
+// deadline is not sending, so the refusal's lingering read must not give
+// it a later deadline.
 type readDeadlineBody struct {
 	io.ReadCloser
-	w    http.ResponseWriter
-	done bool
+	w      http.ResponseWriter
+	done   bool
+	failed bool
 }
 
 func (b *readDeadlineBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if err == io.EOF && !b.done {
+	switch {
+	case err == io.EOF && !b.done:
 		b.done = true
 		_ = http.NewResponseController(b.w).SetReadDeadline(time.Time{})
+	case err != nil && err != io.EOF:
+		b.failed = true
 	}
 	return n, err
 }
+
+// ReadFailed reports whether a read of the body failed (bodylimit.FailedBody).
+func (b *readDeadlineBody) ReadFailed() bool { return b.failed }
 
 // MethodWord is the request method when it is a standard one, so a log
 // line or label never carries an arbitrary client token.

@@ -19,7 +19,7 @@ var V40 Codec = v40{}
 type v40 struct{}
 
 // v40Answerer writes the 4.0 shapes.
-var v40Answerer = Answerer{Legacy: true}
+var v40Answerer = Answerer{internalwire.AnswerWriter{Legacy: true}}
 
 // Schema returns vllm-sr/4.0.
 func (v40) Schema() table.SchemaID { return v40Readers.Schema }

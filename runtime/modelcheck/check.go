@@ -1,6 +1,8 @@
 package modelcheck
 
 import (
+	"slices"
+
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
@@ -41,24 +43,6 @@ type Plan struct {
 	VideoSeconds float64
 }
 
-// Outcome is one question's plan or failure.
-type Outcome struct {
-	Question *ir.Question
-	Plan     Plan
-	Failure  *Failure
-}
-
-// Request checks every question of req against model, in request order.
-func Request(model table.Model, req *ir.Request) []Outcome {
-	out := make([]Outcome, len(req.Questions))
-	for i := range req.Questions {
-		q := &req.Questions[i]
-		p, f := Question(model, req, q)
-		out[i] = Outcome{Question: q, Plan: p, Failure: f}
-	}
-	return out
-}
-
 // Question checks one question of req against model: the question, then
 // its input, then its length. It returns the plan, or the first failure.
 func Question(model table.Model, req *ir.Request, q *ir.Question) (Plan, *Failure) {
@@ -68,7 +52,7 @@ func Question(model table.Model, req *ir.Request, q *ir.Question) (Plan, *Failur
 		return p, f
 	}
 	if !card.Answers(p.Type) {
-		return p, fail(ReasonTypeNotAnswered)
+		return p, fail(vocab.ReasonQuestionTypeNotAnswered)
 	}
 	if f := checkFields(card, req, q, &p); f != nil {
 		return p, f
@@ -90,19 +74,19 @@ func Question(model table.Model, req *ir.Request, q *ir.Question) (Plan, *Failur
 func resolvePreset(card *table.Card, q *ir.Question, p *Plan) *Failure {
 	if q.Preset == nil {
 		if q.Type == "" {
-			return fail(ReasonMissingType)
+			return fail(vocab.ReasonMissingType)
 		}
 		return nil
 	}
 	cp, ok := card.Preset(*q.Preset)
 	if !ok {
 		if q.Type == "" {
-			return fail(ReasonMissingType)
+			return fail(vocab.ReasonMissingType)
 		}
-		return fail(ReasonPresetNotAnswered)
+		return fail(vocab.ReasonPresetNotAnswered)
 	}
 	if q.Type != "" && q.Type != cp.Type {
-		return fail(ReasonPresetTypeMismatch)
+		return fail(vocab.ReasonPresetTypeMismatch)
 	}
 	p.Type, p.Preset = cp.Type, cp.Name
 	if !q.Criteria.Present() {
@@ -119,20 +103,20 @@ func checkFields(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fa
 	t := p.Type
 	switch {
 	case q.Head != nil && (t != table.QuestionSpan || !card.HasSpanHead(string(*q.Head))):
-		return fail(ReasonHeadNotAnswered)
+		return fail(vocab.ReasonSpanHeadNotAnswered)
 	case q.DecisionAdapter != nil && *q.DecisionAdapter &&
 		(!card.DecisionAdapter || (t != table.QuestionChoice && t != table.QuestionNoul && t != table.QuestionScore)):
-		return fail(ReasonAdapterNotAnswered)
+		return fail(vocab.ReasonDecisionAdapterNotAnswered)
 	case q.Overflow != nil && card.Limits.ScanBudget == 0:
-		return fail(ReasonOverflowNotAnswered)
+		return fail(vocab.ReasonOverflowNotAnswered)
 	case q.Threshold != nil && t != table.QuestionSet && t != table.QuestionSpan:
-		return fail(ReasonThresholdNotAnswered)
+		return fail(vocab.ReasonThresholdNotAnswered)
 	case q.Threshold != nil && (*q.Threshold < 0 || *q.Threshold > 1):
-		return fail(ReasonThresholdOutOfRange)
+		return fail(vocab.ReasonThresholdOutOfRange)
 	case q.At != nil && (t != table.QuestionBox || !card.Reads(table.ModalityVideo)):
-		return fail(ReasonAtNotAnswered)
-	case q.Rate != nil && (t != table.QuestionTrack || !containsRate(card.TrackRates, *q.Rate)):
-		return fail(ReasonRateNotAnswered)
+		return fail(vocab.ReasonAtNotAnswered)
+	case q.Rate != nil && (t != table.QuestionTrack || !slices.Contains(card.TrackRates, *q.Rate)):
+		return fail(vocab.ReasonRateNotAnswered)
 	}
 	if f := checkOver(card, req, q, p); f != nil {
 		return f
@@ -162,29 +146,20 @@ func checkOver(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fail
 	case table.OverAny:
 	case table.OverSpansAndPresets:
 		if p.Type != table.QuestionSpan && p.Preset == "" {
-			return fail(ReasonOverNotAnswered)
+			return fail(vocab.ReasonOverNotAnswered)
 		}
 	default:
-		return fail(ReasonOverNotAnswered)
+		return fail(vocab.ReasonOverNotAnswered)
 	}
 	if req.State.Kind() != jsonvalue.KindObject {
-		return fail(ReasonOverNeedsObjectState)
+		return fail(vocab.ReasonOverNeedsObjectState)
 	}
 	for _, key := range q.Over {
 		if _, ok := req.State.Get(key); !ok {
-			return fail(ReasonOverUnknownKey)
+			return fail(vocab.ReasonOverUnknownKey)
 		}
 	}
 	return nil
-}
-
-func containsRate(rates []int64, r int64) bool {
-	for _, x := range rates {
-		if x == r {
-			return true
-		}
-	}
-	return false
 }
 
 // checkCriteria: each type's criteria form, with counts in the card's
@@ -194,30 +169,30 @@ func checkCriteria(card *table.Card, t table.QuestionType, c ir.Criteria) *Failu
 	case table.QuestionNoul:
 		for _, m := range c.Keyed {
 			if m.Name != vocab.NoulCriteriaTrue && m.Name != vocab.NoulCriteriaFalse {
-				return fail(ReasonBadNoulCriteria)
+				return fail(vocab.ReasonBadNoulCriteria)
 			}
 		}
 		if c.Form == ir.CriteriaLevels {
-			return fail(ReasonBadNoulCriteria)
+			return fail(vocab.ReasonBadNoulCriteria)
 		}
 		return nil
 	case table.QuestionBox, table.QuestionTrack:
 		if c.Present() && c.Form != ir.CriteriaNull {
-			return fail(ReasonCriteriaNotAllowed)
+			return fail(vocab.ReasonCriteriaNotAllowed)
 		}
 		return nil
 	}
 	want, n := ir.CriteriaKeyed, len(c.Keyed)
-	few, many := ReasonTooFewOptions, ReasonTooManyOptions
+	few, many := Reason(vocab.ReasonTooFewOptions), Reason(vocab.ReasonTooManyOptions)
 	switch t {
 	case table.QuestionScore:
 		want, n = ir.CriteriaLevels, len(c.Levels)
-		few, many = ReasonTooFewLevels, ReasonTooManyLevels
+		few, many = vocab.ReasonTooFewLevels, vocab.ReasonTooManyLevels
 	case table.QuestionSet, table.QuestionSpan:
-		few, many = ReasonTooFewLabels, ReasonTooManyLabels
+		few, many = vocab.ReasonTooFewLabels, vocab.ReasonTooManyLabels
 	}
 	if c.Form != want {
-		return fail(ReasonMissingCriteria)
+		return fail(vocab.ReasonMissingCriteria)
 	}
 	r, _ := card.Limits.Range(t)
 	switch {

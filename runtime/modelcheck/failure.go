@@ -8,64 +8,10 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
-// Reason is the fixed word for why a question failed.
+// Reason is the fixed word for why a question failed: a generated/vocab
+// reason of the spec's error_reasons, with its question error kind, limit
+// unit and message in reasons.
 type Reason string
-
-// The reasons, each with its question error kind and message in reasons.
-const (
-	ReasonMissingType           Reason = vocab.ReasonMissingType
-	ReasonTypeNotAnswered       Reason = vocab.ReasonQuestionTypeNotAnswered
-	ReasonPresetNotAnswered     Reason = vocab.ReasonPresetNotAnswered
-	ReasonPresetTypeMismatch    Reason = vocab.ReasonPresetTypeMismatch
-	ReasonHeadNotAnswered       Reason = vocab.ReasonSpanHeadNotAnswered
-	ReasonAdapterNotAnswered    Reason = vocab.ReasonDecisionAdapterNotAnswered
-	ReasonOverNotAnswered       Reason = vocab.ReasonOverNotAnswered
-	ReasonOverNeedsObjectState  Reason = vocab.ReasonOverNeedsObjectState
-	ReasonOverUnknownKey        Reason = vocab.ReasonOverUnknownKey
-	ReasonOverflowNotAnswered   Reason = vocab.ReasonOverflowNotAnswered
-	ReasonThresholdNotAnswered  Reason = vocab.ReasonThresholdNotAnswered
-	ReasonThresholdOutOfRange   Reason = vocab.ReasonThresholdOutOfRange
-	ReasonAtNotAnswered         Reason = vocab.ReasonAtNotAnswered
-	ReasonRateNotAnswered       Reason = vocab.ReasonRateNotAnswered
-	ReasonMissingCriteria       Reason = vocab.ReasonMissingCriteria
-	ReasonCriteriaNotAllowed    Reason = vocab.ReasonCriteriaNotAllowed
-	ReasonBadNoulCriteria       Reason = vocab.ReasonBadNoulCriteria
-	ReasonTooFewOptions         Reason = vocab.ReasonTooFewOptions
-	ReasonTooManyOptions        Reason = vocab.ReasonTooManyOptions
-	ReasonTooFewLabels          Reason = vocab.ReasonTooFewLabels
-	ReasonTooManyLabels         Reason = vocab.ReasonTooManyLabels
-	ReasonTooFewLevels          Reason = vocab.ReasonTooFewLevels
-	ReasonTooManyLevels         Reason = vocab.ReasonTooManyLevels
-	ReasonPlaceholderInQuestion Reason = vocab.ReasonPlaceholderInQuestion
-	ReasonUnknownPlaceholder    Reason = vocab.ReasonUnknownPlaceholder
-	ReasonUnplacedAsset         Reason = vocab.ReasonUnplacedAsset
-	ReasonBadBase64             Reason = vocab.ReasonBadBase64
-	ReasonBadImage              Reason = vocab.ReasonBadImage
-	ReasonFormatMismatch        Reason = vocab.ReasonFormatMismatch
-	ReasonImageNotRead          Reason = vocab.ReasonImageNotRead
-	ReasonVideoNotRead          Reason = vocab.ReasonVideoNotRead
-	ReasonTooManyImages         Reason = vocab.ReasonTooManyImages
-	ReasonTooManyVideos         Reason = vocab.ReasonTooManyVideos
-	ReasonImageSideTooSmall     Reason = vocab.ReasonImageSideTooSmall
-	ReasonImageSideTooLarge     Reason = vocab.ReasonImageSideTooLarge
-	ReasonImageAreaTooSmall     Reason = vocab.ReasonImageAreaTooSmall
-	ReasonImageAreaTooLarge     Reason = vocab.ReasonImageAreaTooLarge
-	ReasonImageFileTooLarge     Reason = vocab.ReasonImageFileTooLarge
-	ReasonVideoFileTooLarge     Reason = vocab.ReasonVideoFileTooLarge
-	ReasonVideoTooLong          Reason = vocab.ReasonVideoTooLong
-	ReasonMissingMedia          Reason = vocab.ReasonMissingMedia
-	ReasonNeedsOneVideo         Reason = vocab.ReasonNeedsOneVideo
-	ReasonUnreadableVideo       Reason = vocab.ReasonUnreadableVideo
-	ReasonAtBeyondVideo         Reason = vocab.ReasonAtBeyondVideo
-	ReasonInputTooLong          Reason = vocab.ReasonInputTooLong
-	ReasonInputTruncated        Reason = vocab.ReasonInputTruncated
-	ReasonQuestionTooLong       Reason = vocab.ReasonQuestionTooLong
-	ReasonScanBudget            Reason = vocab.ReasonScanBudget
-	// ReasonDeadlinePassed is not a model check: a caller that runs
-	// questions reports it for a question whose work had not started by
-	// options.deadline_ms.
-	ReasonDeadlinePassed Reason = vocab.ReasonDeadlinePassed
-)
 
 // The units of a broken limit: English words of a failure's message
 // ("limit 8 labels"), never JSON members, though some are spelled like
@@ -97,59 +43,59 @@ var (
 
 // reasons is the one table of reasons: kind, limit unit and message.
 var reasons = map[Reason]reasonInfo{
-	ReasonMissingType:           {invalidQuestion, "", "the question names no type, and no preset of the model gives it one"},
-	ReasonTypeNotAnswered:       {invalidQuestion, "", "the model does not answer questions of this type"},
-	ReasonPresetNotAnswered:     {invalidQuestion, "", "the model's card does not list this preset"},
-	ReasonPresetTypeMismatch:    {invalidQuestion, "", "the preset answers another question type than the question's"},
-	ReasonHeadNotAnswered:       {invalidQuestion, "", "the model has no such span head, or head is set on a question that is not a span"},
-	ReasonAdapterNotAnswered:    {invalidQuestion, "", "the model declares no decision adapter for this question type"},
-	ReasonOverNotAnswered:       {invalidQuestion, "", "the model does not answer over on this question"},
-	ReasonOverNeedsObjectState:  {invalidQuestion, "", "over names state keys, and the state is not an object"},
-	ReasonOverUnknownKey:        {invalidQuestion, "", "over names a key the state does not have"},
-	ReasonOverflowNotAnswered:   {invalidQuestion, "", "the model reads no part in windows, so it does not answer overflow"},
-	ReasonThresholdNotAnswered:  {invalidQuestion, "", "threshold applies only to set and span questions"},
-	ReasonThresholdOutOfRange:   {invalidQuestion, "", "threshold must be between 0 and 1"},
-	ReasonAtNotAnswered:         {invalidQuestion, "", "at applies only to a box question on a model that reads video"},
-	ReasonRateNotAnswered:       {invalidQuestion, "", "the model does not answer track questions at this rate"},
-	ReasonMissingCriteria:       {invalidQuestion, "", "the question type needs criteria in its own form"},
-	ReasonCriteriaNotAllowed:    {invalidQuestion, "", "the question type takes no criteria"},
-	ReasonBadNoulCriteria:       {invalidQuestion, "", "a noul's criteria may hold only true and false"},
-	ReasonTooFewOptions:         {invalidQuestion, unitOptions, "the choice has fewer options than the model reads"},
-	ReasonTooManyOptions:        {invalidQuestion, unitOptions, "the choice has more options than the model reads"},
-	ReasonTooFewLabels:          {invalidQuestion, unitLabels, "the question has fewer labels than the model reads"},
-	ReasonTooManyLabels:         {invalidQuestion, unitLabels, "the question has more labels than the model reads"},
-	ReasonTooFewLevels:          {invalidQuestion, unitLevels, "the score has fewer levels than the model reads"},
-	ReasonTooManyLevels:         {invalidQuestion, unitLevels, "the score has more levels than the model reads"},
-	ReasonPlaceholderInQuestion: {invalidQuestion, "", "the model reads media only in the state, not in a question's text"},
-	ReasonUnknownPlaceholder:    {invalidInput, "", "a placeholder names no asset of the request"},
-	ReasonUnplacedAsset:         {invalidInput, "", "an asset is not placed by any string of the request"},
-	ReasonBadBase64:             {invalidInput, "", "an asset's data_base64 is not standard base64"},
-	ReasonBadImage:              {invalidInput, "", "an image asset is not a PNG or JPEG image"},
-	ReasonFormatMismatch:        {invalidInput, "", "an image asset's bytes are not of the format it names"},
-	ReasonImageNotRead:          {invalidInput, "", "the model does not read images"},
-	ReasonVideoNotRead:          {invalidInput, "", "the model does not read video"},
-	ReasonTooManyImages:         {invalidInput, unitImages, "the request has more images than the model reads"},
-	ReasonTooManyVideos:         {invalidInput, unitVideos, "the request has more videos than the model reads"},
-	ReasonImageSideTooSmall:     {invalidInput, unitPixels, "an image side is shorter than the model reads"},
-	ReasonImageSideTooLarge:     {invalidInput, unitPixels, "an image side is longer than the model reads"},
-	ReasonImageAreaTooSmall:     {invalidInput, unitPixels, "an image has fewer pixels than the model reads"},
-	ReasonImageAreaTooLarge:     {invalidInput, unitPixels, "an image has more pixels than the model reads"},
-	ReasonImageFileTooLarge:     {invalidInput, unitBytes, "an image file is larger than the model reads"},
-	ReasonVideoFileTooLarge:     {invalidInput, unitBytes, "a video file is larger than the model reads"},
-	ReasonVideoTooLong:          {invalidInput, unitSeconds, "a video is longer than the model reads"},
-	ReasonMissingMedia:          {invalidInput, "", "a box question needs an image or a video in what it reads"},
-	ReasonNeedsOneVideo:         {invalidInput, "", "the question needs exactly one video in the state"},
-	ReasonUnreadableVideo:       {invalidInput, "", "the video's duration cannot be read"},
-	ReasonAtBeyondVideo:         {invalidInput, unitSeconds, "at is past the end of the video"},
-	ReasonInputTooLong:          {tooLong, unitTokens, "the input is longer than the model reads"},
-	ReasonInputTruncated:        {tooLong, unitTokens, "require_full_input is set, and the model truncates an input this long"},
-	ReasonQuestionTooLong:       {tooLong, unitTokens, "the question and its media leave no room for the input in one window"},
-	ReasonScanBudget:            {ir.QuestionErrorScanBudgetExceeded, unitTokens, "reading the input in windows would pass the scan budget"},
-	ReasonDeadlinePassed:        {ir.QuestionErrorDeadlineExceeded, "", "the deadline passed before the question's work started"},
+	vocab.ReasonMissingType:                {invalidQuestion, "", "the question names no type, and no preset of the model gives it one"},
+	vocab.ReasonQuestionTypeNotAnswered:    {invalidQuestion, "", "the model does not answer questions of this type"},
+	vocab.ReasonPresetNotAnswered:          {invalidQuestion, "", "the model's card does not list this preset"},
+	vocab.ReasonPresetTypeMismatch:         {invalidQuestion, "", "the preset answers another question type than the question's"},
+	vocab.ReasonSpanHeadNotAnswered:        {invalidQuestion, "", "the model has no such span head, or head is set on a question that is not a span"},
+	vocab.ReasonDecisionAdapterNotAnswered: {invalidQuestion, "", "the model declares no decision adapter for this question type"},
+	vocab.ReasonOverNotAnswered:            {invalidQuestion, "", "the model does not answer over on this question"},
+	vocab.ReasonOverNeedsObjectState:       {invalidQuestion, "", "over names state keys, and the state is not an object"},
+	vocab.ReasonOverUnknownKey:             {invalidQuestion, "", "over names a key the state does not have"},
+	vocab.ReasonOverflowNotAnswered:        {invalidQuestion, "", "the model reads no part in windows, so it does not answer overflow"},
+	vocab.ReasonThresholdNotAnswered:       {invalidQuestion, "", "threshold applies only to set and span questions"},
+	vocab.ReasonThresholdOutOfRange:        {invalidQuestion, "", "threshold must be between 0 and 1"},
+	vocab.ReasonAtNotAnswered:              {invalidQuestion, "", "at applies only to a box question on a model that reads video"},
+	vocab.ReasonRateNotAnswered:            {invalidQuestion, "", "the model does not answer track questions at this rate"},
+	vocab.ReasonMissingCriteria:            {invalidQuestion, "", "the question type needs criteria in its own form"},
+	vocab.ReasonCriteriaNotAllowed:         {invalidQuestion, "", "the question type takes no criteria"},
+	vocab.ReasonBadNoulCriteria:            {invalidQuestion, "", "a noul's criteria may hold only true and false"},
+	vocab.ReasonTooFewOptions:              {invalidQuestion, unitOptions, "the choice has fewer options than the model reads"},
+	vocab.ReasonTooManyOptions:             {invalidQuestion, unitOptions, "the choice has more options than the model reads"},
+	vocab.ReasonTooFewLabels:               {invalidQuestion, unitLabels, "the question has fewer labels than the model reads"},
+	vocab.ReasonTooManyLabels:              {invalidQuestion, unitLabels, "the question has more labels than the model reads"},
+	vocab.ReasonTooFewLevels:               {invalidQuestion, unitLevels, "the score has fewer levels than the model reads"},
+	vocab.ReasonTooManyLevels:              {invalidQuestion, unitLevels, "the score has more levels than the model reads"},
+	vocab.ReasonPlaceholderInQuestion:      {invalidQuestion, "", "the model reads media only in the state, not in a question's text"},
+	vocab.ReasonUnknownPlaceholder:         {invalidInput, "", "a placeholder names no asset of the request"},
+	vocab.ReasonUnplacedAsset:              {invalidInput, "", "an asset is not placed by any string of the request"},
+	vocab.ReasonBadBase64:                  {invalidInput, "", "an asset's data_base64 is not standard base64"},
+	vocab.ReasonBadImage:                   {invalidInput, "", "an image asset is not a PNG or JPEG image"},
+	vocab.ReasonFormatMismatch:             {invalidInput, "", "an image asset's bytes are not of the format it names"},
+	vocab.ReasonImageNotRead:               {invalidInput, "", "the model does not read images"},
+	vocab.ReasonVideoNotRead:               {invalidInput, "", "the model does not read video"},
+	vocab.ReasonTooManyImages:              {invalidInput, unitImages, "the request has more images than the model reads"},
+	vocab.ReasonTooManyVideos:              {invalidInput, unitVideos, "the request has more videos than the model reads"},
+	vocab.ReasonImageSideTooSmall:          {invalidInput, unitPixels, "an image side is shorter than the model reads"},
+	vocab.ReasonImageSideTooLarge:          {invalidInput, unitPixels, "an image side is longer than the model reads"},
+	vocab.ReasonImageAreaTooSmall:          {invalidInput, unitPixels, "an image has fewer pixels than the model reads"},
+	vocab.ReasonImageAreaTooLarge:          {invalidInput, unitPixels, "an image has more pixels than the model reads"},
+	vocab.ReasonImageFileTooLarge:          {invalidInput, unitBytes, "an image file is larger than the model reads"},
+	vocab.ReasonVideoFileTooLarge:          {invalidInput, unitBytes, "a video file is larger than the model reads"},
+	vocab.ReasonVideoTooLong:               {invalidInput, unitSeconds, "a video is longer than the model reads"},
+	vocab.ReasonMissingMedia:               {invalidInput, "", "a box question needs an image or a video in what it reads"},
+	vocab.ReasonNeedsOneVideo:              {invalidInput, "", "the question needs exactly one video in the state"},
+	vocab.ReasonUnreadableVideo:            {invalidInput, "", "the video's duration cannot be read"},
+	vocab.ReasonAtBeyondVideo:              {invalidInput, unitSeconds, "at is past the end of the video"},
+	vocab.ReasonInputTooLong:               {tooLong, unitTokens, "the input is longer than the model reads"},
+	vocab.ReasonInputTruncated:             {tooLong, unitTokens, "require_full_input is set, and the model truncates an input this long"},
+	vocab.ReasonQuestionTooLong:            {tooLong, unitTokens, "the question and its media leave no room for the input in one window"},
+	vocab.ReasonScanBudget:                 {ir.QuestionErrorScanBudgetExceeded, unitTokens, "reading the input in windows would pass the scan budget"},
+	vocab.ReasonDeadlinePassed:             {ir.QuestionErrorDeadlineExceeded, "", "the deadline passed before the question's work started"},
 }
 
 // Fail returns the failure of reason r, for callers that report a reason
-// of this package's table themselves (ReasonDeadlinePassed).
+// of this package's table themselves (vocab.ReasonDeadlinePassed).
 func Fail(r Reason) *Failure { return fail(r) }
 
 // Failure is why one question cannot be answered.

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
-	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"image"
 	"image/png"
 	"strings"
 	"testing"
+
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
@@ -71,3 +72,21 @@ func model(t testing.TB, name string) table.Model {
 
 // words is n tokens of text.
 func words(n int) string { return strings.Repeat("w ", n) }
+
+// outcome is one question's plan or failure.
+type outcome struct {
+	Question *ir.Question
+	Plan     Plan
+	Failure  *Failure
+}
+
+// checkAll checks every question of req against model, in request order.
+func checkAll(model table.Model, req *ir.Request) []outcome {
+	out := make([]outcome, len(req.Questions))
+	for i := range req.Questions {
+		q := &req.Questions[i]
+		p, f := Question(model, req, q)
+		out[i] = outcome{Question: q, Plan: p, Failure: f}
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package modelcheck
 import (
 	"strings"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -17,10 +18,10 @@ func checkInput(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fai
 		a := &req.Assets[i]
 		inQuestion := strings.Contains(p.QuestionText, a.Placeholder)
 		if inQuestion && !card.PlaceholdersInQuestions {
-			return fail(ReasonPlaceholderInQuestion)
+			return fail(vocab.ReasonPlaceholderInQuestion)
 		}
 		if !placed(card, req, a.Placeholder) {
-			return fail(ReasonUnplacedAsset)
+			return fail(vocab.ReasonUnplacedAsset)
 		}
 		if inQuestion || p.Input.Mentions(a.Placeholder) {
 			p.Assets = append(p.Assets, a)
@@ -33,7 +34,7 @@ func checkInput(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fai
 	for _, text := range texts {
 		for _, name := range Bracketed(text) {
 			if !hasAsset(req.Assets, name) {
-				return fail(ReasonUnknownPlaceholder)
+				return fail(vocab.ReasonUnknownPlaceholder)
 			}
 		}
 	}
@@ -115,11 +116,11 @@ func checkMedia(card *table.Card, p *Plan) *Failure {
 func mediaFault(fault MediaFault) *Failure {
 	switch fault {
 	case FaultBadBase64:
-		return fail(ReasonBadBase64)
+		return fail(vocab.ReasonBadBase64)
 	case FaultBadImage:
-		return fail(ReasonBadImage)
+		return fail(vocab.ReasonBadImage)
 	case FaultFormatMismatch:
-		return fail(ReasonFormatMismatch)
+		return fail(vocab.ReasonFormatMismatch)
 	}
 	return nil
 }
@@ -127,10 +128,10 @@ func mediaFault(fault MediaFault) *Failure {
 func checkImage(card *table.Card, a *ir.Asset, nth int) *Failure {
 	l := card.Limits.Image
 	if !card.Reads(table.ModalityImage) {
-		return fail(ReasonImageNotRead)
+		return fail(vocab.ReasonImageNotRead)
 	}
 	if nth > l.MaxCount {
-		return failLimit(ReasonTooManyImages, int64(l.MaxCount))
+		return failLimit(vocab.ReasonTooManyImages, int64(l.MaxCount))
 	}
 	img, fault := DecodeImage(a)
 	if f := mediaFault(fault); f != nil {
@@ -139,15 +140,15 @@ func checkImage(card *table.Card, a *ir.Asset, nth int) *Failure {
 	area := img.Width * img.Height
 	switch {
 	case img.Bytes > l.MaxBytes:
-		return failLimit(ReasonImageFileTooLarge, l.MaxBytes)
+		return failLimit(vocab.ReasonImageFileTooLarge, l.MaxBytes)
 	case img.Width < l.MinSide || img.Height < l.MinSide:
-		return failLimit(ReasonImageSideTooSmall, l.MinSide)
+		return failLimit(vocab.ReasonImageSideTooSmall, l.MinSide)
 	case img.Width > l.MaxSide || img.Height > l.MaxSide:
-		return failLimit(ReasonImageSideTooLarge, l.MaxSide)
+		return failLimit(vocab.ReasonImageSideTooLarge, l.MaxSide)
 	case area < l.MinPixels:
-		return failLimit(ReasonImageAreaTooSmall, l.MinPixels)
+		return failLimit(vocab.ReasonImageAreaTooSmall, l.MinPixels)
 	case area > l.MaxPixels:
-		return failLimit(ReasonImageAreaTooLarge, l.MaxPixels)
+		return failLimit(vocab.ReasonImageAreaTooLarge, l.MaxPixels)
 	}
 	return nil
 }
@@ -155,10 +156,10 @@ func checkImage(card *table.Card, a *ir.Asset, nth int) *Failure {
 func checkVideo(card *table.Card, a *ir.Asset, nth int, p *Plan) *Failure {
 	l := card.Limits.Video
 	if !card.Reads(table.ModalityVideo) {
-		return fail(ReasonVideoNotRead)
+		return fail(vocab.ReasonVideoNotRead)
 	}
 	if nth > l.MaxCount {
-		return failLimit(ReasonTooManyVideos, int64(l.MaxCount))
+		return failLimit(vocab.ReasonTooManyVideos, int64(l.MaxCount))
 	}
 	vid, fault := DecodeVideo(a)
 	if f := mediaFault(fault); f != nil {
@@ -166,9 +167,9 @@ func checkVideo(card *table.Card, a *ir.Asset, nth int, p *Plan) *Failure {
 	}
 	switch {
 	case vid.Bytes > l.MaxBytes:
-		return failLimit(ReasonVideoFileTooLarge, l.MaxBytes)
+		return failLimit(vocab.ReasonVideoFileTooLarge, l.MaxBytes)
 	case vid.HasDuration && vid.Seconds > float64(l.MaxSeconds):
-		return failLimit(ReasonVideoTooLong, l.MaxSeconds)
+		return failLimit(vocab.ReasonVideoTooLong, l.MaxSeconds)
 	}
 	if vid.HasDuration {
 		p.VideoSeconds = vid.Seconds
@@ -192,20 +193,20 @@ func checkMediaQuestion(q *ir.Question, p *Plan) *Failure {
 	switch p.Type {
 	case table.QuestionBox:
 		if images+videos == 0 {
-			return fail(ReasonMissingMedia)
+			return fail(vocab.ReasonMissingMedia)
 		}
 		if q.At != nil && videos != 1 {
-			return fail(ReasonNeedsOneVideo)
+			return fail(vocab.ReasonNeedsOneVideo)
 		}
 		if q.At != nil && p.VideoSeconds >= 0 && *q.At > p.VideoSeconds {
-			return failLimit(ReasonAtBeyondVideo, int64(p.VideoSeconds))
+			return failLimit(vocab.ReasonAtBeyondVideo, int64(p.VideoSeconds))
 		}
 	case table.QuestionTrack:
 		if videos != 1 {
-			return fail(ReasonNeedsOneVideo)
+			return fail(vocab.ReasonNeedsOneVideo)
 		}
 		if p.VideoSeconds < 0 {
-			return fail(ReasonUnreadableVideo)
+			return fail(vocab.ReasonUnreadableVideo)
 		}
 	}
 	return nil
@@ -229,14 +230,14 @@ func checkLength(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fa
 		return nil
 	}
 	if fixed >= limit {
-		return failLimit(ReasonQuestionTooLong, limit)
+		return failLimit(vocab.ReasonQuestionTooLong, limit)
 	}
 	if l.ScanBudget == 0 {
-		return failLimit(ReasonInputTooLong, limit)
+		return failLimit(vocab.ReasonInputTooLong, limit)
 	}
 	if q.Overflow != nil && *q.Overflow == ir.OverflowTruncate {
 		if q.RequireFullInput != nil && *q.RequireFullInput {
-			return failLimit(ReasonInputTruncated, limit)
+			return failLimit(vocab.ReasonInputTruncated, limit)
 		}
 		p.Input = p.Input.Truncated(limit - fixed)
 		p.InputTokens = p.Input.Tokens() + fixed
@@ -247,7 +248,7 @@ func checkLength(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fa
 		budget = min(*req.Options.MaxTokens, l.MaxScanBudget)
 	}
 	if parts > budget {
-		return failLimit(ReasonScanBudget, budget)
+		return failLimit(vocab.ReasonScanBudget, budget)
 	}
 	p.Windows, p.Complete = true, true
 	return nil

@@ -2,6 +2,7 @@ package modelcheck
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
@@ -31,10 +32,8 @@ func QuestionText(q *ir.Question, c ir.Criteria) string {
 // Mentions reports whether the input reads placeholder: in front of the
 // state, or inside a part's text.
 func (in Input) Mentions(placeholder string) bool {
-	for _, m := range in.Media {
-		if m == placeholder {
-			return true
-		}
+	if slices.Contains(in.Media, placeholder) {
+		return true
 	}
 	for _, p := range in.Parts {
 		if strings.Contains(p.Text, placeholder) {

@@ -1,6 +1,7 @@
 package modelcheck
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
@@ -86,7 +87,7 @@ func ForQuestion(roleAware bool, req *ir.Request, q *ir.Question, t table.Questi
 	in := Whole(roleAware, req)
 	switch {
 	case q.Over != nil:
-		in.Parts = keep(in.Parts, func(p Part) bool { return contains(q.Over, p.Key) })
+		in.Parts = keep(in.Parts, func(p Part) bool { return slices.Contains(q.Over, p.Key) })
 	case t == table.QuestionSpan:
 		if answers := keep(in.Parts, func(p Part) bool { return p.Role == ir.RoleAnswer }); len(answers) > 0 {
 			in.Parts = answers
@@ -150,13 +151,4 @@ func keep(parts []Part, ok func(Part) bool) []Part {
 		}
 	}
 	return out
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

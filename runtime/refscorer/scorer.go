@@ -150,7 +150,7 @@ func questionType(model table.Model, q *ir.Question) table.QuestionType {
 	return q.Type
 }
 
-var deadlineFailure = modelcheck.Fail(modelcheck.ReasonDeadlinePassed)
+var deadlineFailure = modelcheck.Fail(vocab.ReasonDeadlinePassed)
 
 func failedAnswer(q *ir.Question, t table.QuestionType, f *modelcheck.Failure) ir.Answer {
 	return ir.Answer{Name: q.Name, Type: t, Error: f.Code, Reason: string(f.Reason), Message: f.Message, Limit: f.Limit}

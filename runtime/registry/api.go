@@ -1,8 +1,10 @@
 package registry
 
 import (
-	"github.com/vllm-sr/systemone/runtime/table"
 	"slices"
+	"strings"
+
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // Kind is the kind of model an API serves.
@@ -60,39 +62,16 @@ func (a *API) Versioned() bool { return len(a.Schemas) > 1 }
 // HasSchema reports whether a listener may speak id on the API.
 func (a *API) HasSchema(id table.SchemaID) bool { return slices.Contains(a.Schemas, id) }
 
-// Setting returns the setting named name.
-func (a *API) Setting(name string) (Setting, bool) {
-	for _, s := range a.Settings {
-		if s.Name == name {
-			return s, true
-		}
-	}
-	return Setting{}, false
-}
-
 // ServesPath reports whether path is one of the API's paths, a "/*" path
-// matching every path below its prefix.
+// matching every path below its prefix (NewAPIs allows "*" only there).
 func (a *API) ServesPath(path string) bool {
 	for _, p := range a.Paths {
-		if prefix, ok := cutWildcard(p); ok {
-			if len(path) > len(prefix) && path[:len(prefix)] == prefix {
-				return true
-			}
-			continue
-		}
-		if p == path {
+		prefix, wild := strings.CutSuffix(p, "*")
+		if p == path || wild && len(path) > len(prefix) && strings.HasPrefix(path, prefix) {
 			return true
 		}
 	}
 	return false
-}
-
-// cutWildcard returns the prefix of a "/*" path, slash included.
-func cutWildcard(p string) (string, bool) {
-	if len(p) >= 2 && p[len(p)-2:] == "/*" {
-		return p[:len(p)-1], true
-	}
-	return "", false
 }
 
 // clone returns a deep copy, so a caller cannot change the registry.

@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // APIs is the immutable registry of APIs and aliases. Build it with
@@ -92,9 +90,13 @@ func checkAPI(a *API) []error {
 	if len(a.Schemas) == 0 {
 		bad("has no schema")
 	}
-	seen := map[string]bool{}
-	for _, s := range a.Schemas {
-		errs = append(errs, checkAPISchema(a, s, seen)...)
+	for i, s := range a.Schemas {
+		if !apiSchemaPattern.MatchString(string(s)) {
+			bad("schema %q: the ID does not match name/version", s)
+		}
+		if slices.Contains(a.Schemas[:i], s) {
+			bad("schema %q: listed twice", s)
+		}
 	}
 	if !a.HasSchema(a.ListenerDefault) {
 		bad("listener default %q is not one of its schemas", a.ListenerDefault)
@@ -122,24 +124,6 @@ func checkAPI(a *API) []error {
 	return errs
 }
 
-// checkAPISchema checks one listener schema's ID. Whether a decision API's
-// schema has a listener codec is the schema registry's to say, where the
-// configuration looks the codec up.
-func checkAPISchema(a *API, id table.SchemaID, seen map[string]bool) []error {
-	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("api %q: schema %q: "+format, append([]any{a.Name, id}, args...)...))
-	}
-	if !apiSchemaPattern.MatchString(string(id)) {
-		bad("the ID does not match name/version")
-	}
-	if seen[string(id)] {
-		bad("listed twice")
-	}
-	seen[string(id)] = true
-	return errs
-}
-
 // All returns every API, sorted by name, as copies.
 func (r *APIs) All() []API {
 	out := make([]API, len(r.apis))
@@ -155,16 +139,6 @@ func (r *APIs) Names() []string {
 	for i, a := range r.apis {
 		out[i] = a.Name
 	}
-	return out
-}
-
-// Aliases returns every alias, sorted by name.
-func (r *APIs) Aliases() []Alias {
-	out := make([]Alias, 0, len(r.aliases))
-	for name, api := range r.aliases {
-		out = append(out, Alias{Name: name, API: api})
-	}
-	slices.SortFunc(out, func(x, y Alias) int { return strings.Compare(x.Name, y.Name) })
 	return out
 }
 
@@ -229,25 +203,4 @@ func (r *APIs) ByPath(path string) (API, bool) {
 		}
 	}
 	return API{}, false
-}
-
-// CheckNames checks the names of one apis map: each must resolve, and no
-// API may be named twice (an alias and its name, or two aliases). It
-// returns every problem, in the order given.
-func (r *APIs) CheckNames(names []string) []error {
-	var errs []error
-	first := map[string]string{}
-	for _, n := range names {
-		canonical, err := r.Resolve(n)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if prev, ok := first[canonical.Name]; ok {
-			errs = append(errs, fmt.Errorf("API %q is named twice (%q and %q)", canonical.Name, prev, n))
-			continue
-		}
-		first[canonical.Name] = n
-	}
-	return errs
 }

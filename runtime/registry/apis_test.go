@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -23,7 +22,7 @@ func TestBuiltinAPIs(t *testing.T) {
 	if s.ListenerDefault != table.SchemaVllmSR50 || s.UpstreamDefault != table.SchemaStandard02 || !s.Versioned() || s.Kind != KindDecision {
 		t.Fatalf("systemone entry: %+v", s)
 	}
-	if _, ok := s.Setting(MaxDeadlineSetting); !ok {
+	if len(s.Settings) != 1 || s.Settings[0].Name != MaxDeadlineSetting {
 		t.Fatal("systemone has no max_deadline_ms")
 	}
 	for alias, api := range map[string]string{"openai": ChatCompletions, "anthropic": Messages} {
@@ -61,26 +60,6 @@ func TestUnknownAPIListsTheSupportedOnes(t *testing.T) {
 	want := `unknown API "gemini"; supported: anthropic, chat_completions, images, messages, openai, responses, systemone`
 	if err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
-	}
-}
-
-func TestCheckNamesRefusesAnAPINamedTwice(t *testing.T) {
-	r := BuiltinAPIs()
-	if errs := r.CheckNames([]string{"openai", "messages", "systemone"}); errs != nil {
-		t.Fatalf("unexpected %v", errs)
-	}
-	errs := r.CheckNames([]string{"openai", "chat_completions", "anthropic", "messages", "nope"})
-	var got []string
-	for _, e := range errs {
-		got = append(got, e.Error())
-	}
-	want := []string{
-		`API "chat_completions" is named twice ("openai" and "chat_completions")`,
-		`API "messages" is named twice ("anthropic" and "messages")`,
-		`unknown API "nope"; supported: anthropic, chat_completions, images, messages, openai, responses, systemone`,
-	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("got %q\nwant %q", got, want)
 	}
 }
 

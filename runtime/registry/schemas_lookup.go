@@ -35,9 +35,6 @@ func (r *Schemas) ids(keep func(Schema) bool) []table.SchemaID {
 	return out
 }
 
-// All returns every registered schema, sorted by ID, as a copy.
-func (r *Schemas) All() []Schema { return slices.Clone(r.schemas) }
-
 // Schema returns the schema id, or an error listing the registered ones.
 func (r *Schemas) Schema(id table.SchemaID) (Schema, error) {
 	for _, s := range r.schemas {

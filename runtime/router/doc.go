@@ -26,8 +26,11 @@
 // Invariants:
 //   - Plans and diagnostics are decided by the codecs; this package runs
 //     them and counts them (metrics.go), never rewrites them.
-//   - What a deployment cannot carry or answer is refused with 400
-//     unsupported_capability before any upstream call.
+//   - What a deployment cannot carry or answer never goes upstream: it
+//     is refused with 400 unsupported_capability, except on /v1/decisions
+//     to a deployment, where each question that needs it fails alone
+//     inside the 200, as vllm-srun fails one its model does not answer
+//     (uncarried.go).
 //   - On /v1/systemone and /v1/systemone/batch the first failure in
 //     request order answers the whole request (the engine's reassembly);
 //     per-question errors inside a 200 are only for /v1/decisions and

@@ -36,6 +36,8 @@ func TestRouterEndToEnd(t *testing.T) {
 	t.Run("unknown model lists the served keys", func(t *testing.T) { testUnknownModel(t, e) })
 	t.Run("413 above 32 MiB without reading past it", func(t *testing.T) { testBodyLimit(t, e) })
 	t.Run("gzip System One body", func(t *testing.T) { testGzipBody(t, e) })
+	// after metrics, which counts the /v1/decisions requests before it
+	t.Run("decisions fail what the deployment cannot take per question", func(t *testing.T) { testDecisionsUncarried(t, e) })
 }
 
 func testBatchSplit(t *testing.T, e *env) {

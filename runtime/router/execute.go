@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
@@ -26,7 +27,10 @@ const maxReplyBytes = vocab.LimitBodyBytes + 1
 // over HTTP and reads each reply with the route's codec. One serves every
 // request of a Router.
 type httpCaller struct {
-	client  *http.Client
+	client *http.Client
+	// conns, when set, carries the calls to plain-HTTP deployments
+	// (upstream.go); client carries the rest.
+	conns   *upstreamConns
 	metrics *Metrics
 	// log gets each failed call with the upstream's words; nil logs
 	// nowhere.
@@ -35,11 +39,38 @@ type httpCaller struct {
 
 var _ engine.Caller = (*httpCaller)(nil)
 
+// newHTTPCaller is the caller of a Router whose calls go through
+// opts.Client; when the client is the Router's own (ownClient), plain-HTTP
+// calls take the Router's own connections instead, dialled with
+// opts.DialContext, keeping maxIdle idle per host.
+func newHTTPCaller(opts Options, ownClient bool, maxIdle int, metrics *Metrics, log *slog.Logger) *httpCaller {
+	c := &httpCaller{client: opts.Client, metrics: metrics, log: log}
+	if ownClient {
+		c.conns = &upstreamConns{maxIdle: maxIdle, dial: opts.DialContext}
+	}
+	return c
+}
+
+// closeIdle closes the idle upstream connections: no call is left to
+// make.
+func (c *httpCaller) closeIdle() {
+	if c.conns != nil {
+		c.conns.close()
+	}
+	c.client.CloseIdleConnections()
+}
+
 // Call runs the plan's calls, at most MaxConcurrency in flight, the next
 // call starting as soon as one finishes (a sliding window, in plan order),
 // every call bounded by ctx and the plan's deadline. Each reply goes
 // through the route's deviations, then its codec's DecodeReply, and each
 // call's outcome is counted for the route's deployment.
+//
+// The window is MaxConcurrency workers taking the next call in turn: the
+// worker whose call finished starts the next one itself, with no hand-off
+// to another goroutine between one call's reply and the next call's send
+// (BenchmarkBatchFanOut measures the batch against ceil(calls/window)
+// call times).
 //
 // A call not started before the deadline is never sent: its items get no
 // result, which reassembly answers deadline_exceeded, so only their own
@@ -51,27 +82,19 @@ func (c *httpCaller) Call(ctx context.Context, x *engine.Exchange) []tc.ItemResu
 		ctx, cancel = context.WithDeadline(ctx, p.Deadline)
 		defer cancel()
 	}
-	window := p.MaxConcurrency
-	if window < 1 {
-		window = 1
-	}
-	slots := make(chan struct{}, window)
 	perCall := make([][]tc.ItemResult, len(p.Calls))
-	var wg sync.WaitGroup
-launch:
-	for i := range p.Calls {
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-			break launch
-		}
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			defer func() { <-slots }()
+	var next atomic.Int64 // the index of the next call to start
+	work := func() {
+		for i := int(next.Add(1) - 1); i < len(p.Calls) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
 			perCall[i] = c.one(ctx, p, rt, &p.Calls[i])
-		}(i)
+		}
 	}
+	workers := min(max(p.MaxConcurrency, 1), len(p.Calls))
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(work)
+	}
+	work() // the request's own goroutine is one of the workers
 	wg.Wait()
 	var out []tc.ItemResult
 	for _, rs := range perCall {
@@ -108,6 +131,19 @@ func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call
 // client's CheckRedirect, withoutRedirects) and its body never read: the
 // target codec answers its status as an upstream error.
 func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
+	var requestID string
+	if served := listener.ServedFrom(ctx); served != nil {
+		requestID = served.ID
+	}
+	if c.conns != nil {
+		t, err := c.conns.target(call.URL)
+		if err != nil {
+			return tc.WireReply{Err: err}
+		}
+		if t.plain {
+			return c.conns.send(ctx, t, call, requestID)
+		}
+	}
 	req, err := http.NewRequestWithContext(ctx, call.Method, call.URL, bytes.NewReader(call.Body))
 	if err != nil {
 		return tc.WireReply{Err: err}
@@ -115,8 +151,8 @@ func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 	for k, vs := range call.Header {
 		req.Header[k] = append([]string(nil), vs...)
 	}
-	if served := listener.ServedFrom(ctx); served != nil {
-		req.Header.Set(listener.HeaderXRequestID, served.ID)
+	if requestID != "" {
+		req.Header.Set(listener.HeaderXRequestID, requestID)
 	}
 	resp, err := c.client.Do(req)
 	if err != nil {

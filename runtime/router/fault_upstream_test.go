@@ -20,15 +20,12 @@ const faultMarker = "db7.internal.example FAULT-SECRET-7f3a"
 
 // faultUpstream is a System One upstream that fails as a request's state
 // asks: a state "fault:<name>" picks the fault (faults), any other state
-// is answered with a valid noul answer for question q. Each fault's
-// handler records what it wrote; a request to /elsewhere (where the
-// redirects point) is counted, and must never come.
+// is answered with a valid noul answer for question q. A request to
+// /elsewhere (where the redirects point) is counted, and must never come.
 type faultUpstream struct {
 	srv *httptest.Server
 
 	mu        sync.Mutex
-	written   map[string]int64         // bytes of body each fault wrote
-	done      map[string]chan struct{} // closed when the fault's handler returned
 	elsewhere int
 }
 
@@ -39,7 +36,7 @@ const mib = 1 << 20
 
 func newFaultUpstream(t *testing.T) *faultUpstream {
 	t.Helper()
-	f := &faultUpstream{written: map[string]int64{}, done: map[string]chan struct{}{}}
+	f := &faultUpstream{}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -67,19 +64,7 @@ func (f *faultUpstream) serve(w http.ResponseWriter, r *http.Request) {
 		reply(w, 200, `{"model":"d3","answers":{"q":{"type":"noul","noul":0.5}},"usage":{"input_tokens":1,"output_tokens":0}}`)
 		return
 	}
-	name := string(m[1])
-	f.mu.Lock()
-	ch, ok := f.done[name]
-	if !ok {
-		ch = make(chan struct{})
-		f.done[name] = ch
-	}
-	f.mu.Unlock()
-	defer func() {
-		defer func() { _ = recover() }() // a fault asked twice closes once
-		close(ch)
-	}()
-	f.fault(name, w, r)
+	f.fault(string(m[1]), w, r)
 }
 
 // chat is the LLM pass-through's upstream: always a redirect.
@@ -189,6 +174,8 @@ func (f *faultUpstream) resetMid(w http.ResponseWriter) {
 
 // big writes a 100 MiB reply, in 1 MiB writes, until the Router stops
 // reading; big-length declares its length up front, big-chunked does not.
+// (How much of it the Router read is counted on the Router's side,
+// faultEnv.read.)
 func (f *faultUpstream) big(name string, w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/json")
 	if name == "big-length" {
@@ -196,37 +183,11 @@ func (f *faultUpstream) big(name string, w http.ResponseWriter) {
 	}
 	w.WriteHeader(200)
 	chunk := bytes.Repeat([]byte(" "), mib)
-	var n int64
-	for n < 100*mib {
-		k, err := w.Write(chunk)
-		n += int64(k)
-		if err != nil {
-			break
+	for range 100 {
+		if _, err := w.Write(chunk); err != nil {
+			return
 		}
 	}
-	f.mu.Lock()
-	f.written[name] = n
-	f.mu.Unlock()
-}
-
-// wrote waits (bounded) for the fault's handler to return and gives the
-// body bytes it wrote.
-func (f *faultUpstream) wrote(t *testing.T, name string) int64 {
-	t.Helper()
-	f.mu.Lock()
-	ch := f.done[name]
-	f.mu.Unlock()
-	if ch == nil {
-		t.Fatalf("fault %s was never asked for", name)
-	}
-	select {
-	case <-ch:
-	case <-time.After(10 * time.Second):
-		t.Fatalf("fault %s: the upstream is still writing", name)
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.written[name]
 }
 
 func (f *faultUpstream) redirectsFollowed() int {

@@ -17,7 +17,8 @@ import (
 
 // forward routes a read request by its model and runs it through the
 // engine: on the deployment it names (refused before any call when that
-// deployment cannot carry or answer it), or on the first capable member of
+// deployment cannot carry or answer it; on /v1/decisions only the
+// questions that need what it cannot fail, each on its own), or on the first capable member of
 // the pool it names, whose answer adds routing. On an error, retryAfter is
 // the delay the upstream asked for with the failure that answers the
 // request (zero when none).
@@ -48,7 +49,13 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 	} else {
 		d := members[0]
 		caps := r.capabilities(ctx, d)
-		if m := missing(d, caps, x.Batch); len(m) > 0 {
+		switch m := missing(d, caps, x.Batch); {
+		case len(m) == 0:
+		case failsPerQuestion(x): // what d cannot take fails its questions alone (uncarried.go)
+			if refusal := failUncarried(x, d, m); refusal != nil {
+				return listener.Outcome{}, 0, refusal
+			}
+		default:
 			return listener.Outcome{}, 0, carryRefusal(d, m, x.Single)
 		}
 		chosen = choice{deployment: d, caps: caps}

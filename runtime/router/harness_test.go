@@ -41,7 +41,7 @@ func startRuntime(t *testing.T, model string) *srun.Running {
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 // freePort returns a loopback port free at the time of the call.
-func freePort(t *testing.T) string {
+func freePort(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -52,7 +52,7 @@ func freePort(t *testing.T) string {
 }
 
 // writeConfig fills the template's {{KEY}} placeholders and writes it.
-func writeConfig(t *testing.T, template string, values map[string]string) string {
+func writeConfig(t testing.TB, template string, values map[string]string) string {
 	t.Helper()
 	for k, v := range values {
 		template = strings.ReplaceAll(template, "{{"+k+"}}", v)
@@ -66,7 +66,7 @@ func writeConfig(t *testing.T, template string, values map[string]string) string
 
 // startRouter loads the configuration and starts the Router through the
 // same functions `vllm-sr serve` calls.
-func startRouter(t *testing.T, path string) *router.Running {
+func startRouter(t testing.TB, path string) *router.Running {
 	t.Helper()
 	cfg, err := router.LoadConfig(path)
 	if err != nil {
@@ -88,7 +88,7 @@ func startRouter(t *testing.T, path string) *router.Running {
 }
 
 // post sends body to url and returns the status and body.
-func post(t *testing.T, url, body string) (int, []byte) {
+func post(t testing.TB, url, body string) (int, []byte) {
 	t.Helper()
 	resp, err := http.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
@@ -112,7 +112,7 @@ func get(t *testing.T, url string) (int, []byte) {
 
 // decodeJSON decodes a body into a generic value, failing the test on
 // invalid JSON.
-func decodeJSON(t *testing.T, body []byte) map[string]any {
+func decodeJSON(t testing.TB, body []byte) map[string]any {
 	t.Helper()
 	var v map[string]any
 	if err := json.Unmarshal(body, &v); err != nil {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
@@ -62,7 +61,7 @@ func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Runnin
 		// stream is bounded by its own progress, not by a whole-request
 		// timeout.
 		servers = append(servers, &http.Server{Handler: &liveHandler{run: run, name: lst.Name},
-			ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+			ReadHeaderTimeout: r.opts.ReadHeaderTimeout, IdleTimeout: r.opts.IdleTimeout,
 			ErrorLog: slog.NewLogLogger(r.log.Handler(), slog.LevelWarn)})
 	}
 	failed := make(chan error, len(servers))
@@ -101,7 +100,9 @@ func (h *liveHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 }
 
 // shutdown stops every listener gracefully: no new connections, and the
-// requests in flight finish within the shutdown timeout.
+// requests in flight finish within the shutdown timeout; then the Router's
+// own client closes its idle upstream connections, so nothing of the
+// Router's is left running.
 func (run *Running) shutdown(servers []*http.Server) error {
 	r := run.current.Load()
 	r.log.Info("shutting down", slog.String("timeout", r.opts.ShutdownTimeout.String()))
@@ -120,6 +121,9 @@ func (run *Running) shutdown(servers []*http.Server) error {
 		}()
 	}
 	wg.Wait()
+	if r.ownClient { // no call is left to make
+		r.caller.closeIdle()
+	}
 	err := errors.Join(errs...)
 	if err != nil {
 		r.log.Error("stopped", slog.String("error", err.Error())) //vocab:not-spec log attribute key

@@ -1,7 +1,6 @@
 package router_test
 
 import (
-	"bufio"
 	"errors"
 	"io"
 	"net"
@@ -256,26 +255,4 @@ func TestReadiness(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitReady(t, p.url("/ready"))
-}
-
-// A client that stalls in the middle of its body is answered when the
-// body-read deadline passes, not held.
-func TestStalledBodyIsCutOff(t *testing.T) {
-	p := newProd(t, router.Options{ReadTimeout: 300 * time.Millisecond})
-	c, err := net.Dial("tcp", p.run.Addr("edge").String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	start := time.Now()
-	_, _ = io.WriteString(c, "POST /v1/systemone HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"model\":")
-	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-	if err != nil {
-		t.Fatalf("no answer to a stalled body: %v", err)
-	}
-	resp.Body.Close()
-	if took := time.Since(start); resp.StatusCode != http.StatusBadRequest || took > 3*time.Second {
-		t.Errorf("a stalled body: %d after %v, want 400 within about the read timeout (300ms)", resp.StatusCode, took)
-	}
 }

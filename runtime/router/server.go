@@ -2,9 +2,11 @@ package router
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -24,8 +26,13 @@ type Options struct {
 	// registry.BuiltinSchemas(), the one configurations load with.
 	Schemas *registry.Schemas
 	// Client makes the upstream calls; nil is a client whose calls are
-	// bounded by each request's deadline only.
+	// bounded by each request's deadline only, keeping idle connections
+	// for the widest window of the configuration it starts with
+	// (upstreamIdleConns).
 	Client *http.Client
+	// DialContext opens the connections of the Router's own client and
+	// upstream connections (when Client is nil); nil is a net.Dialer's.
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 	// Logger receives the structured logs; nil is slog.Default().
 	Logger *slog.Logger
 	// ListingTimeout bounds one fetch of a deployment's listing, and one
@@ -38,6 +45,12 @@ type Options struct {
 	// each write of an answer (a stream keeps flowing, a client that stops
 	// reading is cut off).
 	ReadTimeout, WriteTimeout time.Duration
+	// ReadHeaderTimeout bounds reading a request's headers, from when the
+	// connection is accepted or its next request begins (a client that
+	// trickles its headers, or sends none, is cut off within it);
+	// IdleTimeout bounds how long a keep-alive connection waits for its
+	// next request.
+	ReadHeaderTimeout, IdleTimeout time.Duration
 	// CheckInterval is how often each deployment's readiness is checked.
 	CheckInterval time.Duration
 	// StrictUpstreams makes the start check's findings about deployments'
@@ -52,7 +65,13 @@ const (
 	DefaultShutdownTimeout = 10 * time.Second
 	DefaultReadTimeout     = 10 * time.Second
 	DefaultWriteTimeout    = 10 * time.Second
-	DefaultCheckInterval   = 15 * time.Second
+	// DefaultReadHeaderTimeout and DefaultIdleTimeout are net/http's
+	// common choices: headers arrive in one round trip, and a client
+	// between requests comes back within a couple of minutes or opens a
+	// new connection.
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout       = 2 * time.Minute
+	DefaultCheckInterval     = 15 * time.Second
 )
 
 // Router serves one loaded configuration. It is safe for concurrent use,
@@ -76,6 +95,10 @@ type Router struct {
 	listings *listings
 	handlers map[string]*listenerHandler // by listener name
 	opts     Options
+	// ownClient is whether opts.Client is the Router's own (none was
+	// given): its shutdown then closes the client's idle upstream
+	// connections, which would otherwise outlive it.
+	ownClient bool
 }
 
 // LoadConfig loads the configuration at path with the built-in API and
@@ -90,21 +113,22 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 	if cfg == nil {
 		return nil, errors.New("router: no configuration")
 	}
-	opts = opts.withDefaults()
+	ownClient := opts.Client == nil
+	opts = opts.withDefaults(cfg)
 	systemone, err := defaultSystemOne(opts.APIs, opts.Schemas)
 	if err != nil {
 		return nil, fmt.Errorf("router: %w", err)
 	}
 	metrics := newMetrics()
 	log := listener.WithRequestIDs(opts.Logger)
-	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: &httpCaller{client: opts.Client, metrics: metrics, log: log},
-		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), opts: opts,
+	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: newHTTPCaller(opts, ownClient, upstreamIdleConns(cfg), metrics, log),
+		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), opts: opts, ownClient: ownClient,
 		front: &listener.Front{Metrics: metrics.Metrics, IDs: listener.NewRequestIDs(), Log: log,
 			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}
 	return r.withConfig(cfg), nil
 }
 
-func (opts Options) withDefaults() Options {
+func (opts Options) withDefaults(cfg *routerconfig.Config) Options {
 	if opts.APIs == nil {
 		opts.APIs = registry.BuiltinAPIs()
 	}
@@ -112,8 +136,8 @@ func (opts Options) withDefaults() Options {
 		opts.Schemas = registry.BuiltinSchemas()
 	}
 	if opts.Client == nil {
-		opts.Client = &http.Client{Transport: &http.Transport{
-			MaxIdleConnsPerHost: 64, IdleConnTimeout: 90 * time.Second, ResponseHeaderTimeout: 10 * time.Minute,
+		opts.Client = &http.Client{Transport: &http.Transport{DialContext: opts.DialContext,
+			MaxIdleConnsPerHost: upstreamIdleConns(cfg), IdleConnTimeout: 90 * time.Second, ResponseHeaderTimeout: 10 * time.Minute,
 		}}
 	}
 	opts.Client = withoutRedirects(opts.Client) // no upstream redirect is followed (execute.go)
@@ -124,8 +148,29 @@ func (opts Options) withDefaults() Options {
 	opts.ShutdownTimeout = cmp.Or(opts.ShutdownTimeout, DefaultShutdownTimeout)
 	opts.ReadTimeout = cmp.Or(opts.ReadTimeout, DefaultReadTimeout)
 	opts.WriteTimeout = cmp.Or(opts.WriteTimeout, DefaultWriteTimeout)
+	opts.ReadHeaderTimeout = cmp.Or(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	opts.IdleTimeout = cmp.Or(opts.IdleTimeout, DefaultIdleTimeout)
 	opts.CheckInterval = cmp.Or(opts.CheckInterval, DefaultCheckInterval)
 	return opts
+}
+
+// minIdleConns is the fewest idle connections the default client keeps
+// per upstream host: room for several requests' windows at once.
+const minIdleConns = 64
+
+// upstreamIdleConns is how many idle connections per upstream host the
+// default client keeps: minIdleConns, or the largest max_concurrency of
+// cfg's deployments when that is more. A batch split into calls keeps
+// max_concurrency of them in flight, and a connection the transport may
+// not keep idle is closed when its call ends and dialled again by the
+// next (BenchmarkBatchFanOut's conns/batch). The client outlives a
+// reload: a reload that widens a window past this keeps the start's size.
+func upstreamIdleConns(cfg *routerconfig.Config) int {
+	n := minIdleConns
+	for i := range cfg.Deployments {
+		n = max(n, cfg.Deployments[i].MaxConcurrency)
+	}
+	return n
 }
 
 // withConfig is a Router for cfg sharing r's process-wide parts (client,

@@ -21,38 +21,35 @@ type address struct {
 }
 
 // readAddress reads host:port with a numeric port from 0 to 65535 (0
-// picks a free port, for tests); the host may be empty or a wildcard.
-func (l *loader) readAddress(n *yaml.Node, path string) (string, *address) {
+// picks a free port, for tests); the host may be empty or a wildcard. A
+// good address is kept for checkAddresses.
+func (l *loader) readAddress(n *yaml.Node, path string) string {
 	addr, ok := l.str(n, path)
 	if !ok {
-		return "", nil
+		return ""
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		l.fail(n, path, "must be host:port")
-		return addr, nil
+		return addr
 	}
 	p, err := strconv.Atoi(port)
 	if err != nil || p < 0 || p > 65535 {
 		l.fail(n, path, "the port must be a number from 1 to 65535 (0: any free port)")
-		return addr, nil
+		return addr
 	}
-	return addr, &address{host: host, port: p, at: n, path: path}
-}
-
-// wildcard reports whether a host listens on every interface.
-func wildcard(host string) bool {
-	return host == "" || host == "0.0.0.0" || host == "::" || host == "[::]"
+	l.addresses = append(l.addresses, &address{host: host, port: p, at: n, path: path})
+	return addr
 }
 
 // overlaps reports whether two addresses cannot both be listened on: the
 // same port (other than 0) on the same host, or on any host when either
-// is a wildcard.
+// is every interface.
 func (a *address) overlaps(b *address) bool {
 	if a.port == 0 || a.port != b.port {
 		return false
 	}
-	return wildcard(a.host) || wildcard(b.host) || strings.EqualFold(a.host, b.host)
+	return isUnspecified(a.host) || isUnspecified(b.host) || strings.EqualFold(a.host, b.host)
 }
 
 // checkAddresses refuses two listeners (or a listener and the admin
@@ -71,20 +68,17 @@ func (l *loader) checkAddresses(addrs []*address) {
 // endpointPath refuses an endpoint URL whose path does not end in want,
 // the path its schema's calls go to (the URL is already known to be
 // absolute).
-func (l *loader) endpointPath(n *yaml.Node, path, endpoint, want, what string) {
+func (l *loader) endpointPath(s section, endpoint, want, what string) {
 	u, err := url.Parse(endpoint)
-	if err != nil {
-		return
-	}
-	if !strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), want) {
-		l.fail(n, path, "must end in %s, %s (for example http://host:port%s)", want, what, want)
+	if err == nil && !strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), want) {
+		s.fail("endpoint", "must end in %s, %s (for example http://host:port%s)", want, what, want)
 	}
 }
 
 // llmEndpointPath refuses an LLM upstream endpoint that ends in one of
 // the LLM APIs' own paths: the endpoint is the upstream's base URL, which
 // the Router continues with the request's path.
-func (l *loader) llmEndpointPath(n *yaml.Node, path, endpoint string) {
+func (l *loader) llmEndpointPath(s section, endpoint string) {
 	u, err := url.Parse(endpoint)
 	if err != nil {
 		return
@@ -96,7 +90,7 @@ func (l *loader) llmEndpointPath(n *yaml.Node, path, endpoint string) {
 		}
 		for _, apiPath := range api.Paths {
 			if strings.HasSuffix(p, strings.TrimSuffix(apiPath, "/*")) {
-				l.fail(n, path, "must be the upstream's base URL (for example https://api.openai.com/v1), not the %s API's path, which the Router appends", api.Name)
+				s.fail("endpoint", "must be the upstream's base URL (for example https://api.openai.com/v1), not the %s API's path, which the Router appends", api.Name)
 				return
 			}
 		}
@@ -110,7 +104,7 @@ const catalogueNamespace = "vllm-sr/"
 
 // checkCatalogueModel refuses a vllm-sr model the catalogue does not
 // know, naming the closest one it does.
-func (l *loader) checkCatalogueModel(n *yaml.Node, path, model string) {
+func (l *loader) checkCatalogueModel(s section, model string) {
 	if !strings.HasPrefix(model, catalogueNamespace) {
 		return
 	}
@@ -121,7 +115,7 @@ func (l *loader) checkCatalogueModel(n *yaml.Node, path, model string) {
 	for _, m := range catalog.Models() {
 		names = append(names, m.Name)
 	}
-	l.fail(n, path, "%q is not a model of the catalogue; did you mean %q? known: %s", model, closest(model, names), strings.Join(names, ", "))
+	s.fail("model", "%q is not a model of the catalogue; did you mean %q? known: %s", model, closest(model, names), strings.Join(names, ", ")) //vocab:not-spec Router config key
 }
 
 // closest is the name nearest to s by edit distance, the first of equals.

@@ -259,19 +259,30 @@ type Route struct {
 
 // Deployment returns the deployment named name.
 func (c *Config) Deployment(name string) (*Deployment, bool) {
-	for i := range c.Deployments {
-		if c.Deployments[i].Name == name {
-			return &c.Deployments[i], true
-		}
-	}
-	return nil, false
+	return named(c.Deployments, name, func(d *Deployment) string { return d.Name })
 }
 
 // Pool returns the pool named name.
 func (c *Config) Pool(name string) (*Pool, bool) {
-	for i := range c.Pools {
-		if c.Pools[i].Name == name {
-			return &c.Pools[i], true
+	return named(c.Pools, name, func(p *Pool) string { return p.Name })
+}
+
+// Rule returns the rule named name.
+func (c *Config) Rule(name string) (*Rule, bool) {
+	return named(c.Rules, name, func(r *Rule) string { return r.Name })
+}
+
+// upstream returns the upstream named name, or nil.
+func (c *Config) upstream(name string) *Upstream {
+	u, _ := named(c.Upstreams, name, func(u *Upstream) string { return u.Name })
+	return u
+}
+
+// named returns the element of list whose name is name.
+func named[T any](list []T, name string, nameOf func(*T) string) (*T, bool) {
+	for i := range list {
+		if nameOf(&list[i]) == name {
+			return &list[i], true
 		}
 	}
 	return nil, false

@@ -2,7 +2,7 @@ package routerconfig
 
 import (
 	"fmt"
-	"net/url"
+	neturl "net/url"
 	"slices"
 	"strings"
 
@@ -24,31 +24,28 @@ var upstreamKeys = []string{"api_format", "endpoint", "schema", "models", "api_k
 
 func (l *loader) upstreams(n *yaml.Node) {
 	required := []string{"api_format", "endpoint", "models"} //vocab:not-spec Router config key
-	l.keyedSections(n, "upstreams", nameKey, upstreamKeys, required, func(name, path string, f map[string]entry, complete bool) {
+	l.keyedSections(n, "upstreams", nameKey, upstreamKeys, required, func(name string, s section, complete bool) {
 		if !complete {
 			return
 		}
 		u := Upstream{Name: name}
-		if format, ok := l.str(f["api_format"].Value, join(path, "api_format")); ok {
+		if format, ok := s.str("api_format"); ok {
 			api, err := l.regs.APIs.Resolve(format)
 			switch {
 			case err != nil:
-				l.fail(f["api_format"].Value, join(path, "api_format"), "%v", err)
+				s.fail("api_format", "%v", err)
 			case api.Kind != registry.KindLLM:
-				l.fail(f["api_format"].Value, join(path, "api_format"), "%s is called through deployments with provider: systemone", api.Name)
+				s.fail("api_format", "%s is called through deployments with provider: systemone", api.Name)
 			default:
 				u.API = api.Name
-				u.Schema = l.upstreamSchema(api, f, path)
+				u.Schema = l.upstreamSchema(api, s)
 			}
 		}
-		u.Endpoint = l.endpoint(f["endpoint"].Value, join(path, "endpoint"))
-		if u.Endpoint != "" {
-			l.llmEndpointPath(f["endpoint"].Value, join(path, "endpoint"), u.Endpoint)
+		if u.Endpoint = l.endpoint(s, "endpoint"); u.Endpoint != "" {
+			l.llmEndpointPath(s, u.Endpoint)
 		}
-		u.Models, _, _ = l.strList(f["models"].Value, join(path, "models")) //vocab:not-spec Router config key
-		if e, has := f["api_key_env"]; has {
-			u.APIKeyEnv, u.APIKey = l.apiKeyEnv(e.Value, join(path, "api_key_env"))
-		}
+		u.Models, _, _ = l.strList(s.m["models"].Value, s.at("models")) //vocab:not-spec Router config key
+		u.APIKeyEnv, u.APIKey = l.apiKeyEnv(s, "api_key_env")
 		l.cfg.Upstreams = append(l.cfg.Upstreams, u)
 	})
 	slices.SortFunc(l.cfg.Upstreams, func(a, b Upstream) int { return strings.Compare(a.Name, b.Name) })
@@ -56,83 +53,73 @@ func (l *loader) upstreams(n *yaml.Node) {
 
 // upstreamSchema reads an upstream's optional schema: one of the API's
 // upstream schemas, its default when absent.
-func (l *loader) upstreamSchema(api registry.API, f map[string]entry, path string) table.SchemaID {
-	e, ok := f["schema"]
-	if !ok {
+func (l *loader) upstreamSchema(api registry.API, s section) table.SchemaID {
+	if _, has := s.value("schema"); !has {
 		return api.UpstreamDefault
 	}
-	id, ok := l.str(e.Value, join(path, "schema"))
+	id, ok := s.str("schema")
 	if !ok {
 		return ""
 	}
 	if !slices.Contains(api.UpstreamSchemas, table.SchemaID(id)) {
-		l.fail(e.Value, join(path, "schema"), "unknown schema %q for %s upstreams; supported: %s", id, api.Name, registry.JoinIDs(api.UpstreamSchemas))
+		s.fail("schema", "unknown schema %q for %s upstreams; supported: %s", id, api.Name, registry.JoinIDs(api.UpstreamSchemas))
 		return ""
 	}
 	return table.SchemaID(id)
 }
 
-// endpoint reads an absolute http or https URL.
-func (l *loader) endpoint(n *yaml.Node, path string) string {
-	s, ok := l.str(n, path)
+// endpoint reads key, when present, as an absolute http or https URL.
+func (l *loader) endpoint(s section, key string) string {
+	url, ok := s.str(key)
 	if !ok {
 		return ""
 	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		l.fail(n, path, "must be an absolute http or https URL")
+	if u, err := neturl.Parse(url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		s.fail(key, "must be an absolute http or https URL")
 		return ""
 	}
-	return s
+	return url
 }
 
 var deploymentKeys = []string{"provider", "endpoint", "model", "schema", "deviations", "max_concurrency", "capabilities", "api_key_env"} //vocab:not-spec Router config key
 
 func (l *loader) deployments(n *yaml.Node) {
 	required := []string{"provider", "endpoint", "model"} //vocab:not-spec Router config key
-	l.keyedSections(n, "deployments", modelKey, deploymentKeys, required, func(name, path string, f map[string]entry, _ bool) {
+	l.keyedSections(n, "deployments", modelKey, deploymentKeys, required, func(name string, s section, _ bool) {
 		// A deployment with problems is kept, so references to it are not
 		// reported again; the load fails on its own problems.
-		l.cfg.Deployments = append(l.cfg.Deployments, l.deployment(name, f, path))
+		l.cfg.Deployments = append(l.cfg.Deployments, l.deployment(name, s))
 	})
 	slices.SortFunc(l.cfg.Deployments, func(a, b Deployment) int { return strings.Compare(a.Name, b.Name) })
 }
 
-func (l *loader) deployment(name string, f map[string]entry, path string) Deployment {
+func (l *loader) deployment(name string, s section) Deployment {
 	d := Deployment{Name: name, MaxConcurrency: DefaultMaxConcurrency}
-	if e, has := f["provider"]; has {
-		if p, ok := l.str(e.Value, join(path, "provider")); ok && p != registry.SystemOne {
-			l.fail(e.Value, join(path, "provider"), "must be systemone; LLM upstreams go under upstreams")
-		}
+	if p, ok := s.str("provider"); ok && p != registry.SystemOne {
+		s.fail("provider", "must be systemone; LLM upstreams go under upstreams")
 	}
-	if e, has := f["endpoint"]; has {
-		d.Endpoint = l.endpoint(e.Value, join(path, "endpoint"))
+	d.Endpoint = l.endpoint(s, "endpoint")
+	var ok bool
+	if d.Model, ok = s.str("model"); ok { //vocab:not-spec Router config key
+		l.checkCatalogueModel(s, d.Model)
 	}
-	if e, has := f["model"]; has { //vocab:not-spec Router config key
-		var good bool
-		if d.Model, good = l.str(e.Value, join(path, "model")); good { //vocab:not-spec Router config key
-			l.checkCatalogueModel(e.Value, join(path, "model"), d.Model) //vocab:not-spec Router config key
-		}
+	schemaOK := l.deploymentSchema(&d, s)
+	if schemaOK && d.Endpoint != "" {
+		l.endpointPath(s, d.Endpoint, l.systemOneEndpoint(), "the "+string(d.Schema)+" endpoint")
 	}
-	ok := l.deploymentSchema(&d, f, path)
-	if e, has := f["endpoint"]; has && ok && d.Endpoint != "" {
-		l.endpointPath(e.Value, join(path, "endpoint"), d.Endpoint, l.systemOneEndpoint(), "the "+string(d.Schema)+" endpoint")
-	}
-	if e, has := f["api_key_env"]; has {
-		d.APIKeyEnv, d.APIKey = l.apiKeyEnv(e.Value, join(path, "api_key_env"))
-	}
-	if e, has := f["deviations"]; has {
-		ids, at, good := l.strList(e.Value, join(path, "deviations"))
-		if good && ok {
+	d.APIKeyEnv, d.APIKey = l.apiKeyEnv(s, "api_key_env")
+	if n, has := s.value("deviations"); has {
+		ids, at, good := l.strList(n, s.at("deviations"))
+		if good && schemaOK {
 			devs, errs := l.regs.Schemas.Deviations(d.Schema, ids)
 			for _, err := range errs {
-				l.fail(deviationNode(at, ids, err), join(path, "deviations"), "%v", err)
+				l.fail(deviationNode(at, ids, err), s.at("deviations"), "%v", err)
 			}
 			d.DeviationIDs, d.Deviations = ids, devs
 		}
 	}
-	if e, has := f["max_concurrency"]; has {
-		if v, good := l.integer(e.Value, join(path, "max_concurrency"), 1, 1024); good {
+	if n, has := s.value("max_concurrency"); has {
+		if v, good := l.integer(n, s.at("max_concurrency"), 1, 1024); good {
 			d.MaxConcurrency = int(v)
 		}
 	}
@@ -140,8 +127,8 @@ func (l *loader) deployment(name string, f map[string]entry, path string) Deploy
 		card := m.Card
 		d.Card = &card
 	}
-	if e, has := f["capabilities"]; has {
-		d.Declared = l.capabilities(e.Value, join(path, "capabilities"), d.Card != nil)
+	if n, has := s.value("capabilities"); has {
+		d.Declared = l.capabilities(n, s.at("capabilities"), d.Card != nil)
 	}
 	d.Capabilities = capabilitiesOf(&d)
 	return d
@@ -175,24 +162,24 @@ func (l *loader) systemOneEndpoint() string {
 
 // deploymentSchema reads schema (default: systemone's upstream default)
 // and resolves its target codec through the schema registry.
-func (l *loader) deploymentSchema(d *Deployment, f map[string]entry, path string) bool {
+func (l *loader) deploymentSchema(d *Deployment, s section) bool {
 	api, _ := l.regs.APIs.Lookup(registry.SystemOne)
 	d.Schema = api.UpstreamDefault
-	var at *yaml.Node
-	if e, has := f["schema"]; has {
-		id, ok := l.str(e.Value, join(path, "schema"))
+	at, has := s.value("schema")
+	if has {
+		id, ok := s.str("schema")
 		if !ok {
 			return false
 		}
-		d.Schema, at = table.SchemaID(id), e.Value
+		d.Schema = table.SchemaID(id)
 	}
 	if !slices.Contains(api.UpstreamSchemas, d.Schema) {
-		l.fail(at, join(path, "schema"), "unknown schema %q for deployments; supported: %s", d.Schema, registry.JoinIDs(api.UpstreamSchemas))
+		l.fail(at, s.at("schema"), "unknown schema %q for deployments; supported: %s", d.Schema, registry.JoinIDs(api.UpstreamSchemas))
 		return false
 	}
 	codec, err := l.regs.Schemas.Target(d.Schema)
 	if err != nil {
-		l.fail(at, join(path, "schema"), "%v", err)
+		l.fail(at, s.at("schema"), "%v", err)
 		return false
 	}
 	d.Codec = codec

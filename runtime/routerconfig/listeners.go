@@ -32,47 +32,37 @@ func (l *loader) listeners(n *yaml.Node) {
 	for i, item := range n.Content {
 		path := fmt.Sprintf("listeners[%d]", i)
 		item = resolve(item)
-		f := l.fields(item, path, listenerKeys, removedListenerKeys)
-		if f == nil {
+		s, ok := l.fields(item, path, listenerKeys, removedListenerKeys)
+		if !ok {
 			continue
 		}
-		l.require(item, path, f, "name", "address") //vocab:not-spec Router config key
-		lst := Listener{}
-		if e, has := f["name"]; has { //vocab:not-spec Router config key
-			lst.Name = l.listenerName(e.Value, join(path, "name"), names) //vocab:not-spec Router config key
+		s.require("name", "address") //vocab:not-spec Router config key
+		lst := Listener{APIs: l.defaultAPIs()}
+		if name, ok := s.str("name"); ok { //vocab:not-spec Router config key
+			lst.Name = l.listenerName(s, name, names)
 		}
-		if e, has := f["address"]; has {
-			var a *address
-			lst.Address, a = l.readAddress(e.Value, join(path, "address"))
-			if a != nil {
-				l.addresses = append(l.addresses, a)
-			}
+		if n, has := s.value("address"); has {
+			lst.Address = l.readAddress(n, s.at("address"))
 		}
-		if e, ok := f["apis"]; ok {
+		if n, has := s.value("apis"); has {
 			lst.Listed = true
-			lst.APIs = l.listenerAPIs(e.Value, join(path, "apis"), i)
-		} else {
-			lst.APIs = l.defaultAPIs()
+			lst.APIs = l.listenerAPIs(n, s.at("apis"), i)
 		}
-		if e, ok := f["api_keys_env"]; ok {
-			lst.APIKeysEnv, lst.APIKeys = l.apiKeysEnv(e.Value, join(path, "api_keys_env"))
-		}
-		if e, ok := f["rules"]; ok { //vocab:not-spec Router config key
-			lst.Rules = l.ruleNames(e.Value, join(path, "rules"), ruleRef{listener: i}) //vocab:not-spec Router config key
+		lst.APIKeysEnv, lst.APIKeys = l.apiKeysEnv(s, "api_keys_env")
+		if n, has := s.value("rules"); has { //vocab:not-spec Router config key
+			lst.Rules = l.ruleNames(n, s.at("rules"), ruleRef{listener: i}) //vocab:not-spec Router config key
 		}
 		l.cfg.Listeners = append(l.cfg.Listeners, lst)
 	}
 }
 
-// listenerName reads a listener's name, unique among listeners.
-func (l *loader) listenerName(n *yaml.Node, path string, seen map[string]bool) string {
-	name, ok := l.str(n, path)
+// listenerName checks a listener's name: unique among listeners.
+func (l *loader) listenerName(s section, name string, seen map[string]bool) string {
 	switch {
-	case !ok:
 	case !namePattern.MatchString(name):
-		l.fail(n, path, "must be letters, digits, '.', '_' or '-'")
+		s.fail("name", "must be letters, digits, '.', '_' or '-'") //vocab:not-spec Router config key
 	case seen[name]:
-		l.fail(n, path, "another listener has this name")
+		s.fail("name", "another listener has this name") //vocab:not-spec Router config key
 	}
 	seen[name] = true
 	return name
@@ -133,35 +123,31 @@ func (l *loader) listenerAPI(api registry.API, n *yaml.Node, path string, listen
 		out.Codec = l.listenerCodec(api, out.Schema, n, path)
 		return out, true
 	}
-	f := l.fields(n, path, known, nil)
-	if f == nil {
+	s, ok := l.fields(n, path, known, nil)
+	if !ok {
 		return out, false
 	}
 	at := n
-	if e, ok := f["schema"]; ok {
-		at = e.Value
-		if id, ok := l.str(e.Value, join(path, "schema")); ok {
-			if api.HasSchema(table.SchemaID(id)) {
-				out.Schema = table.SchemaID(id)
-			} else {
-				l.fail(e.Value, join(path, "schema"), "unknown schema %q for %s; supported: %s", id, api.Name, registry.JoinIDs(api.Schemas))
-			}
-		}
+	if id, ok := s.str("schema"); ok && !api.HasSchema(table.SchemaID(id)) {
+		s.fail("schema", "unknown schema %q for %s; supported: %s", id, api.Name, registry.JoinIDs(api.Schemas))
+	} else if ok {
+		out.Schema = table.SchemaID(id)
 	}
-	out.Codec = l.listenerCodec(api, out.Schema, at, join(path, "schema"))
-	if e, ok := f["models"]; ok { //vocab:not-spec Router config key
-		out.Models = l.listenerModels(api, e.Value, join(path, "models")) //vocab:not-spec Router config key
+	if v, has := s.value("schema"); has {
+		at = v
 	}
-	if e, ok := f["rules"]; ok { //vocab:not-spec Router config key
-		if api.Kind != registry.KindLLM {
-			l.fail(e.KeyAt, join(path, "rules"), "rules run on the requests of LLM APIs; a System One request is a decision of its own") //vocab:not-spec Router config key
-		} else {
-			out.Rules = l.ruleNames(e.Value, join(path, "rules"), ruleRef{listener: listenerIndex, api: api.Name}) //vocab:not-spec Router config key
-		}
+	out.Codec = l.listenerCodec(api, out.Schema, at, s.at("schema"))
+	if n, has := s.value("models"); has { //vocab:not-spec Router config key
+		out.Models = l.listenerModels(api, n, s.at("models")) //vocab:not-spec Router config key
+	}
+	if n, has := s.value("rules"); has && api.Kind != registry.KindLLM { //vocab:not-spec Router config key
+		l.fail(s.m["rules"].KeyAt, s.at("rules"), "rules run on the requests of LLM APIs; a System One request is a decision of its own") //vocab:not-spec Router config key
+	} else if has {
+		out.Rules = l.ruleNames(n, s.at("rules"), ruleRef{listener: listenerIndex, api: api.Name}) //vocab:not-spec Router config key
 	}
 	for _, setting := range api.Settings {
-		if e, ok := f[setting.Name]; ok {
-			if v, ok := l.integer(e.Value, join(path, setting.Name), setting.Min, setting.Max); ok {
+		if n, has := s.value(setting.Name); has {
+			if v, ok := l.integer(n, s.at(setting.Name), setting.Min, setting.Max); ok {
 				out.Settings = append(out.Settings, SettingValue{Name: setting.Name, Value: v})
 			}
 		}
@@ -215,7 +201,7 @@ func (l *loader) listenerModels(api registry.API, n *yaml.Node, path string) []s
 
 func (l *loader) upstreamServes(model string) bool {
 	for _, u := range l.cfg.Upstreams {
-		if contains(u.Models, model) {
+		if slices.Contains(u.Models, model) {
 			return true
 		}
 	}

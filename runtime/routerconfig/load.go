@@ -41,27 +41,24 @@ var (
 	modelKey = keyRule{modelPattern, "a key is letters, digits, '.', '_', '-' or '/'"}
 )
 
-// keyedSections reads section, a mapping (null: empty) from keys to
+// keyedSections reads name, a mapping (null: empty) from keys to
 // mappings with fixed keys, in order: each key is checked against key,
 // each value is read with fields and checked for its required keys, and
 // read gets every entry whose value is a mapping, with complete false
 // when a required key is missing.
-func (l *loader) keyedSections(n *yaml.Node, section string, key keyRule, known, required []string,
-	read func(name, path string, f map[string]entry, complete bool)) {
-	entries, ok := l.mapping(n, section, true)
+func (l *loader) keyedSections(n *yaml.Node, name string, key keyRule, known, required []string,
+	read func(key string, s section, complete bool)) {
+	entries, ok := l.mapping(n, name, true)
 	if !ok {
 		return
 	}
 	for _, e := range entries {
-		path := join(section, e.Key)
 		if !key.pattern.MatchString(e.Key) {
-			l.fail(e.KeyAt, path, "%s", key.problem)
+			l.fail(e.KeyAt, join(name, e.Key), "%s", key.problem)
 		}
-		f := l.fields(e.Value, path, known, nil)
-		if f == nil {
-			continue
+		if s, ok := l.fields(e.Value, join(name, e.Key), known, nil); ok {
+			read(e.Key, s, s.require(required...))
 		}
-		read(e.Key, path, f, l.require(e.Value, path, f, required...))
 	}
 }
 
@@ -128,32 +125,25 @@ type loader struct {
 var topKeys = []string{"admin_address", "listeners", "upstreams", "deployments", "pools", "rules"} //vocab:not-spec Router config key
 
 func (l *loader) load(root *yaml.Node) {
-	top := l.fields(root, "", topKeys, nil)
-	if top == nil {
+	top, ok := l.fields(root, "", topKeys, nil)
+	if !ok {
 		return
 	}
-	if e, ok := top["upstreams"]; ok {
-		l.upstreams(e.Value)
-	}
-	if e, ok := top["deployments"]; ok {
-		l.deployments(e.Value)
-	}
-	if e, ok := top["pools"]; ok {
-		l.pools(e.Value)
-	}
-	if e, ok := top["listeners"]; ok {
-		l.listeners(e.Value)
-	}
-	if e, ok := top["admin_address"]; ok {
-		addr, a := l.readAddress(e.Value, "admin_address")
-		l.cfg.AdminAddress = addr
-		if a != nil {
-			l.addresses = append(l.addresses, a)
+	// In this order: a section refers to those read before it.
+	for _, read := range []struct {
+		key  string
+		read func(*yaml.Node)
+	}{{"upstreams", l.upstreams}, {"deployments", l.deployments}, {"pools", l.pools}, {"listeners", l.listeners}} {
+		if n, ok := top.value(read.key); ok {
+			read.read(n)
 		}
 	}
+	if n, ok := top.value("admin_address"); ok {
+		l.cfg.AdminAddress = l.readAddress(n, "admin_address")
+	}
 	l.checkAddresses(l.addresses)
-	if e, ok := top["rules"]; ok {
-		l.rules(e.Value)
+	if n, ok := top.value("rules"); ok {
+		l.rules(n)
 	}
 	l.checkRuleRefs()
 }

@@ -72,10 +72,13 @@ func (r *reader) duplicates(n *yaml.Node, path string, seen map[*yaml.Node]bool)
 	seen[n] = true
 	switch n.Kind {
 	case yaml.MappingNode:
+		keys := map[string]*yaml.Node{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := resolve(n.Content[i])
-			if first := firstKey(n, i); first != nil {
+			if first, dup := keys[k.Value]; dup && k.Kind == yaml.ScalarNode {
 				r.fail(k, join(path, k.Value), "duplicate key (first at line %d)", first.Line)
+			} else if k.Kind == yaml.ScalarNode {
+				keys[k.Value] = k
 			}
 			r.duplicates(n.Content[i+1], join(path, k.Value), seen)
 		}
@@ -84,18 +87,6 @@ func (r *reader) duplicates(n *yaml.Node, path string, seen map[*yaml.Node]bool)
 			r.duplicates(item, fmt.Sprintf("%s[%d]", path, i), seen)
 		}
 	}
-}
-
-// firstKey returns the earlier key of mapping n equal to its i-th key, or
-// nil when the i-th is the first.
-func firstKey(n *yaml.Node, i int) *yaml.Node {
-	k := resolve(n.Content[i])
-	for j := 0; j < i; j += 2 {
-		if prev := resolve(n.Content[j]); prev.Kind == yaml.ScalarNode && k.Kind == yaml.ScalarNode && prev.Value == k.Value {
-			return prev
-		}
-	}
-	return nil
 }
 
 type migrator struct {

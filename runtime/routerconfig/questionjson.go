@@ -3,13 +3,16 @@ package routerconfig
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -132,21 +135,15 @@ func (r *reader) withPreset(q jsonvalue.Value, n *yaml.Node, path string) jsonva
 	return out
 }
 
-// presetCriteria writes a preset's criteria in 5.0 form: a score's levels
-// as an array, lowest first; any other type's keyed criteria as an object.
+// presetCriteria writes a preset's canonical criteria (the IR's,
+// modelcheck.PresetCriteria) in 5.0 form: a score's levels as an array,
+// lowest first; any other type's keyed criteria as an object.
 func presetCriteria(p *table.Preset) jsonvalue.Value {
-	if p.Type == table.QuestionScore {
-		levels := make([]jsonvalue.Value, len(p.Levels))
-		for i, l := range p.Levels {
-			levels[i] = jsonvalue.String(l)
-		}
-		return jsonvalue.Array(levels...)
+	c := modelcheck.PresetCriteria(p)
+	if c.Form == ir.CriteriaLevels {
+		return jsonvalue.Array(c.Levels...)
 	}
-	members := make([]jsonvalue.Member, len(p.Criteria))
-	for i, c := range p.Criteria {
-		members[i] = jsonvalue.Member{Name: c.Key, Value: jsonvalue.String(c.Text)}
-	}
-	obj, _ := jsonvalue.Object(members...)
+	obj, _ := jsonvalue.Object(c.Keyed...)
 	return obj
 }
 
@@ -156,5 +153,6 @@ func presetNames() []string {
 	for i, p := range ps {
 		out[i] = p.Name
 	}
-	return sorted(out)
+	slices.Sort(out)
+	return out
 }

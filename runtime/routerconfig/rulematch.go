@@ -19,23 +19,18 @@ var actionValues = []string{string(ActionBlock), string(ActionRoute)}
 
 // readAction reads a rule's action and route: route is required with
 // action route and allowed only with it.
-func (l *loader) readAction(rule *Rule, f map[string]entry, path string) {
-	if e, ok := f["action"]; ok {
-		if s, good := l.str(e.Value, join(path, "action")); good {
-			if !contains(actionValues, s) {
-				l.fail(e.Value, join(path, "action"), "must be one of %s", strings.Join(actionValues, ", "))
-			}
-			rule.Action = Action(s)
-		}
+func (l *loader) readAction(rule *Rule, s section) {
+	if v, ok := s.oneOf("action", actionValues); ok {
+		rule.Action = Action(v)
 	}
-	e, has := f["route"]
+	route, has := s.value("route")
 	switch {
 	case rule.Action == ActionRoute && !has:
-		l.fail(f["action"].Value, path, "missing required key route: action route names an upstream, a model or both")
+		l.fail(s.m["action"].Value, s.path, "missing required key route: action route names an upstream, a model or both")
 	case has && rule.Action != ActionRoute:
-		l.fail(e.KeyAt, join(path, "route"), "only a rule with action: route takes route")
+		l.fail(s.m["route"].KeyAt, s.at("route"), "only a rule with action: route takes route")
 	case has:
-		rule.Route = l.route(e.Value, join(path, "route"))
+		rule.Route = l.route(route, s.at("route"))
 	}
 }
 
@@ -44,29 +39,25 @@ var routeKeys = []string{"upstream", "model"} //vocab:not-spec Router config key
 // route reads a route: an LLM upstream, a model an upstream serves, or
 // both (the upstream then serves the model).
 func (l *loader) route(n *yaml.Node, path string) *Route {
-	f := l.fields(n, path, routeKeys, nil)
-	if f == nil {
+	s, ok := l.fields(n, path, routeKeys, nil)
+	if !ok {
 		return nil
 	}
 	out := &Route{}
 	var up *Upstream
-	if e, ok := f["upstream"]; ok {
-		if name, good := l.str(e.Value, join(path, "upstream")); good {
-			out.Upstream = name
-			if up = l.cfg.upstream(name); up == nil {
-				l.fail(e.Value, join(path, "upstream"), "names no upstream")
-			}
+	if name, ok := s.str("upstream"); ok {
+		out.Upstream = name
+		if up = l.cfg.upstream(name); up == nil {
+			s.fail("upstream", "names no upstream")
 		}
 	}
-	if e, ok := f["model"]; ok { //vocab:not-spec Router config key
-		if m, good := l.str(e.Value, join(path, "model")); good { //vocab:not-spec Router config key
-			out.Model = m
-			switch {
-			case up != nil && !slices.Contains(up.Models, m):
-				l.fail(e.Value, join(path, "model"), "upstream %q does not serve this model", up.Name) //vocab:not-spec Router config key
-			case out.Upstream == "" && !l.upstreamServes(m):
-				l.fail(e.Value, join(path, "model"), "no upstream serves this model") //vocab:not-spec Router config key
-			}
+	if m, ok := s.str("model"); ok { //vocab:not-spec Router config key
+		out.Model = m
+		switch {
+		case up != nil && !slices.Contains(up.Models, m):
+			s.fail("model", "upstream %q does not serve this model", up.Name) //vocab:not-spec Router config key
+		case out.Upstream == "" && !l.upstreamServes(m):
+			s.fail("model", "no upstream serves this model") //vocab:not-spec Router config key
 		}
 	}
 	if out.Upstream == "" && out.Model == "" {
@@ -75,37 +66,27 @@ func (l *loader) route(n *yaml.Node, path string) *Route {
 	return out
 }
 
-// upstream returns the upstream named name, or nil.
-func (c *Config) upstream(name string) *Upstream {
-	for i := range c.Upstreams {
-		if c.Upstreams[i].Name == name {
-			return &c.Upstreams[i]
-		}
-	}
-	return nil
-}
-
 // readMatch reads a rule's match, a mapping of its question names to
 // conditions: a number from 0 to 1 for a question answering a noul (noul,
 // set, span: P(yes) at least it), a number of levels for a score (the
 // expected level at least it), an option or list of options for a choice
 // (the choice is one of them). Without match, each question answering a
 // noul matches at DefaultNoulMatch.
-func (l *loader) readMatch(rule *Rule, f map[string]entry, path string) {
-	e, has := f["match"]
+func (l *loader) readMatch(rule *Rule, s section) {
+	match, has := s.value("match")
 	if !has {
 		rule.Match = defaultMatch(rule.Questions)
 		return
 	}
-	entries, ok := l.mapping(e.Value, join(path, "match"), false)
+	entries, ok := l.mapping(match, s.at("match"), false)
 	if !ok {
 		return
 	}
 	if len(entries) == 0 {
-		l.fail(e.Value, join(path, "match"), "names no question; leave match out to match every noul question at 0.5")
+		s.fail("match", "names no question; leave match out to match every noul question at 0.5")
 	}
 	for _, m := range entries {
-		p := join(join(path, "match"), m.Key)
+		p := join(s.at("match"), m.Key)
 		i := slices.IndexFunc(rule.Questions, func(q ir.Question) bool { return q.Name == m.Key })
 		if i < 0 {
 			l.fail(m.KeyAt, p, "names no question of the rule")
@@ -234,9 +215,9 @@ func (l *loader) checkRuleRefs() {
 			l.fail(ref.at, ref.path, "the listener serves no LLM API to run rules on")
 			continue
 		}
-		rule := l.cfg.rule(ref.name)
-		if rule == nil {
-			if !contains(l.declaredRules, ref.name) {
+		rule, ok := l.cfg.Rule(ref.name)
+		if !ok {
+			if !slices.Contains(l.declaredRules, ref.name) {
 				l.fail(ref.at, ref.path, "names no rule")
 			}
 			continue
@@ -285,20 +266,4 @@ func (c *Config) RouteUpstream(route *Route, api string) *Upstream {
 		}
 	}
 	return nil
-}
-
-// rule returns the loaded rule named name, or nil.
-func (c *Config) rule(name string) *Rule {
-	for i := range c.Rules {
-		if c.Rules[i].Name == name {
-			return &c.Rules[i]
-		}
-	}
-	return nil
-}
-
-// Rule returns the rule named name.
-func (c *Config) Rule(name string) (*Rule, bool) {
-	r := c.rule(name)
-	return r, r != nil
 }

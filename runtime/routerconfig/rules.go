@@ -24,11 +24,11 @@ const maxTimeoutMs = 600_000
 
 func (l *loader) rules(n *yaml.Node) {
 	required := []string{"deployment", "input", "timeout_ms", "questions"} //vocab:not-spec Router config key
-	l.keyedSections(n, "rules", nameKey, ruleKeys, required, func(name, path string, f map[string]entry, _ bool) {
+	l.keyedSections(n, "rules", nameKey, ruleKeys, required, func(name string, s section, _ bool) {
 		l.declaredRules = append(l.declaredRules, name)
 		// A rule missing keys is still read, so one load reports the
 		// problems of the keys present too.
-		if rule, ok := l.rule(name, f, path); ok {
+		if rule, ok := l.rule(name, s); ok {
 			l.cfg.Rules = append(l.cfg.Rules, rule)
 		}
 	})
@@ -36,30 +36,27 @@ func (l *loader) rules(n *yaml.Node) {
 }
 
 // rule reads one rule and checks it against its deployment.
-func (l *loader) rule(name string, f map[string]entry, path string) (Rule, bool) {
+func (l *loader) rule(name string, s section) (Rule, bool) {
 	rule := Rule{Name: name, OnUnknown: OnUnknownSkip}
+	_, hasDeployment := s.value("deployment")
 	var d *Deployment
-	if _, has := f["deployment"]; !has {
-		l.readRest(&rule, f, path)
-		return rule, false
-	}
-	if dep, ok := l.str(f["deployment"].Value, join(path, "deployment")); ok {
+	if dep, ok := s.str("deployment"); ok {
 		rule.Deployment = dep
 		if d, ok = l.cfg.Deployment(dep); !ok {
 			msg := "names no deployment"
 			if _, pool := l.cfg.Pool(dep); pool {
 				msg = "names a pool; a rule asks one deployment"
 			}
-			l.fail(f["deployment"].Value, join(path, "deployment"), "%s", msg)
+			s.fail("deployment", "%s", msg)
 		}
 	}
 	before := len(l.problems)
-	l.readRest(&rule, f, path)
-	e, has := f["questions"] //vocab:not-spec Router config key
-	if !has {
+	l.readRest(&rule, s)
+	questions, has := s.value("questions") //vocab:not-spec Router config key
+	if !hasDeployment || !has {
 		return rule, false
 	}
-	req, at := l.questions(&rule, d, e.Value, join(path, "questions")) //vocab:not-spec Router config key
+	req, at := l.questions(&rule, d, questions, s.at("questions")) //vocab:not-spec Router config key
 	if req == nil {
 		return rule, false
 	}
@@ -67,31 +64,26 @@ func (l *loader) rule(name string, f map[string]entry, path string) (Rule, bool)
 	// A rule is checked against its deployment only once it has no
 	// problem of its own; its match is read either way.
 	if d != nil && d.Codec != nil && len(l.problems) == before {
-		l.checkCarry(&rule, req, d, at, e.Value)
+		l.checkCarry(&rule, req, d, at, questions)
 	}
-	l.readMatch(&rule, f, path)
+	l.readMatch(&rule, s)
 	return rule, len(l.problems) == before
 }
 
 // readRest reads a rule's input, timeout_ms, on_unknown, action and
 // route, those present.
-func (l *loader) readRest(rule *Rule, f map[string]entry, path string) {
-	l.readAction(rule, f, path)
-	if e, ok := f["input"]; ok { //vocab:not-spec Router config key
-		rule.Input = l.input(e.Value, join(path, "input")) //vocab:not-spec Router config key
+func (l *loader) readRest(rule *Rule, s section) {
+	l.readAction(rule, s)
+	if n, has := s.value("input"); has { //vocab:not-spec Router config key
+		rule.Input = l.input(n, s.at("input")) //vocab:not-spec Router config key
 	}
-	if e, ok := f["timeout_ms"]; ok {
-		if ms, good := l.integer(e.Value, join(path, "timeout_ms"), 1, maxTimeoutMs); good {
+	if n, has := s.value("timeout_ms"); has {
+		if ms, ok := l.integer(n, s.at("timeout_ms"), 1, maxTimeoutMs); ok {
 			rule.Timeout = time.Duration(ms) * time.Millisecond
 		}
 	}
-	if e, ok := f["on_unknown"]; ok {
-		if s, good := l.str(e.Value, join(path, "on_unknown")); good {
-			if !contains(onUnknownValues, s) {
-				l.fail(e.Value, join(path, "on_unknown"), "must be one of %s", strings.Join(onUnknownValues, ", "))
-			}
-			rule.OnUnknown = OnUnknown(s)
-		}
+	if v, ok := s.oneOf("on_unknown", onUnknownValues); ok {
+		rule.OnUnknown = OnUnknown(v)
 	}
 }
 
@@ -105,7 +97,7 @@ func (l *loader) input(n *yaml.Node, path string) []string {
 		l.fail(n, path, "lists no part")
 	}
 	for i, p := range parts {
-		if !contains(InputParts, p) {
+		if !slices.Contains(InputParts, p) {
 			l.fail(at[i], fmt.Sprintf("%s[%d]", path, i), "unknown part; allowed: %s", strings.Join(InputParts, ", "))
 		}
 	}
@@ -138,7 +130,7 @@ func (l *loader) questions(rule *Rule, d *Deployment, n *yaml.Node, path string)
 	body := ruleRequest(rule, d, members)
 	if problems := validate.RequestVllmSR50(body); len(problems) > 0 {
 		for _, p := range problems {
-			l.fail(nodeAt(at, p.Path, n), path+strings.ReplaceAll(strings.TrimPrefix(p.Path, "/"+vocab.RequestQuestions), "/", "."), "%s", problemText(p.Message(), p.Path))
+			l.fail(nodeAt(at, p.Path, n), path+strings.ReplaceAll(strings.TrimPrefix(p.Path, "/"+vocab.RequestQuestions), "/", "."), "%s", strings.TrimPrefix(p.Message(), p.Path+": "))
 		}
 		return nil, nil
 	}
@@ -184,7 +176,7 @@ func ruleRequest(rule *Rule, d *Deployment, questions []jsonvalue.Member) jsonva
 func (l *loader) checkOver(r *ir.Request, rule *Rule, at map[string]*yaml.Node, path string) {
 	for _, q := range r.Questions {
 		for _, key := range q.Over {
-			if !contains(rule.Input, key) {
+			if !slices.Contains(rule.Input, key) {
 				pointer := "/" + vocab.RequestQuestions + "/" + escapePointer(q.Name) + "/" + vocab.QuestionOver
 				l.fail(nodeAt(at, pointer, nil), join(join(path, q.Name), vocab.QuestionOver), "names a part the rule's input does not list")
 			}
@@ -205,12 +197,6 @@ func nodeAt(at map[string]*yaml.Node, pointer string, fallback *yaml.Node) *yaml
 		}
 		p = p[:i]
 	}
-}
-
-// problemText is a validator message without its leading pointer, which
-// the problem's path already gives.
-func problemText(msg, pointer string) string {
-	return strings.TrimPrefix(msg, pointer+": ")
 }
 
 // refusalText is a listener refusal's message.

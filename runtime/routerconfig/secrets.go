@@ -3,9 +3,8 @@ package routerconfig
 import (
 	"log/slog"
 	"os"
+	"regexp"
 	"strings"
-
-	yaml "go.yaml.in/yaml/v4"
 )
 
 // redacted is what a Secret prints as, wherever it is printed.
@@ -34,50 +33,28 @@ func (s Secret) LogValue() slog.Value         { return slog.StringValue(redacted
 func (s Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
 func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted + `"`), nil }
 
-// envVarProblem is why an environment variable's name is not one: the
-// POSIX portable names, letters, digits and '_', not starting with a
-// digit.
-func envVarProblem(name string) string {
-	for i, c := range name {
-		switch {
-		case c == '_', c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z':
-		case c >= '0' && c <= '9' && i > 0:
-		default:
-			return "must be an environment variable's name: letters, digits and '_', not starting with a digit"
-		}
-	}
-	return ""
-}
+// envNamePattern is an environment variable's name: the POSIX portable
+// names, letters, digits and '_', not starting with a digit.
+var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// apiKeyEnv reads an api_key_env: the name of the environment variable
-// whose value is the key, read now. An unset or empty variable is a
-// problem naming the variable, never a value.
-func (l *loader) apiKeyEnv(n *yaml.Node, path string) (string, Secret) {
-	name, ok := l.envName(n, path)
-	if !ok {
-		return "", Secret{}
-	}
-	value, set := os.LookupEnv(name)
-	switch {
-	case !set:
-		l.fail(n, path, "the environment variable %s is not set", name)
-	case strings.TrimSpace(value) == "":
-		l.fail(n, path, "the environment variable %s is empty", name)
+// apiKeyEnv reads key, an api_key_env, when present: the name of the
+// environment variable whose value is the key, read now. An unset or
+// empty variable is a problem naming the variable, never a value.
+func (l *loader) apiKeyEnv(s section, key string) (string, Secret) {
+	name, value, ok := l.env(s, key)
+	if ok && strings.TrimSpace(value) == "" {
+		s.fail(key, "the environment variable %s is empty", name)
 	}
 	return name, Secret{value: strings.TrimSpace(value)}
 }
 
-// apiKeysEnv reads a listener's api_keys_env: the environment variable
-// holding the keys a client may present, comma-separated (spaces around
-// a key are ignored). Unset, or holding no key, is a problem.
-func (l *loader) apiKeysEnv(n *yaml.Node, path string) (string, []Secret) {
-	name, ok := l.envName(n, path)
+// apiKeysEnv reads key, a listener's api_keys_env, when present: the
+// environment variable holding the keys a client may present,
+// comma-separated (spaces around a key are ignored). Unset, or holding no
+// key, is a problem.
+func (l *loader) apiKeysEnv(s section, key string) (string, []Secret) {
+	name, value, ok := l.env(s, key)
 	if !ok {
-		return "", nil
-	}
-	value, set := os.LookupEnv(name)
-	if !set {
-		l.fail(n, path, "the environment variable %s is not set", name)
 		return name, nil
 	}
 	var keys []Secret
@@ -87,19 +64,25 @@ func (l *loader) apiKeysEnv(n *yaml.Node, path string) (string, []Secret) {
 		}
 	}
 	if len(keys) == 0 {
-		l.fail(n, path, "the environment variable %s holds no key (keys are comma-separated)", name)
+		s.fail(key, "the environment variable %s holds no key (keys are comma-separated)", name)
 	}
 	return name, keys
 }
 
-func (l *loader) envName(n *yaml.Node, path string) (string, bool) {
-	name, ok := l.str(n, path)
-	if !ok {
-		return "", false
+// env reads key as an environment variable's name and looks it up; ok is
+// false when key is absent, or after reporting a bad name or an unset
+// variable.
+func (l *loader) env(s section, key string) (name, value string, ok bool) {
+	name, ok = s.str(key)
+	switch {
+	case !ok:
+		return "", "", false
+	case !envNamePattern.MatchString(name):
+		s.fail(key, "must be an environment variable's name: letters, digits and '_', not starting with a digit")
+		return "", "", false
 	}
-	if why := envVarProblem(name); why != "" {
-		l.fail(n, path, "%s", why)
-		return "", false
+	if value, ok = os.LookupEnv(name); !ok {
+		s.fail(key, "the environment variable %s is not set", name)
 	}
-	return name, true
+	return name, value, ok
 }

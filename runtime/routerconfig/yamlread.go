@@ -3,7 +3,7 @@ package routerconfig
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -91,39 +91,81 @@ func (r *reader) mapping(n *yaml.Node, path string, nullOK bool) ([]entry, bool)
 	return out, true
 }
 
+// section is a mapping with fixed keys, as fields read it: its entries
+// by key, under its key path.
+type section struct {
+	r    *reader
+	node *yaml.Node
+	path string
+	m    map[string]entry
+}
+
 // fields reads a mapping whose keys are fixed: an unknown key is a problem
 // listing the known ones. removed maps a key that no longer exists to what
-// replaces it.
-func (r *reader) fields(n *yaml.Node, path string, known []string, removed map[string]string) map[string]entry {
+// replaces it. ok is false when n is not a mapping.
+func (r *reader) fields(n *yaml.Node, path string, known []string, removed map[string]string) (section, bool) {
 	entries, ok := r.mapping(n, path, false)
 	if !ok {
-		return nil
+		return section{}, false
 	}
-	out := map[string]entry{}
+	s := section{r: r, node: n, path: path, m: map[string]entry{}}
 	for _, e := range entries {
 		if why, ok := removed[e.Key]; ok {
 			r.fail(e.KeyAt, join(path, e.Key), "%s", why)
 			continue
 		}
-		if !contains(known, e.Key) {
-			r.fail(e.KeyAt, join(path, e.Key), "unknown key; allowed: %s", strings.Join(sorted(known), ", "))
+		if !slices.Contains(known, e.Key) {
+			r.fail(e.KeyAt, join(path, e.Key), "unknown key; allowed: %s", strings.Join(slices.Sorted(slices.Values(known)), ", "))
 			continue
 		}
-		out[e.Key] = e
+		s.m[e.Key] = e
 	}
-	return out
+	return s, true
 }
 
 // require records a problem for each required key that is absent.
-func (r *reader) require(n *yaml.Node, path string, got map[string]entry, keys ...string) bool {
+func (s section) require(keys ...string) bool {
 	ok := true
 	for _, k := range keys {
-		if _, has := got[k]; !has && got != nil {
-			r.fail(n, path, "missing required key %s", k)
+		if _, has := s.m[k]; !has {
+			s.r.fail(s.node, s.path, "missing required key %s", k)
 			ok = false
 		}
 	}
-	return ok && got != nil
+	return ok
+}
+
+// value returns key's value; false when the key is absent.
+func (s section) value(key string) (*yaml.Node, bool) {
+	e, ok := s.m[key]
+	return e.Value, ok
+}
+
+// at is key's key path.
+func (s section) at(key string) string { return join(s.path, key) }
+
+// fail records a problem at key's value, which is present.
+func (s section) fail(key, format string, args ...any) {
+	s.r.fail(s.m[key].Value, join(s.path, key), format, args...)
+}
+
+// str reads key as a non-empty string; false when absent or not one.
+func (s section) str(key string) (string, bool) {
+	n, ok := s.value(key)
+	if !ok {
+		return "", false
+	}
+	return s.r.str(n, s.at(key))
+}
+
+// oneOf reads key as a string that must be one of values (a wrong one is
+// returned too, after the problem is recorded).
+func (s section) oneOf(key string, values []string) (string, bool) {
+	v, ok := s.str(key)
+	if ok && !slices.Contains(values, v) {
+		s.fail(key, "must be one of %s", strings.Join(values, ", "))
+	}
+	return v, ok
 }
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
@@ -184,7 +226,7 @@ func (r *reader) strList(n *yaml.Node, path string) ([]string, []*yaml.Node, boo
 		switch {
 		case !good:
 			ok = false
-		case contains(out, s):
+		case slices.Contains(out, s):
 			r.fail(item, p, "is listed twice")
 			ok = false
 		default:
@@ -201,19 +243,4 @@ func join(path, key string) string {
 		return key
 	}
 	return path + "." + key
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func sorted(list []string) []string {
-	out := append([]string(nil), list...)
-	sort.Strings(out)
-	return out
 }

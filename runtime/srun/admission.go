@@ -4,8 +4,10 @@ package srun
 // never waits: a request past the bound is answered 529 at once, so a
 // burst cannot pile up goroutines, memory and deadlines behind a busy
 // model (the standard's overload answer, with Retry-After). A request
-// acquires once its body has been read (routes.go): a client slow to send
-// never holds a slot, which the body-read deadline then frees.
+// holds a slot from when its body has been read until its answer is made,
+// not while it is written (routes.go): a client slow to send or slow to
+// read never holds one, and the body-read and write deadlines free its
+// connection.
 type admission struct {
 	slots chan struct{}
 }

@@ -41,6 +41,12 @@ type Config struct {
 	// starts; WriteTimeout bounds each write of an answer. A stalled
 	// client frees its connection within them.
 	ReadTimeout, WriteTimeout time.Duration
+	// ReadHeaderTimeout bounds reading a request's headers, from when the
+	// connection is accepted or its next request begins: a client that
+	// trickles its headers, or sends none, is cut off within it.
+	// IdleTimeout bounds how long a keep-alive connection waits for its
+	// next request.
+	ReadHeaderTimeout, IdleTimeout time.Duration
 	// SelfTestTimeout bounds the start-up self-test.
 	SelfTestTimeout time.Duration
 	// Engine answers the requests; nil means the reference scorer.
@@ -62,8 +68,14 @@ const (
 	DefaultShutdownTimeout = 10 * time.Second
 	DefaultReadTimeout     = 10 * time.Second
 	DefaultWriteTimeout    = 10 * time.Second
-	DefaultSelfTestTimeout = 60 * time.Second
-	DefaultListener        = "runtime"
+	// DefaultReadHeaderTimeout and DefaultIdleTimeout are net/http's
+	// common choices: headers arrive in one round trip, and a client
+	// between requests comes back within a couple of minutes or opens a
+	// new connection.
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout       = 2 * time.Minute
+	DefaultSelfTestTimeout   = 60 * time.Second
+	DefaultListener          = "runtime"
 )
 
 // Devices are the devices a model runs on.
@@ -96,6 +108,8 @@ func (c Config) withDefaults() (Config, error) {
 	c.ShutdownTimeout = cmp.Or(c.ShutdownTimeout, DefaultShutdownTimeout)
 	c.ReadTimeout = cmp.Or(c.ReadTimeout, DefaultReadTimeout)
 	c.WriteTimeout = cmp.Or(c.WriteTimeout, DefaultWriteTimeout)
+	c.ReadHeaderTimeout = cmp.Or(c.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	c.IdleTimeout = cmp.Or(c.IdleTimeout, DefaultIdleTimeout)
 	c.SelfTestTimeout = cmp.Or(c.SelfTestTimeout, DefaultSelfTestTimeout)
 	c.Listener = cmp.Or(c.Listener, DefaultListener)
 	if c.Logger == nil {

@@ -1,17 +1,10 @@
 package srun_test
 
 import (
-	"bufio"
-	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/srun"
 )
 
@@ -53,59 +46,5 @@ func TestReady(t *testing.T) {
 	s.waitReady()
 	if r := s.get("/ready").want(t, http.StatusOK); r.str("status") != "ready" {
 		t.Errorf("ready: %s", r.body)
-	}
-}
-
-// 64 clients that stop in the middle of their bodies hold no admission
-// slot (admission counts from when a body has been read): every other
-// request is answered 200, not 529; the body-read deadline then closes
-// each stalled connection.
-func TestStalledBodiesHoldNoSlot(t *testing.T) {
-	const stalled = srun.DefaultMaxInFlight
-	const readTimeout = 1500 * time.Millisecond
-	s := start(t, srun.Config{ReadTimeout: readTimeout})
-	conns := make([]net.Conn, stalled)
-	for i := range conns {
-		c, err := net.DialTimeout("tcp", s.run.Addr().String(), 5*time.Second)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		fmt.Fprintf(c, "POST /v1/systemone HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
-			len(urgent), urgent[:10])
-		conns[i] = c
-	}
-	time.Sleep(200 * time.Millisecond) // let the server start reading every stalled body
-	for range 8 {
-		s.post("/v1/systemone", urgent).want(t, http.StatusOK)
-	}
-	began := time.Now()
-	var wg sync.WaitGroup
-	for _, c := range conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-			if err == nil {
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-			}
-			// Closed by the server (EOF) or answered: either frees it.
-			for {
-				if _, err := c.Read(make([]byte, 512)); err != nil {
-					if ne, ok := err.(net.Error); ok && ne.Timeout() {
-						t.Error("a stalled connection was still open after 10s")
-					}
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	// The refused body's lingering read (bodylimit.Linger) may hold a
-	// connection a little longer, never unboundedly.
-	if limit := readTimeout + bodylimit.LingerTime + 2*time.Second; time.Since(began) > limit {
-		t.Errorf("the stalled connections took %v to be freed, want under %v", time.Since(began), limit)
 	}
 }

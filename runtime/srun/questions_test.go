@@ -163,3 +163,24 @@ func TestDecisionsNoValidQuestion(t *testing.T) {
 		}
 	}
 }
+
+// A /v1/decisions question of a type the model does not answer fails
+// alone inside the 200, the others answered, as the Router answers one
+// its deployment does not take (runtime/router, testDecisionsUncarried).
+func TestDecisionsUnansweredTypeFailsAlone(t *testing.T) {
+	_, dec := questionServers(t)
+	body := `{"model": "vllm-sr/decision1", "state": {"request": "hi"}, "questions": {
+		"where": {"type": "box", "instructions": "Where is the logo?"},
+		"urgent": {"type": "noul", "instructions": "Is it?"}}}`
+	d := dec.post("/v1/decisions", body).want(t, http.StatusOK)
+	if d.str("answers", "where", "error") != "invalid_question" || d.str("answers", "where", "reason") != "question_type_not_answered" {
+		t.Errorf("the box question: %v", d.at("answers", "where"))
+	}
+	if d.at("answers", "urgent", "noul") == nil {
+		t.Errorf("the noul question: %v", d.at("answers", "urgent"))
+	}
+	r := dec.post("/v1/systemone", body).wantError(t, http.StatusUnprocessableEntity, "question_failed")
+	if r.str("question") != "where" || r.str("reason") != "question_type_not_answered" {
+		t.Errorf("/v1/systemone: question %q reason %q", r.str("question"), r.str("reason"))
+	}
+}

@@ -74,8 +74,10 @@ func (s *Server) Handler() http.Handler {
 // work is the handler of a POST endpoint: readiness, the body within its
 // limit, admission, then the pipeline (runtime/engine): the listener
 // codec's reading, the model check, the model in process, the answer.
-// Admission comes after the body is read, so a client slow to send its
-// body never holds a slot (the body-read deadline bounds it).
+// Admission bounds the model's work only: it comes after the body is
+// read and ends before the answer is written, so a client slow to send
+// its body or slow to read its answer never holds a slot (the body-read
+// and write deadlines bound it).
 func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -93,31 +95,39 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 			s.writeError(w, nil, overloaded())
 			return
 		}
-		defer s.admission.release()
-		x, e := engine.Read(s.codec, endpoint, body, r.Header)
-		if e != nil {
-			s.writeError(w, nil, e)
-			return
-		}
-		req := x.Client
-		s.metrics.CountRead(s.cfg.Listener, req)
-		if e := s.checkModel(req); e != nil {
-			s.writeError(w, req, e)
-			return
-		}
-		out, e := s.answer(r.Context(), x, start)
+		req, answer, e := s.admitted(r, endpoint, body, start)
 		if e != nil {
 			s.writeError(w, req, e)
-			return
-		}
-		answer, err := s.codec.AnswerSuccess(req, out)
-		if err != nil {
-			s.log.LogAttrs(r.Context(), slog.LevelError, "answer not writable", slog.String("error", err.Error())) //vocab:not-spec slog attribute key
-			s.writeError(w, req, unwritableAnswer())
 			return
 		}
 		writeJSON(w, http.StatusOK, answer)
 	}
+}
+
+// admitted runs an admitted request through the pipeline and releases
+// its admission slot once the answer (or the error) is made, before it
+// is written. req is nil when the request could not be read.
+func (s *Server) admitted(r *http.Request, endpoint listener.Endpoint, body []byte, start time.Time) (*listener.ClientRequest, []byte, *ir.ErrorBody) {
+	defer s.admission.release()
+	x, e := engine.Read(s.codec, endpoint, body, r.Header)
+	if e != nil {
+		return nil, nil, e
+	}
+	req := x.Client
+	s.metrics.CountRead(s.cfg.Listener, req)
+	if e := s.checkModel(req); e != nil {
+		return req, nil, e
+	}
+	out, e := s.answer(r.Context(), x, start)
+	if e != nil {
+		return req, nil, e
+	}
+	answer, err := s.codec.AnswerSuccess(req, out)
+	if err != nil {
+		s.log.LogAttrs(r.Context(), slog.LevelError, "answer not writable", slog.String("error", err.Error())) //vocab:not-spec slog attribute key
+		return req, nil, unwritableAnswer()
+	}
+	return req, answer, nil
 }
 
 // checkModel refuses a request naming a model the server does not answer

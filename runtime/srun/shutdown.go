@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"time"
 )
 
 // Running is a started server: its address, and how it ends.
@@ -45,8 +44,8 @@ func (s *Server) serve(ctx context.Context, ln net.Listener) *Running {
 		// answer's are per request (listener.Front: cfg.ReadTimeout and
 		// cfg.WriteTimeout), so a stalled client frees its connection
 		// within seconds while a long computation is not cut.
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
+		IdleTimeout:       s.cfg.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		// Requests do not inherit ctx: cancelling ctx starts a graceful
 		// shutdown, which lets the requests in flight finish.

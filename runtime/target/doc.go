@@ -36,7 +36,8 @@
 // (vllm-sr/5.0) and Internal (a model runtime's /v1/decisions and
 // /v1/bundle). Nothing outside the schema registry names them; everyone
 // else looks a codec up by schema ID. ReplyReader reads what they get
-// back.
+// back, through the answer shapes' one binding in runtime/internalwire,
+// and vets it: answer ranges, and the Router's error table.
 //
 // A Deviation is a declared, tested non-conformance of one deployment,
 // such as StateText (state_text): it rewrites a codec's calls after the

@@ -10,8 +10,8 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
 
 // MaxRetryAfter caps the delay an upstream may ask for, as the official
@@ -63,80 +63,40 @@ func (rd ReplyReader) Error(status int, header http.Header, body []byte, items [
 	rep := rd.report(body)
 	rep.keepOnly(items)
 	e := errorOfStatus(status, rep)
-	e.State = rep.state
+	e.State = rep.State
 	return e, RetryDelay(e.Status, header)
+}
+
+// report reads the body's error report (internalwire.ReadErrorReport);
+// the zero report for a body that is not JSON.
+func (rd ReplyReader) report(body []byte) upstreamReport {
+	root, err := decode(body)
+	if err != nil {
+		return upstreamReport{}
+	}
+	return upstreamReport(internalwire.ReadErrorReport(root, rd.Extensions))
 }
 
 // upstreamReport is what an error body says that can be checked: fixed
 // words and names, never its text.
-type upstreamReport struct {
-	code, reason, question, state string
-	limit                         *int64
-}
-
-// report reads the body's flat members (with Extensions) and the question
-// its 422 detail list locates; the zero report for a body that is not a
-// JSON object.
-func (rd ReplyReader) report(body []byte) upstreamReport {
-	var r upstreamReport
-	root, err := decode(body)
-	if err != nil || root.Kind() != jsonvalue.KindObject {
-		return r
-	}
-	if detail, ok := root.Get(vocab.ErrorDetail); ok && detail.Kind() == jsonvalue.KindArray {
-		r.question, r.state = locateQuestion(detail)
-	}
-	if !rd.Extensions {
-		return r
-	}
-	r.code, r.reason = stringMember(root, vocab.ErrorCode), stringMember(root, vocab.ErrorReason)
-	if q := stringMember(root, vocab.ErrorQuestion); q != "" {
-		r.question = q
-	}
-	if s := stringMember(root, vocab.ErrorState); s != "" {
-		r.state = s
-	}
-	if l, ok := root.Get(vocab.ErrorLimit); ok {
-		if n, isInt := l.Int(); isInt {
-			r.limit = &n
-		}
-	}
-	return r
-}
-
-// locateQuestion is the question (and, in a batch body, the request) the
-// first detail item locating one names: loc body.questions.<q>... or
-// body.requests.<s>.questions.<q>....
-func locateQuestion(detail jsonvalue.Value) (question, state string) {
-	for _, item := range detail.Items() {
-		loc, _ := item.Get(vocab.ValidationItemLoc)
-		steps := loc.Items()
-		if len(steps) >= 5 && steps[1].Str() == vocab.BatchRequests && steps[3].Str() == vocab.RequestQuestions {
-			return steps[4].Str(), steps[2].Str()
-		}
-		if len(steps) >= 3 && steps[1].Str() == vocab.RequestQuestions {
-			return steps[2].Str(), ""
-		}
-	}
-	return "", ""
-}
+type upstreamReport internalwire.ErrorReport
 
 // keepOnly drops what items cannot vouch for: a state that is not one of
 // them, a question that is not one of the state's item (or, with no
 // state, of any item), a code that is not a request error code, and a
 // reason the specification does not define, with its limit.
 func (r *upstreamReport) keepOnly(items []PlannedItem) {
-	if !hasItem(items, r.state) {
-		r.state = ""
+	if !hasItem(items, r.State) {
+		r.State = ""
 	}
-	if !hasQuestion(items, r.state, r.question) {
-		r.question = ""
+	if !hasQuestion(items, r.State, r.Question) {
+		r.Question = ""
 	}
-	if _, ok := fieldtable.RequestError(r.code); !ok {
-		r.code = ""
+	if _, ok := fieldtable.RequestError(r.Code); !ok {
+		r.Code = ""
 	}
-	if !knownReason(r.reason) {
-		r.reason, r.limit = "", nil
+	if !knownReason(r.Reason) {
+		r.Reason, r.Limit = "", nil
 	}
 }
 
@@ -181,7 +141,7 @@ func errorOfStatus(status int, rep upstreamReport) *ir.ErrorBody {
 		return busy(status, ir.ErrorOverloaded, vocab.ReasonUpstreamOverloaded, "the upstream is overloaded")
 	case status == http.StatusGatewayTimeout:
 		return questionFailedUpstream(status, rep, vocab.ReasonUpstreamDeadlineExceeded, "the upstream did not answer in time")
-	case status == http.StatusInternalServerError && rep.code == vocab.CodeQuestionFailed && rep.question != "":
+	case status == http.StatusInternalServerError && rep.Code == vocab.CodeQuestionFailed && rep.Question != "":
 		return questionFailedUpstream(status, rep, vocab.ReasonUpstreamInvalidModelOutput, "the upstream's model failed")
 	case status >= 400 && status < 500:
 		return upstreamFailed(status, vocab.ReasonUpstreamRefused,
@@ -198,24 +158,24 @@ const StatusOverloaded = 529
 func refusal(status int, rep upstreamReport) *ir.ErrorBody {
 	switch {
 	case status == http.StatusRequestEntityTooLarge:
-		rep.reason, rep.limit = "", nil
+		rep.Reason, rep.Limit = "", nil
 		return refusedAs(status, rep, ir.ErrorRequestTooLarge, vocab.ReasonBodyTooLarge, "the upstream refused the request as too large")
-	case status == http.StatusUnprocessableEntity && (rep.code == vocab.CodeQuestionFailed || rep.question != ""):
+	case status == http.StatusUnprocessableEntity && (rep.Code == vocab.CodeQuestionFailed || rep.Question != ""):
 		return questionFailedUpstream(status, rep, vocab.ReasonUpstreamInvalidQuestion, "the upstream refused it")
-	case rep.code == vocab.CodeQuestionFailed:
+	case rep.Code == vocab.CodeQuestionFailed:
 		return questionFailedUpstream(status, rep, vocab.ReasonUpstreamInvalidInput, "the upstream refused its input")
 	}
 	code := ir.ErrorInvalidRequest
-	if c, ok := fieldtable.RequestError(rep.code); ok && c.Status == status {
-		code = ir.ErrorCode(rep.code)
+	if c, ok := fieldtable.RequestError(rep.Code); ok && c.Status == status {
+		code = ir.ErrorCode(rep.Code)
 	}
 	return refusedAs(status, rep, code, vocab.ReasonUpstreamInvalidInput, "the upstream refused the request as invalid")
 }
 
 func refusedAs(status int, rep upstreamReport, code ir.ErrorCode, reason, what string) *ir.ErrorBody {
-	e := &ir.ErrorBody{Status: status, Code: code, Reason: reason, Message: message(what, rep.reason, status)}
-	if rep.reason != "" {
-		e.Reason, e.Limit = rep.reason, rep.limit
+	e := &ir.ErrorBody{Status: status, Code: code, Reason: reason, Message: message(what, rep.Reason, status)}
+	if rep.Reason != "" {
+		e.Reason, e.Limit = rep.Reason, rep.Limit
 	}
 	if status == http.StatusUnprocessableEntity {
 		e.Detail = []ir.DetailItem{{Loc: ir.Path{{Name: "body"}}, Msg: e.Message, Type: e.Reason}}
@@ -226,16 +186,16 @@ func refusedAs(status int, rep upstreamReport, code ir.ErrorCode, reason, what s
 // questionFailedUpstream answers a status that fails the call's question
 // rep names (CallFailed names the item's first when rep names none).
 func questionFailedUpstream(status int, rep upstreamReport, reason, what string) *ir.ErrorBody {
-	e := &ir.ErrorBody{Status: status, Code: ir.ErrorQuestionFailed, Question: rep.question, Reason: reason}
-	if rep.reason != "" {
-		e.Reason, e.Limit = rep.reason, rep.limit
+	e := &ir.ErrorBody{Status: status, Code: ir.ErrorQuestionFailed, Question: rep.Question, Reason: reason}
+	if rep.Reason != "" {
+		e.Reason, e.Limit = rep.Reason, rep.Limit
 	}
-	if rep.question != "" {
-		what = "question " + strconv.Quote(rep.question) + " cannot be answered: " + what
+	if rep.Question != "" {
+		what = "question " + strconv.Quote(rep.Question) + " cannot be answered: " + what
 	}
-	e.Message = message(what, rep.reason, status)
-	if status == http.StatusUnprocessableEntity && rep.question != "" {
-		loc := ir.Path{{Name: "body"}}.Key(vocab.RequestQuestions).Key(rep.question)
+	e.Message = message(what, rep.Reason, status)
+	if status == http.StatusUnprocessableEntity && rep.Question != "" {
+		loc := ir.Path{{Name: "body"}}.Key(vocab.RequestQuestions).Key(rep.Question)
 		e.Detail = []ir.DetailItem{{Loc: loc, Msg: e.Message, Type: string(ir.QuestionErrorInvalidQuestion)}}
 	}
 	return e
@@ -317,13 +277,6 @@ func capped(d time.Duration) time.Duration {
 		return 0
 	}
 	return min(d, MaxRetryAfter)
-}
-
-func stringMember(v jsonvalue.Value, name string) string {
-	if m, ok := v.Get(name); ok && m.Kind() == jsonvalue.KindString {
-		return m.Str()
-	}
-	return ""
 }
 
 // knownReason reports whether the specification defines reason as a

@@ -37,7 +37,16 @@
 //     client sends, run over loopback HTTP against vllm-srun and the
 //     Router's listeners in both listener schemas, each answer checked for
 //     its status, code and reason, its size and JSON, and the server's
-//     logs for request data.
+//     logs for request data;
+//   - the slow-client suite (RunSlowClients, SlowTarget): stalled bodies,
+//     slowloris headers, silent connections, slow readers of a multi-MiB
+//     answer and 500 idle keep-alive connections over raw loopback TCP,
+//     each let go of within the server's configured deadline while good
+//     clients are answered 200, measured by the server's goroutines
+//     coming back to their count before the attack;
+//   - the fixed-rate load (RunFixedRate): open-loop requests at a fixed
+//     rate, every one to be answered 200, with p50 and p99; and the leak
+//     check (WaitGoroutines) a test runs after a graceful shutdown.
 //
 // It imports the codecs it tests (runtime/listener, runtime/target,
 // runtime/refscorer and what they import), so a test of one of those

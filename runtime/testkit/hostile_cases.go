@@ -142,10 +142,13 @@ func endpointCases() []HostileCase {
 		{Name: "endpoint/06 a made-up method", Method: "BREW", Body: hq(okQ), Want: notAllowed},
 		{Name: "endpoint/07 decisions, every question malformed", Path: vocab.PathDecisions,
 			Body: hq(q("a", `"type":"score","criteria":["only"]`) + "," + q("b", `"type":"choice","criteria":{}`)), Want: noneValid},
+		// A question the deployment's card does not answer fails alone on
+		// both servers: the runtime's model check, the Router's capability
+		// check before any call.
 		{Name: "endpoint/08 decisions, every question of a type the model does not answer", Path: vocab.PathDecisions,
-			Body: hq(q("a", `"type":"box"`) + "," + q("b", `"type":"track"`)), Want: noneValid, OnRouter: wantPtr(notCarriedWant)},
+			Body: hq(q("a", `"type":"box"`) + "," + q("b", `"type":"track"`)), Want: noneValid},
 		{Name: "endpoint/09 decisions, one question answerable, one not carried", Path: vocab.PathDecisions,
-			Body: hq(okQ + "," + q("b", `"type":"box"`)), Want: wantOK, OnRouter: wantPtr(notCarriedWant)},
+			Body: hq(okQ + "," + q("b", `"type":"box"`)), Want: wantOK},
 		// Questions the schema and the card take, which the model check
 		// refuses (vela3-fast answers over only on some questions): the
 		// runtime fails them after reading, the Router after its upstream

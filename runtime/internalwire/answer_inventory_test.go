@@ -1,0 +1,261 @@
+package internalwire
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// The answer shapes' tests: every IR field goes out through AnswerWriter
+// and comes back through the readers unchanged, and every member the specs
+// give an answer shape is one the writer writes, or one this file says why
+// no server writes.
+
+func fullAnswers(t *testing.T) []ir.Answer {
+	return []ir.Answer{
+		{Name: "n", Type: table.QuestionNoul, Noul: new(0.88), AbstainProbability: new(0.01), InputCoverage: ir.CoverageComplete},
+		{Name: "c", Type: table.QuestionChoice, Choice: new("y"), Probabilities: []ir.Probability{{Key: "x", P: 0.1}, {Key: "y", P: 0.9}}, Confidence: new(0.8)},
+		{Name: "s", Type: table.QuestionScore, Score: new(0.7), Probabilities: []ir.Probability{{Key: "0", P: 0.3}, {Key: "1", P: 0.7}},
+			Confidence: new(0.4), Legend: decodeJSON(t, `{"0":"lo","1":{"text":"hi"}}`).Members()},
+		{Name: "b", Type: table.QuestionBox, Box: &ir.Box{Top: 0.25, Bottom: 0.82, Left: 0.44, Right: 0.84}, Confidence: new(0.92)},
+		{Name: "p", Type: table.QuestionSet, Noul: new(0.9)},
+		{Name: "t", Type: table.QuestionTrack, Track: decodeJSON(t, `{"rate":1,"moments":[]}`)},
+		{Name: "f", Type: table.QuestionChoice, Error: ir.QuestionErrorDeadlineExceeded, Reason: "deadline", Message: "the deadline passed"},
+	}
+}
+
+func fullResponse(t *testing.T) *ir.Response {
+	return &ir.Response{Model: new("m"), Answers: fullAnswers(t), Usage: &ir.Usage{InputTokens: 12, OutputTokens: 3},
+		Spans:      []ir.QuestionSpans{{Question: "p", Spans: []ir.Span{{Label: "email", Start: 3, End: 9, Text: "a@b.co", Probability: 0.9}}}},
+		Sets:       []ir.QuestionSet{{Question: "s", Selected: []string{"a"}, Probabilities: []ir.Probability{{Key: "a", P: 0.6}}}},
+		Thresholds: []ir.QuestionThreshold{{Question: "p", Threshold: 0.5}},
+		SpanHeads:  []ir.QuestionSpanHead{{Question: "p", Head: ir.SpanHeadBroad}},
+		Meta:       decodeJSON(t, `{"engine":"e"}`),
+		Routing:    decodeJSON(t, `{"recipe":"r"}`),
+	}
+}
+
+func decodeJSON(t *testing.T, s string) jsonvalue.Value {
+	t.Helper()
+	v, err := jsonvalue.Decode([]byte(s), jsonvalue.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestAnswerShapesRoundTrip: what AnswerWriter writes, the readers read
+// back into the same IR.
+func TestAnswerShapesRoundTrip(t *testing.T) {
+	want := fullResponse(t)
+	body, err := AnswerWriter{}.Response(want, want.Answers, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, answers, err := ReadResponse(decodeJSON(t, string(body)), nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want.Answers {
+		v, _ := answers.Get(w.Name)
+		var a ir.Answer
+		reason := ReadAnswer(&a, v, w.Type, true)
+		a.Name = w.Name
+		if reason != "" || !sameJSON(a, w) {
+			t.Errorf("answer %s: read %+v (%s), want %+v", w.Name, a, reason, w)
+		}
+		got.Answers = append(got.Answers, a)
+	}
+	if !sameJSON(got, want) {
+		t.Errorf("response: read %+v, want %+v", got, want)
+	}
+
+	card := decodeJSON(t, `{"limits":{"tokens":8}}`)
+	listing := &ir.Listing{Models: []ir.ListedModel{{Name: "a", Description: "d", ReleaseDate: "2025-01-01", Version: new("5.0"), Features: []string{"noul"}, Card: card}}}
+	body, _ = AnswerWriter{Legacy: true}.Listing(listing)
+	if l, err := ReadListing(decodeJSON(t, string(body)), true); err != nil || !sameJSON(l, listing) {
+		t.Errorf("listing: read %+v (%v), want %+v", l, err, listing)
+	}
+
+	e := fullError()
+	_, body = AnswerWriter{Legacy: true}.Error(e)
+	report := ReadErrorReport(decodeJSON(t, string(body)), true)
+	if want := (ErrorReport{Code: string(e.Code), Reason: e.Reason, Question: e.Question, State: e.State, Limit: e.Limit}); !reflect.DeepEqual(report, want) {
+		t.Errorf("error report %+v, want %+v", report, want)
+	}
+}
+
+func fullError() *ir.ErrorBody {
+	return &ir.ErrorBody{Status: 422, Code: ir.ErrorQuestionFailed, Message: "m", Question: "q", State: "s", Reason: "too_many", Limit: new(int64(3)),
+		Detail: []ir.DetailItem{{Loc: ir.Path{{Name: "body"}, {Name: "questions"}, {Name: "q"}, {Index: 0, IsIndex: true}}, Msg: "x", Type: "invalid_question"}}}
+}
+
+// sameJSON compares two IR values by their Go representation, content
+// values by their compact JSON.
+func sameJSON(a, b any) bool {
+	return reflect.DeepEqual(normalize(reflect.ValueOf(a)), normalize(reflect.ValueOf(b)))
+}
+
+func normalize(v reflect.Value) any {
+	if v.Type() == reflect.TypeFor[jsonvalue.Value]() {
+		return string(jsonvalue.AppendCompact(nil, v.Interface().(jsonvalue.Value)))
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return nil
+		}
+		return normalize(v.Elem())
+	case reflect.Slice:
+		out := make([]any, v.Len())
+		for i := range out {
+			out[i] = normalize(v.Index(i))
+		}
+		return out
+	case reflect.Struct:
+		out := map[string]any{}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				out[v.Type().Field(i).Name] = normalize(v.Field(i))
+			}
+		}
+		return out
+	}
+	return v.Interface()
+}
+
+// notWritten are the answer-shape members the specs define that no server
+// of this repository writes, each with why; the readers ignore them.
+var notWritten = map[table.Level]map[string]string{
+	table.LevelValidationItem: {vocab.ValidationItemInput: "the value that failed: never echoed", vocab.ValidationItemCtx: "free-form check parameters"},
+	table.LevelErrorDetail:    {vocab.ErrorDetailErrorType: "the standard's object detail: this runtime answers a string or a list", vocab.ErrorDetailMessage: "as error_type"},
+	table.LevelLegacyListItem: {vocab.LegacyListItemCreated: "optional in 4.0; no creation time is known"},
+	table.LevelBatchResponse:  {},
+	table.LevelLegacyError:    {},
+	table.LevelListing:        {},
+	table.LevelListingEntry:   {},
+	table.LevelAnswer:         {},
+	table.LevelBoxRegion:      {},
+	table.LevelResponse:       {},
+	table.LevelUsage:          {},
+	table.LevelSpanItem:       {},
+	table.LevelSetResult:      {},
+	table.LevelError:          {},
+}
+
+// TestEveryAnswerMemberIsWritten: every member the specs give an answer
+// shape, on every schema, is one AnswerWriter writes for a full IR (or one
+// notWritten explains). A member that fails here needs its field in
+// runtime/ir and its entry in this package's answer bindings (answer.go,
+// response.go, response_ext.go, listing.go, errorbody.go): the writer and
+// the reader of the shape in one place.
+func TestEveryAnswerMemberIsWritten(t *testing.T) {
+	written := map[table.Level][]string{}
+	r := fullResponse(t)
+	body, _ := AnswerWriter{}.Response(r, r.Answers, nil)
+	collect(written, decodeJSON(t, string(body)), table.LevelResponse)
+	batch := &ir.BatchResponse{Model: new("m"), Responses: []ir.NamedResponse{{Name: "x", Response: *r}}}
+	body, _ = AnswerWriter{}.Batch(batch, func(nr *ir.NamedResponse) []ir.Answer { return nr.Response.Answers })
+	collect(written, decodeJSON(t, string(body)), table.LevelBatchResponse)
+	body, _ = AnswerWriter{Legacy: true}.States(batch, func(nr *ir.NamedResponse) []ir.Answer { return nr.Response.Answers })
+	collect(written, decodeJSON(t, string(body)), table.LevelResponse)
+	_, body = AnswerWriter{Legacy: true}.Error(fullError())
+	collect(written, decodeJSON(t, string(body)), table.LevelError)
+	body, _ = AnswerWriter{Legacy: true}.Listing(&ir.Listing{Models: []ir.ListedModel{{Name: "a", Version: new("5"), Features: []string{}, Card: decodeJSON(t, `{}`)}}})
+	collect(written, decodeJSON(t, string(body)), table.LevelListing)
+
+	checked := 0
+	for level, skipped := range notWritten {
+		for _, schema := range []table.SchemaID{table.SchemaStandard02, table.SchemaVllmSR50, table.SchemaVllmSR40, table.SchemaInternal} {
+			for _, m := range vocab.MembersOf(schema, level) {
+				checked++
+				if _, ok := skipped[m.Name]; !ok && !slices.Contains(written[level], m.Name) {
+					t.Errorf("%s defines %s member %q, which AnswerWriter does not write: bind it in runtime/ir and internalwire's answer bindings", schema, level, m.Name)
+				}
+			}
+		}
+	}
+	if checked < 60 {
+		t.Fatalf("the generated member lists give only %d answer-shape members", checked)
+	}
+}
+
+// collect records the member names of v, an object of level, and of the
+// answer-shape objects inside it.
+func collect(written map[table.Level][]string, v jsonvalue.Value, level table.Level) {
+	for _, m := range v.Members() {
+		written[level] = append(written[level], m.Name)
+		for _, inner := range innerLevels[level] {
+			if inner.member != m.Name {
+				continue
+			}
+			for _, x := range inner.objects(m.Value) {
+				collect(written, x, inner.level)
+			}
+		}
+	}
+}
+
+var (
+	values = func(v jsonvalue.Value) []jsonvalue.Value {
+		var out []jsonvalue.Value
+		for _, m := range v.Members() {
+			out = append(out, m.Value)
+		}
+		return out
+	}
+	self  = func(v jsonvalue.Value) []jsonvalue.Value { return []jsonvalue.Value{v} }
+	items = func(v jsonvalue.Value) []jsonvalue.Value { return v.Items() }
+)
+
+// innerLevels says where each level holds objects of another.
+var innerLevels = map[table.Level][]struct {
+	member  string
+	level   table.Level
+	objects func(jsonvalue.Value) []jsonvalue.Value
+}{
+	table.LevelResponse: {{vocab.ResponseAnswers, table.LevelAnswer, values}, {vocab.ResponseUsage, table.LevelUsage, self},
+		{vocab.ResponseSets, table.LevelSetResult, values}, {vocab.ResponseStates, table.LevelAnswer, func(v jsonvalue.Value) []jsonvalue.Value {
+			var out []jsonvalue.Value
+			for _, s := range values(v) {
+				out = append(out, values(s)...)
+			}
+			return out
+		}}, {vocab.ResponseSpans, table.LevelSpanItem, func(v jsonvalue.Value) []jsonvalue.Value {
+			var out []jsonvalue.Value
+			for _, s := range values(v) {
+				out = append(out, s.Items()...)
+			}
+			return out
+		}}},
+	table.LevelAnswer:        {{vocab.AnswerBox, table.LevelBoxRegion, self}},
+	table.LevelBatchResponse: {{vocab.BatchResponseResponses, table.LevelResponse, values}, {vocab.BatchResponseUsage, table.LevelUsage, self}},
+	table.LevelError:         {{vocab.ErrorDetail, table.LevelValidationItem, items}, {vocab.ErrorError, table.LevelLegacyError, self}},
+	table.LevelListing:       {{vocab.ListingModels, table.LevelListingEntry, items}, {vocab.ListingData, table.LevelLegacyListItem, items}},
+}
+
+// TestAnswerBindingsReadWhatTheSpecsGive: the reply reader reads each
+// answer member on every question type the specs give it.
+func TestAnswerBindingsReadWhatTheSpecsGive(t *testing.T) {
+	for _, f := range fieldtable.Fields {
+		if f.Level != table.LevelAnswer {
+			continue
+		}
+		i := slices.IndexFunc(answerMembers[:], func(m answerMember) bool { return m.name == f.Name })
+		if i < 0 {
+			continue // type, error, reason, message: read outside the list
+		}
+		m := answerMembers[i]
+		for _, qt := range f.QuestionTypes {
+			if (m.required|m.optional|m.extension)&typeBit(qt) == 0 {
+				t.Errorf("%s gives answer member %q to %s answers, which ReadAnswer does not read it on", f.DefinedBy, f.Name, qt)
+			}
+		}
+	}
+}

@@ -1,0 +1,259 @@
+package router
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httputil"
+	"net/textproto"
+	"strconv"
+)
+
+// replyHead is what the Router needs of an upstream reply's status line
+// and headers: the status, how the body is framed, whether the
+// connection ends with it, and the headers of a reply that is not a
+// success (the error mapping reads Retry-After, the log Location). A
+// success's headers carry nothing the Router reads, so none are kept.
+type replyHead struct {
+	status  int
+	length  int64 // -1: not given
+	chunked bool
+	close   bool // the connection ends after this reply
+	header  http.Header
+}
+
+// Bounds of a reply head: a head over them is malformed.
+const (
+	maxReplyHeadBytes = 64 << 10
+	maxReplyHeaders   = 100
+)
+
+var errReplyHead = errors.New("router: malformed upstream reply head")
+
+// readReplyHead reads the head of the final reply, skipping informational
+// (1xx) ones. It accepts what net/http's ReadResponse accepts of the
+// replies a System One upstream sends: HTTP/1.0 and 1.1, a length or
+// chunked framing (chunked wins over a length, as RFC 9112 says, and the
+// connection is then not reused), and refuses a head that is malformed,
+// an obsolete folded line, conflicting lengths, or one over the bounds.
+func readReplyHead(br *bufio.Reader) (replyHead, error) {
+	for {
+		h, err := readOneHead(br)
+		if err != nil || h.status >= 200 || h.status == http.StatusSwitchingProtocols {
+			return h, err
+		}
+	}
+}
+
+func readOneHead(br *bufio.Reader) (replyHead, error) {
+	h := replyHead{length: -1}
+	line, err := br.ReadSlice('\n')
+	if err != nil {
+		return h, headError(err)
+	}
+	size := len(line)
+	line = trimEOL(line)
+	// "HTTP/1.x SSS reason"
+	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || (line[7] != '0' && line[7] != '1') || line[8] != ' ' ||
+		(len(line) > 12 && line[12] != ' ') {
+		return h, errReplyHead
+	}
+	code, err := strconv.Atoi(string(line[9:12]))
+	if err != nil || code < 100 {
+		return h, errReplyHead
+	}
+	h.status = code
+	http10 := line[7] == '0'
+	keepAlive := false
+	success := code >= 200 && code <= 299
+	if !success {
+		h.header = http.Header{}
+	}
+	for n := 0; ; n++ {
+		line, err := br.ReadSlice('\n')
+		if err != nil {
+			return h, headError(err)
+		}
+		if size += len(line); size > maxReplyHeadBytes || n > maxReplyHeaders {
+			return h, errReplyHead
+		}
+		line = trimEOL(line)
+		if len(line) == 0 {
+			break
+		}
+		if line[0] == ' ' || line[0] == '\t' { // obsolete line folding
+			return h, errReplyHead
+		}
+		name, value, ok := bytes.Cut(line, []byte(":"))
+		value = bytes.Trim(value, " \t")
+		if !ok || !validFieldName(name) || !validFieldValue(value) {
+			return h, errReplyHead
+		}
+		switch {
+		case asciiEqualFold(name, "Content-Length"):
+			n, err := strconv.ParseInt(string(value), 10, 64)
+			if err != nil || n < 0 || (h.length >= 0 && h.length != n) {
+				return h, errReplyHead
+			}
+			h.length = n
+		case asciiEqualFold(name, "Transfer-Encoding"):
+			if !asciiEqualFold(value, "chunked") {
+				return h, errReplyHead // no other coding is sent to the Router
+			}
+			h.chunked = true
+		case asciiEqualFold(name, "Connection"):
+			h.close = h.close || hasToken(value, "close")
+			keepAlive = keepAlive || hasToken(value, "keep-alive")
+		}
+		if h.header != nil {
+			key := textproto.CanonicalMIMEHeaderKey(string(name))
+			h.header[key] = append(h.header[key], string(value))
+		}
+	}
+	if h.chunked && http10 {
+		return h, errReplyHead // HTTP/1.0 has no chunked framing
+	}
+	if h.chunked && h.length >= 0 {
+		h.length, h.close = -1, true
+	}
+	if http10 && !keepAlive {
+		h.close = true
+	}
+	if code == http.StatusNoContent || code == http.StatusNotModified || code < 200 {
+		h.length, h.chunked = 0, false
+	}
+	if !h.chunked && h.length < 0 {
+		h.close = true // the body runs to the connection's end
+	}
+	return h, nil
+}
+
+// body is the reader of the reply's body on br, as its head frames it.
+func (h *replyHead) body(br *bufio.Reader) io.Reader {
+	switch {
+	case h.chunked:
+		return &chunkedBody{chunks: httputil.NewChunkedReader(br), br: br}
+	case h.length >= 0:
+		return &lengthBody{br: br, left: h.length}
+	}
+	return br
+}
+
+// lengthBody reads a body of a given length; the connection ending
+// before it is io.ErrUnexpectedEOF, a reply cut short.
+type lengthBody struct {
+	br   *bufio.Reader
+	left int64
+}
+
+func (l *lengthBody) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, io.EOF
+	}
+	n, err := l.br.Read(p[:min(int64(len(p)), l.left)])
+	l.left -= int64(n)
+	if err == io.EOF && l.left > 0 {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
+}
+
+// chunkedBody reads a chunked body and, after its last chunk, the
+// trailer section, so that the connection is left at the next reply.
+type chunkedBody struct {
+	chunks io.Reader
+	br     *bufio.Reader
+}
+
+func (c *chunkedBody) Read(p []byte) (int, error) {
+	n, err := c.chunks.Read(p)
+	if err != io.EOF {
+		return n, err
+	}
+	for size := 0; ; {
+		line, err := c.br.ReadSlice('\n')
+		if err != nil {
+			return n, headError(err)
+		}
+		if size += len(line); size > maxReplyHeadBytes {
+			return n, errReplyHead
+		}
+		if string(line) == "\r\n" {
+			return n, io.EOF
+		}
+		if name, value, ok := bytes.Cut(trimEOL(line), []byte(":")); !ok || !validFieldName(name) || !validFieldValue(bytes.Trim(value, " \t")) {
+			return n, errReplyHead // not a trailer field (nor a bare LF ending the section)
+		}
+	}
+}
+
+// headError is err, an end of input being a reply cut short.
+func headError(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	if errors.Is(err, bufio.ErrBufferFull) {
+		return errReplyHead
+	}
+	return err
+}
+
+// validFieldName: a header name is a token (RFC 9110, 5.1).
+func validFieldName(name []byte) bool {
+	if len(name) == 0 {
+		return false
+	}
+	for _, c := range name {
+		if c <= ' ' || c >= 0x7f || bytes.IndexByte([]byte(`"(),/:;<=>?@[\]{}`), c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// validFieldValue: a header value holds no control character but tab.
+func validFieldValue(v []byte) bool {
+	for _, c := range v {
+		if (c < ' ' && c != '\t') || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func trimEOL(line []byte) []byte {
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	return bytes.TrimSuffix(line, []byte("\r"))
+}
+
+func asciiEqualFold(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range len(b) {
+		if lowerASCII(b[i]) != lowerASCII(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasToken says whether the comma-separated list v holds token (ASCII
+// case-insensitive).
+func hasToken(v []byte, token string) bool {
+	for part := range bytes.SplitSeq(v, []byte(",")) {
+		if asciiEqualFold(bytes.TrimSpace(part), token) {
+			return true
+		}
+	}
+	return false
+}
