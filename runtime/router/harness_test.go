@@ -20,7 +20,7 @@ import (
 
 // startRuntime starts a vllm-srun runtime in-process on a loopback port
 // and waits (bounded) until its self-test passed.
-func startRuntime(t *testing.T, model string) *srun.Running {
+func startRuntime(t testing.TB, model string) *srun.Running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	run, err := srun.Start(ctx, srun.Config{Model: model, Addr: "127.0.0.1:0", Logger: quiet()})
