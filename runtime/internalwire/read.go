@@ -33,7 +33,30 @@ type Reader struct {
 // Request reads one request object. path locates it in the body (nil for
 // a request body, requests.<name> for a batch item).
 func (rd *Reader) Request(v jsonvalue.Value, path ir.Path) (ir.Request, error) {
-	r := ir.Request{Roles: ir.Roles{Mode: ir.RoleModeNone}}
+	var r ir.Request
+	err := rd.request(&r, nil, v, path)
+	return r, err
+}
+
+// RequestBlock is a request read by ReadBlock and the values its Model
+// and Options point at, so that a caller allocating the request inside
+// its own block allocates them with it: they live and die together.
+type RequestBlock struct {
+	Request ir.Request
+	model   string
+	options optionsBlock
+}
+
+// ReadBlock is Request reading into b.Request, which must be zero, with
+// the values it points at held in b.
+func (rd *Reader) ReadBlock(b *RequestBlock, v jsonvalue.Value, path ir.Path) error {
+	return rd.request(&b.Request, b, v, path)
+}
+
+// request fills r, the zero Request, from v; the values its pointer
+// fields point at go into b when b is not nil, else each is allocated.
+func (rd *Reader) request(r *ir.Request, b *RequestBlock, v jsonvalue.Value, path ir.Path) error {
+	r.Roles.Mode = ir.RoleModeNone
 	if rd.Implicit {
 		r.Roles.Mode = ir.RoleModeImplicit
 	}
@@ -45,7 +68,11 @@ func (rd *Reader) Request(v jsonvalue.Value, path ir.Path) (ir.Request, error) {
 		lm := rec.member(m)
 		switch m.Name {
 		case vocab.RequestModel:
-			r.Model = rd.text(m.Value, lm)
+			if b != nil {
+				r.Model = rd.textInto(&b.model, m.Value, lm)
+			} else {
+				r.Model = rd.text(m.Value, lm)
+			}
 		case vocab.RequestState:
 			r.State = m.Value
 		case vocab.RequestStates:
@@ -53,27 +80,31 @@ func (rd *Reader) Request(v jsonvalue.Value, path ir.Path) (ir.Request, error) {
 			statesSeen++
 			rd.legacy(ir.FormStates, path.Key(m.Name))
 		case vocab.RequestRoles:
-			r.Roles = rd.roles(m.Value, lm)
+			rd.roles(&r.Roles, m.Value, lm)
 		case vocab.RequestQuestions:
 			qs, err := rd.questions(m.Value, path.Key(m.Name))
 			if err != nil {
-				return r, err
+				return err
 			}
 			r.Questions = qs
 		case vocab.RequestAssets, vocab.RequestImages, vocab.RequestVideos:
 			assetSpellings |= assetSpelling(m.Name)
-			if err := rd.assets(&r, m, path.Key(m.Name)); err != nil {
-				return r, err
+			if err := rd.assets(r, m, path.Key(m.Name)); err != nil {
+				return err
 			}
 		case vocab.RequestOptions:
-			r.Options = rd.Options(m.Value, path.Key(m.Name))
+			if b != nil {
+				r.Options = rd.optionsInto(&b.options, m.Value, path.Key(m.Name))
+			} else {
+				r.Options = rd.Options(m.Value, path.Key(m.Name))
+			}
 		default:
 			r.Extra = append(r.Extra, *m)
 		}
 		rec.done(lm)
 	}
-	r.Layout = rec.layout()
-	return r, rd.checkRequest(&r, path, statesSeen > 0, assetSpellings)
+	rec.store(&r.Layout)
+	return rd.checkRequest(r, path, statesSeen > 0, assetSpellings)
 }
 
 func assetSpelling(name string) int {
@@ -104,29 +135,39 @@ func (rd *Reader) legacy(form string, path ir.Path) {
 	}
 }
 
-// roles reads roles: null is none, an object explicit roles.
-func (rd *Reader) roles(v jsonvalue.Value, lm *ir.LayoutMember) ir.Roles {
+// roles reads roles into dst: null is none, an object explicit roles.
+// The fields are stored one by one, not as a struct (see readCriteria).
+func (rd *Reader) roles(dst *ir.Roles, v jsonvalue.Value, lm *ir.LayoutMember) {
 	if v.IsNull() {
-		return ir.Roles{Mode: ir.RoleModeNone}
+		dst.Mode = ir.RoleModeNone
+		dst.Parts = nil
+		return
 	}
 	ms := v.Members()
-	roles := ir.Roles{Mode: ir.RoleModeExplicit, Parts: make([]ir.RolePart, len(ms))}
+	parts := make([]ir.RolePart, len(ms))
 	escaped := false
 	for i := range ms {
-		roles.Parts[i] = ir.RolePart{Key: ms[i].Name, Role: role(ms[i].Value)}
+		p := &parts[i]
+		p.Key = ms[i].Name
+		p.Role = role(ms[i].Value)
 		escaped = escaped || !quotedCanonically(ms[i].RawName(), ms[i].Name) ||
-			!quotedCanonically(ms[i].Value.Raw(), string(roles.Parts[i].Role))
+			!quotedCanonically(ms[i].Value.Raw(), string(p.Role))
 	}
 	if escaped {
-		note(lm, jsonvalue.Compact(v), appendRoleParts(nil, roles.Parts))
+		note(lm, jsonvalue.Compact(v), appendRoleParts(nil, parts))
 	}
-	return roles
+	dst.Mode = ir.RoleModeExplicit
+	dst.Parts = parts
 }
 
 // Options reads an options object (a request's, or a batch's). The
 // Options and the values its fields point at are one allocation.
 func (rd *Reader) Options(v jsonvalue.Value, path ir.Path) *ir.Options {
-	block := &optionsBlock{}
+	return rd.optionsInto(&optionsBlock{}, v, path)
+}
+
+// optionsInto is Options reading into block, which must be zero.
+func (rd *Reader) optionsInto(block *optionsBlock, v jsonvalue.Value, path ir.Path) *ir.Options {
 	o := &block.options
 	members := v.Members()
 	rec := rd.recorder(len(members))
@@ -152,7 +193,7 @@ func (rd *Reader) Options(v jsonvalue.Value, path ir.Path) *ir.Options {
 		}
 		rec.done(lm)
 	}
-	o.Layout = rec.layout()
+	rec.store(&o.Layout)
 	return o
 }
 
@@ -189,7 +230,7 @@ func (rd *Reader) Bundle(root jsonvalue.Value) (*ir.Batch, error) {
 		}
 		rec.done(lm)
 	}
-	b.Layout = rec.layout()
+	rec.store(&b.Layout)
 	return b, nil
 }
 
@@ -198,8 +239,7 @@ func (rd *Reader) items(v jsonvalue.Value, path ir.Path) ([]ir.BatchItem, error)
 	items := make([]ir.BatchItem, len(ms))
 	for i := range ms {
 		items[i].Name = ms[i].Name
-		var err error
-		if items[i].Request, err = rd.Request(ms[i].Value, path.Key(ms[i].Name)); err != nil {
+		if err := rd.request(&items[i].Request, nil, ms[i].Value, path.Key(ms[i].Name)); err != nil {
 			return nil, err
 		}
 		// The item's own name spelling belongs to its request's layout.

@@ -56,9 +56,13 @@ func (rec *recorder) done(lm *ir.LayoutMember) {
 	}
 }
 
-// layout is the recording: the zero Layout when nothing was recorded.
-func (rec *recorder) layout() ir.Layout {
-	return ir.Layout{Entry: rec.entry, Members: rec.members}
+// store writes the recording into l, the object's zero Layout. With the
+// recorder off it writes nothing: l stays zero, and a store of zeros into
+// the heap would still cost write barriers while the collector marks.
+func (rec *recorder) store(l *ir.Layout) {
+	if rec.on {
+		*l = ir.Layout{Entry: rec.entry, Members: rec.members}
+	}
 }
 
 // The readers of the scalars the IR holds decoded: each maps a value the
@@ -66,9 +70,14 @@ func (rec *recorder) layout() ir.Layout {
 // canonically on the member's record, so the writer can replay it.
 
 func (rd *Reader) text(v jsonvalue.Value, lm *ir.LayoutMember) *string {
-	s := v.Str()
-	noteString(lm, v.Raw(), s)
-	return &s
+	return rd.textInto(new(string), v, lm)
+}
+
+// textInto is text with the string held in dst.
+func (rd *Reader) textInto(dst *string, v jsonvalue.Value, lm *ir.LayoutMember) *string {
+	*dst = v.Str()
+	noteString(lm, v.Raw(), *dst)
+	return dst
 }
 
 func (rd *Reader) integer(v jsonvalue.Value, lm *ir.LayoutMember) int64 {

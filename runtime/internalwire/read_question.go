@@ -39,7 +39,7 @@ func (rd *Reader) question(q *ir.Question, entry *jsonvalue.Member, parent ir.Pa
 				return ir.Refuse(ir.ReasonConflict, parent.Key(entry.Name).Key(m.Name), "a question has one criteria member")
 			}
 			criteriaSeen = true
-			q.Criteria = readCriteria(m.Value)
+			readCriteria(&q.Criteria, m.Value)
 			if m.Name != vocab.QuestionCriteria {
 				rd.legacy(m.Name, parent.Key(entry.Name).Key(m.Name))
 			}
@@ -48,7 +48,7 @@ func (rd *Reader) question(q *ir.Question, entry *jsonvalue.Member, parent ir.Pa
 		}
 		rec.done(lm)
 	}
-	q.Layout = rec.layout()
+	rec.store(&q.Layout)
 	if q.Preset != nil && !q.Instructions.IsValid() {
 		rd.legacy(ir.FormPresetOnly, parent.Key(entry.Name))
 	}
@@ -83,15 +83,21 @@ func (rd *Reader) extensionMember(q *ir.Question, m *jsonvalue.Member, lm *ir.La
 	}
 }
 
-func readCriteria(v jsonvalue.Value) ir.Criteria {
+// readCriteria fills c, a zero Criteria, field by field: a whole-struct
+// store into the heap is a typed copy, which while the garbage collector
+// marks goes through the bulk write barrier.
+func readCriteria(c *ir.Criteria, v jsonvalue.Value) {
 	switch v.Kind() {
 	case jsonvalue.KindObject:
 		// The decoded members, capped so an append never writes into them.
-		return ir.Criteria{Form: ir.CriteriaKeyed, Keyed: v.Members()[:v.Len():v.Len()]}
+		c.Form = ir.CriteriaKeyed
+		c.Keyed = v.Members()[:v.Len():v.Len()]
 	case jsonvalue.KindArray:
-		return ir.Criteria{Form: ir.CriteriaLevels, Levels: v.Items()[:v.Len():v.Len()]}
+		c.Form = ir.CriteriaLevels
+		c.Levels = v.Items()[:v.Len():v.Len()]
+	default:
+		c.Form = ir.CriteriaNull
 	}
-	return ir.Criteria{Form: ir.CriteriaNull}
 }
 
 // readOver reads the state keys a question reads: one key as a string, or
@@ -169,7 +175,7 @@ func (rd *Reader) asset(entry *jsonvalue.Member, path ir.Path, implied ir.AssetT
 		}
 		rec.done(lm)
 	}
-	a.Layout = rec.layout()
+	rec.store(&a.Layout)
 	if a.Type == "" {
 		// Only under assets: images and videos imply the type.
 		return a, ir.Refuse(ir.ReasonMissingMember, path.Key(vocab.AssetType), "is required under assets")

@@ -206,11 +206,14 @@ func (d *decoder) build(root node) Value {
 		dst := &t.members[i]
 		if n := m.name.end - m.name.start; n == m.raw.end-m.raw.start-2 {
 			// No escape (every escape decodes shorter than it is
-			// written): the name is the quoted bytes, aliased.
+			// written): the name is the quoted bytes, aliased. Its raw
+			// stays nil, the standard quoting, which for such a name is
+			// '"' + Name + '"' (the decoder refused control characters
+			// and invalid UTF-8): storing plainQuoted would cost a write
+			// barrier per member while the garbage collector marks.
 			if n > 0 {
 				dst.Name = unsafe.String(&d.data[m.name.start], n)
 			}
-			dst.raw = plainQuoted
 		} else {
 			if escapedNames == "" {
 				escapedNames = string(d.names)

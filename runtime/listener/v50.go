@@ -38,33 +38,32 @@ func v50ReadRequest(root jsonvalue.Value, body []byte, header http.Header) (*Cli
 	if problems := validate.RequestVllmSR50(root); problems != nil {
 		return nil, v50Refuse(problems, root, false)
 	}
+	// The IR is read in place into the block: no copy of the request.
+	read := &readBlock{}
 	var rd internalwire.Reader
-	r, err := rd.Request(root, nil)
-	if err != nil {
+	if err := rd.ReadBlock(&read.request, root, nil); err != nil {
 		return nil, RefuseError(err)
 	}
+	r := &read.request.Request
 	ApplyLongContext(&r.Options, header)
-	read := &readBlock{request: r}
 	cr := &read.client
-	*cr = ClientRequest{
-		Endpoint: EndpointSystemOne,
-		Schema:   table.SchemaVllmSR50,
-		Request:  &read.request,
-		Plan:     PlanTranslate,
-		Body:     body,
-	}
+	cr.Endpoint = EndpointSystemOne
+	cr.Schema = table.SchemaVllmSR50
+	cr.Request = r
+	cr.Plan = PlanTranslate
+	cr.Body = body
 	if m, ok := ir.ReadMediaInFront(r.State, r.Assets); ok {
 		cr.Media = []StateMedia{{Media: m}}
 	}
 	return cr, nil
 }
 
-// readBlock is a read request and the IR its Request points at, allocated
-// together: they live and die together, and one allocation is cheaper
-// than two.
+// readBlock is a read request and the IR its Request points at (with the
+// model and options the IR points at), allocated together: they live and
+// die together, and one allocation is cheaper than several.
 type readBlock struct {
 	client  ClientRequest
-	request ir.Request
+	request internalwire.RequestBlock
 }
 
 // v50Refuse turns a body's problems into its refusal: 400 for any problem

@@ -159,7 +159,8 @@ func (opts Options) withDefaults(cfg *routerconfig.Config) Options {
 const minIdleConns = 64
 
 // upstreamIdleConns is how many idle connections per upstream host the
-// default client keeps: minIdleConns, or the largest max_concurrency of
+// default client and the Router's own connections (upstream.go) keep:
+// minIdleConns, or the largest max_concurrency of
 // cfg's deployments when that is more. A batch split into calls keeps
 // max_concurrency of them in flight, and a connection the transport may
 // not keep idle is closed when its call ends and dialled again by the
