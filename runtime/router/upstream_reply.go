@@ -93,8 +93,8 @@ func readOneHead(br *bufio.Reader) (replyHead, error) {
 		}
 		switch {
 		case asciiEqualFold(name, "Content-Length"):
-			n, err := strconv.ParseInt(string(value), 10, 64)
-			if err != nil || n < 0 || (h.length >= 0 && h.length != n) {
+			n, err := parseLength(value)
+			if err != nil || (h.length >= 0 && h.length != n) {
 				return h, errReplyHead
 			}
 			h.length = n
@@ -198,6 +198,15 @@ func headError(err error) error {
 		return errReplyHead
 	}
 	return err
+}
+
+// parseLength is a Content-Length value: decimal digits only (no sign,
+// no space), as net/http reads it.
+func parseLength(v []byte) (int64, error) {
+	if len(v) == 0 || bytes.IndexFunc(v, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		return 0, errReplyHead
+	}
+	return strconv.ParseInt(string(v), 10, 64)
 }
 
 // validFieldName: a header name is a token (RFC 9110, 5.1).
