@@ -61,8 +61,9 @@ fuzz-smoke: ## Run every Fuzz target for FUZZTIME (default 100000x) each; crashe
 BENCH_PKGS := ./runtime/listener/ ./runtime/jsonvalue/ ./runtime/internalwire/ ./runtime/router/
 BENCH_COUNT ?= 6
 
-bench: ## Run the listener, jsonvalue, internalwire and Router benchmarks (-count $(BENCH_COUNT); the Router's batch fan-out as x-ideal) and summarise them with benchstat
+bench: ## Run the listener, jsonvalue, internalwire and Router benchmarks (-count $(BENCH_COUNT)): the batch fan-out as x-ideal, the Router's CPU per proxied request beside ReverseProxy's (and nginx's, when on PATH); summarised with benchstat
 	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) $(BENCH_PKGS) | tee /tmp/systemone-bench.txt
+	$(GO) test -run '^$$' -bench RouterCost -benchtime 20000x -count $(BENCH_COUNT) ./cmd/vllm-sr/ | tee -a /tmp/systemone-bench.txt
 	$(GO) tool benchstat /tmp/systemone-bench.txt
 
 systemone-schemas-drift: ## Compare our systemone/0.2 description with the published OpenAPI: fetches the spec's source.url, or PUBLISHED=file offline; fails on any difference or failed fetch

@@ -28,6 +28,69 @@ type Reader struct {
 	Layout bool
 	// Diags receives the 4.0-only forms read; nil records nothing.
 	Diags *ir.Diagnostics
+	// Borrowed: the value read is a jsonvalue.Borrowed's, released once
+	// the IR is read, so every container the IR keeps is a copy: a
+	// request's state and its questions' instructions and criteria, in
+	// one copy per request (retain), and the rarer extra members and
+	// asset data each on its own (keep, extra).
+	Borrowed bool
+}
+
+// keep is v as the IR may hold it: a copy when the value read is
+// borrowed.
+func (rd *Reader) keep(v jsonvalue.Value) jsonvalue.Value {
+	if rd.Borrowed {
+		return jsonvalue.Clone(v)
+	}
+	return v
+}
+
+// extra appends m, kept, to an object's Extra.
+func (rd *Reader) extra(dst []jsonvalue.Member, m *jsonvalue.Member) []jsonvalue.Member {
+	dst = append(dst, *m)
+	if rd.Borrowed {
+		dst[len(dst)-1].Value = jsonvalue.Clone(m.Value)
+	}
+	return dst
+}
+
+// retain replaces, when the value read is borrowed, the containers r
+// holds that request read as they were (its state or states, its
+// questions' instructions and criteria) with copies made together: one
+// allocation each of members, items and containers for them all.
+func (rd *Reader) retain(r *ir.Request) {
+	if !rd.Borrowed {
+		return
+	}
+	var c jsonvalue.Copier
+	c.Count(r.State)
+	c.CountMembers(r.States)
+	for i := range r.Questions {
+		q := &r.Questions[i]
+		c.Count(q.Instructions)
+		c.CountMembers(q.Criteria.Keyed)
+		c.CountItems(q.Criteria.Levels)
+	}
+	// An empty object or array has a container too: what is copied is
+	// decided by kind, never by length.
+	if r.State.Kind() >= jsonvalue.KindArray {
+		r.State = c.Value(r.State)
+	}
+	if r.States != nil {
+		r.States = c.Members(r.States)
+	}
+	for i := range r.Questions {
+		q := &r.Questions[i]
+		if q.Instructions.Kind() >= jsonvalue.KindArray {
+			q.Instructions = c.Value(q.Instructions)
+		}
+		if q.Criteria.Keyed != nil {
+			q.Criteria.Keyed = c.Members(q.Criteria.Keyed)
+		}
+		if q.Criteria.Levels != nil {
+			q.Criteria.Levels = c.Items(q.Criteria.Levels)
+		}
+	}
 }
 
 // Request reads one request object. path locates it in the body (nil for
@@ -56,6 +119,12 @@ func (rd *Reader) ReadBlock(b *RequestBlock, v jsonvalue.Value, path ir.Path) er
 // request fills r, the zero Request, from v; the values its pointer
 // fields point at go into b when b is not nil, else each is allocated.
 func (rd *Reader) request(r *ir.Request, b *RequestBlock, v jsonvalue.Value, path ir.Path) error {
+	err := rd.readRequest(r, b, v, path)
+	rd.retain(r)
+	return err
+}
+
+func (rd *Reader) readRequest(r *ir.Request, b *RequestBlock, v jsonvalue.Value, path ir.Path) error {
 	r.Roles.Mode = ir.RoleModeNone
 	if rd.Implicit {
 		r.Roles.Mode = ir.RoleModeImplicit
@@ -99,7 +168,7 @@ func (rd *Reader) request(r *ir.Request, b *RequestBlock, v jsonvalue.Value, pat
 				r.Options = rd.Options(m.Value, path.Key(m.Name))
 			}
 		default:
-			r.Extra = append(r.Extra, *m)
+			r.Extra = rd.extra(r.Extra, m)
 		}
 		rec.done(lm)
 	}
@@ -189,7 +258,7 @@ func (rd *Reader) optionsInto(block *optionsBlock, v jsonvalue.Value, path ir.Pa
 			o.LongContext = &block.longContext
 			rd.legacy(ir.FormLongContext, path.Key(m.Name))
 		default:
-			o.Extra = append(o.Extra, *m)
+			o.Extra = rd.extra(o.Extra, m)
 		}
 		rec.done(lm)
 	}
@@ -226,7 +295,7 @@ func (rd *Reader) Bundle(root jsonvalue.Value) (*ir.Batch, error) {
 			}
 			b.Items = items
 		default:
-			b.Extra = append(b.Extra, *m)
+			b.Extra = rd.extra(b.Extra, m)
 		}
 		rec.done(lm)
 	}

@@ -79,7 +79,7 @@ func (rd *Reader) extensionMember(q *ir.Question, m *jsonvalue.Member, lm *ir.La
 		n := rd.integer(m.Value, lm)
 		q.Rate = &n
 	default:
-		q.Extra = append(q.Extra, *m)
+		q.Extra = rd.extra(q.Extra, m)
 	}
 }
 
@@ -169,9 +169,9 @@ func (rd *Reader) asset(entry *jsonvalue.Member, path ir.Path, implied ir.AssetT
 		case vocab.AssetFormat:
 			a.Format = rd.text(f.Value, lm)
 		case vocab.AssetDataBase64:
-			a.Data = f.Value
+			a.Data = rd.keep(f.Value)
 		default:
-			a.Extra = append(a.Extra, *f)
+			a.Extra = rd.extra(a.Extra, f)
 		}
 		rec.done(lm)
 	}

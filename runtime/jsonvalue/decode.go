@@ -92,6 +92,10 @@ type decoder struct {
 
 	fault *SyntaxError
 	path  []pathSegment // innermost first, recorded while unwinding
+
+	borrow   bool     // build into kept (DecodeBorrowed)
+	kept     keptTree // a borrowed document's containers
+	borrowed Borrowed // what DecodeBorrowed returns, pooled with it
 }
 
 // node is one decoded value in scratch form: for a scalar, its literal is
@@ -190,11 +194,7 @@ func (d *decoder) build(root node) Value {
 	if root.kind != KindObject && root.kind != KindArray {
 		return d.scalar(root)
 	}
-	t := tree{
-		members:    make([]Member, len(d.doneMembers)),
-		items:      make([]Value, len(d.doneItems)),
-		containers: make([]container, d.containers),
-	}
+	t := d.newTree()
 	var escapedNames string // the arena as a string, made on first need
 	var rawNames []string   // escaped names as written, made on first need
 	// Fields are written one by one into the zeroed slots: a whole-struct
@@ -206,14 +206,11 @@ func (d *decoder) build(root node) Value {
 		dst := &t.members[i]
 		if n := m.name.end - m.name.start; n == m.raw.end-m.raw.start-2 {
 			// No escape (every escape decodes shorter than it is
-			// written): the name is the quoted bytes, aliased. Its raw
-			// stays nil, the standard quoting, which for such a name is
-			// '"' + Name + '"' (the decoder refused control characters
-			// and invalid UTF-8): storing plainQuoted would cost a write
-			// barrier per member while the garbage collector marks.
+			// written): the name is the quoted bytes, aliased.
 			if n > 0 {
 				dst.Name = unsafe.String(&d.data[m.name.start], n)
 			}
+			dst.raw = plainQuoted
 		} else {
 			if escapedNames == "" {
 				escapedNames = string(d.names)

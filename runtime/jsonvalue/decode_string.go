@@ -1,7 +1,6 @@
 package jsonvalue
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
@@ -29,11 +28,9 @@ func specialMask(x uint64) uint64 {
 }
 
 // skipPlain returns the offset of the first byte at or after i that is not
-// safeASCII, or len(data). Runs go 32 bytes a step, looking at the four
-// words' masks only when one of them flags a byte; a run still plain after
-// longRun bytes, with at least as many left, goes on in skipLong.
+// safeASCII, or len(data). Long runs go 32 bytes a step, looking at the
+// four words' masks only when one of them flags a byte.
 func skipPlain(data []byte, i int) int {
-	start := i
 	for i+32 <= len(data) {
 		// One bounds check for the four words: constant offsets into an
 		// array need none.
@@ -54,15 +51,7 @@ func skipPlain(data []byte, i int) int {
 			return i + 24 + bits.TrailingZeros64(m3)>>3
 		}
 		i += 32
-		if i-start >= longRun && len(data)-i >= longRun {
-			return skipLong(data, i)
-		}
 	}
-	return skipShort(data, i)
-}
-
-// skipShort is skipPlain's end: eight bytes, then one byte, a step.
-func skipShort(data []byte, i int) int {
 	for i+8 <= len(data) {
 		if m := specialMask(binary.LittleEndian.Uint64(data[i : i+8])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
@@ -70,66 +59,6 @@ func skipShort(data []byte, i int) int {
 		i += 8
 	}
 	for i < len(data) && safeASCII[data[i]] {
-		i++
-	}
-	return i
-}
-
-// longRun is the plain run after which skipPlain leaves the rest, when at
-// least as long, to skipLong: shorter strings (names, instructions, most
-// values) end sooner than skipLong's searches pay for themselves.
-const longRun = 96
-
-// skipLong is skipPlain for the long runs of text a state holds: a window
-// at a time, it bounds the run by the first '"' and then '\\' with
-// bytes.IndexByte, which the runtime vectorises, and looks in what is
-// left for a control or non-ASCII byte with a cheaper word mask than
-// specialMask's. The window starts small, so that a string ending soon or
-// text with an accent now and then is not searched far ahead, and doubles
-// while the run stays plain; each window is searched once, so the cost
-// stays linear.
-func skipLong(data []byte, i int) int {
-	for window := 128; i < len(data); window = min(2*window, 4096) {
-		w := data[i:min(i+window, len(data))]
-		v := w
-		if q := bytes.IndexByte(v, '"'); q >= 0 {
-			v = v[:q]
-		}
-		if b := bytes.IndexByte(v, '\\'); b >= 0 {
-			v = v[:b]
-		}
-		if n := controlOrHigh(v); n < len(w) {
-			return i + n
-		}
-		i += len(w)
-	}
-	return i
-}
-
-// controlOrHigh returns the offset of w's first control character (below
-// 0x20) or non-ASCII byte, or len(w). As in specialMask, a borrow may flag
-// bytes above a flagged one, never below, so the lowest flag is true.
-func controlOrHigh(w []byte) int {
-	mask := func(x uint64) uint64 { return ((x - ones*0x20) | x) & highs }
-	i := 0
-	for i+32 <= len(w) {
-		b := (*[32]byte)(w[i : i+32])
-		m0 := mask(binary.LittleEndian.Uint64(b[0:8]))
-		m1 := mask(binary.LittleEndian.Uint64(b[8:16]))
-		m2 := mask(binary.LittleEndian.Uint64(b[16:24]))
-		m3 := mask(binary.LittleEndian.Uint64(b[24:32]))
-		if m0|m1|m2|m3 != 0 {
-			break
-		}
-		i += 32
-	}
-	for i+8 <= len(w) {
-		if m := mask(binary.LittleEndian.Uint64(w[i : i+8])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
-	}
-	for i < len(w) && w[i] >= 0x20 && w[i] < 0x80 {
 		i++
 	}
 	return i

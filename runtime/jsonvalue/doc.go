@@ -14,7 +14,10 @@
 // Decode is a strict, single-pass decoder (RFC 8259, plus: valid UTF-8 with
 // no escaped lone surrogate, unique member names, a nesting limit). Its
 // errors are *SyntaxError values with a fixed reason word, a JSONPath and a
-// byte offset, and never repeat input values.
+// byte offset, and never repeat input values. DecodeBorrowed decodes into
+// containers the decoder keeps for the next document, valid until Release;
+// a reader keeps the few it needs with Clone (or a Copier, several in one
+// allocation each of members, items and containers).
 //
 // Two encoders write a Value: AppendCompact, the wire form, which writes
 // every scalar and name from its exact bytes (decode then compact is byte

@@ -83,22 +83,18 @@ type Member struct {
 	// Name is the decoded member name.
 	Name string
 	// raw is how the name is written: nil for the standard quoting of Name
-	// (a member built without a raw name, and every name the decoder read
-	// without an escape: the decoder refuses control characters and
-	// invalid UTF-8 in names, so '"' + Name + '"' as written is also its
-	// standard quoting, and leaving raw nil spares the decoder a pointer
-	// store per member), plainQuoted for '"' + Name + '"' as it stands
-	// when that is not the standard quoting (only MemberWithRawName
-	// builds one), else the quoted name as
-	// written, escapes kept. A pointer, not a string or slice, keeps a
-	// Member at 48 bytes; escaped names are rare.
+	// (a member built without a raw name), plainQuoted for '"' + Name +
+	// '"' as it stands (every name the decoder read without an escape:
+	// the decoder refuses control characters and invalid UTF-8 in names,
+	// so that is also its standard quoting, written without a scan), else
+	// the quoted name as written, escapes kept. A pointer, not a string
+	// or slice, keeps a Member at 48 bytes; escaped names are rare.
 	raw   *string
 	Value Value
 }
 
 // plainQuoted is the raw of a Member whose name is written as '"' + Name +
-// '"' with no escaping although its standard quoting differs; only its
-// address is used.
+// '"' with no escaping; only its address is used.
 var plainQuoted = new(string)
 
 // RawName returns the quoted name as written when it differs from '"' +
@@ -129,12 +125,7 @@ func MemberWithRawName(name string, raw []byte, value Value) Member {
 	switch {
 	case len(raw) == 0:
 	case len(raw) == len(name)+2 && raw[0] == '"' && raw[len(raw)-1] == '"' && string(raw[1:len(raw)-1]) == name:
-		// Usually the standard quoting (nil), as the decoder leaves a
-		// name read without an escape; plainQuoted keeps it verbatim
-		// where the standard quoting would differ.
-		if string(appendQuoted(nil, name)) != string(raw) {
-			m.raw = plainQuoted
-		}
+		m.raw = plainQuoted
 	default:
 		s := string(raw)
 		m.raw = &s

@@ -243,6 +243,19 @@ func Decode(body []byte, maxDepth int) (jsonvalue.Value, *Refusal) {
 	return v, nil
 }
 
+// DecodeBorrowed is Decode into a jsonvalue.Borrowed, for a reader that
+// keeps copies of what it holds.
+func DecodeBorrowed(body []byte, maxDepth int) (*jsonvalue.Borrowed, *Refusal) {
+	if r := CheckSize(body); r != nil {
+		return nil, r
+	}
+	doc, err := jsonvalue.DecodeBorrowed(body, jsonvalue.Options{MaxDepth: maxDepth})
+	if err != nil {
+		return nil, RefuseError(err)
+	}
+	return doc, nil
+}
+
 // locate is internalwire.Locate under the body's own name, the first
 // element of every location a listener reports.
 func locate(root jsonvalue.Value, segs []string) ir.Path {

@@ -26,21 +26,40 @@ func (v50) Schema() table.SchemaID { return v50Readers.Schema }
 // v50Readers are the 5.0 readers of the systemone endpoints.
 var v50Readers = SchemaReaders{Schema: table.SchemaVllmSR50, Request: v50ReadRequest, Batch: v50ReadBatch}
 
-// Read reads a client's body sent to path.
+// Read reads a client's body sent to path. POST /v1/systemone, the hot
+// path, decodes into borrowed memory (jsonvalue.DecodeBorrowed): the IR
+// keeps copies of the few containers it holds, so the rest of the
+// document (the members read into IR fields) costs no allocation. The
+// document is released whatever the outcome: a refusal holds strings
+// only, and strings never live in the borrowed memory.
 func (v50) Read(path Endpoint, body []byte, header http.Header) (*ClientRequest, error) {
-	return v50Readers.Read(path, body, header)
+	if path != EndpointSystemOne {
+		return v50Readers.Read(path, body, header)
+	}
+	doc, refusal := DecodeBorrowed(body, internalwire.MaxDepth)
+	if refusal != nil {
+		return nil, refusal
+	}
+	cr, err := v50Request(doc.Root, body, header, true)
+	doc.Release()
+	return cr, err
 }
 
-// v50ReadRequest reads POST /v1/systemone: one request, decoded once (by
-// SchemaReaders), checked by the generated validator, then mapped into
-// the IR.
+// v50ReadRequest reads POST /v1/systemone decoded by SchemaReaders.
 func v50ReadRequest(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error) {
+	return v50Request(root, body, header, false)
+}
+
+// v50Request reads one request: checked by the generated validator, then
+// mapped into the IR (with copies of what it keeps when root is
+// borrowed).
+func v50Request(root jsonvalue.Value, body []byte, header http.Header, borrowed bool) (*ClientRequest, error) {
 	if problems := validate.RequestVllmSR50(root); problems != nil {
 		return nil, v50Refuse(problems, root, false)
 	}
 	// The IR is read in place into the block: no copy of the request.
 	read := &readBlock{}
-	var rd internalwire.Reader
+	rd := internalwire.Reader{Borrowed: borrowed}
 	if err := rd.ReadBlock(&read.request, root, nil); err != nil {
 		return nil, RefuseError(err)
 	}

@@ -183,8 +183,9 @@ func (c *chunkedBody) Read(p []byte) (int, error) {
 		if string(line) == "\r\n" {
 			return n, io.EOF
 		}
-		if name, value, ok := bytes.Cut(trimEOL(line), []byte(":")); !ok || !validFieldName(name) || !validFieldValue(bytes.Trim(value, " \t")) {
-			return n, errReplyHead // not a trailer field (nor a bare LF ending the section)
+		name, value, ok := bytes.Cut(trimEOL(line), []byte(":"))
+		if !ok || !bytes.HasSuffix(line, []byte("\r\n")) || !validFieldName(name) || !validFieldValue(bytes.Trim(value, " \t")) {
+			return n, errReplyHead // not a trailer field ending in CRLF (nor a bare LF ending the section)
 		}
 	}
 }

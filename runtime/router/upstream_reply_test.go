@@ -45,7 +45,11 @@ func readWithHead(raw string) (status int, body []byte, header http.Header, err 
 
 // readWithNetHTTP reads one reply as net/http's client does.
 func readWithNetHTTP(raw string) (status int, body []byte, header http.Header, err error) {
-	resp, err := http.ReadResponse(bufio.NewReader(strings.NewReader(raw)), &http.Request{Method: http.MethodPost})
+	br := bufio.NewReader(strings.NewReader(raw))
+	resp, err := http.ReadResponse(br, &http.Request{Method: http.MethodPost})
+	for err == nil && resp.StatusCode < 200 && resp.StatusCode != http.StatusSwitchingProtocols {
+		resp, err = http.ReadResponse(br, &http.Request{Method: http.MethodPost}) // as net/http's client skips 1xx
+	}
 	if err != nil {
 		return 0, nil, nil, err
 	}
@@ -75,9 +79,6 @@ func checkReplyHeadAgainstNetHTTP(t *testing.T, raw string) {
 	status, body, header, err := readWithHead(raw)
 	if err != nil {
 		return // refusing is always safe: the call fails as a malformed reply
-	}
-	if strings.HasPrefix(raw, "HTTP/1.1 1") {
-		return // net/http's ReadResponse returns the 1xx itself
 	}
 	wantStatus, wantBody, wantHeader, wantErr := readWithNetHTTP(raw)
 	if wantErr != nil {

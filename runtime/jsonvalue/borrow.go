@@ -1,0 +1,244 @@
+package jsonvalue
+
+// Borrowed is a document decoded by DecodeBorrowed: its containers (every
+// object's members, every array's items) live in memory the decoder keeps
+// for the next document, so decoding allocates nothing for them. Root and
+// every container reached from it are valid until Release. Scalars and
+// member names never live there (they alias the input, or an allocation of
+// their own), so what outlives Release is a scalar or a Clone.
+//
+// A reader that maps a request into its own types and keeps a few
+// subtrees (a state, a question's criteria) so allocates for what it
+// keeps, not for the whole document.
+type Borrowed struct {
+	Root Value
+	d    *decoder
+}
+
+// DecodeBorrowed is Decode into pooled memory; see Borrowed. The caller
+// calls Release once nothing it keeps refers to a container of Root; a
+// Borrowed never released is only memory the pool does not get back.
+func DecodeBorrowed(data []byte, opts Options) (*Borrowed, error) {
+	d := decoderPool.Get().(*decoder)
+	d.reset(data, opts)
+	d.borrow = true
+	v, ok := d.document()
+	d.borrow = false
+	if !ok {
+		err := d.fault
+		d.release()
+		decoderPool.Put(d)
+		return nil, err
+	}
+	d.release()
+	d.borrowed = Borrowed{Root: v, d: d}
+	return &d.borrowed, nil
+}
+
+// Release hands the memory back for the next document. Root and the
+// containers reached from it must not be used afterwards.
+func (b *Borrowed) Release() {
+	d := b.d
+	if d == nil {
+		return
+	}
+	b.Root, b.d = Value{}, nil
+	k := &d.kept
+	k.members = clearKept(k.members)
+	k.items = clearKept(k.items)
+	k.containers = clearKept(k.containers)
+	decoderPool.Put(d)
+}
+
+// clearKept zeroes s, not only reslices it: build fills zeroed slots field
+// by field, and the pool should not keep the previous input alive. One
+// grown beyond maxPooledScratch entries is dropped instead.
+func clearKept[T any](s []T) []T {
+	if cap(s) > maxPooledScratch {
+		return nil
+	}
+	clear(s)
+	return s
+}
+
+// keptTree is the pooled memory of a borrowed document's containers. Its
+// slices are as long as the last document used (so Release clears just
+// that) and keep their capacity up to maxPooledScratch entries.
+type keptTree struct {
+	members    []Member
+	items      []Value
+	containers []container
+}
+
+// newTree returns the tree build fills: fresh slices, or for a borrowed
+// document the pooled ones (zero, as Release left them).
+func (d *decoder) newTree() tree {
+	nm, ni, nc := len(d.doneMembers), len(d.doneItems), d.containers
+	if !d.borrow {
+		return tree{members: make([]Member, nm), items: make([]Value, ni), containers: make([]container, nc)}
+	}
+	k := &d.kept
+	k.members = reuse(k.members, nm)
+	k.items = reuse(k.items, ni)
+	k.containers = reuse(k.containers, nc)
+	return tree{members: k.members, items: k.items, containers: k.containers}
+}
+
+// reuse returns s resliced to n zero entries (every entry of s is zero:
+// see clearKept), or a new slice when s is too small.
+func reuse[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n, max(n, 2*cap(s)))
+}
+
+// Clone returns v with containers of its own: a deep copy of an object or
+// array (its names and scalars, which are immutable, shared), and v
+// itself for a scalar or the zero Value. Whatever v's size, the copy is at
+// most three allocations.
+func Clone(v Value) Value {
+	var c Copier
+	c.Count(v)
+	return c.Value(v)
+}
+
+// CloneMembers returns a copy of members whose values share no container
+// with them (see Clone), nil for nil.
+func CloneMembers(members []Member) []Member {
+	var c Copier
+	c.CountMembers(members)
+	return c.Members(members)
+}
+
+// CloneItems is CloneMembers for an array's items.
+func CloneItems(items []Value) []Value {
+	var c Copier
+	c.CountItems(items)
+	return c.Items(items)
+}
+
+// Copier clones several values into one allocation each of members, items
+// and containers: Count every value, then copy each (Value, Members,
+// Items) exactly once. Copying what was not counted panics.
+type Copier struct {
+	members, items, containers int // counted, then left to hand out
+	t                          tree
+	allocated                  bool
+}
+
+// Count counts v for a later Value.
+func (c *Copier) Count(v Value) {
+	if v.c == nil {
+		return
+	}
+	c.containers++
+	c.CountMembers(v.c.members)
+	c.CountItems(v.c.items)
+}
+
+// CountMembers counts members for a later Members.
+func (c *Copier) CountMembers(members []Member) {
+	c.members += len(members)
+	for i := range members {
+		c.Count(members[i].Value)
+	}
+}
+
+// CountItems counts items for a later Items.
+func (c *Copier) CountItems(items []Value) {
+	c.items += len(items)
+	for i := range items {
+		c.Count(items[i])
+	}
+}
+
+// allocate makes the counted entries and containers, once.
+func (c *Copier) allocate() {
+	if c.allocated {
+		return
+	}
+	c.allocated = true
+	if c.members > 0 {
+		c.t.members = make([]Member, c.members)
+	}
+	if c.items > 0 {
+		c.t.items = make([]Value, c.items)
+	}
+	if c.containers > 0 {
+		c.t.containers = make([]container, c.containers)
+	}
+}
+
+// Value is the copy of v (see Clone).
+func (c *Copier) Value(v Value) Value {
+	if v.c == nil {
+		return v
+	}
+	c.allocate()
+	var out Value
+	c.fill(&out, v)
+	return out
+}
+
+// Members is the copy of members (see CloneMembers), capped so an append
+// never writes into the next copy.
+func (c *Copier) Members(members []Member) []Member {
+	if members == nil {
+		return nil
+	}
+	c.allocate()
+	return c.copyMembers(members)
+}
+
+// Items is Members for items.
+func (c *Copier) Items(items []Value) []Value {
+	if items == nil {
+		return nil
+	}
+	c.allocate()
+	return c.copyItems(items)
+}
+
+// copyMembers copies src into the next len(src) member slots; never nil
+// (an object's members are never nil).
+func (c *Copier) copyMembers(src []Member) []Member {
+	dst := c.t.members[:len(src):len(src)]
+	if dst == nil {
+		dst = []Member{}
+	}
+	c.t.members = c.t.members[len(src):]
+	for i := range src {
+		dst[i].Name, dst[i].raw = src[i].Name, src[i].raw
+		c.fill(&dst[i].Value, src[i].Value)
+	}
+	return dst
+}
+
+func (c *Copier) copyItems(src []Value) []Value {
+	dst := c.t.items[:len(src):len(src)]
+	if dst == nil {
+		dst = []Value{}
+	}
+	c.t.items = c.t.items[len(src):]
+	for i := range src {
+		c.fill(&dst[i], src[i])
+	}
+	return dst
+}
+
+// fill writes the copy of v into dst, a zero Value.
+func (c *Copier) fill(dst *Value, v Value) {
+	if v.c == nil {
+		dst.raw = v.raw
+		return
+	}
+	k := &c.t.containers[0]
+	c.t.containers = c.t.containers[1:]
+	if v.c.members != nil {
+		k.members = c.copyMembers(v.c.members)
+	} else {
+		k.items = c.copyItems(v.c.items)
+	}
+	dst.c = k
+}
