@@ -119,17 +119,24 @@ func (u *upstreamConns) send(ctx context.Context, t *upstreamTarget, call *tc.Wi
 // roundTrip writes the call and reads its reply on conn; keep says conn
 // is clean for the next call.
 func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *upstreamTarget, call *tc.WireCall, requestID string) (reply tc.WireReply, keep bool) {
-	deadline, ok := ctx.Deadline()
-	if !ok {
+	deadline, has := ctx.Deadline()
+	if !has {
 		deadline = time.Now().Add(maxReplyWait)
 	}
 	if err := conn.SetDeadline(deadline); err != nil {
 		return tc.WireReply{Err: err}, false
 	}
 	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
+	defer func() {
+		if !stop() { // the context ended meanwhile: its deadline may yet land on conn
+			keep = false
+		}
+	}()
 	conn.read = 0
-	conn.head = appendRequestHead(conn.head[:0], t, call, requestID)
+	var ok bool
+	if conn.head, ok = appendRequestHead(conn.head[:0], t, call, requestID); !ok {
+		return tc.WireReply{Err: errRequestHeader}, false
+	}
 	bufs := net.Buffers{conn.head, call.Body}
 	if _, err := bufs.WriteTo(conn.Conn); err != nil {
 		return tc.WireReply{Err: noReplyCause(ctx, err)}, false
@@ -159,10 +166,14 @@ func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *up
 	return tc.WireReply{Status: head.status, Header: head.header, Body: body}, keep
 }
 
+// errRequestHeader is a call with a header that is not a valid field.
+var errRequestHeader = errors.New("router: a call's header is not a valid HTTP field")
+
 // appendRequestHead is the request line and headers of call: the call's
 // own headers (canonical keys, as the codecs build them), the request id
-// and the body's length.
-func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, requestID string) []byte {
+// and the body's length; not ok when a header name or value is not a
+// valid field (a CR or LF in one would end the head early).
+func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, requestID string) (_ []byte, ok bool) {
 	b = append(b, call.Method...)
 	b = append(b, ' ')
 	b = append(b, t.requestURI...)
@@ -171,13 +182,16 @@ func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, requestID
 	b = append(b, "\r\nUser-Agent: vllm-sr\r\n"...)
 	for k, vs := range call.Header {
 		for _, v := range vs {
+			if !validFieldName([]byte(k)) || !validFieldValue([]byte(v)) {
+				return b, false
+			}
 			b = append(b, k...)
 			b = append(b, ": "...)
 			b = append(b, v...)
 			b = append(b, "\r\n"...)
 		}
 	}
-	if requestID != "" {
+	if requestID != "" { // well-formed: listener.WellFormedRequestID, or made here
 		b = append(b, listener.HeaderXRequestID...)
 		b = append(b, ": "...)
 		b = append(b, requestID...)
@@ -185,7 +199,7 @@ func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, requestID
 	}
 	b = append(b, "Content-Length: "...)
 	b = strconv.AppendInt(b, int64(len(call.Body)), 10)
-	return append(b, "\r\n\r\n"...)
+	return append(b, "\r\n\r\n"...), true
 }
 
 // get is an idle connection to hostPort no older than maxIdleAge, or a

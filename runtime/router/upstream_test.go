@@ -217,3 +217,24 @@ func TestUpstreamConnsCarryPlainHTTPOnly(t *testing.T) {
 		}
 	}
 }
+
+// A call header that is not a valid field (a CR LF in a value would start
+// a header, or a request, of its own) is never written.
+func TestUpstreamConnsRefuseAnInvalidHeader(t *testing.T) {
+	up := newRawUpstream(t, func(int32) (string, bool) { return okReply, false })
+	conns := upstreamConns{maxIdle: 4}
+	defer conns.close()
+	target, _ := conns.target(up.url())
+	for _, h := range []http.Header{
+		{"X-Deviation": {"on\r\nX-Injected: 1"}},
+		{"X Bad": {"v"}},
+	} {
+		call := &tc.WireCall{Method: http.MethodPost, URL: up.url(), Header: h, Body: []byte(`{}`)}
+		if r := conns.send(context.Background(), target, call, ""); !errors.Is(r.Err, errRequestHeader) {
+			t.Errorf("header %v: reply %d, err %v", h, r.Status, r.Err)
+		}
+	}
+	if n := up.requests.Load(); n != 0 {
+		t.Errorf("the upstream got %d requests", n)
+	}
+}

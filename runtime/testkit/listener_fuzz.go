@@ -12,6 +12,10 @@ import (
 	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
+// overwritingBody is a request whose containers (state, criteria, an
+// array) differ from any seed's, read after each accepted one.
+var overwritingBody = []byte(`{"state":{"a":["x","y",{"z":1}],"b":"OVERWRITE"},"questions":{"q":{"type":"choice","instructions":"Which?","criteria":{"p":"P!","r":"R!"}}},"options":{"deadline_ms":5}}`)
+
 // SeedListenerFuzz adds the generated round-trip corpus and every
 // listener request case's body to a fuzz target.
 func SeedListenerFuzz(f *testing.F) {
@@ -31,7 +35,7 @@ func SeedListenerFuzz(f *testing.F) {
 // path: it never panics; a refusal is a *Refusal with a status, a reason
 // and a message, and its body is JSON; an accepted request's internal
 // encoding (the request, or the batch as a bundle) re-reads to the same
-// IR; and a pass-through body is one the internal form reads.
+// IR, and is not changed by a later read; and a pass-through body is one the internal form reads.
 func CheckListenerRead(t *testing.T, codec listener.Codec, path listener.Endpoint, body []byte) {
 	cr, err := codec.Read(path, body, nil)
 	if err != nil {
@@ -61,6 +65,13 @@ func CheckListenerRead(t *testing.T, codec listener.Codec, path listener.Endpoin
 		}
 		if !sameRequest(cr.Request, again) {
 			t.Fatalf("re-reading gave another IR:\n%s\nthen\n%s", ir.DumpRequest(cr.Request), ir.DumpRequest(again))
+		}
+		// A later read reuses the decoder memory an earlier one may have
+		// borrowed (jsonvalue.DecodeBorrowed): what the IR kept must be its
+		// own, so the first request writes the same bytes after it.
+		_, _ = codec.Read(path, overwritingBody, nil)
+		if after, err := internalwire.EncodeRequest(cr.Request); err != nil || !bytes.Equal(after, wire) {
+			t.Fatalf("another read changed an IR read before it (%v):\n%s\nthen\n%s", err, wire, after)
 		}
 	case cr.Batch != nil:
 		wire, err := internalwire.EncodeBundle(listener.BundleOf(cr.Batch))
