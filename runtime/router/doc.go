@@ -13,7 +13,8 @@
 // deviations (or passed through to a vllm-sr deployment's native
 // /v1/decisions with the client's own bytes); called by the Router's
 // engine.Caller (execute.go), which sends the wire calls over HTTP under a
-// sliding window of max_concurrency calls and the caller's deadline;
+// sliding window of max_concurrency calls and the caller's deadline, on
+// the Router's own connections to http:// deployments (upstream.go);
 // reassembled by the engine and answered in the client's schema by the
 // listener codec.
 //
