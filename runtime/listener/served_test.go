@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 func TestRequestIDsAreFixedFormatAndDistinct(t *testing.T) {
@@ -54,7 +55,7 @@ func TestNewLoggerAndLogWriter(t *testing.T) {
 			t.Errorf("%v: got %v, want a one-line error", c, err)
 		}
 	}
-	var out syncBuffer
+	var out testkit.LogBuffer
 	log, w, err := listener.NewLogger(&out, "text", "warn")
 	if err != nil {
 		t.Fatal(err)
@@ -89,21 +90,4 @@ func TestNewLoggerAndLogWriter(t *testing.T) {
 		}
 		next[fmt.Sprint(g)]++
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -8,12 +8,12 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/router"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // The upstream-fault suite: a Router in front of upstreams that fail in
@@ -56,7 +56,7 @@ deployments:
 type faultEnv struct {
 	up  *faultUpstream
 	run *router.Running
-	log *syncBuffer
+	log *testkit.LogBuffer
 	// read counts the bytes the Router read from its upstream connections
 	// (it dials them through readCounter).
 	read *readCounter
@@ -64,7 +64,7 @@ type faultEnv struct {
 
 func newFaultEnv(t *testing.T) *faultEnv {
 	t.Helper()
-	e := &faultEnv{up: newFaultUpstream(t), log: &syncBuffer{}, read: &readCounter{}}
+	e := &faultEnv{up: newFaultUpstream(t), log: &testkit.LogBuffer{}, read: &readCounter{}}
 	path := writeConfig(t, faultConfig, map[string]string{
 		"P5": freePort(t), "FAULT": e.up.srv.URL, "REFUSED": refusedAddr(t), "RESET": resetListener(t),
 	})
@@ -294,23 +294,3 @@ func (c *countedConn) Read(p []byte) (int, error) {
 	c.n.Add(int64(k))
 	return k, err
 }
-
-// syncBuffer is a log destination safe for the Router's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-var _ io.Writer = (*syncBuffer)(nil)

@@ -1,10 +1,8 @@
 package router_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
-	"sync"
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -45,7 +43,7 @@ func TestHostileInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &lockedBuffer{}
+	logs := &testkit.LogBuffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	run, err := router.Start(ctx, cfg, router.Options{Logger: slog.New(slog.NewJSONHandler(logs, nil))})
 	if err != nil {
@@ -75,22 +73,4 @@ func TestHostileInputs(t *testing.T) {
 		t.Errorf("router stopped: %v", err)
 	}
 	testkit.CheckHostileLogs(t, logs.Bytes())
-}
-
-// lockedBuffer is a log sink safe for the Router's goroutines.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) Bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return bytes.Clone(b.buf.Bytes())
 }

@@ -11,12 +11,12 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/srun"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // The conformance suite talks to a real server over loopback HTTP, started
@@ -32,7 +32,7 @@ type testServer struct {
 	t    *testing.T
 	run  *srun.Running
 	url  string
-	logs *syncBuffer
+	logs *testkit.LogBuffer
 	// stop asks the server to shut down, as SIGTERM does.
 	stop context.CancelFunc
 }
@@ -62,7 +62,7 @@ func startNotReady(t *testing.T, cfg srun.Config) *testServer {
 	if cfg.Addr == "" {
 		cfg.Addr = "127.0.0.1:0"
 	}
-	logs := &syncBuffer{}
+	logs := &testkit.LogBuffer{}
 	cfg.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	ctx, cancel := context.WithCancel(context.Background())
 	run, err := srun.Start(ctx, cfg)
@@ -237,24 +237,6 @@ func (r *reply) wantError(t *testing.T, status int, code string) *reply {
 		t.Errorf("no reason in %s", r.body)
 	}
 	return r
-}
-
-// syncBuffer is a log sink safe for the server's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // jsonKeys returns the member names of the object at key of body, in the
