@@ -162,30 +162,36 @@ func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
 		return tc.WireReply{Status: resp.StatusCode, Header: resp.Header}
 	}
-	if resp.ContentLength >= maxReplyBytes {
-		return tc.WireReply{Err: tc.ErrReplyTooLarge}
-	}
-	body, err := readReply(resp.Body, resp.ContentLength)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return tc.WireReply{Err: ctx.Err()}
-	case err != nil:
-		return tc.WireReply{Err: errors.Join(tc.ErrReplyCut, err)}
-	case int64(len(body)) >= maxReplyBytes:
-		return tc.WireReply{Err: tc.ErrReplyTooLarge}
+	body, err := replyBody(ctx, resp.Body, resp.ContentLength)
+	if err != nil {
+		return tc.WireReply{Err: err}
 	}
 	return tc.WireReply{Status: resp.StatusCode, Header: resp.Header, Body: body}
 }
 
-// readReply reads at most maxReplyBytes of r, sized up front when the
-// reply says how long it is.
-func readReply(r io.Reader, length int64) ([]byte, error) {
+// replyBody reads a reply's body whose length is length (-1: not
+// given), sized up front when given: a length over the body limit is
+// tc.ErrReplyTooLarge before a byte is read, a body found larger is read
+// one byte past the limit and no further; a body cut short is
+// tc.ErrReplyCut, or the context's error once it is done.
+func replyBody(ctx context.Context, r io.Reader, length int64) ([]byte, error) {
+	if length >= maxReplyBytes {
+		return nil, tc.ErrReplyTooLarge
+	}
 	var b bytes.Buffer
-	if length > 0 && length < maxReplyBytes {
+	if length > 0 {
 		b.Grow(int(length) + bytes.MinRead)
 	}
 	_, err := b.ReadFrom(io.LimitReader(r, maxReplyBytes))
-	return b.Bytes(), err
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		return nil, errors.Join(tc.ErrReplyCut, err)
+	case int64(b.Len()) >= maxReplyBytes:
+		return nil, tc.ErrReplyTooLarge
+	}
+	return b.Bytes(), nil
 }
 
 // nameDeployment prefixes each item error's message (and its detail

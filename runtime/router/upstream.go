@@ -148,19 +148,12 @@ func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *up
 	if head.status >= 300 && head.status <= 399 {
 		return tc.WireReply{Status: head.status, Header: head.header}, false
 	}
-	if head.length >= maxReplyBytes {
-		return tc.WireReply{Err: tc.ErrReplyTooLarge}, false
-	}
-	body, err := readReply(head.body(conn.br), head.length)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return tc.WireReply{Err: ctx.Err()}, false
-	case err != nil && isTimeout(err):
-		return tc.WireReply{Err: context.DeadlineExceeded}, false
-	case err != nil:
-		return tc.WireReply{Err: errors.Join(tc.ErrReplyCut, err)}, false
-	case int64(len(body)) >= maxReplyBytes:
-		return tc.WireReply{Err: tc.ErrReplyTooLarge}, false
+	body, err := replyBody(ctx, head.body(conn.br), head.length)
+	if err != nil {
+		if isTimeout(err) { // the connection's deadline, the context's, passed first
+			err = context.DeadlineExceeded
+		}
+		return tc.WireReply{Err: err}, false
 	}
 	keep = !head.close && conn.br.Buffered() == 0
 	return tc.WireReply{Status: head.status, Header: head.header, Body: body}, keep
