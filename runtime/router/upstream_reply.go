@@ -86,9 +86,8 @@ func readOneHead(br *bufio.Reader) (replyHead, error) {
 		if line[0] == ' ' || line[0] == '\t' { // obsolete line folding
 			return h, errReplyHead
 		}
-		name, value, ok := bytes.Cut(line, []byte(":"))
-		value = bytes.Trim(value, " \t")
-		if !ok || !validFieldName(name) || !validFieldValue(value) {
+		name, value, ok := parseField(line)
+		if !ok {
 			return h, errReplyHead
 		}
 		switch {
@@ -183,8 +182,7 @@ func (c *chunkedBody) Read(p []byte) (int, error) {
 		if string(line) == "\r\n" {
 			return n, io.EOF
 		}
-		name, value, ok := bytes.Cut(trimEOL(line), []byte(":"))
-		if !ok || !bytes.HasSuffix(line, []byte("\r\n")) || !validFieldName(name) || !validFieldValue(bytes.Trim(value, " \t")) {
+		if _, _, ok := parseField(trimEOL(line)); !ok || !bytes.HasSuffix(line, []byte("\r\n")) {
 			return n, errReplyHead // not a trailer field ending in CRLF (nor a bare LF ending the section)
 		}
 	}
@@ -208,6 +206,14 @@ func parseLength(v []byte) (int64, error) {
 		return 0, errReplyHead
 	}
 	return strconv.ParseInt(string(v), 10, 64)
+}
+
+// parseField splits a header or trailer line (its end of line trimmed)
+// into its name and value; not ok when either is not a valid field.
+func parseField(line []byte) (name, value []byte, ok bool) {
+	name, value, ok = bytes.Cut(line, []byte(":"))
+	value = bytes.Trim(value, " \t")
+	return name, value, ok && validFieldName(name) && validFieldValue(value)
 }
 
 // validFieldName: a header name is a token (RFC 9110, 5.1).
