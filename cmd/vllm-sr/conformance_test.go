@@ -119,7 +119,7 @@ func TestConformanceCommandRefusesBadFlags(t *testing.T) {
 
 // startRuntime starts vllm-srun (vela3-fast, vllm-sr/5.0) in-process on a
 // free loopback port and waits, bounded, for its self-test.
-func startRuntime(t *testing.T) string {
+func startRuntime(t testing.TB) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	run, err := srun.Start(ctx, srun.Config{Model: "vllm-sr/vela3-fast", Addr: "127.0.0.1:0",

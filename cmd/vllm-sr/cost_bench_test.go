@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -16,8 +14,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/vllm-sr/systemone/runtime/srun"
 )
 
 // BenchmarkRouterCost measures what a proxy costs per request, as the CPU
@@ -42,18 +38,10 @@ func BenchmarkRouterCost(b *testing.B) {
 	if _, err := processCPU(os.Getpid()); err != nil {
 		b.Skipf("no per-process CPU time here: %v", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	up, err := srun.Start(ctx, srun.Config{Model: costModel, Addr: "127.0.0.1:0", Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer func() { cancel(); _ = up.Wait() }()
-	waitFor(b, func() bool { return up.Server().Ready() })
-
-	targets := []*costTarget{{name: "direct", url: up.URL()}}
-	targets = append(targets, startRouterProxy(b, up.URL()), startReverseProxy(b, up.URL()))
-	if nginx := startNginx(b, up.URL()); nginx != nil {
+	upstream := startRuntime(b) // serves vllm-sr/vela3-fast, costModel
+	targets := []*costTarget{{name: "direct", url: upstream}}
+	targets = append(targets, startRouterProxy(b, upstream), startReverseProxy(b, upstream))
+	if nginx := startNginx(b, upstream); nginx != nil {
 		targets = append(targets, nginx)
 	}
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
