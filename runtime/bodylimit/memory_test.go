@@ -97,11 +97,40 @@ func TestGzipBombMemory(t *testing.T) {
 // TestBudgetBoundsConcurrentBombs: 8 bombs at once under a 64 MiB budget
 // keep the heap near the budget: each is refused 413 (inflated to the
 // limit) or over budget (503 for servers), never all inflated at once.
+//
+// The sampled heap counts garbage the collector has not yet swept, and a
+// collector starved of CPU (this package's tests run beside the whole
+// suite) lets it pile up; so the bound must hold in one of three rounds.
+// Noise only adds to the peak, and without the budget every round would be
+// near 8 x 32 MiB, four times the bound.
 func TestBudgetBoundsConcurrentBombs(t *testing.T) {
 	const budget = 64 << 20
 	b := bomb(t, 1<<20)
 	bud := NewBudget(budget, 200*time.Millisecond)
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	slack := uint64(budget) * 5 / 4
+	least := uint64(1<<64 - 1)
+	for round := 0; round < 3 && least > slack; round++ {
+		added, tooLarge, over := bombsAtOnce(t, bud, b)
+		t.Logf("8 bombs under a %d MiB budget: %d refused 413, %d over budget; the heap grew by %.1f MiB at most",
+			budget>>20, tooLarge, over, float64(added)/(1<<20))
+		if tooLarge == 0 {
+			t.Fatal("no bomb was inflated to the limit")
+		}
+		if !bud.sem.TryAcquire(budget) {
+			t.Fatal("refused bombs did not give their reservation back")
+		}
+		bud.sem.Release(budget)
+		least = min(least, added)
+	}
+	if least > slack {
+		t.Fatalf("in each of three rounds the heap grew by more than 1.25x the %d-byte budget (least %d bytes)", budget, least)
+	}
+}
+
+// bombsAtOnce reads 8 copies of bomb at once under bud, and reports the
+// most the heap grew by while they were read and how each was refused.
+func bombsAtOnce(t *testing.T, bud *Budget, bomb []byte) (added uint64, tooLarge, over int32) {
 	runtime.GC()
 	base := heapObjects()
 	var peak atomic.Uint64
@@ -118,18 +147,18 @@ func TestBudgetBoundsConcurrentBombs(t *testing.T) {
 			}
 		}
 	}()
-	var tooLarge, over atomic.Int32
+	var large, overBudget atomic.Int32
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
-			_, err := bud.ReadDecoded(httptest.NewRecorder(), request(bytes.NewReader(b), int64(len(b)), "gzip"), limit32MiB)
+			_, err := bud.ReadDecoded(httptest.NewRecorder(), request(bytes.NewReader(bomb), int64(len(bomb)), "gzip"), limit32MiB)
 			var tl *TooLargeError
 			var ob *OverBudgetError
 			switch {
 			case errors.As(err, &tl):
-				tooLarge.Add(1)
+				large.Add(1)
 			case errors.As(err, &ob):
-				over.Add(1)
+				overBudget.Add(1)
 			default:
 				t.Errorf("a bomb: %v", err)
 			}
@@ -138,18 +167,7 @@ func TestBudgetBoundsConcurrentBombs(t *testing.T) {
 	wg.Wait()
 	close(stop)
 	<-sampled
-	added := peak.Load() - min(base, peak.Load())
-	t.Logf("8 bombs under a %d MiB budget: %d refused 413, %d over budget; the heap grew by %.1f MiB at most",
-		budget>>20, tooLarge.Load(), over.Load(), float64(added)/(1<<20))
-	if tooLarge.Load() == 0 {
-		t.Fatal("no bomb was inflated to the limit")
-	}
-	if slack := uint64(budget) * 5 / 4; added > slack {
-		t.Fatalf("the heap grew by %d bytes, over 1.25x the %d-byte budget", added, budget)
-	}
-	if !bud.sem.TryAcquire(budget) {
-		t.Fatal("refused bombs did not give their reservation back")
-	}
+	return peak.Load() - min(base, peak.Load()), large.Load(), overBudget.Load()
 }
 
 // TestBudgetHoldsUntilTheRequestEnds: a body read holds its reservation
