@@ -129,11 +129,8 @@ func startRuntime(t testing.TB) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cancel(); _ = run.Wait() })
-	for deadline := time.Now().Add(10 * time.Second); !run.Server().Ready(); {
-		if time.Now().After(deadline) {
-			t.Fatal("vllm-srun did not become ready within 10s")
-		}
-		time.Sleep(10 * time.Millisecond)
+	if err := run.WaitReady(10 * time.Second); err != nil {
+		t.Fatal(err)
 	}
 	return run.URL()
 }

@@ -45,11 +45,11 @@ func newServe() *cobra.Command {
 	fl.StringVar(&f.config, "config", "", "the Router configuration file (required)")
 	fl.StringVar(&f.logFormat, "log-format", "json", "log format on standard error: "+strings.Join(listener.LogFormats, " or "))
 	fl.StringVar(&f.logLevel, "log-level", "info", "the lowest level logged: "+strings.Join(listener.LogLevels, ", "))
-	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", router.DefaultShutdownTimeout,
+	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", listener.DefaultShutdownTimeout,
 		"how long a shutdown waits for the requests in flight")
-	fl.DurationVar(&f.readTimeout, "read-timeout", router.DefaultReadTimeout,
+	fl.DurationVar(&f.readTimeout, "read-timeout", listener.DefaultReadTimeout,
 		"how long a request's body may take to arrive; a stalled client is cut off after it")
-	fl.DurationVar(&f.writeTimeout, "write-timeout", router.DefaultWriteTimeout,
+	fl.DurationVar(&f.writeTimeout, "write-timeout", listener.DefaultWriteTimeout,
 		"how long each write of an answer may take; a client that stops reading is cut off after it")
 	fl.DurationVar(&f.checkInterval, "check-interval", router.DefaultCheckInterval,
 		"how often each deployment's readiness (GET /ready) is checked")
@@ -96,8 +96,9 @@ func (f *serveFlags) serve(cmd *cobra.Command) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	run, err := router.Start(ctx, cfg, router.Options{Logger: log, ShutdownTimeout: f.shutdownTimeout,
-		ReadTimeout: f.readTimeout, WriteTimeout: f.writeTimeout, CheckInterval: f.checkInterval, StrictUpstreams: f.strict})
+	run, err := router.Start(ctx, cfg, router.Options{Logger: log,
+		Timeouts:      listener.Timeouts{ShutdownTimeout: f.shutdownTimeout, ReadTimeout: f.readTimeout, WriteTimeout: f.writeTimeout},
+		CheckInterval: f.checkInterval, StrictUpstreams: f.strict})
 	if err != nil {
 		return err
 	}

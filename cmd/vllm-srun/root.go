@@ -72,11 +72,11 @@ func newServe() *cobra.Command {
 	fl.StringVar(&f.schema, "systemone-schema", string(table.SchemaVllmSR50),
 		"the contract spoken to clients; supported: "+registry.JoinIDs(schemas.ListenerIDs()))
 	fl.IntVar(&f.maxInFlight, "max-in-flight", srun.DefaultMaxInFlight, "requests worked on at once; more are answered 529")
-	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", srun.DefaultShutdownTimeout,
+	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", listener.DefaultShutdownTimeout,
 		"how long a shutdown waits for requests in flight")
-	fl.DurationVar(&f.readTimeout, "read-timeout", srun.DefaultReadTimeout,
+	fl.DurationVar(&f.readTimeout, "read-timeout", listener.DefaultReadTimeout,
 		"how long a request's body may take to arrive; a stalled client is cut off after it")
-	fl.DurationVar(&f.writeTimeout, "write-timeout", srun.DefaultWriteTimeout,
+	fl.DurationVar(&f.writeTimeout, "write-timeout", listener.DefaultWriteTimeout,
 		"how long each write of an answer may take; a client that stops reading is cut off after it")
 	fl.StringVar(&f.logFormat, "log-format", "json", "log format on standard error: "+strings.Join(listener.LogFormats, " or "))
 	fl.StringVar(&f.logLevel, "log-level", "info", "the lowest level logged: "+strings.Join(listener.LogLevels, ", "))
@@ -106,15 +106,13 @@ func (f *serveFlags) config(model string, schemas *registry.Schemas, cmd *cobra.
 		return srun.Config{}, nil, err
 	}
 	return srun.Config{
-		Model:           model,
-		Schema:          table.SchemaID(f.schema),
-		Schemas:         schemas,
-		Device:          f.device,
-		Addr:            net.JoinHostPort(f.host, strconv.Itoa(f.port)),
-		MaxInFlight:     f.maxInFlight,
-		ShutdownTimeout: f.shutdownTimeout,
-		ReadTimeout:     f.readTimeout,
-		WriteTimeout:    f.writeTimeout,
-		Logger:          log,
+		Model:       model,
+		Schema:      table.SchemaID(f.schema),
+		Schemas:     schemas,
+		Device:      f.device,
+		Addr:        net.JoinHostPort(f.host, strconv.Itoa(f.port)),
+		MaxInFlight: f.maxInFlight,
+		Timeouts:    listener.Timeouts{ShutdownTimeout: f.shutdownTimeout, ReadTimeout: f.readTimeout, WriteTimeout: f.writeTimeout},
+		Logger:      log,
 	}, logs, nil
 }

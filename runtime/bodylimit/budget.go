@@ -3,7 +3,6 @@ package bodylimit
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
 	"golang.org/x/sync/semaphore"
@@ -61,11 +60,6 @@ type OverBudgetError struct {
 
 func (e *OverBudgetError) Error() string {
 	return fmt.Sprintf("bodylimit: the %d-byte inflating budget is in use; retry after %s", e.Budget, e.RetryAfter)
-}
-
-// ReadDecoded is the package's ReadDecoded, inflating under b.
-func (b *Budget) ReadDecoded(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	return readDecoded(w, r, limit, b)
 }
 
 // reservation reserves b's bytes for one request, waiting at most b.wait

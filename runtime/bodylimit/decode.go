@@ -6,16 +6,13 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 )
 
-// supportedEncodings are the Content-Encoding values ReadDecoded undoes,
-// in the order error messages name them.
+// supportedEncodings are the Content-Encoding values ReadDecoded undoes
+// (besides none at all), in the order error messages name them.
 var supportedEncodings = []string{"gzip", "x-gzip", "identity"}
-
-// SupportedEncodings returns the Content-Encoding values ReadDecoded
-// accepts: gzip, x-gzip and identity (or no Content-Encoding at all).
-func SupportedEncodings() []string { return append([]string(nil), supportedEncodings...) }
 
 // UnsupportedEncodingError is the error of a Content-Encoding ReadDecoded
 // cannot undo. It names the supported codings, never the one sent: header
@@ -59,10 +56,11 @@ func (e *CorruptGzipError) Error() string {
 //
 // On any error w is prepared for an early answer, as by Read.
 func ReadDecoded(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	return readDecoded(w, r, limit, Shared)
+	return Shared.ReadDecoded(w, r, limit)
 }
 
-func readDecoded(w http.ResponseWriter, r *http.Request, limit int64, b *Budget) ([]byte, error) {
+// ReadDecoded is the package's ReadDecoded, inflating under b.
+func (b *Budget) ReadDecoded(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	body, err := decode(w, r, limit, b)
 	if err != nil {
 		answerEarly(w, r)
@@ -116,7 +114,7 @@ func isGzip(h http.Header) (bool, error) {
 	case len(codings) == 1 && (codings[0] == "gzip" || codings[0] == "x-gzip"):
 		return true, nil
 	}
-	return false, &UnsupportedEncodingError{Supported: SupportedEncodings()}
+	return false, &UnsupportedEncodingError{Supported: slices.Clone(supportedEncodings)}
 }
 
 // inflateError sorts an error met while inflating: the wire passing the

@@ -90,11 +90,18 @@ func (e *Engine) Translate(from, to table.SchemaID, deviationIDs []string, body 
 // readFunc reads one request body of a schema into the IR.
 type readFunc func(body []byte) (*ir.Request, ir.Diagnostics, error)
 
-// reader returns how id's bodies are read: by its listener codec, as POST
-// /v1/systemone, else by its target codec when that reads requests.
+// reader returns how id's bodies are read: by its listener codec, as a
+// client's POST /v1/systemone (the pipeline's read step; a refusal is its
+// one-line message), else by its target codec when that reads requests.
 func (e *Engine) reader(id table.SchemaID) (readFunc, bool) {
 	if lc, err := e.schemas.Listener(id); err == nil {
-		return listenerReader(lc), true
+		return func(body []byte) (*ir.Request, ir.Diagnostics, error) {
+			x, refusal := Read(lc, listener.EndpointSystemOne, body, nil)
+			if refusal != nil {
+				return nil, nil, errors.New(refusal.Message)
+			}
+			return x.Client.Request, x.Client.Diagnostics, nil
+		}, true
 	}
 	if tc, err := e.schemas.Target(id); err == nil {
 		if rr, ok := tc.(target.RequestReader); ok {
@@ -104,26 +111,11 @@ func (e *Engine) reader(id table.SchemaID) (readFunc, bool) {
 	return nil, false
 }
 
-// listenerReader reads a body with lc as a client's POST /v1/systemone,
-// the pipeline's read step; a refusal is its one-line message.
-func listenerReader(lc listener.Codec) readFunc {
-	return func(body []byte) (*ir.Request, ir.Diagnostics, error) {
-		x, refusal := Read(lc, listener.EndpointSystemOne, body, nil)
-		if refusal != nil {
-			return nil, nil, errors.New(refusal.Message)
-		}
-		return x.Client.Request, x.Client.Diagnostics, nil
-	}
-}
-
 // extraHeaders drops the JSON headers every call carries.
 func extraHeaders(h http.Header) http.Header {
-	out := http.Header{}
-	for k, v := range h {
-		if k != vocab.HeaderContentType && k != "Accept" {
-			out[k] = v
-		}
-	}
+	out := h.Clone()
+	out.Del(vocab.HeaderContentType)
+	out.Del("Accept")
 	if len(out) == 0 {
 		return nil
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
@@ -24,9 +25,10 @@ import (
 // gave it; an item whose response answered a question with an error (a
 // vllm-sr/5.0 upstream's answer error, an answer missing or malformed in
 // the reply, a question vllm-srun's model failed in process) answers with
-// question_failed for that question (questionFailed). The order, the state and the collateral failures of a
-// batch call are target.FirstFailure's; only the batch endpoint
-// locates a 422 detail inside the batch body, as the client sent one.
+// question_failed for that question (questionFailed). The order, the
+// state and the collateral failures of a batch call are
+// target.FirstFailure's; only the batch endpoint locates a 422 detail
+// inside the batch body, as the client sent one.
 func (x *Exchange) firstFailure() (*ir.ErrorBody, time.Duration) {
 	results := make([]tc.ItemResult, len(x.Results))
 	for i, res := range x.Results {
@@ -34,8 +36,9 @@ func (x *Exchange) firstFailure() (*ir.ErrorBody, time.Duration) {
 		if res.Response == nil {
 			continue
 		}
-		if a := firstFailedAnswer(res.Response); a != nil {
-			results[i] = tc.ItemResult{Name: res.Name, Error: questionFailed(a)}
+		// The first answer, in question order, that carries an error.
+		if j := slices.IndexFunc(res.Response.Answers, func(a ir.Answer) bool { return a.Error != "" }); j >= 0 {
+			results[i] = tc.ItemResult{Name: res.Name, Error: questionFailed(&res.Response.Answers[j])}
 		}
 	}
 	e := tc.FirstFailure(&x.Plan, results)
@@ -50,27 +53,15 @@ func (x *Exchange) firstFailure() (*ir.ErrorBody, time.Duration) {
 			e.Question = it.Questions[0].Name
 		}
 	}
-	if !x.Single && !x.States {
-		return e, retryAfterOf(results, item)
-	}
-	// A single request or a 4.0 states request: paths start at the body's
-	// root, and only a state names itself.
-	e.Detail = locateInRequest(e.Detail, item)
-	if x.Single {
-		e.State = ""
-	}
-	return e, retryAfterOf(results, item)
-}
-
-// firstFailedAnswer is the first answer, in question order, that carries
-// an error; nil when none does.
-func firstFailedAnswer(r *ir.Response) *ir.Answer {
-	for i := range r.Answers {
-		if r.Answers[i].Error != "" {
-			return &r.Answers[i]
+	if x.Single || x.States {
+		// A single request or a 4.0 states request: paths start at the
+		// body's root, and only a state names itself.
+		e.Detail = locateInRequest(e.Detail, item)
+		if x.Single {
+			e.State = ""
 		}
 	}
-	return nil
+	return e, retryAfterOf(results, item)
 }
 
 // questionFailed is the error a failed answer gives a fail-fast request:

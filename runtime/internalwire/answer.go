@@ -2,6 +2,7 @@ package internalwire
 
 import (
 	"math"
+	"slices"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -32,22 +33,14 @@ const (
 	forAny   questionTypes = 0xff
 )
 
+// definedTypes are the question types the specs define, in the order of
+// their bits above.
+var definedTypes = []table.QuestionType{table.QuestionNoul, table.QuestionChoice, table.QuestionScore,
+	table.QuestionBox, table.QuestionSet, table.QuestionSpan, table.QuestionTrack}
+
 func typeBit(t table.QuestionType) questionTypes {
-	switch t {
-	case table.QuestionNoul:
-		return forNoul
-	case table.QuestionChoice:
-		return forChoice
-	case table.QuestionScore:
-		return forScore
-	case table.QuestionBox:
-		return forBox
-	case table.QuestionSet:
-		return forSet
-	case table.QuestionSpan:
-		return forSpan
-	case table.QuestionTrack:
-		return forTrack
+	if i := slices.Index(definedTypes, t); i >= 0 {
+		return 1 << i
 	}
 	return forOther
 }
@@ -151,12 +144,7 @@ func appendAnswer(dst []byte, a *ir.Answer, finite *bool) []byte {
 		}
 	}
 	if a.Error != "" {
-		for _, s := range [...]struct{ name, value string }{
-			{vocab.AnswerError, string(a.Error)}, {vocab.AnswerReason, a.Reason}, {vocab.AnswerMessage, a.Message},
-		} {
-			o.Name(s.name)
-			o.Dst = jsonvalue.AppendString(o.Dst, s.value)
-		}
+		appendStringMembers(&o, vocab.AnswerError, string(a.Error), vocab.AnswerReason, a.Reason, vocab.AnswerMessage, a.Message)
 	}
 	return o.Close()
 }

@@ -3,7 +3,6 @@ package internalwire
 import (
 	"errors"
 	"math"
-	"slices"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
@@ -103,7 +102,7 @@ func checkQuestion(q *ir.Question) error {
 		return invalidIR(path.Key(vocab.QuestionHead), ir.ReasonUnknownValue, "must be router or broad")
 	case q.Overflow != nil && !q.Overflow.Valid():
 		return invalidIR(path.Key(vocab.QuestionOverflow), ir.ReasonUnknownValue, "must be window or truncate")
-	case q.Threshold != nil && !isProbability(*q.Threshold):
+	case q.Threshold != nil && !unitInterval(*q.Threshold):
 		return invalidIR(path.Key(vocab.QuestionThreshold), ir.ReasonOutOfRange, "must be between 0 and 1")
 	case q.At != nil && !isSecond(*q.At):
 		return invalidIR(path.Key(vocab.QuestionAt), ir.ReasonOutOfRange, "must be a finite number of seconds, at least 0")
@@ -116,28 +115,22 @@ func checkQuestion(q *ir.Question) error {
 // checkTypeBound refuses a type-bound extension field on another type, as
 // the decoder does.
 func checkTypeBound(q *ir.Question, path ir.Path) error {
-	var err error
-	if q.Head != nil {
-		err = onlyFor(q.Type, path.Key(vocab.QuestionHead), "span questions", table.QuestionSpan)
+	for _, b := range [...]struct {
+		set        bool
+		name, what string
+		types      questionTypes
+	}{
+		{q.Head != nil, vocab.QuestionHead, "span questions", forSpan},
+		{q.DecisionAdapter != nil, vocab.QuestionDecisionAdapter, "choice, noul and score questions", forChoice | forNoul | forScore},
+		{q.Threshold != nil, vocab.QuestionThreshold, "set and span questions", forSet | forSpan},
+		{q.At != nil, vocab.QuestionAt, "box questions", forBox},
+		{q.Rate != nil, vocab.QuestionRate, "track questions", forTrack},
+	} {
+		if b.set && q.Type != "" && typeBit(q.Type)&b.types == 0 {
+			return invalidIR(path.Key(b.name), ir.ReasonNotAllowedHere, "applies to "+b.what+" only")
+		}
 	}
-	if err == nil && q.DecisionAdapter != nil {
-		err = onlyFor(q.Type, path.Key(vocab.QuestionDecisionAdapter), "choice, noul and score questions",
-			table.QuestionChoice, table.QuestionNoul, table.QuestionScore)
-	}
-	if err == nil && q.Threshold != nil {
-		err = onlyFor(q.Type, path.Key(vocab.QuestionThreshold), "set and span questions", table.QuestionSet, table.QuestionSpan)
-	}
-	if err == nil && q.At != nil {
-		err = onlyFor(q.Type, path.Key(vocab.QuestionAt), "box questions", table.QuestionBox)
-	}
-	if err == nil && q.Rate != nil {
-		err = onlyFor(q.Type, path.Key(vocab.QuestionRate), "track questions", table.QuestionTrack)
-	}
-	var pe *ir.ProtocolError
-	if errors.As(err, &pe) {
-		pe.Category = ir.CategoryInvalidIR
-	}
-	return err
+	return nil
 }
 
 func checkOptions(o *ir.Options, path ir.Path) error {
@@ -204,34 +197,4 @@ func checkAssets(assets []ir.Asset) error {
 	return nil
 }
 
-func isProbability(f float64) bool { return f >= 0 && f <= 1 }
-
 func isSecond(f float64) bool { return f >= 0 && f <= math.MaxFloat64 }
-
-func onlyFor(t table.QuestionType, path ir.Path, what string, types ...table.QuestionType) error {
-	if t == "" || slices.Contains(types, t) {
-		return nil
-	}
-	return ir.Refuse(ir.ReasonNotAllowedHere, path, "applies to "+what+" only")
-}
-
-// criteriaSpellings are the members that carry a question's criteria: the
-// standard's, and 4.0's three.
-var criteriaSpellings = map[string]bool{
-	vocab.QuestionCriteria: true, vocab.QuestionChoices: true, vocab.QuestionLevels: true, vocab.QuestionLabels: true,
-}
-
-// spellingFits reports whether a 4.0 spelling belongs to the question
-// type: choices to choice and noul, levels to score, labels to set and
-// span. A preset-only question (no type) takes any.
-func spellingFits(spelling string, t table.QuestionType) bool {
-	switch spelling {
-	case vocab.QuestionChoices:
-		return t == "" || t == table.QuestionChoice || t == table.QuestionNoul
-	case vocab.QuestionLevels:
-		return t == "" || t == table.QuestionScore
-	case vocab.QuestionLabels:
-		return t == "" || t == table.QuestionSet || t == table.QuestionSpan
-	}
-	return true
-}

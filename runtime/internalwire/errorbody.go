@@ -43,10 +43,8 @@ func (w AnswerWriter) errorBody(e *ir.ErrorBody, status int) []byte {
 	if w.Legacy {
 		o.Name(vocab.ErrorError)
 		legacy := jsonvalue.OpenObject(o.Dst)
-		legacy.Name(vocab.LegacyErrorCode)
-		legacy.Dst = jsonvalue.AppendString(legacy.Dst, cmp.Or(string(e.Code), legacyCode(status)))
-		legacy.Name(vocab.LegacyErrorMessage)
-		legacy.Dst = jsonvalue.AppendString(legacy.Dst, message(e, status))
+		appendStringMembers(&legacy, vocab.LegacyErrorCode, cmp.Or(string(e.Code), legacyCode(status)),
+			vocab.LegacyErrorMessage, message(e, status))
 		appendFlat(&legacy, e)
 		o.Dst = legacy.Close()
 	}
@@ -67,19 +65,16 @@ func appendDetail(dst []byte, e *ir.ErrorBody, status int) []byte {
 		}
 		items = []ir.DetailItem{{Loc: loc, Msg: message(e, status), Type: string(ir.QuestionErrorInvalidQuestion)}}
 	}
-	return appendList(dst, items, func(dst []byte, d *ir.DetailItem) []byte {
+	return appendJoined(dst, "[]", items, func(dst []byte, d *ir.DetailItem) []byte {
 		o := jsonvalue.OpenObject(dst)
 		o.Name(vocab.ValidationItemLoc)
-		o.Dst = appendList(o.Dst, d.Loc, func(dst []byte, step *ir.PathElem) []byte {
+		o.Dst = appendJoined(o.Dst, "[]", d.Loc, func(dst []byte, step *ir.PathElem) []byte {
 			if step.IsIndex {
 				return appendInt(dst, int64(step.Index))
 			}
 			return jsonvalue.AppendString(dst, step.Name)
 		})
-		o.Name(vocab.ValidationItemMsg)
-		o.Dst = jsonvalue.AppendString(o.Dst, d.Msg)
-		o.Name(vocab.ValidationItemType)
-		o.Dst = jsonvalue.AppendString(o.Dst, d.Type)
+		appendStringMembers(&o, vocab.ValidationItemMsg, d.Msg, vocab.ValidationItemType, d.Type)
 		return o.Close()
 	})
 }

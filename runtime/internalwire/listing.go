@@ -25,55 +25,34 @@ const (
 func (w AnswerWriter) Listing(l *ir.Listing) ([]byte, error) {
 	o := jsonvalue.OpenObject(make([]byte, 0, 256))
 	if w.Legacy {
-		o.Name(vocab.ListingObject)
-		o.Dst = jsonvalue.AppendString(o.Dst, legacyListObject)
+		appendStringMembers(&o, vocab.ListingObject, legacyListObject)
 		o.Name(vocab.ListingData)
-		o.Dst = appendList(o.Dst, l.Models, func(dst []byte, m *ir.ListedModel) []byte {
+		o.Dst = appendJoined(o.Dst, "[]", l.Models, func(dst []byte, m *ir.ListedModel) []byte {
 			item := jsonvalue.OpenObject(dst)
-			for _, s := range [...]struct{ name, value string }{
-				{vocab.LegacyListItemID, m.Name}, {vocab.LegacyListItemObject, legacyItemObject}, {vocab.LegacyListItemOwnedBy, legacyOwnedBy},
-			} {
-				item.Name(s.name)
-				item.Dst = jsonvalue.AppendString(item.Dst, s.value)
-			}
+			appendStringMembers(&item, vocab.LegacyListItemID, m.Name, vocab.LegacyListItemObject, legacyItemObject,
+				vocab.LegacyListItemOwnedBy, legacyOwnedBy)
 			return item.Close()
 		})
 	}
 	o.Name(vocab.ListingModels)
-	o.Dst = appendList(o.Dst, l.Models, appendListed)
+	o.Dst = appendJoined(o.Dst, "[]", l.Models, appendListed)
 	return o.Close(), nil
 }
 
 func appendListed(dst []byte, m *ir.ListedModel) []byte {
 	o := jsonvalue.OpenObject(dst)
-	for _, s := range [...]struct{ name, value string }{
-		{vocab.ListingEntryName, m.Name}, {vocab.ListingEntryDescription, m.Description}, {vocab.ListingEntryReleaseDate, m.ReleaseDate},
-	} {
-		o.Name(s.name)
-		o.Dst = jsonvalue.AppendString(o.Dst, s.value)
-	}
+	appendStringMembers(&o, vocab.ListingEntryName, m.Name, vocab.ListingEntryDescription, m.Description,
+		vocab.ListingEntryReleaseDate, m.ReleaseDate)
 	if m.Version != nil {
 		o.Name(vocab.ListingEntryVersion)
 		o.Dst = jsonvalue.AppendString(o.Dst, *m.Version)
 	}
 	if m.Features != nil {
 		o.Name(vocab.ListingEntryFeatures)
-		o.Dst = appendList(o.Dst, m.Features, func(dst []byte, f *string) []byte { return jsonvalue.AppendString(dst, *f) })
+		o.Dst = appendStrings(o.Dst, m.Features)
 	}
 	o = appendContent(o, vocab.ListingEntryCard, m.Card)
 	return o.Close()
-}
-
-// appendList writes an array of items, each by one.
-func appendList[T any](dst []byte, items []T, one func([]byte, *T) []byte) []byte {
-	dst = append(dst, '[')
-	for i := range items {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = one(dst, &items[i])
-	}
-	return append(dst, ']')
 }
 
 // ReadListing reads a GET /v1/models reply: {models: [{name, description,
@@ -132,3 +111,12 @@ func readListingExtensions(m jsonvalue.Value, at ir.Path, lm *ir.ListedModel) er
 }
 
 func appendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }
+
+// appendStringMembers writes string members: pairs is name, value, name,
+// value...
+func appendStringMembers(o *jsonvalue.ObjectWriter, pairs ...string) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		o.Name(pairs[i])
+		o.Dst = jsonvalue.AppendString(o.Dst, pairs[i+1])
+	}
+}

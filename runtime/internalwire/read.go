@@ -6,7 +6,6 @@ import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // Reader is the one reader of request bodies: it maps a body that a
@@ -119,12 +118,7 @@ func (rd *Reader) ReadBlock(b *RequestBlock, v jsonvalue.Value, path ir.Path) er
 // request fills r, the zero Request, from v; the values its pointer
 // fields point at go into b when b is not nil, else each is allocated.
 func (rd *Reader) request(r *ir.Request, b *RequestBlock, v jsonvalue.Value, path ir.Path) error {
-	err := rd.readRequest(r, b, v, path)
-	rd.retain(r)
-	return err
-}
-
-func (rd *Reader) readRequest(r *ir.Request, b *RequestBlock, v jsonvalue.Value, path ir.Path) error {
+	defer rd.retain(r)
 	r.Roles.Mode = ir.RoleModeNone
 	if rd.Implicit {
 		r.Roles.Mode = ir.RoleModeImplicit
@@ -218,7 +212,7 @@ func (rd *Reader) roles(dst *ir.Roles, v jsonvalue.Value, lm *ir.LayoutMember) {
 	for i := range ms {
 		p := &parts[i]
 		p.Key = ms[i].Name
-		p.Role = role(ms[i].Value)
+		p.Role = knownWord(ms[i].Value, roles)
 		escaped = escaped || !quotedCanonically(ms[i].RawName(), ms[i].Name) ||
 			!quotedCanonically(ms[i].Value.Raw(), string(p.Role))
 	}
@@ -319,48 +313,20 @@ func (rd *Reader) items(v jsonvalue.Value, path ir.Path) ([]ir.BatchItem, error)
 	return items, nil
 }
 
-// role maps a validated role string to its constant without decoding it
-// (a switch on bytes converted in place does not allocate), falling back
-// to decoding for an escaped spelling.
-func role(v jsonvalue.Value) ir.Role {
-	switch ir.Role(unquotedRaw(v)) {
-	case ir.RoleUser:
-		return ir.RoleUser
-	case ir.RoleContext:
-		return ir.RoleContext
-	case ir.RoleAnswer:
-		return ir.RoleAnswer
+// knownWord is the one of words a validated string value spells, found
+// without decoding it: the raw bytes between its quotes, converted in
+// place (no allocation), are compared and only a constant is kept. An
+// escaped spelling falls back to decoding.
+func knownWord[T ~string](v jsonvalue.Value, words []T) T {
+	if raw := v.Raw(); len(raw) >= 2 {
+		inner := unsafe.String(&raw[1], len(raw)-2)
+		for _, w := range words {
+			if string(w) == inner {
+				return w
+			}
+		}
 	}
-	return ir.Role(v.Str())
+	return T(v.Str())
 }
 
-// questionType is role for a question type.
-func questionType(v jsonvalue.Value) table.QuestionType {
-	switch table.QuestionType(unquotedRaw(v)) {
-	case table.QuestionNoul:
-		return table.QuestionNoul
-	case table.QuestionChoice:
-		return table.QuestionChoice
-	case table.QuestionScore:
-		return table.QuestionScore
-	case table.QuestionBox:
-		return table.QuestionBox
-	case table.QuestionSet:
-		return table.QuestionSet
-	case table.QuestionSpan:
-		return table.QuestionSpan
-	case table.QuestionTrack:
-		return table.QuestionTrack
-	}
-	return table.QuestionType(v.Str())
-}
-
-// unquotedRaw is a string value's raw bytes between its quotes, converted
-// without copying: the caller compares it and keeps only constants.
-func unquotedRaw(v jsonvalue.Value) string {
-	raw := v.Raw()
-	if len(raw) < 2 {
-		return ""
-	}
-	return unsafe.String(&raw[1], len(raw)-2)
-}
+var roles = []ir.Role{ir.RoleUser, ir.RoleContext, ir.RoleAnswer}

@@ -30,7 +30,7 @@ func (rd *Reader) question(q *ir.Question, entry *jsonvalue.Member, parent ir.Pa
 		lm := rec.member(m)
 		switch m.Name {
 		case vocab.QuestionType:
-			q.Type = questionType(m.Value)
+			q.Type = knownWord(m.Value, definedTypes)
 			noteString(lm, m.Value.Raw(), string(q.Type))
 		case vocab.QuestionInstructions:
 			q.Instructions = m.Value

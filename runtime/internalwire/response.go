@@ -39,23 +39,24 @@ func (w AnswerWriter) Response(r *ir.Response, answers []ir.Answer, fallback *st
 // under its name with answersOf's answers, the usage summed when b carries
 // none.
 func (w AnswerWriter) Batch(b *ir.BatchResponse, answersOf func(*ir.NamedResponse) []ir.Answer) ([]byte, error) {
-	finite := true
-	dst := appendNamedResponses(make([]byte, 0, batchBuffer(b)), b, vocab.BatchResponseResponses, answersOf, &finite)
-	return dst, finiteErr(finite)
+	return writeNamed(b, vocab.BatchResponseResponses, answersOf)
 }
 
 // States writes vllm-sr/4.0's answer to a states request: {model, states:
 // {state: {question: answer}}, usage}. A states answer is a response
 // level, but its model and usage are spelled as a batch response's.
 func (w AnswerWriter) States(b *ir.BatchResponse, answersOf func(*ir.NamedResponse) []ir.Answer) ([]byte, error) {
-	finite := true
-	dst := appendNamedResponses(make([]byte, 0, batchBuffer(b)), b, vocab.ResponseStates, answersOf, &finite)
-	return dst, finiteErr(finite)
+	return writeNamed(b, vocab.ResponseStates, answersOf)
 }
 
-// batchBuffer is a batch answer's first buffer: room for a small response
-// per item, so that a batch grows its buffer about as often as one response.
-func batchBuffer(b *ir.BatchResponse) int { return 512 * (1 + len(b.Responses)) }
+// writeNamed writes Batch's or States' answer into a first buffer with room
+// for a small response per item, so that a batch grows its buffer about as
+// often as one response.
+func writeNamed(b *ir.BatchResponse, member string, answersOf func(*ir.NamedResponse) []ir.Answer) ([]byte, error) {
+	finite := true
+	dst := appendNamedResponses(make([]byte, 0, 512*(1+len(b.Responses))), b, member, answersOf, &finite)
+	return dst, finiteErr(finite)
+}
 
 func finiteErr(finite bool) error {
 	if !finite {

@@ -123,12 +123,7 @@ func readKeyed[T any](v jsonvalue.Value, at ir.Path, one func(q string, x jsonva
 
 func appendSpans(dst []byte, qs *ir.QuestionSpans) ([]byte, bool) {
 	finite := true
-	dst = append(dst, '[')
-	for i := range qs.Spans {
-		s := &qs.Spans[i]
-		if i > 0 {
-			dst = append(dst, ',')
-		}
+	dst = appendJoined(dst, "[]", qs.Spans, func(dst []byte, s *ir.Span) []byte {
 		o := jsonvalue.OpenObject(dst)
 		o.Name(vocab.SpanItemLabel)
 		o.Dst = jsonvalue.AppendString(o.Dst, s.Label)
@@ -140,9 +135,9 @@ func appendSpans(dst []byte, qs *ir.QuestionSpans) ([]byte, bool) {
 		o.Dst = jsonvalue.AppendString(o.Dst, s.Text)
 		o.Name(vocab.SpanItemProbability)
 		o.Dst = appendFloat(o.Dst, s.Probability, &finite)
-		dst = o.Close()
-	}
-	return append(dst, ']'), finite
+		return o.Close()
+	})
+	return dst, finite
 }
 
 func readSpans(q string, x jsonvalue.Value, at ir.Path) (ir.QuestionSpans, error) {
@@ -183,14 +178,7 @@ func appendSet(dst []byte, s *ir.QuestionSet) ([]byte, bool) {
 	finite := true
 	o := jsonvalue.OpenObject(dst)
 	o.Name(vocab.SetResultSelected)
-	o.Dst = append(o.Dst, '[')
-	for j, label := range s.Selected {
-		if j > 0 {
-			o.Dst = append(o.Dst, ',')
-		}
-		o.Dst = jsonvalue.AppendString(o.Dst, label)
-	}
-	o.Dst = append(o.Dst, ']')
+	o.Dst = appendStrings(o.Dst, s.Selected)
 	o.Name(vocab.SetResultProbabilities)
 	o.Dst = appendProbabilities(o.Dst, s.Probabilities, &finite)
 	return o.Close(), finite

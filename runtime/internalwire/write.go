@@ -67,7 +67,7 @@ func (w Writer) AppendBatch(dst []byte, b *ir.Batch) ([]byte, error) {
 	}
 	o := w.object(dst, &b.Layout, b.Extra, table.LevelBatch)
 	var err error
-	o.each(batchSlots, func(slot string) {
+	o.each(batchSlots, nil, func(slot string) {
 		switch {
 		case err != nil:
 		case slot == vocab.BatchModel && b.Model != nil && !w.skip(table.LevelBatch, slot):
@@ -123,7 +123,7 @@ func (w Writer) appendRequest(dst []byte, r *ir.Request, whole bool, at ir.Path)
 		(r.Layout.Has(vocab.RequestImages) || r.Layout.Has(vocab.RequestVideos))
 	o := w.object(dst, &r.Layout, r.Extra, table.LevelRequest)
 	var err error
-	o.each(requestSlots, func(slot string) {
+	o.each(requestSlots, nil, func(slot string) {
 		switch slot {
 		case vocab.RequestModel:
 			if whole && r.Model != nil {

@@ -31,19 +31,17 @@ func (w Writer) object(dst []byte, l *ir.Layout, extra []jsonvalue.Member, level
 }
 
 // each calls write once per slot of canonical, in the order to write them.
-func (o *objectWriter) each(canonical []string, write func(slot string)) {
-	o.eachMapped(canonical, func(name string) string { return name }, write)
-}
-
-// eachMapped is each where slotOf maps a recorded member name to its slot
-// (a criteria spelling to "criteria"); names that map to no slot are
-// extras or skipped.
-func (o *objectWriter) eachMapped(canonical []string, slotOf func(string) string, write func(slot string)) {
+// slotOf, unless nil, maps a recorded member name to its slot (a criteria
+// spelling to "criteria"); names that map to no slot are extras or skipped.
+func (o *objectWriter) each(canonical []string, slotOf func(string) string, write func(slot string)) {
 	var done [16]bool // canonical has at most 16 slots
 	extraDone := make([]bool, len(o.extra))
 	for i := range o.layout.Members {
 		name := o.layout.Members[i].Name
-		slot := slotOf(name)
+		slot := name
+		if slotOf != nil {
+			slot = slotOf(name)
+		}
 		for j, c := range canonical {
 			if c == slot && !done[j] {
 				done[j] = true
@@ -115,17 +113,25 @@ func appendKey(dst, raw []byte, name string) []byte {
 // criteria), each name as it was read by the internal form, canonically
 // quoted by any other.
 func (w Writer) appendMembers(dst []byte, ms []jsonvalue.Member) []byte {
-	dst = append(dst, '{')
-	for i := range ms {
+	return appendJoined(dst, "{}", ms, func(dst []byte, m *jsonvalue.Member) []byte {
+		var raw []byte
+		if w.Lossless {
+			raw = m.RawName()
+		}
+		return jsonvalue.AppendCompact(appendKey(dst, raw, m.Name), m.Value)
+	})
+}
+
+// appendJoined writes items between the two brackets, separated by
+// commas, each by one: an array's items, or an object's entries (one
+// writing each entry's name and value).
+func appendJoined[T any](dst []byte, brackets string, items []T, one func([]byte, *T) []byte) []byte {
+	dst = append(dst, brackets[0])
+	for i := range items {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		var raw []byte
-		if w.Lossless {
-			raw = ms[i].RawName()
-		}
-		dst = appendKey(dst, raw, ms[i].Name)
-		dst = jsonvalue.AppendCompact(dst, ms[i].Value)
+		dst = one(dst, &items[i])
 	}
-	return append(dst, '}')
+	return append(dst, brackets[1])
 }

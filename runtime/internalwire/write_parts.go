@@ -32,15 +32,9 @@ func (w Writer) appendRoles(o *objectWriter, r *ir.Request, at ir.Path) error {
 }
 
 func appendRoleParts(dst []byte, parts []ir.RolePart) []byte {
-	dst = append(dst, '{')
-	for i, p := range parts {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendKey(dst, nil, p.Key)
-		dst = jsonvalue.AppendString(dst, string(p.Role))
-	}
-	return append(dst, '}')
+	return appendJoined(dst, "{}", parts, func(dst []byte, p *ir.RolePart) []byte {
+		return jsonvalue.AppendString(appendKey(dst, nil, p.Key), string(p.Role))
+	})
 }
 
 func hasAssetOf(assets []ir.Asset, t ir.AssetType) bool {
@@ -72,7 +66,7 @@ func (w Writer) appendAssets(dst []byte, assets []ir.Asset, only ir.AssetType) [
 		dst = appendKey(dst, w.rawName(&a.Layout, a.Placeholder), a.Placeholder)
 		writeType := only == "" || a.Layout.IsZero() || a.Layout.Has(vocab.AssetType)
 		o := w.object(dst, &a.Layout, a.Extra, table.LevelAsset)
-		o.each(assetSlots, func(slot string) {
+		o.each(assetSlots, nil, func(slot string) {
 			switch {
 			case slot == vocab.AssetType && writeType:
 				o.scalar(slot, func(d []byte) []byte { return jsonvalue.AppendString(d, string(a.Type)) })
@@ -97,7 +91,7 @@ var optionSlots = []string{vocab.OptionsDeadlineMs, vocab.OptionsReturnMeta, voc
 // options that have no member left to write.
 func (w Writer) appendOptions(parent *objectWriter, opts *ir.Options) {
 	o := w.object(nil, &opts.Layout, opts.Extra, table.LevelOptions)
-	o.each(optionSlots, func(slot string) {
+	o.each(optionSlots, nil, func(slot string) {
 		if w.skip(table.LevelOptions, slot) {
 			return
 		}

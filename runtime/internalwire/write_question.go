@@ -1,8 +1,10 @@
 package internalwire
 
 import (
+	"slices"
 	"strconv"
 
+	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -15,29 +17,24 @@ var questionSlots = []string{vocab.QuestionType, vocab.QuestionInstructions, voc
 	vocab.QuestionPreset, vocab.QuestionHead, vocab.QuestionDecisionAdapter, vocab.QuestionOver, vocab.QuestionOverflow,
 	vocab.QuestionRequireFullInput, vocab.QuestionThreshold, vocab.QuestionAt, vocab.QuestionRate}
 
+// criteriaSlot maps 4.0's criteria spellings to the standard's.
 func criteriaSlot(name string) string {
-	if criteriaSpellings[name] {
+	switch name {
+	case vocab.QuestionChoices, vocab.QuestionLevels, vocab.QuestionLabels:
 		return vocab.QuestionCriteria
 	}
 	return name
 }
 
 func (w Writer) appendQuestions(dst []byte, qs []ir.Question) []byte {
-	dst = append(dst, '{')
-	for i := range qs {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		q := &qs[i]
-		dst = appendKey(dst, w.rawName(&q.Layout, q.Name), q.Name)
-		dst = w.appendQuestion(dst, q)
-	}
-	return append(dst, '}')
+	return appendJoined(dst, "{}", qs, func(dst []byte, q *ir.Question) []byte {
+		return w.appendQuestion(appendKey(dst, w.rawName(&q.Layout, q.Name), q.Name), q)
+	})
 }
 
 func (w Writer) appendQuestion(dst []byte, q *ir.Question) []byte {
 	o := w.object(dst, &q.Layout, q.Extra, table.LevelQuestion)
-	o.eachMapped(questionSlots, criteriaSlot, func(slot string) {
+	o.each(questionSlots, criteriaSlot, func(slot string) {
 		if w.skip(table.LevelQuestion, slot) {
 			return
 		}
@@ -97,22 +94,16 @@ func (w Writer) appendCriteria(o *objectWriter, q *ir.Question) {
 	case ir.CriteriaKeyed:
 		o.Dst = w.appendMembers(o.Dst, c.Keyed)
 	case ir.CriteriaLevels:
-		o.Dst = append(o.Dst, '[')
-		for i := range c.Levels {
-			if i > 0 {
-				o.Dst = append(o.Dst, ',')
-			}
-			o.Dst = jsonvalue.AppendCompact(o.Dst, c.Levels[i])
-		}
-		o.Dst = append(o.Dst, ']')
+		o.Dst = appendJoined(o.Dst, "[]", c.Levels, func(dst []byte, v *jsonvalue.Value) []byte { return jsonvalue.AppendCompact(dst, *v) })
 	}
 }
 
+// criteriaName is the 4.0 spelling q's criteria were read under while it
+// fits their form and belongs to q's type (the generated table's types of
+// that vllm-sr/4.0 member; a preset-only question takes any), else the
+// standard's criteria.
 func criteriaName(q *ir.Question) string {
 	for _, m := range q.Layout.Members {
-		if !criteriaSpellings[m.Name] {
-			continue
-		}
 		fitsForm := false
 		switch m.Name {
 		case vocab.QuestionLevels:
@@ -122,7 +113,11 @@ func criteriaName(q *ir.Question) string {
 		case vocab.QuestionLabels:
 			fitsForm = q.Criteria.Form == ir.CriteriaKeyed
 		}
-		if fitsForm && spellingFits(m.Name, q.Type) {
+		if !fitsForm {
+			continue
+		}
+		f, _ := fieldtable.FieldOf(table.SchemaVllmSR40, table.LevelQuestion, m.Name)
+		if q.Type == "" || slices.Contains(f.QuestionTypes, q.Type) {
 			return m.Name
 		}
 	}
@@ -154,14 +149,7 @@ func appendFloatMember(o *objectWriter, name string, f *float64) {
 	}
 }
 
-// appendStrings writes an array of strings, the canonical form of over.
+// appendStrings writes an array of strings (the canonical form of over).
 func appendStrings(dst []byte, ss []string) []byte {
-	dst = append(dst, '[')
-	for i, s := range ss {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = jsonvalue.AppendString(dst, s)
-	}
-	return append(dst, ']')
+	return appendJoined(dst, "[]", ss, func(dst []byte, s *string) []byte { return jsonvalue.AppendString(dst, *s) })
 }

@@ -1,7 +1,7 @@
 package ir
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 )
@@ -63,14 +63,12 @@ func (d Diagnostics) Count(kind DiagnosticKind, form string) int {
 // Forms returns the distinct forms recorded under kind, sorted: what a
 // per-listener counter increments once per request.
 func (d Diagnostics) Forms(kind DiagnosticKind) []string {
-	seen := map[string]bool{}
 	var out []string
 	for _, x := range d {
-		if x.Kind == kind && !seen[x.Form] {
-			seen[x.Form] = true
+		if x.Kind == kind {
 			out = append(out, x.Form)
 		}
 	}
-	sort.Strings(out)
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }

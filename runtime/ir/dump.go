@@ -22,14 +22,13 @@ func DumpRequest(r *Request) string {
 func DumpBatch(b *Batch) string {
 	var d dumper
 	d.line(0, "batch")
-	d.optString(1, vocab.BatchModel, b.Model)
+	field(&d, 1, vocab.BatchModel, b.Model, strconv.Quote)
 	for i := range b.Items {
 		d.line(1, "item "+strconv.Quote(b.Items[i].Name))
 		d.request(&b.Items[i].Request, 2)
 	}
 	d.options(b.Options, 1)
-	d.extra(1, b.Extra)
-	d.layout(&b.Layout, 1)
+	d.object(1, b.Extra, &b.Layout)
 	return d.b.String()
 }
 
@@ -43,16 +42,39 @@ func (d *dumper) line(depth int, text string) {
 	d.b.WriteByte('\n')
 }
 
+// field writes name and the value p points at, formatted, unless p is nil.
+func field[T any](d *dumper, depth int, name string, p *T, format func(T) string) {
+	if p != nil {
+		d.line(depth, name+" "+format(*p))
+	}
+}
+
+func formatInt(n int64) string         { return strconv.FormatInt(n, 10) }
+func formatFloat(f float64) string     { return strconv.FormatFloat(f, 'g', -1, 64) }
+func formatWord[T ~string](w T) string { return string(w) }
+
+// content writes name and v as compact JSON, unless v is absent.
+func (d *dumper) content(depth int, name string, v jsonvalue.Value) {
+	if v.IsValid() {
+		d.line(depth, name+" "+string(jsonvalue.Compact(v)))
+	}
+}
+
+// members writes each member as "NAME": VALUE, one level deeper.
+func (d *dumper) members(depth int, ms []jsonvalue.Member) {
+	for _, m := range ms {
+		d.line(depth+1, strconv.Quote(m.Name)+": "+string(jsonvalue.Compact(m.Value)))
+	}
+}
+
 func (d *dumper) request(r *Request, depth int) {
 	d.line(depth, "request") //vocab:not-spec the dump's heading for a request, a level not a member
 	in := depth + 1
-	d.optString(in, vocab.RequestModel, r.Model)
+	field(d, in, vocab.RequestModel, r.Model, strconv.Quote)
 	d.content(in, vocab.RequestState, r.State)
 	if r.States != nil {
 		d.line(in, vocab.RequestStates)
-		for _, m := range r.States {
-			d.line(in+1, strconv.Quote(m.Name)+": "+string(jsonvalue.Compact(m.Value)))
-		}
+		d.members(in, r.States)
 	}
 	d.line(in, vocab.RequestRoles+" "+string(r.Roles.Mode))
 	for _, p := range r.Roles.Parts {
@@ -65,8 +87,7 @@ func (d *dumper) request(r *Request, depth int) {
 		d.asset(&r.Assets[i], in)
 	}
 	d.options(r.Options, in)
-	d.extra(in, r.Extra)
-	d.layout(&r.Layout, in)
+	d.object(in, r.Extra, &r.Layout)
 }
 
 func (d *dumper) question(q *Question, depth int) {
@@ -76,25 +97,16 @@ func (d *dumper) question(q *Question, depth int) {
 		d.line(in, vocab.QuestionType+" "+string(q.Type))
 	}
 	d.content(in, vocab.QuestionInstructions, q.Instructions)
-	switch q.Criteria.Form {
-	case CriteriaNull:
-		d.line(in, vocab.QuestionCriteria+" null")
-	case CriteriaKeyed:
-		d.line(in, vocab.QuestionCriteria+" keyed")
-		for _, m := range q.Criteria.Keyed {
-			d.line(in+1, strconv.Quote(m.Name)+": "+string(jsonvalue.Compact(m.Value)))
-		}
-	case CriteriaLevels:
-		d.line(in, vocab.QuestionCriteria+" levels")
+	if q.Criteria.Present() {
+		d.line(in, vocab.QuestionCriteria+" "+string(q.Criteria.Form))
+		d.members(in, q.Criteria.Keyed)
 		for i, v := range q.Criteria.Levels {
 			d.line(in+1, strconv.Itoa(i)+": "+string(jsonvalue.Compact(v)))
 		}
 	}
-	d.optString(in, vocab.QuestionPreset, q.Preset)
-	if q.Head != nil {
-		d.line(in, vocab.QuestionHead+" "+string(*q.Head))
-	}
-	d.optBool(in, vocab.QuestionDecisionAdapter, q.DecisionAdapter)
+	field(d, in, vocab.QuestionPreset, q.Preset, strconv.Quote)
+	field(d, in, vocab.QuestionHead, q.Head, formatWord)
+	field(d, in, vocab.QuestionDecisionAdapter, q.DecisionAdapter, strconv.FormatBool)
 	if q.Over != nil {
 		quoted := make([]string, len(q.Over))
 		for i, k := range q.Over {
@@ -102,27 +114,23 @@ func (d *dumper) question(q *Question, depth int) {
 		}
 		d.line(in, vocab.QuestionOver+" ["+strings.Join(quoted, ", ")+"]")
 	}
-	if q.Overflow != nil {
-		d.line(in, vocab.QuestionOverflow+" "+string(*q.Overflow))
-	}
-	d.optBool(in, vocab.QuestionRequireFullInput, q.RequireFullInput)
-	d.optFloat(in, vocab.QuestionThreshold, q.Threshold)
-	d.optFloat(in, vocab.QuestionAt, q.At)
-	d.optInt(in, vocab.QuestionRate, q.Rate)
-	d.extra(in, q.Extra)
-	d.layout(&q.Layout, in)
+	field(d, in, vocab.QuestionOverflow, q.Overflow, formatWord)
+	field(d, in, vocab.QuestionRequireFullInput, q.RequireFullInput, strconv.FormatBool)
+	field(d, in, vocab.QuestionThreshold, q.Threshold, formatFloat)
+	field(d, in, vocab.QuestionAt, q.At, formatFloat)
+	field(d, in, vocab.QuestionRate, q.Rate, formatInt)
+	d.object(in, q.Extra, &q.Layout)
 }
 
 func (d *dumper) asset(a *Asset, depth int) {
 	d.line(depth, "asset "+strconv.Quote(a.Placeholder))
 	in := depth + 1
 	d.line(in, vocab.AssetType+" "+string(a.Type))
-	d.optString(in, vocab.AssetFormat, a.Format)
+	field(d, in, vocab.AssetFormat, a.Format, strconv.Quote)
 	if a.Data.IsValid() {
 		d.line(in, "data "+strconv.Itoa(len(a.Data.Str()))+" base64 characters")
 	}
-	d.extra(in, a.Extra)
-	d.layout(&a.Layout, in)
+	d.object(in, a.Extra, &a.Layout)
 }
 
 func (d *dumper) options(o *Options, depth int) {
@@ -131,15 +139,19 @@ func (d *dumper) options(o *Options, depth int) {
 	}
 	d.line(depth, vocab.RequestOptions)
 	in := depth + 1
-	d.optInt(in, vocab.OptionsDeadlineMs, o.DeadlineMs)
-	d.optBool(in, vocab.OptionsReturnMeta, o.ReturnMeta)
-	d.optInt(in, vocab.OptionsMaxTokens, o.MaxTokens)
-	d.optBool(in, vocab.OptionsLongContext, o.LongContext)
-	d.extra(in, o.Extra)
-	d.layout(&o.Layout, in)
+	field(d, in, vocab.OptionsDeadlineMs, o.DeadlineMs, formatInt)
+	field(d, in, vocab.OptionsReturnMeta, o.ReturnMeta, strconv.FormatBool)
+	field(d, in, vocab.OptionsMaxTokens, o.MaxTokens, formatInt)
+	field(d, in, vocab.OptionsLongContext, o.LongContext, strconv.FormatBool)
+	d.object(in, o.Extra, &o.Layout)
 }
 
-func (d *dumper) layout(l *Layout, depth int) {
+// object writes what every object ends with: the members no IR field
+// binds, each as extra NAME VALUE, then its recorded Layout.
+func (d *dumper) object(depth int, extra []jsonvalue.Member, l *Layout) {
+	for _, m := range extra {
+		d.line(depth, "extra "+strconv.Quote(m.Name)+" "+string(jsonvalue.Compact(m.Value)))
+	}
 	if l.IsZero() {
 		return
 	}
@@ -158,42 +170,5 @@ func (d *dumper) layout(l *Layout, depth int) {
 		if m.Raw != nil {
 			d.line(depth+1, m.Name+" written "+string(m.Raw)+" for "+string(m.Canon))
 		}
-	}
-}
-
-// extra writes the members no IR field binds, each as extra NAME VALUE.
-func (d *dumper) extra(depth int, ms []jsonvalue.Member) {
-	for _, m := range ms {
-		d.line(depth, "extra "+strconv.Quote(m.Name)+" "+string(jsonvalue.Compact(m.Value)))
-	}
-}
-
-func (d *dumper) content(depth int, name string, v jsonvalue.Value) {
-	if v.IsValid() {
-		d.line(depth, name+" "+string(jsonvalue.Compact(v)))
-	}
-}
-
-func (d *dumper) optString(depth int, name string, s *string) {
-	if s != nil {
-		d.line(depth, name+" "+strconv.Quote(*s))
-	}
-}
-
-func (d *dumper) optBool(depth int, name string, b *bool) {
-	if b != nil {
-		d.line(depth, name+" "+strconv.FormatBool(*b))
-	}
-}
-
-func (d *dumper) optInt(depth int, name string, n *int64) {
-	if n != nil {
-		d.line(depth, name+" "+strconv.FormatInt(*n, 10))
-	}
-}
-
-func (d *dumper) optFloat(depth int, name string, f *float64) {
-	if f != nil {
-		d.line(depth, name+" "+strconv.FormatFloat(*f, 'g', -1, 64))
 	}
 }

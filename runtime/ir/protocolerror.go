@@ -1,8 +1,6 @@
 package ir
 
 import (
-	"strings"
-
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -54,14 +52,7 @@ type ProtocolError struct {
 // path's names and the message cut as an error answer cuts them
 // (ErrorBody.Bounded), so a logged error is as small as an answer.
 func (e *ProtocolError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Path.Clipped(len(e.Path)).String())
-	b.WriteString(": ")
-	b.WriteString(table.Clip(e.Message, MaxMessageBytes))
-	b.WriteString(" (")
-	b.WriteString(string(e.Reason))
-	b.WriteByte(')')
-	return b.String()
+	return e.Path.Clipped(len(e.Path)).String() + ": " + table.Clip(e.Message, MaxMessageBytes) + " (" + string(e.Reason) + ")"
 }
 
 // Unwrap returns the cause.

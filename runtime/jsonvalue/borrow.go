@@ -103,21 +103,6 @@ func Clone(v Value) Value {
 	return c.Value(v)
 }
 
-// CloneMembers returns a copy of members whose values share no container
-// with them (see Clone), nil for nil.
-func CloneMembers(members []Member) []Member {
-	var c Copier
-	c.CountMembers(members)
-	return c.Members(members)
-}
-
-// CloneItems is CloneMembers for an array's items.
-func CloneItems(items []Value) []Value {
-	var c Copier
-	c.CountItems(items)
-	return c.Items(items)
-}
-
 // Copier clones several values into one allocation each of members, items
 // and containers: Count every value, then copy each (Value, Members,
 // Items) exactly once. Copying what was not counted panics.
@@ -159,15 +144,9 @@ func (c *Copier) allocate() {
 		return
 	}
 	c.allocated = true
-	if c.members > 0 {
-		c.t.members = make([]Member, c.members)
-	}
-	if c.items > 0 {
-		c.t.items = make([]Value, c.items)
-	}
-	if c.containers > 0 {
-		c.t.containers = make([]container, c.containers)
-	}
+	c.t.members = make([]Member, c.members)
+	c.t.items = make([]Value, c.items)
+	c.t.containers = make([]container, c.containers)
 }
 
 // Value is the copy of v (see Clone).
@@ -181,14 +160,19 @@ func (c *Copier) Value(v Value) Value {
 	return out
 }
 
-// Members is the copy of members (see CloneMembers), capped so an append
-// never writes into the next copy.
+// Members is the copy of members (see Clone), capped so an append never
+// writes into the next copy; nil for nil.
 func (c *Copier) Members(members []Member) []Member {
 	if members == nil {
 		return nil
 	}
 	c.allocate()
-	return c.copyMembers(members)
+	dst := take(&c.t.members, len(members))
+	for i := range members {
+		dst[i].Name, dst[i].raw = members[i].Name, members[i].raw
+		c.fill(&dst[i].Value, members[i].Value)
+	}
+	return dst
 }
 
 // Items is Members for items.
@@ -197,33 +181,21 @@ func (c *Copier) Items(items []Value) []Value {
 		return nil
 	}
 	c.allocate()
-	return c.copyItems(items)
-}
-
-// copyMembers copies src into the next len(src) member slots; never nil
-// (an object's members are never nil).
-func (c *Copier) copyMembers(src []Member) []Member {
-	dst := c.t.members[:len(src):len(src)]
-	if dst == nil {
-		dst = []Member{}
-	}
-	c.t.members = c.t.members[len(src):]
-	for i := range src {
-		dst[i].Name, dst[i].raw = src[i].Name, src[i].raw
-		c.fill(&dst[i].Value, src[i].Value)
+	dst := take(&c.t.items, len(items))
+	for i := range items {
+		c.fill(&dst[i], items[i])
 	}
 	return dst
 }
 
-func (c *Copier) copyItems(src []Value) []Value {
-	dst := c.t.items[:len(src):len(src)]
+// take hands out the next n entries of *slots, capped; never nil (an
+// object's members and an array's items are never nil).
+func take[T any](slots *[]T, n int) []T {
+	dst := (*slots)[:n:n]
 	if dst == nil {
-		dst = []Value{}
+		dst = []T{}
 	}
-	c.t.items = c.t.items[len(src):]
-	for i := range src {
-		c.fill(&dst[i], src[i])
-	}
+	*slots = (*slots)[n:]
 	return dst
 }
 
@@ -235,10 +207,7 @@ func (c *Copier) fill(dst *Value, v Value) {
 	}
 	k := &c.t.containers[0]
 	c.t.containers = c.t.containers[1:]
-	if v.c.members != nil {
-		k.members = c.copyMembers(v.c.members)
-	} else {
-		k.items = c.copyItems(v.c.items)
-	}
+	k.members = c.Members(v.c.members)
+	k.items = c.Items(v.c.items)
 	dst.c = k
 }

@@ -65,3 +65,18 @@ func TestBorrowedDocumentsReuseMemory(t *testing.T) {
 		t.Error("a duplicate member is accepted")
 	}
 }
+
+// CloneMembers returns a copy of members whose values share no container
+// with them (see Clone), nil for nil.
+func CloneMembers(members []Member) []Member {
+	var c Copier
+	c.CountMembers(members)
+	return c.Members(members)
+}
+
+// CloneItems is CloneMembers for an array's items.
+func CloneItems(items []Value) []Value {
+	var c Copier
+	c.CountItems(items)
+	return c.Items(items)
+}

@@ -192,7 +192,7 @@ func (d *decoder) document() (Value, bool) {
 // done lists, whose layout members and items share.
 func (d *decoder) build(root node) Value {
 	if root.kind != KindObject && root.kind != KindArray {
-		return d.scalar(root)
+		return scalarOf(d.data[root.start:root.end])
 	}
 	t := d.newTree()
 	var escapedNames string // the arena as a string, made on first need
@@ -237,7 +237,9 @@ func (d *decoder) build(root node) Value {
 			t.items[i].raw = unsafe.String(&d.data[n.start], n.end-n.start)
 		}
 	}
-	return d.valueOf(root, &t)
+	var v Value
+	d.fill(&v, root, &t)
+	return v
 }
 
 // escapedFrom counts the done members from i on whose names hold an escape
@@ -262,13 +264,6 @@ type tree struct {
 	next       int // the next container to hand out
 }
 
-// valueOf is the final Value of n, whose entries (for a container) are in t.
-func (d *decoder) valueOf(n node, t *tree) Value {
-	var v Value
-	d.fill(&v, n, t)
-	return v
-}
-
 // fill writes the final Value of n into dst, a zero Value, field by field
 // (see build).
 func (d *decoder) fill(dst *Value, n node, t *tree) {
@@ -286,10 +281,6 @@ func (d *decoder) fill(dst *Value, n node, t *tree) {
 	default:
 		dst.raw = unsafe.String(&d.data[n.start], n.end-n.start)
 	}
-}
-
-func (d *decoder) scalar(n node) Value {
-	return scalarOf(d.data[n.start:n.end])
 }
 
 func (d *decoder) skipSpace() {

@@ -149,7 +149,7 @@ func (d *decoder) memberName(m *memberNode) bool {
 		return true
 	}
 	m.name.start = len(d.names)
-	d.names = appendUnquoted(d.names, d.data[m.raw.start:m.raw.end])
+	d.names = appendUnquoted(d.names, d.data[m.raw.start:m.raw.end], false)
 	m.name.end = len(d.names)
 	return true
 }

@@ -18,7 +18,7 @@ func AppendCompact(dst []byte, v Value) []byte {
 			}
 			switch m.raw {
 			case nil:
-				dst = appendQuoted(dst, m.Name)
+				dst = AppendString(dst, m.Name)
 			case plainQuoted:
 				dst = append(append(append(dst, '"'), m.Name...), '"')
 			default:
@@ -103,7 +103,7 @@ func AppendPython(dst []byte, v Value) []byte {
 			if m.raw == plainQuoted {
 				dst = append(append(append(dst, '"'), m.Name...), '"')
 			} else {
-				dst = appendQuoted(dst, m.Name)
+				dst = AppendString(dst, m.Name)
 			}
 			dst = append(dst, ':', ' ')
 			dst = AppendPython(dst, m.Value)

@@ -72,7 +72,7 @@ func formatPath(innermostFirst []pathSegment) string {
 			b = append(b, seg.name...)
 		default:
 			b = append(b, '[')
-			b = appendQuoted(b, shortName(seg.name))
+			b = AppendString(b, shortName(seg.name))
 			b = append(b, ']')
 		}
 	}

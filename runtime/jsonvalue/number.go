@@ -79,24 +79,12 @@ func skipDigits(b []byte, i int) int {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// validNumber reports whether b is exactly one JSON number literal.
-func validNumber(b []byte) bool {
-	end, fault := scanNumber(b, 0)
-	return fault == numberOK && end == len(b)
-}
-
-// isIntegerLiteral reports whether a valid number literal has neither a
-// fraction nor an exponent, which Python reads as an int.
-func isIntegerLiteral(lit []byte) bool {
-	return bytes.IndexAny(lit, ".eE") < 0
-}
-
 // appendPythonNumber appends a valid number literal as Python writes
 // json.loads' result for it: an integer literal is a Python int, printed
 // exactly ("-0" becomes "0"); any other literal is a float, printed as
 // repr(float), with Infinity and -Infinity for literals beyond float64.
 func appendPythonNumber(dst []byte, lit []byte) []byte {
-	if isIntegerLiteral(lit) {
+	if bytes.IndexAny(lit, ".eE") < 0 { // neither fraction nor exponent
 		if len(lit) == 2 && lit[0] == '-' && lit[1] == '0' {
 			return append(dst, '0')
 		}

@@ -46,10 +46,6 @@ func (o *ObjectWriter) Len() int { return o.n }
 // Close ends the object and returns the bytes.
 func (o *ObjectWriter) Close() []byte { return append(o.Dst, '}') }
 
-// AppendString appends s as a JSON string with the standard escaping, as
-// String and the compact encoder write it; invalid UTF-8 becomes U+FFFD.
-func AppendString(dst []byte, s string) []byte { return appendQuoted(dst, s) }
-
 // AppendFloat appends f in Float's shortest form. The caller keeps NaN
 // and infinities out: JSON cannot carry them.
 func AppendFloat(dst []byte, f float64) []byte { return strconv.AppendFloat(dst, f, 'g', -1, 64) }

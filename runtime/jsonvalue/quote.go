@@ -2,7 +2,6 @@ package jsonvalue
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -26,9 +25,10 @@ var safeASCII = func() (t [256]bool) {
 	return t
 }()
 
-// appendQuoted appends s as a JSON string with the standard escaping. Runs of
-// invalid UTF-8 are written as one U+FFFD each, as toValidUTF8 replaces them.
-func appendQuoted(dst []byte, s string) []byte {
+// AppendString appends s as a JSON string with the standard escaping, as
+// String and the compact encoder write it. Runs of invalid UTF-8 are
+// written as one U+FFFD each, as strings.ToValidUTF8 replaces them.
+func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -83,17 +83,6 @@ func appendEscapedASCII(dst []byte, c byte) []byte {
 	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 }
 
-// appendRune appends r as the standard escaping writes it inside a string.
-func appendRune(dst []byte, r rune) []byte {
-	if r < utf8.RuneSelf {
-		if safeASCII[r] {
-			return append(dst, byte(r))
-		}
-		return appendEscapedASCII(dst, byte(r))
-	}
-	return utf8.AppendRune(dst, r)
-}
-
 // appendRequoted appends the string literal raw (quotes included, escapes as
 // written, already validated) in the standard escaping: the decoded text
 // quoted again. A literal without escapes is already in that form, since a
@@ -102,25 +91,12 @@ func appendRequoted(dst []byte, raw []byte) []byte {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return append(dst, raw...)
 	}
-	dst = append(dst, '"')
-	body := raw[1 : len(raw)-1]
-	for len(body) > 0 {
-		i := bytes.IndexByte(body, '\\')
-		if i < 0 {
-			dst = append(dst, body...)
-			break
-		}
-		dst = append(dst, body[:i]...)
-		r, n := decodeEscape(body[i:])
-		dst = appendRune(dst, r)
-		body = body[i+n:]
-	}
-	return append(dst, '"')
+	return append(appendUnquoted(append(dst, '"'), raw, true), '"')
 }
 
 // unquote returns the decoded text of a string literal (quotes included,
 // escapes as written, already validated by the decoder or written by
-// appendQuoted).
+// AppendString).
 func unquote(raw []byte) string {
 	if len(raw) < 2 {
 		return ""
@@ -128,11 +104,13 @@ func unquote(raw []byte) string {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw[1 : len(raw)-1])
 	}
-	return string(appendUnquoted(make([]byte, 0, len(raw)), raw))
+	return string(appendUnquoted(make([]byte, 0, len(raw)), raw, false))
 }
 
-// appendUnquoted appends the decoded text of a validated string literal.
-func appendUnquoted(dst []byte, raw []byte) []byte {
+// appendUnquoted appends the decoded text of a validated string literal;
+// with escape, in the standard escaping (which the text between its
+// escapes is in already: see appendRequoted).
+func appendUnquoted(dst []byte, raw []byte, escape bool) []byte {
 	body := raw[1 : len(raw)-1]
 	for {
 		i := bytes.IndexByte(body, '\\')
@@ -141,7 +119,11 @@ func appendUnquoted(dst []byte, raw []byte) []byte {
 		}
 		dst = append(dst, body[:i]...)
 		r, n := decodeEscape(body[i:])
-		dst = utf8.AppendRune(dst, r)
+		if escape && r < utf8.RuneSelf && !safeASCII[r] {
+			dst = appendEscapedASCII(dst, byte(r))
+		} else {
+			dst = utf8.AppendRune(dst, r)
+		}
 		body = body[i+n:]
 	}
 }
@@ -204,9 +186,4 @@ func hex4(b []byte) (rune, bool) {
 		r = r<<4 | rune(d)
 	}
 	return r, true
-}
-
-// toValidUTF8 replaces each run of invalid UTF-8 in s by one U+FFFD.
-func toValidUTF8(s string) string {
-	return strings.ToValidUTF8(s, "\uFFFD")
 }

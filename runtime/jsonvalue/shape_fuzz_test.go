@@ -50,7 +50,7 @@ func checkShape(t *testing.T, v Value) {
 			// written as its standard quoting, which has none.
 			written := members[i].RawName()
 			if written == nil {
-				written = appendQuoted(nil, members[i].Name)
+				written = AppendString(nil, members[i].Name)
 			}
 			if (members[i].RawName() != nil) != (bytes.IndexByte(written, '\\') >= 0) {
 				t.Fatalf("member name %q: raw name %q kept without an escape or dropped with one", members[i].Name, written)

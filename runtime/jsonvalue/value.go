@@ -115,24 +115,6 @@ func (m Member) RawName() []byte {
 // raw name it could not otherwise read.
 func (m Member) Equal(o Member) bool { return m.Name == o.Name && Equal(m.Value, o.Value) }
 
-// MemberWithRawName is the member name: value whose name is written as raw,
-// the quoted name as read elsewhere (escapes kept), so an encoder writes
-// it byte for byte; raw must be a JSON string whose decoded text is name.
-// raw is copied unless it is '"' + name + '"'. An empty raw writes the
-// standard quoting of name.
-func MemberWithRawName(name string, raw []byte, value Value) Member {
-	m := Member{Name: name, Value: value}
-	switch {
-	case len(raw) == 0:
-	case len(raw) == len(name)+2 && raw[0] == '"' && raw[len(raw)-1] == '"' && string(raw[1:len(raw)-1]) == name:
-		m.raw = plainQuoted
-	default:
-		s := string(raw)
-		m.raw = &s
-	}
-	return m
-}
-
 // Kind returns the value's JSON type.
 func (v Value) Kind() Kind {
 	if v.c != nil {
@@ -251,9 +233,9 @@ func Bool(b bool) Value {
 // escapes. Invalid UTF-8 is replaced by U+FFFD, as JSON cannot carry it.
 func String(s string) Value {
 	if !utf8.ValidString(s) {
-		s = toValidUTF8(s)
+		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	return scalarOf(appendQuoted(nil, s))
+	return scalarOf(AppendString(nil, s))
 }
 
 // Int builds a JSON number from an integer.
@@ -273,7 +255,7 @@ func Float(f float64) Value {
 // Number builds a JSON number from a literal, and reports false when lit is
 // not a valid JSON number literal.
 func Number(lit string) (Value, bool) {
-	if !validNumber([]byte(lit)) {
+	if end, fault := scanNumber([]byte(lit), 0); fault != numberOK || end != len(lit) {
 		return Value{}, false
 	}
 	return Value{raw: lit}, true

@@ -184,3 +184,21 @@ func TestEscapedNamesKeepTheirSpelling(t *testing.T) {
 		t.Errorf("raw names %q, want %q", got, want)
 	}
 }
+
+// MemberWithRawName is the member name: value whose name is written as raw,
+// the quoted name as read elsewhere (escapes kept), so an encoder writes
+// it byte for byte; raw must be a JSON string whose decoded text is name.
+// raw is copied unless it is '"' + name + '"'. An empty raw writes the
+// standard quoting of name.
+func MemberWithRawName(name string, raw []byte, value Value) Member {
+	m := Member{Name: name, Value: value}
+	switch {
+	case len(raw) == 0:
+	case len(raw) == len(name)+2 && raw[0] == '"' && raw[len(raw)-1] == '"' && string(raw[1:len(raw)-1]) == name:
+		m.raw = plainQuoted
+	default:
+		s := string(raw)
+		m.raw = &s
+	}
+	return m
+}

@@ -118,6 +118,25 @@ func (s SchemaReaders) Read(path Endpoint, body []byte, header http.Header) (*Cl
 	return nil, RefuseEndpoint(s.Schema)
 }
 
+// readersCodec is a listener codec made of its schema's readers and its
+// answer shapes.
+type readersCodec struct {
+	SchemaReaders
+	answers Answerer
+}
+
+func (c readersCodec) Schema() table.SchemaID { return c.SchemaReaders.Schema }
+
+func (c readersCodec) AnswerSuccess(req *ClientRequest, out Outcome) ([]byte, error) {
+	return c.answers.Success(req, out)
+}
+
+func (c readersCodec) AnswerError(_ *ClientRequest, e *ir.ErrorBody) (int, []byte) {
+	return c.answers.Error(e)
+}
+
+func (c readersCodec) AnswerListing(l *ir.Listing) ([]byte, error) { return c.answers.Listing(l) }
+
 func decodeThen(read BodyReader, body []byte, header http.Header) (*ClientRequest, error) {
 	root, refusal := Decode(body, internalwire.MaxDepth)
 	if refusal != nil {

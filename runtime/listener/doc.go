@@ -2,7 +2,7 @@
 // seam (Codec: what a codec reads a client's request into, and how it
 // answers in the client's schema), the reading and answering code every
 // listener schema shares (the native endpoints, problem triage, refusals,
-// the IR builder, the choice of answer shape, the legacy-form counter), and the two
+// the IR builder, the choice of answer shape), and the two
 // listener codecs, V50 (vllm-sr/5.0) and V40 (vllm-sr/4.0).
 //
 // A codec is stateless and safe for concurrent use; the per-request state
@@ -34,7 +34,8 @@
 // state without roles keeps 4.0's implicit roles (RoleModeImplicit), and an
 // array state of asset placeholders in front of one item stays an array
 // that labels its assets. V40 records both, and every legacy form, as
-// Diagnostics on the ClientRequest; FormCounter counts them per listener.
+// Diagnostics on the ClientRequest; Metrics.CountRead counts them per
+// listener.
 // Its answers keep the 4.0 shape (a states request is answered per state
 // name), error bodies carry both the standard detail and 4.0's error
 // object, and the listing keeps the OpenAI data list beside models. A
@@ -45,7 +46,8 @@
 // Front is what both servers, vllm-srun and every listener of the Router,
 // do around each request, so both behave and are observed alike: the
 // request id (x-request-id and x-typesafe-request-id), the body-read and
-// write deadlines, the Prometheus series both expose (Metrics, one naming
+// write deadlines (with the header, idle and shutdown ones, Timeouts), the
+// Prometheus series both expose (Metrics, one naming
 // scheme), and the access log line, leveled by status and written through
 // a buffered LogWriter.
 package listener

@@ -47,27 +47,24 @@ type StateMedia struct {
 // are the answered questions in request order; failures are in request
 // order too. The input slices are not modified.
 func MergeFailures(answers []ir.Answer, failures []QuestionFailure, item string) []ir.Answer {
-	n := 0
-	for i := range failures {
-		if failures[i].Item == item {
-			n++
-		}
-	}
-	if n == 0 {
-		return answers
-	}
-	out := make([]ir.Answer, 0, len(answers)+n)
+	var out []ir.Answer
 	next := 0
 	for i := range failures {
 		f := &failures[i]
 		if f.Item != item {
 			continue
 		}
+		if out == nil {
+			out = make([]ir.Answer, 0, len(answers)+len(failures))
+		}
 		for len(out) < f.Index && next < len(answers) {
 			out = append(out, answers[next])
 			next++
 		}
 		out = append(out, f.Answer())
+	}
+	if out == nil {
+		return answers
 	}
 	return append(out, answers[next:]...)
 }
@@ -104,9 +101,15 @@ func NoValidQuestion(out Outcome, failures []QuestionFailure) *ir.ErrorBody {
 		msgs[i] = "question " + table.QuoteName(a.Name) + " cannot be answered: " + a.Message + " (" + string(a.Error) + ")"
 		detail[i] = ir.DetailItem{Loc: ir.Path{}.Key("body").Key(vocab.RequestQuestions).Key(a.Name), Msg: msgs[i], Type: string(a.Error)}
 	}
-	e := InvalidRequest(vocab.ReasonNoValidQuestion, "no question of the request can be answered: "+joinListed(msgs, len(answers), "questions")) //vocab:not-spec a word of the message
+	e := noValidQuestion(msgs, len(answers))
 	e.Detail = detail
 	return e
+}
+
+// noValidQuestion is the 400 invalid_request no_valid_question listing
+// the first of total questions' errors.
+func noValidQuestion(listed []string, total int) *ir.ErrorBody {
+	return InvalidRequest(ReasonNoValidQuestion, "no question of the request can be answered: "+joinListed(listed, total, "questions")) //vocab:not-spec a word of the message
 }
 
 // answersOf are every answer of out, each response's with the questions

@@ -1,11 +1,78 @@
 package listener
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"time"
 )
+
+// Timeouts bound a server's connections and requests, the same on
+// vllm-srun and the Router; a zero field takes its default (WithDefaults).
+type Timeouts struct {
+	// ReadTimeout bounds reading a request's body, from when its handler
+	// starts; WriteTimeout bounds each write of an answer (Front): a
+	// stalled client frees its connection within them, a stream that keeps
+	// flowing is never cut.
+	ReadTimeout, WriteTimeout time.Duration
+	// ReadHeaderTimeout bounds reading a request's headers, from when the
+	// connection is accepted or its next request begins: a client that
+	// trickles its headers, or sends none, is cut off within it.
+	// IdleTimeout bounds how long a keep-alive connection waits for its
+	// next request.
+	ReadHeaderTimeout, IdleTimeout time.Duration
+	// ShutdownTimeout bounds how long a graceful shutdown waits for the
+	// requests in flight.
+	ShutdownTimeout time.Duration
+}
+
+// Defaults of Timeouts. DefaultReadHeaderTimeout and DefaultIdleTimeout
+// are net/http's common choices: headers arrive in one round trip, and a
+// client between requests comes back within a couple of minutes or opens
+// a new connection.
+const (
+	DefaultReadTimeout       = 10 * time.Second
+	DefaultWriteTimeout      = 10 * time.Second
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultIdleTimeout       = 2 * time.Minute
+	DefaultShutdownTimeout   = 10 * time.Second
+)
+
+// WithDefaults is t with every zero field at its default.
+func (t Timeouts) WithDefaults() Timeouts {
+	t.ReadTimeout = cmp.Or(t.ReadTimeout, DefaultReadTimeout)
+	t.WriteTimeout = cmp.Or(t.WriteTimeout, DefaultWriteTimeout)
+	t.ReadHeaderTimeout = cmp.Or(t.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	t.IdleTimeout = cmp.Or(t.IdleTimeout, DefaultIdleTimeout)
+	t.ShutdownTimeout = cmp.Or(t.ShutdownTimeout, DefaultShutdownTimeout)
+	return t
+}
+
+// Server is an http.Server for h whose errors go to log at WARN. Headers
+// and idle connections have their deadlines here; the body's and the
+// answer's are per request (Front), so a long answer or stream is bounded
+// by its own progress, not by a whole-request timeout. Requests do not
+// inherit the context that stops the server: stopping it is a graceful
+// Shutdown, which lets the requests in flight finish.
+func (t Timeouts) Server(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: t.ReadHeaderTimeout, IdleTimeout: t.IdleTimeout,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+}
+
+// Shutdown stops s gracefully: no new connections, and the requests in
+// flight get ShutdownTimeout to finish; past it s is closed, and the
+// error says so.
+func (t Timeouts) Shutdown(s *http.Server) error {
+	ctx, cancel := context.WithTimeout(context.Background(), t.ShutdownTimeout)
+	defer cancel()
+	if s.Shutdown(ctx) != nil {
+		_ = s.Close()
+		return errors.New("shutdown timed out with requests in flight")
+	}
+	return nil
+}
 
 // Front is what a System One server does around every request it serves,
 // the same on vllm-srun and every listener of the Router: the request id,

@@ -98,9 +98,9 @@ func (m *Metrics) SetReady(ready bool) {
 }
 
 // CountRead counts one System One request a listener read: each legacy
-// form it used, once per request (not on the native endpoints, which
-// speak the internal form on every listener, as FormCounter), and its
-// plan by endpoint.
+// form it used, once per request (what tells an operator when switching
+// the listener to vllm-sr/5.0 is safe; not on the native endpoints, which
+// speak the internal form on every listener), and its plan by endpoint.
 func (m *Metrics) CountRead(listenerName string, cr *ClientRequest) {
 	if cr.Endpoint != EndpointDecisions && cr.Endpoint != EndpointBundle {
 		for i, d := range cr.Diagnostics {
@@ -110,6 +110,15 @@ func (m *Metrics) CountRead(listenerName string, cr *ClientRequest) {
 		}
 	}
 	m.diagnostics.WithLabelValues(listenerName, string(cr.Plan), EndpointWord(cr.Endpoint)).Inc()
+}
+
+func seenBefore(ds ir.Diagnostics, form string) bool {
+	for _, d := range ds {
+		if d.Kind == ir.DiagnosticLegacyForm && d.Form == form {
+			return true
+		}
+	}
+	return false
 }
 
 // EndpointWord is the fixed word a plan's form label uses for an

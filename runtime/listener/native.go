@@ -1,6 +1,8 @@
 package listener
 
 import (
+	"slices"
+
 	"github.com/vllm-sr/systemone/generated/validate"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
@@ -49,15 +51,6 @@ func ReadDecisions(schema table.SchemaID, body []byte) (*ClientRequest, error) {
 	return cr, nil
 }
 
-func failed(failures []QuestionFailure, item, name string) bool {
-	for i := range failures {
-		if failures[i].Name == name && failures[i].Item == item {
-			return true
-		}
-	}
-	return false
-}
-
 // withoutFailed returns the request object with the failed questions left
 // out of its questions, every other member as it was.
 func withoutFailed(root jsonvalue.Value, failures []QuestionFailure) jsonvalue.Value {
@@ -68,7 +61,7 @@ func withoutFailed(root jsonvalue.Value, failures []QuestionFailure) jsonvalue.V
 		}
 		var kept []jsonvalue.Member
 		for _, q := range members[i].Value.Members() {
-			if !failed(failures, "", q.Name) {
+			if !slices.ContainsFunc(failures, func(f QuestionFailure) bool { return f.Item == "" && f.Name == q.Name }) {
 				kept = append(kept, q)
 			}
 		}

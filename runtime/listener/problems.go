@@ -1,6 +1,8 @@
 package listener
 
 import (
+	"slices"
+
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
@@ -53,11 +55,9 @@ func TriageProblems(problems []table.Problem, batch bool, ignore Ignore) Triage 
 }
 
 func (t *Triage) addFailed(item, name string, p table.Problem) {
-	for i := range t.Failed {
-		if t.Failed[i].Item == item && t.Failed[i].Name == name {
-			t.Failed[i].Problems = append(t.Failed[i].Problems, p)
-			return
-		}
+	if fq := t.find(item, name); fq != nil {
+		fq.Problems = append(fq.Problems, p)
+		return
 	}
 	t.Failed = append(t.Failed, FailedQuestion{Item: item, Name: name, Problems: []table.Problem{p}})
 }
@@ -110,11 +110,8 @@ func (t *Triage) failedItems(root jsonvalue.Value) []string {
 	reqs, _ := root.Get(vocab.BatchRequests)
 	var items []string
 	for _, m := range reqs.Members() {
-		for i := range t.Failed {
-			if t.Failed[i].Item == m.Name {
-				items = append(items, m.Name)
-				break
-			}
+		if slices.ContainsFunc(t.Failed, func(f FailedQuestion) bool { return f.Item == m.Name }) {
+			items = append(items, m.Name)
 		}
 	}
 	return items

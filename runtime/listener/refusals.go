@@ -35,25 +35,16 @@ func RefuseProblems(schema table.SchemaID, problems []table.Problem) *Refusal {
 	for i, p := range problems[:n] {
 		msgs[i] = p.Message()
 	}
-	return &Refusal{Body: ir.ErrorBody{
-		Status:  ir.ErrorInvalidRequest.Status(),
-		Code:    ir.ErrorInvalidRequest,
-		Message: "the body does not follow " + string(schema) + ": " + joinListed(msgs, len(problems), "problems"),
-		Reason:  string(problems[0].Reason),
-		Limit:   problemLimit(problems[0]),
-	}}
+	e := InvalidRequest(string(problems[0].Reason), "the body does not follow "+string(schema)+": "+joinListed(msgs, len(problems), "problems"))
+	e.Limit = problemLimit(problems[0])
+	return &Refusal{Body: *e}
 }
 
 // RefuseAt refuses a body for one rule the generated validator does not
 // express (two members that conflict, an option in a batch item): 400
 // invalid_request naming the member by its path.
 func RefuseAt(reason string, path ir.Path, message string) *Refusal {
-	return &Refusal{Body: ir.ErrorBody{
-		Status:  ir.ErrorInvalidRequest.Status(),
-		Code:    ir.ErrorInvalidRequest,
-		Message: path.String() + ": " + message,
-		Reason:  reason,
-	}}
+	return &Refusal{Body: *InvalidRequest(reason, path.String()+": "+message)}
 }
 
 // RefuseQuestion answers a request with its first failed question: the
@@ -93,12 +84,7 @@ func RefuseNoValidQuestion(failures []QuestionFailure) *Refusal {
 	for i := range failures[:n] {
 		msgs[i] = failures[i].Message
 	}
-	return &Refusal{Body: ir.ErrorBody{
-		Status:  ir.ErrorInvalidRequest.Status(),
-		Code:    ir.ErrorInvalidRequest,
-		Message: "no question of the request can be answered: " + joinListed(msgs, len(failures), "questions"), //vocab:not-spec a word of the message
-		Reason:  ReasonNoValidQuestion,
-	}}
+	return &Refusal{Body: *noValidQuestion(msgs, len(failures))}
 }
 
 // maxListed is how many problems (or failed questions) a refusal's
@@ -146,10 +132,16 @@ func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *ir.
 	return body, nil
 }
 
-// InvalidRequest is a 400 invalid_request with a fixed reason word and a
-// message that copies no request value.
+// ErrorOf is an error body of code, with the status the generated table
+// gives code, a fixed reason word and a message that copies no request
+// value.
+func ErrorOf(code ir.ErrorCode, reason, message string) *ir.ErrorBody {
+	return &ir.ErrorBody{Status: code.Status(), Code: code, Reason: reason, Message: message}
+}
+
+// InvalidRequest is ErrorOf a 400 invalid_request.
 func InvalidRequest(reason, message string) *ir.ErrorBody {
-	return &ir.ErrorBody{Status: ir.ErrorInvalidRequest.Status(), Code: ir.ErrorInvalidRequest, Reason: reason, Message: message}
+	return ErrorOf(ir.ErrorInvalidRequest, reason, message)
 }
 
 // RefuseBody is the error body of a request body runtime/bodylimit would
@@ -166,8 +158,8 @@ func RefuseBody(err error) *ir.ErrorBody {
 	case errors.As(err, &big):
 		return tooLarge(big.Limit)
 	case errors.As(err, &over):
-		return &ir.ErrorBody{Status: ir.ErrorUnavailable.Status(), Code: ir.ErrorUnavailable, Reason: vocab.ReasonInflateBudgetExhausted,
-			Message: "the server is inflating as many gzip bodies as its memory budget allows; retry later, or send the body uncompressed"}
+		return ErrorOf(ir.ErrorUnavailable, vocab.ReasonInflateBudgetExhausted,
+			"the server is inflating as many gzip bodies as its memory budget allows; retry later, or send the body uncompressed")
 	case errors.As(err, &unsupported):
 		return InvalidRequest(vocab.ReasonUnsupportedContentEncoding,
 			"the Content-Encoding is not supported; send "+strings.Join(unsupported.Supported, ", "))
@@ -180,13 +172,9 @@ func RefuseBody(err error) *ir.ErrorBody {
 }
 
 func tooLarge(limit int64) *ir.ErrorBody {
-	return &ir.ErrorBody{
-		Status:  ir.ErrorRequestTooLarge.Status(),
-		Code:    ir.ErrorRequestTooLarge,
-		Message: "the request body is larger than " + strconv.FormatInt(limit, 10) + " bytes",
-		Reason:  vocab.ReasonBodyTooLarge,
-		Limit:   &limit,
-	}
+	e := ErrorOf(ir.ErrorRequestTooLarge, vocab.ReasonBodyTooLarge, "the request body is larger than "+strconv.FormatInt(limit, 10)+" bytes")
+	e.Limit = &limit
+	return e
 }
 
 // RefusalBody is the error body a server answers a request with when its
@@ -204,12 +192,7 @@ func RefusalBody(err error) *ir.ErrorBody {
 
 // RefuseEndpoint refuses a path the codec does not serve: 404.
 func RefuseEndpoint(schema table.SchemaID) *Refusal {
-	return &Refusal{Body: ir.ErrorBody{
-		Status:  ir.ErrorNotFound.Status(),
-		Code:    ir.ErrorNotFound,
-		Message: "the path is not a System One endpoint of " + string(schema),
-		Reason:  ReasonUnknownEndpoint,
-	}}
+	return &Refusal{Body: *ErrorOf(ir.ErrorNotFound, ReasonUnknownEndpoint, "the path is not a System One endpoint of "+string(schema))}
 }
 
 // RefuseError turns a decoding error (a jsonvalue syntax error, or an

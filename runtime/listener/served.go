@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -173,6 +174,19 @@ func NoteModel(ctx context.Context, model string) {
 	if s := ServedFrom(ctx); s != nil {
 		s.Model = model
 	}
+}
+
+// WriteJSON answers with a JSON body and its status: every answer of both
+// servers but GET /metrics and the LLM pass-through's relayed ones. The
+// declared length lets the client read the whole answer as soon as it is
+// flushed, even while the server still reads the rest of a refused body
+// (bodylimit.Linger).
+func WriteJSON(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set(vocab.HeaderContentType, "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
 }
 
 // SetCode records the error code w's request is answered with, when w is

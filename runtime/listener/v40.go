@@ -12,40 +12,23 @@ import (
 )
 
 // V40 is the vllm-sr/4.0 listener codec. It is stateless and safe for
-// concurrent use.
-var V40 Codec = v40{}
-
-// v40 is the vllm-sr/4.0 listener codec's type; V40 is its value.
-type v40 struct{}
-
-// v40Answerer writes the 4.0 shapes.
-var v40Answerer = Answerer{internalwire.AnswerWriter{Legacy: true}}
-
-// Schema returns vllm-sr/4.0.
-func (v40) Schema() table.SchemaID { return v40Readers.Schema }
-
-// v40Readers are the 4.0 readers of the systemone endpoints.
-var v40Readers = SchemaReaders{Schema: table.SchemaVllmSR40, Request: v40ReadRequest, Batch: v40ReadBatch}
-
-// Read reads a client's body sent to path.
-func (v40) Read(path Endpoint, body []byte, header http.Header) (*ClientRequest, error) {
-	return v40Readers.Read(path, body, header)
+// concurrent use. Its answers are 4.0's shapes: answers, or per state name
+// for a states request, and a batch as 5.0's batch response; an error
+// body with both the standard detail with the flat members and 4.0's
+// {"error": {...}}; the listing as {object: "list", data: [...], models:
+// [...]}.
+var V40 Codec = readersCodec{
+	SchemaReaders{Schema: table.SchemaVllmSR40, Request: v40ReadRequest, Batch: v40ReadBatch},
+	Answerer{internalwire.AnswerWriter{Legacy: true}},
 }
 
 // v40ReadRequest reads POST /v1/systemone: a request or a states request,
 // in any 4.0 or 5.0 form.
 func v40ReadRequest(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error) {
-	if problems := validate.RequestVllmSR40(root); problems != nil {
-		if err := v40Refuse(problems, root, false); err != nil {
-			return nil, err
-		}
+	if err := v40Refuse(validate.RequestVllmSR40(root), root, false); err != nil {
+		return nil, err
 	}
-	cr := &ClientRequest{
-		Endpoint: EndpointSystemOne,
-		Schema:   table.SchemaVllmSR40,
-		Plan:     PlanPassThrough,
-		Body:     body,
-	}
+	cr := &ClientRequest{Endpoint: EndpointSystemOne, Schema: table.SchemaVllmSR40, Plan: PlanPassThrough, Body: body}
 	rd := internalwire.Reader{Implicit: true, Diags: &cr.Diagnostics}
 	r, err := rd.Request(root, nil)
 	if err != nil {
@@ -69,17 +52,10 @@ func longContextInBody(o *ir.Options) bool {
 // v40ReadBatch reads POST /v1/systemone/batch, a 5.0 form, with 4.0's
 // readings of its items (implicit roles, placeholder arrays).
 func v40ReadBatch(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error) {
-	if problems := validate.BatchRequestVllmSR40(root); problems != nil {
-		if err := v40Refuse(problems, root, true); err != nil {
-			return nil, err
-		}
+	if err := v40Refuse(validate.BatchRequestVllmSR40(root), root, true); err != nil {
+		return nil, err
 	}
-	cr := &ClientRequest{
-		Endpoint: EndpointBatch,
-		Schema:   table.SchemaVllmSR40,
-		Plan:     PlanTranslate,
-		Body:     body,
-	}
+	cr := &ClientRequest{Endpoint: EndpointBatch, Schema: table.SchemaVllmSR40, Plan: PlanTranslate, Body: body}
 	batch, refusal := BuildBatch(root, internalwire.Reader{Implicit: true, Diags: &cr.Diagnostics})
 	if refusal != nil {
 		return nil, refusal
@@ -93,8 +69,12 @@ func v40ReadBatch(root jsonvalue.Value, body []byte, header http.Header) (*Clien
 }
 
 // v40Refuse returns the refusal a body's problems call for, or nil when
-// every problem is one vllm-sr/4.0 tolerates (a preset-only question).
+// there are none or every one is one vllm-sr/4.0 tolerates (a preset-only
+// question).
 func v40Refuse(problems []table.Problem, root jsonvalue.Value, batch bool) error {
+	if problems == nil {
+		return nil
+	}
 	t := TriageProblems(problems, batch, PresetOnlyTolerance(root, batch))
 	switch {
 	case len(t.Request) > 0:
@@ -119,18 +99,3 @@ func noteMediaOverlap(r *ir.Request, path ir.Path, diags *ir.Diagnostics) {
 		}
 	}
 }
-
-// AnswerSuccess writes the 4.0 response: answers, or per state name for a
-// states request; a batch as 5.0's batch response.
-func (v40) AnswerSuccess(req *ClientRequest, out Outcome) ([]byte, error) {
-	return v40Answerer.Success(req, out)
-}
-
-// AnswerError writes both the standard detail with the flat members and
-// 4.0's {"error": {...}}.
-func (v40) AnswerError(_ *ClientRequest, e *ir.ErrorBody) (int, []byte) {
-	return v40Answerer.Error(e)
-}
-
-// AnswerListing writes {object: "list", data: [...], models: [...]}.
-func (v40) AnswerListing(l *ir.Listing) ([]byte, error) { return v40Answerer.Listing(l) }

@@ -11,20 +11,14 @@ import (
 )
 
 // V50 is the vllm-sr/5.0 listener codec. It is stateless and safe for
-// concurrent use.
-var V50 Codec = v50{}
+// concurrent use. Its answers are 5.0's shapes: the response, batch
+// response or decisions response (failed questions answered in their
+// place); an error body with the standard detail and the flat code,
+// question, state, reason and limit; the listing as {models: [...]}.
+var V50 Codec = v50{readersCodec{SchemaReaders{Schema: table.SchemaVllmSR50, Request: v50ReadRequest, Batch: v50ReadBatch}, Answerer{}}}
 
-// v50 is the vllm-sr/5.0 listener codec's type; V50 is its value.
-type v50 struct{}
-
-// v50Answerer writes the 5.0 shapes.
-var v50Answerer = Answerer{}
-
-// Schema returns vllm-sr/5.0.
-func (v50) Schema() table.SchemaID { return v50Readers.Schema }
-
-// v50Readers are the 5.0 readers of the systemone endpoints.
-var v50Readers = SchemaReaders{Schema: table.SchemaVllmSR50, Request: v50ReadRequest, Batch: v50ReadBatch}
+// v50 is V50's type: its own Read of POST /v1/systemone.
+type v50 struct{ readersCodec }
 
 // Read reads a client's body sent to path. POST /v1/systemone, the hot
 // path, decodes into borrowed memory (jsonvalue.DecodeBorrowed): the IR
@@ -32,9 +26,9 @@ var v50Readers = SchemaReaders{Schema: table.SchemaVllmSR50, Request: v50ReadReq
 // document (the members read into IR fields) costs no allocation. The
 // document is released whatever the outcome: a refusal holds strings
 // only, and strings never live in the borrowed memory.
-func (v50) Read(path Endpoint, body []byte, header http.Header) (*ClientRequest, error) {
+func (c v50) Read(path Endpoint, body []byte, header http.Header) (*ClientRequest, error) {
 	if path != EndpointSystemOne {
-		return v50Readers.Read(path, body, header)
+		return c.SchemaReaders.Read(path, body, header)
 	}
 	doc, refusal := DecodeBorrowed(body, internalwire.MaxDepth)
 	if refusal != nil {
@@ -95,18 +89,3 @@ func v50Refuse(problems []table.Problem, root jsonvalue.Value, batch bool) error
 	failures := t.Failures(root)
 	return RefuseQuestion(&failures[0], root, batch)
 }
-
-// AnswerSuccess writes the 5.0 response, batch response or decisions
-// response (failed questions answered in their place).
-func (v50) AnswerSuccess(req *ClientRequest, out Outcome) ([]byte, error) {
-	return v50Answerer.Success(req, out)
-}
-
-// AnswerError writes the standard detail with the flat code, question,
-// state, reason and limit.
-func (v50) AnswerError(_ *ClientRequest, e *ir.ErrorBody) (int, []byte) {
-	return v50Answerer.Error(e)
-}
-
-// AnswerListing writes {models: [...]}.
-func (v50) AnswerListing(l *ir.Listing) ([]byte, error) { return v50Answerer.Listing(l) }

@@ -1,10 +1,10 @@
 package listener_test
 
 import (
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
 

@@ -52,7 +52,7 @@ func Question(model table.Model, req *ir.Request, q *ir.Question) (Plan, *Failur
 		return p, f
 	}
 	if !card.Answers(p.Type) {
-		return p, fail(vocab.ReasonQuestionTypeNotAnswered)
+		return p, Fail(vocab.ReasonQuestionTypeNotAnswered)
 	}
 	if f := checkFields(card, req, q, &p); f != nil {
 		return p, f
@@ -74,19 +74,19 @@ func Question(model table.Model, req *ir.Request, q *ir.Question) (Plan, *Failur
 func resolvePreset(card *table.Card, q *ir.Question, p *Plan) *Failure {
 	if q.Preset == nil {
 		if q.Type == "" {
-			return fail(vocab.ReasonMissingType)
+			return Fail(vocab.ReasonMissingType)
 		}
 		return nil
 	}
 	cp, ok := card.Preset(*q.Preset)
 	if !ok {
 		if q.Type == "" {
-			return fail(vocab.ReasonMissingType)
+			return Fail(vocab.ReasonMissingType)
 		}
-		return fail(vocab.ReasonPresetNotAnswered)
+		return Fail(vocab.ReasonPresetNotAnswered)
 	}
 	if q.Type != "" && q.Type != cp.Type {
-		return fail(vocab.ReasonPresetTypeMismatch)
+		return Fail(vocab.ReasonPresetTypeMismatch)
 	}
 	p.Type, p.Preset = cp.Type, cp.Name
 	if !q.Criteria.Present() {
@@ -103,20 +103,20 @@ func checkFields(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fa
 	t := p.Type
 	switch {
 	case q.Head != nil && (t != table.QuestionSpan || !card.HasSpanHead(string(*q.Head))):
-		return fail(vocab.ReasonSpanHeadNotAnswered)
+		return Fail(vocab.ReasonSpanHeadNotAnswered)
 	case q.DecisionAdapter != nil && *q.DecisionAdapter &&
 		(!card.DecisionAdapter || (t != table.QuestionChoice && t != table.QuestionNoul && t != table.QuestionScore)):
-		return fail(vocab.ReasonDecisionAdapterNotAnswered)
+		return Fail(vocab.ReasonDecisionAdapterNotAnswered)
 	case q.Overflow != nil && card.Limits.ScanBudget == 0:
-		return fail(vocab.ReasonOverflowNotAnswered)
+		return Fail(vocab.ReasonOverflowNotAnswered)
 	case q.Threshold != nil && t != table.QuestionSet && t != table.QuestionSpan:
-		return fail(vocab.ReasonThresholdNotAnswered)
+		return Fail(vocab.ReasonThresholdNotAnswered)
 	case q.Threshold != nil && (*q.Threshold < 0 || *q.Threshold > 1):
-		return fail(vocab.ReasonThresholdOutOfRange)
+		return Fail(vocab.ReasonThresholdOutOfRange)
 	case q.At != nil && (t != table.QuestionBox || !card.Reads(table.ModalityVideo)):
-		return fail(vocab.ReasonAtNotAnswered)
+		return Fail(vocab.ReasonAtNotAnswered)
 	case q.Rate != nil && (t != table.QuestionTrack || !slices.Contains(card.TrackRates, *q.Rate)):
-		return fail(vocab.ReasonRateNotAnswered)
+		return Fail(vocab.ReasonRateNotAnswered)
 	}
 	if f := checkOver(card, req, q, p); f != nil {
 		return f
@@ -146,17 +146,17 @@ func checkOver(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fail
 	case table.OverAny:
 	case table.OverSpansAndPresets:
 		if p.Type != table.QuestionSpan && p.Preset == "" {
-			return fail(vocab.ReasonOverNotAnswered)
+			return Fail(vocab.ReasonOverNotAnswered)
 		}
 	default:
-		return fail(vocab.ReasonOverNotAnswered)
+		return Fail(vocab.ReasonOverNotAnswered)
 	}
 	if req.State.Kind() != jsonvalue.KindObject {
-		return fail(vocab.ReasonOverNeedsObjectState)
+		return Fail(vocab.ReasonOverNeedsObjectState)
 	}
 	for _, key := range q.Over {
 		if _, ok := req.State.Get(key); !ok {
-			return fail(vocab.ReasonOverUnknownKey)
+			return Fail(vocab.ReasonOverUnknownKey)
 		}
 	}
 	return nil
@@ -169,16 +169,16 @@ func checkCriteria(card *table.Card, t table.QuestionType, c ir.Criteria) *Failu
 	case table.QuestionNoul:
 		for _, m := range c.Keyed {
 			if m.Name != vocab.NoulCriteriaTrue && m.Name != vocab.NoulCriteriaFalse {
-				return fail(vocab.ReasonBadNoulCriteria)
+				return Fail(vocab.ReasonBadNoulCriteria)
 			}
 		}
 		if c.Form == ir.CriteriaLevels {
-			return fail(vocab.ReasonBadNoulCriteria)
+			return Fail(vocab.ReasonBadNoulCriteria)
 		}
 		return nil
 	case table.QuestionBox, table.QuestionTrack:
 		if c.Present() && c.Form != ir.CriteriaNull {
-			return fail(vocab.ReasonCriteriaNotAllowed)
+			return Fail(vocab.ReasonCriteriaNotAllowed)
 		}
 		return nil
 	}
@@ -192,7 +192,7 @@ func checkCriteria(card *table.Card, t table.QuestionType, c ir.Criteria) *Failu
 		few, many = vocab.ReasonTooFewLabels, vocab.ReasonTooManyLabels
 	}
 	if c.Form != want {
-		return fail(vocab.ReasonMissingCriteria)
+		return Fail(vocab.ReasonMissingCriteria)
 	}
 	r, _ := card.Limits.Range(t)
 	switch {

@@ -200,7 +200,7 @@ func TestEveryReasonHasAnEntry(t *testing.T) {
 		if _, spec := vocab.ReasonOf(string(r)); !spec || info.message == "" || !info.code.Valid() {
 			t.Errorf("reason %s: entry %+v", r, info)
 		}
-		if f := fail(r); f.Status == 0 {
+		if f := Fail(r); f.Status == 0 {
 			t.Errorf("reason %s: no status for %s", r, info.code)
 		}
 	}

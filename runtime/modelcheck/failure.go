@@ -94,10 +94,6 @@ var reasons = map[Reason]reasonInfo{
 	vocab.ReasonDeadlinePassed:             {ir.QuestionErrorDeadlineExceeded, "", "the deadline passed before the question's work started"},
 }
 
-// Fail returns the failure of reason r, for callers that report a reason
-// of this package's table themselves (vocab.ReasonDeadlinePassed).
-func Fail(r Reason) *Failure { return fail(r) }
-
 // Failure is why one question cannot be answered.
 type Failure struct {
 	Code ir.QuestionErrorCode
@@ -111,11 +107,9 @@ type Failure struct {
 	Message string
 }
 
-// Error returns the message and the reason.
-func (f *Failure) Error() string { return f.Message + " (" + string(f.Reason) + ")" }
-
-// fail builds the failure of reason r.
-func fail(r Reason) *Failure {
+// Fail builds the failure of reason r; callers outside this package report
+// a reason of its table themselves (vocab.ReasonDeadlinePassed).
+func Fail(r Reason) *Failure {
 	info, ok := reasons[r]
 	if !ok { // a reason without an entry is a bug; TestEveryReasonHasAnEntry guards it
 		info = reasonInfo{code: invalidQuestion, message: "the question cannot be answered"}
@@ -126,7 +120,7 @@ func fail(r Reason) *Failure {
 
 // failLimit builds the failure of reason r with the model's limit broken.
 func failLimit(r Reason, limit int64) *Failure {
-	f := fail(r)
+	f := Fail(r)
 	f.Limit = &limit
 	f.Message += " (limit " + strconv.FormatInt(limit, 10) + " " + reasons[r].unit + ")"
 	return f

@@ -90,3 +90,6 @@ func checkAll(model table.Model, req *ir.Request) []outcome {
 	}
 	return out
 }
+
+// Error returns the message and the reason, so a test can print a failure.
+func (f *Failure) Error() string { return f.Message + " (" + string(f.Reason) + ")" }

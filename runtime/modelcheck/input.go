@@ -1,6 +1,7 @@
 package modelcheck
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -18,10 +19,10 @@ func checkInput(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fai
 		a := &req.Assets[i]
 		inQuestion := strings.Contains(p.QuestionText, a.Placeholder)
 		if inQuestion && !card.PlaceholdersInQuestions {
-			return fail(vocab.ReasonPlaceholderInQuestion)
+			return Fail(vocab.ReasonPlaceholderInQuestion)
 		}
 		if !placed(card, req, a.Placeholder) {
-			return fail(vocab.ReasonUnplacedAsset)
+			return Fail(vocab.ReasonUnplacedAsset)
 		}
 		if inQuestion || p.Input.Mentions(a.Placeholder) {
 			p.Assets = append(p.Assets, a)
@@ -33,15 +34,16 @@ func checkInput(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fai
 	}
 	for _, text := range texts {
 		for _, name := range Bracketed(text) {
-			if !hasAsset(req.Assets, name) {
-				return fail(vocab.ReasonUnknownPlaceholder)
+			if !slices.ContainsFunc(req.Assets, func(a ir.Asset) bool { return a.Placeholder == name }) {
+				return Fail(vocab.ReasonUnknownPlaceholder)
 			}
 		}
 	}
-	if f := checkMedia(card, p); f != nil {
+	images, videos, f := checkMedia(card, p)
+	if f != nil {
 		return f
 	}
-	return checkMediaQuestion(q, p)
+	return checkMediaQuestion(q, p, images, videos)
 }
 
 // placed reports whether some string of the state, or of a question's
@@ -84,57 +86,34 @@ func stringsContain(v jsonvalue.Value, s string) bool {
 	return false
 }
 
-func hasAsset(assets []ir.Asset, placeholder string) bool {
-	for _, a := range assets {
-		if a.Placeholder == placeholder {
-			return true
-		}
-	}
-	return false
-}
-
-// checkMedia checks each asset read against the card's media limits.
-func checkMedia(card *table.Card, p *Plan) *Failure {
-	images, videos := 0, 0
+// checkMedia checks each asset read against the card's media limits, and
+// counts the images and videos read.
+func checkMedia(card *table.Card, p *Plan) (images, videos int, f *Failure) {
 	for _, a := range p.Assets {
-		var f *Failure
-		switch a.Type {
-		case ir.AssetImage:
-			images++
-			f = checkImage(card, a, images)
-		case ir.AssetVideo:
+		if a.Type == ir.AssetVideo {
 			videos++
 			f = checkVideo(card, a, videos, p)
+		} else {
+			images++
+			f = checkImage(card, a, images)
 		}
 		if f != nil {
-			return f
+			return images, videos, f
 		}
 	}
-	return nil
-}
-
-func mediaFault(fault MediaFault) *Failure {
-	switch fault {
-	case FaultBadBase64:
-		return fail(vocab.ReasonBadBase64)
-	case FaultBadImage:
-		return fail(vocab.ReasonBadImage)
-	case FaultFormatMismatch:
-		return fail(vocab.ReasonFormatMismatch)
-	}
-	return nil
+	return images, videos, nil
 }
 
 func checkImage(card *table.Card, a *ir.Asset, nth int) *Failure {
 	l := card.Limits.Image
 	if !card.Reads(table.ModalityImage) {
-		return fail(vocab.ReasonImageNotRead)
+		return Fail(vocab.ReasonImageNotRead)
 	}
 	if nth > l.MaxCount {
 		return failLimit(vocab.ReasonTooManyImages, int64(l.MaxCount))
 	}
-	img, fault := DecodeImage(a)
-	if f := mediaFault(fault); f != nil {
+	img, f := DecodeImage(a)
+	if f != nil {
 		return f
 	}
 	area := img.Width * img.Height
@@ -156,13 +135,13 @@ func checkImage(card *table.Card, a *ir.Asset, nth int) *Failure {
 func checkVideo(card *table.Card, a *ir.Asset, nth int, p *Plan) *Failure {
 	l := card.Limits.Video
 	if !card.Reads(table.ModalityVideo) {
-		return fail(vocab.ReasonVideoNotRead)
+		return Fail(vocab.ReasonVideoNotRead)
 	}
 	if nth > l.MaxCount {
 		return failLimit(vocab.ReasonTooManyVideos, int64(l.MaxCount))
 	}
-	vid, fault := DecodeVideo(a)
-	if f := mediaFault(fault); f != nil {
+	vid, f := DecodeVideo(a)
+	if f != nil {
 		return f
 	}
 	switch {
@@ -181,32 +160,24 @@ func checkVideo(card *table.Card, a *ir.Asset, nth int, p *Plan) *Failure {
 
 // checkMediaQuestion: a box reads an image or a video (one video, with
 // at); a track reads exactly one video whose duration is known.
-func checkMediaQuestion(q *ir.Question, p *Plan) *Failure {
-	images, videos := 0, 0
-	for _, a := range p.Assets {
-		if a.Type == ir.AssetVideo {
-			videos++
-		} else {
-			images++
-		}
-	}
+func checkMediaQuestion(q *ir.Question, p *Plan, images, videos int) *Failure {
 	switch p.Type {
 	case table.QuestionBox:
 		if images+videos == 0 {
-			return fail(vocab.ReasonMissingMedia)
+			return Fail(vocab.ReasonMissingMedia)
 		}
 		if q.At != nil && videos != 1 {
-			return fail(vocab.ReasonNeedsOneVideo)
+			return Fail(vocab.ReasonNeedsOneVideo)
 		}
 		if q.At != nil && p.VideoSeconds >= 0 && *q.At > p.VideoSeconds {
 			return failLimit(vocab.ReasonAtBeyondVideo, int64(p.VideoSeconds))
 		}
 	case table.QuestionTrack:
 		if videos != 1 {
-			return fail(vocab.ReasonNeedsOneVideo)
+			return Fail(vocab.ReasonNeedsOneVideo)
 		}
 		if p.VideoSeconds < 0 {
-			return fail(vocab.ReasonUnreadableVideo)
+			return Fail(vocab.ReasonUnreadableVideo)
 		}
 	}
 	return nil

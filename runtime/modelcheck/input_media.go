@@ -12,19 +12,6 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
-// MediaFault is a fixed word for why an asset cannot be read.
-type MediaFault string
-
-const (
-	FaultNone MediaFault = ""
-	// FaultBadBase64: data_base64 is not standard padded base64.
-	FaultBadBase64 MediaFault = vocab.ReasonBadBase64
-	// FaultBadImage: the bytes are not a PNG or JPEG image.
-	FaultBadImage MediaFault = vocab.ReasonBadImage
-	// FaultFormatMismatch: the bytes are of another format than the asset says.
-	FaultFormatMismatch MediaFault = vocab.ReasonFormatMismatch
-)
-
 // ImageInfo is what the checks need of an image.
 type ImageInfo struct {
 	Bytes         int64
@@ -39,28 +26,30 @@ type VideoInfo struct {
 	HasDuration bool
 }
 
-func decodeData(a *ir.Asset) ([]byte, MediaFault) {
+// decodeData decodes an asset's data_base64: standard padded base64.
+func decodeData(a *ir.Asset) ([]byte, *Failure) {
 	data, err := base64.StdEncoding.DecodeString(a.Data.Str())
 	if err != nil {
-		return nil, FaultBadBase64
+		return nil, Fail(vocab.ReasonBadBase64)
 	}
-	return data, FaultNone
+	return data, nil
 }
 
-// DecodeImage reads an image asset's size and dimensions from its header.
-func DecodeImage(a *ir.Asset) (ImageInfo, MediaFault) {
-	data, fault := decodeData(a)
-	if fault != FaultNone {
-		return ImageInfo{}, fault
+// DecodeImage reads an image asset's size and dimensions from its header:
+// the bytes must be a PNG or JPEG image of the format the asset names.
+func DecodeImage(a *ir.Asset) (ImageInfo, *Failure) {
+	data, f := decodeData(a)
+	if f != nil {
+		return ImageInfo{}, f
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return ImageInfo{}, FaultBadImage
+		return ImageInfo{}, Fail(vocab.ReasonBadImage)
 	}
 	if a.Format != nil && !sameImageFormat(*a.Format, format) {
-		return ImageInfo{}, FaultFormatMismatch
+		return ImageInfo{}, Fail(vocab.ReasonFormatMismatch)
 	}
-	return ImageInfo{Bytes: int64(len(data)), Width: int64(cfg.Width), Height: int64(cfg.Height)}, FaultNone
+	return ImageInfo{Bytes: int64(len(data)), Width: int64(cfg.Width), Height: int64(cfg.Height)}, nil
 }
 
 func sameImageFormat(declared, decoded string) bool {
@@ -72,10 +61,10 @@ func sameImageFormat(declared, decoded string) bool {
 
 // DecodeVideo reads a video asset's size, and its duration when it is an
 // MP4 file with a movie header.
-func DecodeVideo(a *ir.Asset) (VideoInfo, MediaFault) {
-	data, fault := decodeData(a)
-	if fault != FaultNone {
-		return VideoInfo{}, fault
+func DecodeVideo(a *ir.Asset) (VideoInfo, *Failure) {
+	data, f := decodeData(a)
+	if f != nil {
+		return VideoInfo{}, f
 	}
 	info := VideoInfo{Bytes: int64(len(data))}
 	if moov := mp4Box(data, "moov"); moov != nil {
@@ -83,7 +72,7 @@ func DecodeVideo(a *ir.Asset) (VideoInfo, MediaFault) {
 			info.Seconds, info.HasDuration = mvhdSeconds(mvhd)
 		}
 	}
-	return info, FaultNone
+	return info, nil
 }
 
 // mp4Box returns the payload of the first box of type name among the

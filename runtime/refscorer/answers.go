@@ -14,8 +14,8 @@ import (
 const logitScale = 3.0
 
 // distribution draws one logit per key and returns the rounded softmax:
-// whole units summing to exactly 1, and the probabilities they stand for.
-func (s seed) distribution(keys []string) ([]int64, []float64) {
+// probabilities of whole units that sum to exactly 1.
+func (s seed) distribution(keys []string) []float64 {
 	logits := make([]float64, len(keys))
 	for i, k := range keys {
 		logits[i] = logitScale * (2*s.uniform(drawOption, k) - 1)
@@ -23,9 +23,9 @@ func (s seed) distribution(keys []string) ([]int64, []float64) {
 	u := roundDistribution(softmax(logits))
 	p := make([]float64, len(u))
 	for i := range u {
-		p[i] = fraction(u[i])
+		p[i] = float64(u[i]) / units
 	}
-	return u, p
+	return p
 }
 
 func probabilities(keys []string, p []float64) []ir.Probability {
@@ -36,24 +36,22 @@ func probabilities(keys []string, p []float64) []ir.Probability {
 	return out
 }
 
-func ptr[T any](v T) *T { return &v }
-
 // choice: the most probable option, every option's probability and the
 // standard's confidence, computed from the rounded probabilities so a
 // client can check it.
 func choice(s seed, plan *modelcheck.Plan, a *ir.Answer) {
 	keys := keyedNames(plan.Criteria)
-	_, p := s.distribution(keys)
-	a.Choice = ptr(keys[argmax(p)])
+	p := s.distribution(keys)
+	a.Choice = new(keys[argmax(p)])
 	a.Probabilities = probabilities(keys, p)
-	a.Confidence = ptr(round4(choiceConfidence(p)))
+	a.Confidence = new(round4(choiceConfidence(p)))
 }
 
 // noul: P(yes) from a two-way softmax of the noul's criteria keys, true
 // and false.
 func noul(s seed, a *ir.Answer) {
-	_, p := s.distribution([]string{vocab.NoulCriteriaTrue, vocab.NoulCriteriaFalse})
-	a.Noul = ptr(p[0])
+	p := s.distribution([]string{vocab.NoulCriteriaTrue, vocab.NoulCriteriaFalse})
+	a.Noul = new(p[0])
 }
 
 // score: the expected level Σ index·p, every level's probability under its
@@ -63,10 +61,10 @@ func score(s seed, plan *modelcheck.Plan, a *ir.Answer) {
 	for i := range keys {
 		keys[i] = strconv.Itoa(i)
 	}
-	_, p := s.distribution(keys)
-	a.Score = ptr(round4(expectedLevel(p)))
+	p := s.distribution(keys)
+	a.Score = new(round4(expectedLevel(p)))
 	a.Probabilities = probabilities(keys, p)
-	a.Confidence = ptr(round4(scoreConfidence(p)))
+	a.Confidence = new(round4(scoreConfidence(p)))
 	for i, l := range plan.Criteria.Levels {
 		a.Legend = append(a.Legend, jsonvalue.Member{Name: keys[i], Value: l})
 	}
@@ -75,7 +73,7 @@ func score(s seed, plan *modelcheck.Plan, a *ir.Answer) {
 // abstain adds the abstain probability of a card that reports one.
 func abstain(s seed, card *table.Card, a *ir.Answer) {
 	if card.Abstain && (a.Type == table.QuestionChoice || a.Type == table.QuestionNoul) {
-		a.AbstainProbability = ptr(round4(0.2 * s.uniform(drawAbstain)))
+		a.AbstainProbability = new(round4(0.2 * s.uniform(drawAbstain)))
 	}
 }
 
@@ -97,7 +95,7 @@ func drawBox(s seed, labels ...string) ir.Box {
 func box(s seed, a *ir.Answer) {
 	b := drawBox(s, drawBoxAnswer)
 	a.Box = &b
-	a.Confidence = ptr(round4(0.5 + 0.5*s.uniform(drawBoxAnswer, drawConfidence)))
+	a.Confidence = new(round4(0.5 + 0.5*s.uniform(drawBoxAnswer, drawConfidence)))
 }
 
 // track: a box for each sampled moment of the video, rate moments a

@@ -52,9 +52,6 @@ func roundDistribution(p []float64) []int64 {
 	return out
 }
 
-// fraction is whole units as a probability.
-func fraction(u int64) float64 { return float64(u) / units }
-
 // round4 rounds x to four decimals.
 func round4(x float64) float64 { return math.Round(x*units) / units }
 

@@ -3,6 +3,7 @@ package refscorer
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"hash"
 	"strconv"
 
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -23,12 +24,7 @@ const scorerVersion = "refscorer/1"
 
 func questionSeed(m table.Model, plan *modelcheck.Plan, adapter bool) seed {
 	h := sha256.New()
-	field := func(s string) {
-		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
-		h.Write(n[:])
-		h.Write([]byte(s))
-	}
+	field := func(s string) { writeField(h, s) }
 	field(scorerVersion)
 	field(m.Name)
 	field(m.Revision)
@@ -73,11 +69,15 @@ func (s seed) uniform(labels ...string) float64 {
 	h := sha256.New()
 	h.Write(s[:])
 	for _, l := range labels {
-		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], uint64(len(l)))
-		h.Write(n[:])
-		h.Write([]byte(l))
+		writeField(h, l)
 	}
 	sum := h.Sum(nil)
 	return float64(binary.BigEndian.Uint64(sum[:8])>>11) / (1 << 53)
+}
+
+// writeField writes s with its length in front, so no two sequences of
+// fields hash alike.
+func writeField(h hash.Hash, s string) {
+	h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(s))))
+	h.Write([]byte(s))
 }

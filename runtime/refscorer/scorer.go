@@ -3,6 +3,7 @@ package refscorer
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
@@ -49,7 +50,7 @@ func (s *Scorer) Decide(ctx context.Context, model table.Model, req *ir.Request)
 	if req.Options != nil && req.Options.DeadlineMs != nil {
 		deadline = start.Add(ir.DeadlineDuration(*req.Options.DeadlineMs))
 	}
-	resp := &ir.Response{Model: ptr(model.Name)}
+	resp := &ir.Response{Model: new(model.Name)}
 	late := false
 	for i := range req.Questions {
 		q := &req.Questions[i]
@@ -122,21 +123,11 @@ func (s *Scorer) answer(model table.Model, req *ir.Request, q *ir.Question, resp
 	}
 	resp.Answers = append(resp.Answers, a)
 	for _, x := range extra {
-		if !hasQuestion(req, x.Name) {
+		// A set's per-label noul never shadows a question of the request.
+		if !slices.ContainsFunc(req.Questions, func(q ir.Question) bool { return q.Name == x.Name }) {
 			resp.Answers = append(resp.Answers, x)
 		}
 	}
-}
-
-// hasQuestion reports whether req has a question named name, which a
-// set's per-label noul must not shadow.
-func hasQuestion(req *ir.Request, name string) bool {
-	for i := range req.Questions {
-		if req.Questions[i].Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // questionType is the type a failed question's answer carries: its own,

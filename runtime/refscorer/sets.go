@@ -30,9 +30,9 @@ func set(s seed, plan *modelcheck.Plan, a *ir.Answer) (ir.QuestionSet, []ir.Answ
 			result.Selected = append(result.Selected, label)
 		}
 		highest = max(highest, p)
-		extra = append(extra, ir.Answer{Name: a.Name + "." + label, Type: table.QuestionNoul, Noul: ptr(p)})
+		extra = append(extra, ir.Answer{Name: a.Name + "." + label, Type: table.QuestionNoul, Noul: new(p)})
 	}
-	a.Noul = ptr(highest)
+	a.Noul = new(highest)
 	return result, extra
 }
 
@@ -83,7 +83,7 @@ func span(s seed, plan *modelcheck.Plan, a *ir.Answer) []ir.Span {
 		spans[i].Text = string(runes[spans[i].Start:spans[i].End])
 	}
 	sortSpans(spans, keyedNames(plan.Criteria))
-	a.Noul = ptr(highest)
+	a.Noul = new(highest)
 	return spans
 }
 

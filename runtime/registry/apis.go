@@ -3,6 +3,7 @@ package registry
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -67,7 +68,6 @@ func NewAPIs(apis []API, aliases []Alias) (*APIs, error) {
 	return r, nil
 }
 
-// checkAPI checks one entry on its own.
 func checkAPI(a *API) []error {
 	var errs []error
 	bad := func(format string, args ...any) {
@@ -148,10 +148,8 @@ func (r *APIs) Canonical(name string) (string, bool) {
 	if api, ok := r.aliases[name]; ok {
 		return api, true
 	}
-	for _, a := range r.apis {
-		if a.Name == name {
-			return name, true
-		}
+	if slices.ContainsFunc(r.apis, func(a API) bool { return a.Name == name }) {
+		return name, true
 	}
 	return "", false
 }
@@ -176,10 +174,7 @@ func (r *APIs) Resolve(name string) (API, error) {
 
 // known lists API names and aliases, sorted.
 func (r *APIs) known() []string {
-	out := r.Names()
-	for name := range r.aliases {
-		out = append(out, name)
-	}
+	out := append(r.Names(), slices.Collect(maps.Keys(r.aliases))...)
 	slices.Sort(out)
 	return out
 }

@@ -37,10 +37,8 @@ func (r *Schemas) ids(keep func(Schema) bool) []table.SchemaID {
 
 // Schema returns the schema id, or an error listing the registered ones.
 func (r *Schemas) Schema(id table.SchemaID) (Schema, error) {
-	for _, s := range r.schemas {
-		if s.ID == id {
-			return s, nil
-		}
+	if i := slices.IndexFunc(r.schemas, func(s Schema) bool { return s.ID == id }); i >= 0 {
+		return r.schemas[i], nil
 	}
 	return Schema{}, fmt.Errorf("unknown schema %q; supported: %s", id, JoinIDs(r.IDs()))
 }
@@ -77,10 +75,8 @@ func (r *Schemas) DeviationIDs() []string {
 // Deviation returns the deviation id, or an error listing the registered
 // ones.
 func (r *Schemas) Deviation(id string) (target.Deviation, error) {
-	for _, d := range r.deviations {
-		if d.ID() == id {
-			return d, nil
-		}
+	if i := slices.IndexFunc(r.deviations, func(d target.Deviation) bool { return d.ID() == id }); i >= 0 {
+		return r.deviations[i], nil
 	}
 	return nil, fmt.Errorf("unknown deviation %q; supported: %s", id, orNone(r.DeviationIDs()))
 }

@@ -4,10 +4,12 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
@@ -53,17 +55,16 @@ func authorizeCalls(p *tc.Plan, key routerconfig.Secret) {
 // API keys, when it takes any, as Authorization: Bearer (else 401 in the
 // API's error shape).
 func (h *listenerHandler) admit(w http.ResponseWriter, req *http.Request) bool {
-	admin, onAdmin := isAdminPath(req.URL.Path), h.lst.Name == adminName
+	admin, onAdmin := slices.Contains(adminPaths, req.URL.Path), h.lst.Name == adminName
 	switch {
 	case onAdmin && admin:
 		return true
 	case onAdmin:
-		h.answerError(w, h.errors, nil, &ir.ErrorBody{Status: http.StatusNotFound, Code: ir.ErrorNotFound, Reason: vocab.ReasonUnknownPath,
-			Message: "the admin address serves only " + strings.Join(adminPaths, ", ")})
+		h.answerError(w, h.errors, nil, listener.ErrorOf(ir.ErrorNotFound, vocab.ReasonUnknownPath, "the admin address serves only "+strings.Join(adminPaths, ", ")))
 		return false
 	case admin && h.router.cfg.AdminAddress != "":
-		h.answerError(w, h.errors, nil, &ir.ErrorBody{Status: http.StatusNotFound, Code: ir.ErrorNotFound, Reason: vocab.ReasonUnknownPath,
-			Message: "listener " + quote(h.lst.Name) + " does not serve " + req.URL.Path + "; the admin address does"})
+		h.answerError(w, h.errors, nil, listener.ErrorOf(ir.ErrorNotFound, vocab.ReasonUnknownPath,
+			"listener "+quote(h.lst.Name)+" does not serve "+req.URL.Path+"; the admin address does"))
 		return false
 	case admin || len(h.lst.APIKeys) == 0:
 		return true
@@ -81,8 +82,7 @@ func (h *listenerHandler) admit(w http.ResponseWriter, req *http.Request) bool {
 		h.llmFail(w, llm, llmUnauthorized(message))
 		return false
 	}
-	h.answerError(w, h.errors, nil, &ir.ErrorBody{Status: http.StatusUnauthorized,
-		Code: ir.ErrorCode(vocab.CodeUnauthorized), Reason: reason, Message: message})
+	h.answerError(w, h.errors, nil, listener.ErrorOf(vocab.CodeUnauthorized, reason, message))
 	return false
 }
 
@@ -123,15 +123,6 @@ func (r *Router) bindings() []binding {
 		out = append(out, binding{adminName, r.cfg.AdminAddress})
 	}
 	return out
-}
-
-func isAdminPath(path string) bool {
-	for _, p := range adminPaths {
-		if path == p {
-			return true
-		}
-	}
-	return false
 }
 
 // keyProblem is why an Authorization header does not admit a request: no

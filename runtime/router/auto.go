@@ -2,7 +2,6 @@ package router
 
 import (
 	"context"
-	"net/http"
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -41,10 +40,8 @@ func (r *Router) choose(ctx context.Context, pool string, members []*routerconfi
 		}
 		why = append(why, (&tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}).Error())
 	}
-	return choice{}, &ir.ErrorBody{
-		Status: http.StatusBadRequest, Code: ir.ErrorUnsupportedCapability, Reason: vocab.ReasonNoCapableMember,
-		Message: "no member of pool " + quote(pool) + " can answer the request: " + strings.Join(why, "; "),
-	}
+	return choice{}, listener.ErrorOf(ir.ErrorUnsupportedCapability, vocab.ReasonNoCapableMember,
+		"no member of pool "+quote(pool)+" can answer the request: "+strings.Join(why, "; "))
 }
 
 // routing is the routing member of an auto-routed answer: the pool

@@ -108,14 +108,6 @@ func unreadMedia(r *ir.Request, caps tc.CapabilitySet, at ir.Path) []tc.Missing 
 	return out
 }
 
-// carryRefusal is the 400 unsupported_capability for a request that names
-// d directly and asks what d cannot carry or answer. single: the batch
-// stands for one client request, so paths start at its body's root.
-func carryRefusal(d *routerconfig.Deployment, m []tc.Missing, single bool) *ir.ErrorBody {
-	ce := &tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}
-	return ce.ErrorBody()
-}
-
 // unbatched drops the requests.<item> prefix from paths of a single
 // request's batch.
 func unbatched(m []tc.Missing, single bool) []tc.Missing {

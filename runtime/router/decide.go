@@ -73,32 +73,23 @@ func (r *Router) Decide(ctx context.Context, rules []string, input map[string]st
 		deployment string
 		timeout    time.Duration
 	}
-	var groups [][]*routerconfig.Rule
-	at := map[batchKey]int{}
+	groups := map[batchKey][]*routerconfig.Rule{} // each in the order the rules were named
 	for _, rule := range picked {
 		k := batchKey{rule.Deployment, rule.Timeout}
-		i, ok := at[k]
-		if !ok {
-			i = len(groups)
-			at[k] = i
-			groups = append(groups, nil)
-		}
-		groups[i] = append(groups[i], rule)
+		groups[k] = append(groups[k], rule)
 	}
 	byRule := map[string]RuleResult{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, g := range groups {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			results := r.decideOn(ctx, g, input)
 			mu.Lock()
 			for _, res := range results {
 				byRule[res.Rule] = res
 			}
 			mu.Unlock()
-		}()
+		})
 	}
 	wg.Wait()
 	out := make([]RuleResult, len(picked))

@@ -1,7 +1,6 @@
 package router
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
@@ -46,14 +45,9 @@ func (r *Router) DecideJSON(results []RuleResult) ([]byte, error) {
 			out.Rules[i].Match, out.Rules[i].Fired = res.Match, &fired
 		}
 	}
-	compact, err := json.Marshal(out)
+	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, compact, "", "  "); err != nil {
-		return nil, err
-	}
-	b.WriteByte('\n')
-	return b.Bytes(), nil
+	return append(b, '\n'), nil
 }

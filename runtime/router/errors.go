@@ -6,6 +6,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
 // modelNotFound: the request's model names no deployment or pool the
@@ -25,8 +26,7 @@ func modelNotFound(listenerName string, known bool, served []string) *ir.ErrorBo
 		}
 		list = strings.Join(quoted, ", ")
 	}
-	return &ir.ErrorBody{Status: http.StatusNotFound, Code: ir.ErrorModelNotFound, Reason: reason,
-		Message: what + "; listener " + quote(listenerName) + " serves: " + list}
+	return listener.ErrorOf(ir.ErrorModelNotFound, reason, what+"; listener "+quote(listenerName)+" serves: "+list)
 }
 
 func internalError(reason, message string) *ir.ErrorBody {

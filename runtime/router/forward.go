@@ -51,12 +51,13 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 		caps := r.capabilities(ctx, d)
 		switch m := missing(d, caps, x.Batch); {
 		case len(m) == 0:
-		case failsPerQuestion(x): // what d cannot take fails its questions alone (uncarried.go)
+		case x.Client != nil && x.Client.Endpoint == listener.EndpointDecisions: // what d cannot take fails its questions alone (uncarried.go)
 			if refusal := failUncarried(x, d, m); refusal != nil {
 				return listener.Outcome{}, 0, refusal
 			}
 		default:
-			return listener.Outcome{}, 0, carryRefusal(d, m, x.Single)
+			ce := &tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, x.Single)}
+			return listener.Outcome{}, 0, ce.ErrorBody()
 		}
 		chosen = choice{deployment: d, caps: caps}
 	}

@@ -18,22 +18,25 @@ import (
 	"github.com/vllm-sr/systemone/runtime/srun"
 )
 
-// startRuntime starts a vllm-srun runtime in-process on a loopback port
-// and waits (bounded) until its self-test passed.
+// startRuntime starts a vllm-srun runtime of model in-process on a
+// loopback port and waits (bounded) until its self-test passed.
 func startRuntime(t testing.TB, model string) *srun.Running {
+	return startRuntimeWith(t, srun.Config{Model: model, Logger: quiet()})
+}
+
+// startRuntimeWith is startRuntime for cfg, on a loopback port.
+func startRuntimeWith(t testing.TB, cfg srun.Config) *srun.Running {
 	t.Helper()
+	cfg.Addr = "127.0.0.1:0"
 	ctx, cancel := context.WithCancel(context.Background())
-	run, err := srun.Start(ctx, srun.Config{Model: model, Addr: "127.0.0.1:0", Logger: quiet()})
+	run, err := srun.Start(ctx, cfg)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cancel(); _ = run.Wait() })
-	for deadline := time.Now().Add(20 * time.Second); !run.Server().Ready(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("runtime %s not ready", model)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := run.WaitReady(20 * time.Second); err != nil {
+		t.Fatal(err)
 	}
 	return run
 }

@@ -56,13 +56,7 @@ func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Runnin
 		}
 		lns = append(lns, ln)
 		run.addrs[lst.Name] = ln.Addr()
-		// Headers have their own deadline here; the body's and the
-		// answer's are per request (listener.Front), so a long answer or
-		// stream is bounded by its own progress, not by a whole-request
-		// timeout.
-		servers = append(servers, &http.Server{Handler: &liveHandler{run: run, name: lst.Name},
-			ReadHeaderTimeout: r.opts.ReadHeaderTimeout, IdleTimeout: r.opts.IdleTimeout,
-			ErrorLog: slog.NewLogLogger(r.log.Handler(), slog.LevelWarn)})
+		servers = append(servers, r.opts.Server(&liveHandler{run: run, name: lst.Name}, r.log))
 	}
 	failed := make(chan error, len(servers))
 	for i, s := range servers {
@@ -106,19 +100,10 @@ func (h *liveHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 func (run *Running) shutdown(servers []*http.Server) error {
 	r := run.current.Load()
 	r.log.Info("shutting down", slog.String("timeout", r.opts.ShutdownTimeout.String()))
-	ctx, cancel := context.WithTimeout(context.Background(), r.opts.ShutdownTimeout)
-	defer cancel()
 	var wg sync.WaitGroup
 	errs := make([]error, len(servers))
 	for i, s := range servers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if s.Shutdown(ctx) != nil {
-				_ = s.Close()
-				errs[i] = errors.New("shutdown timed out with requests in flight")
-			}
-		}()
+		wg.Go(func() { errs[i] = r.opts.Shutdown(s) })
 	}
 	wg.Wait()
 	if r.ownClient { // no call is left to make
@@ -180,12 +165,6 @@ func sameListeners(running, next *routerconfig.Config) error {
 	}
 	return nil
 }
-
-// Router is the Router of the configuration in force.
-func (run *Running) Router() *Router { return run.current.Load() }
-
-// Addr is the address the listener named name listens on; nil for none.
-func (run *Running) Addr(name string) net.Addr { return run.addrs[name] }
 
 // URL is the root URL of the listener named name, http://host:port.
 func (run *Running) URL(name string) string {

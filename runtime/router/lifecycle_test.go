@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/router"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
@@ -150,7 +151,7 @@ func TestReloadKeepsListeners(t *testing.T) {
 // accepting connections, the request in flight finishes with its answer,
 // and the Router ends without error.
 func TestStopDrainsInFlight(t *testing.T) {
-	p := newProd(t, router.Options{ShutdownTimeout: 10 * time.Second})
+	p := newProd(t, router.Options{Timeouts: listener.Timeouts{ShutdownTimeout: 10 * time.Second}})
 	hold := make(chan struct{})
 	p.hold.Store(&hold)
 	type result struct {
@@ -208,7 +209,7 @@ func TestStopDrainsInFlight(t *testing.T) {
 
 // A drain that runs out of time says so.
 func TestStopTimeout(t *testing.T) {
-	p := newProd(t, router.Options{ShutdownTimeout: 100 * time.Millisecond})
+	p := newProd(t, router.Options{Timeouts: listener.Timeouts{ShutdownTimeout: 100 * time.Millisecond}})
 	hold := make(chan struct{})
 	defer close(hold)
 	p.hold.Store(&hold)

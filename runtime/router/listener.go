@@ -52,7 +52,7 @@ func (h *listenerHandler) serve(w *listener.Served, req *http.Request) {
 		return
 	case vocab.PathHealth:
 		w.Endpoint, w.Probe = path, true
-		writeJSON(w, http.StatusOK, []byte(`{"`+vocab.HealthStatus+`":"ok","`+vocab.HealthVersion+`":"`+extensionVersion+`"}`))
+		listener.WriteJSON(w, http.StatusOK, []byte(`{"`+vocab.HealthStatus+`":"ok","`+vocab.HealthVersion+`":"`+extensionVersion+`"}`))
 		return
 	case pathReady:
 		w.Endpoint, w.Probe = path, true
@@ -61,7 +61,7 @@ func (h *listenerHandler) serve(w *listener.Served, req *http.Request) {
 		if !ready {
 			status = http.StatusServiceUnavailable
 		}
-		writeJSON(w, status, body)
+		listener.WriteJSON(w, status, body)
 		return
 	case vocab.PathModels:
 		w.Endpoint = path
@@ -70,15 +70,14 @@ func (h *listenerHandler) serve(w *listener.Served, req *http.Request) {
 	}
 	api, known := h.router.apis.ByPath(path)
 	if !known {
-		h.answerError(w, h.errors, nil, &ir.ErrorBody{Status: http.StatusNotFound, Code: ir.ErrorNotFound, Reason: vocab.ReasonUnknownPath,
-			Message: "listener " + quote(h.lst.Name) + " serves no API on this path"})
+		h.answerError(w, h.errors, nil, listener.ErrorOf(ir.ErrorNotFound, vocab.ReasonUnknownPath, "listener "+quote(h.lst.Name)+" serves no API on this path"))
 		return
 	}
 	w.Endpoint, w.API = path, api.Name // a registry path: not request data
 	served, ok := h.lst.Serves(api.Name, h.router.apis)
 	if !ok {
-		h.answerError(w, h.errors, nil, &ir.ErrorBody{Status: http.StatusNotFound, Code: ir.ErrorNotFound, Reason: vocab.ReasonAPINotServed,
-			Message: "listener " + quote(h.lst.Name) + " does not serve the " + api.Name + " API"})
+		h.answerError(w, h.errors, nil, listener.ErrorOf(ir.ErrorNotFound, vocab.ReasonAPINotServed,
+			"listener "+quote(h.lst.Name)+" does not serve the "+api.Name+" API"))
 		return
 	}
 	if api.Kind == registry.KindDecision {

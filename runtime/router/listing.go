@@ -27,10 +27,6 @@ type listings struct {
 	got     map[string]*ir.Listing // by deployment
 }
 
-func newListings(client *http.Client, timeout time.Duration) *listings {
-	return &listings{client: client, timeout: timeout, got: map[string]*ir.Listing{}}
-}
-
 // entry returns the listing's entry for d's model, if d's upstream lists it.
 func (l *listings) entry(ctx context.Context, d *routerconfig.Deployment) (*ir.ListedModel, bool) {
 	listing, err := l.listing(ctx, d)

@@ -64,25 +64,16 @@ var turnReaders = map[string]func([]byte) ([]turn, bool){
 	registry.Images:          imagesTurns,
 }
 
-// content is a message's content: a string, or a list of parts of which
-// the text ones count (OpenAI's text, input_text and output_text;
-// Anthropic's text, and a tool_result's own content).
-type content json.RawMessage
-
-// UnmarshalJSON keeps the content as written, to be read by text.
-func (c *content) UnmarshalJSON(b []byte) error {
-	*c = append((*c)[:0], b...)
-	return nil
-}
-
 type contentPart struct {
 	Type    string          `json:"type"`
 	Text    string          `json:"text"`
 	Content json.RawMessage `json:"content"`
 }
 
-func (c content) text() string {
-	raw := json.RawMessage(c)
+// contentText is a message's content as text: a string, or a list of parts
+// of which the text ones count (OpenAI's text, input_text and output_text;
+// Anthropic's text, and a tool_result's own content).
+func contentText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
@@ -97,7 +88,7 @@ func (c content) text() string {
 		case p.Text != "":
 			texts = append(texts, p.Text)
 		case len(p.Content) > 0:
-			if t := content(p.Content).text(); t != "" {
+			if t := contentText(p.Content); t != "" {
 				texts = append(texts, t)
 			}
 		}
@@ -106,8 +97,8 @@ func (c content) text() string {
 }
 
 type chatMessage struct {
-	Role    string  `json:"role"`
-	Content content `json:"content"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
 }
 
 // chatTurns reads Chat Completions' messages.
@@ -120,7 +111,7 @@ func chatTurns(body []byte) ([]turn, bool) {
 	}
 	out := make([]turn, 0, len(req.Messages))
 	for _, m := range req.Messages {
-		out = append(out, turn{role: normalRole(m.Role), text: m.Content.text()})
+		out = append(out, turn{role: normalRole(m.Role), text: contentText(m.Content)})
 	}
 	return out, true
 }
@@ -129,14 +120,14 @@ func chatTurns(body []byte) ([]turn, bool) {
 // message made only of tool results is a tool turn.
 func messagesTurns(body []byte) ([]turn, bool) {
 	var req struct {
-		System   content       `json:"system"`
-		Messages []chatMessage `json:"messages"`
+		System   json.RawMessage `json:"system"`
+		Messages []chatMessage   `json:"messages"`
 	}
 	if json.Unmarshal(body, &req) != nil {
 		return nil, false
 	}
 	var out []turn
-	if s := req.System.text(); s != "" {
+	if s := contentText(req.System); s != "" {
 		out = append(out, turn{role: roleSystem, text: s})
 	}
 	for _, m := range req.Messages {
@@ -144,14 +135,14 @@ func messagesTurns(body []byte) ([]turn, bool) {
 		if role == roleUser && onlyToolResults(m.Content) {
 			role = roleTool
 		}
-		out = append(out, turn{role: role, text: m.Content.text()})
+		out = append(out, turn{role: role, text: contentText(m.Content)})
 	}
 	return out, true
 }
 
-func onlyToolResults(c content) bool {
+func onlyToolResults(c json.RawMessage) bool {
 	var parts []contentPart
-	if json.Unmarshal(json.RawMessage(c), &parts) != nil || len(parts) == 0 {
+	if json.Unmarshal(c, &parts) != nil || len(parts) == 0 {
 		return false
 	}
 	for _, p := range parts {
@@ -181,10 +172,10 @@ func responsesTurns(body []byte) ([]turn, bool) {
 		return append(out, turn{role: roleUser, text: s}), true
 	}
 	var items []struct {
-		Type    string  `json:"type"`
-		Role    string  `json:"role"`
-		Content content `json:"content"`
-		Output  string  `json:"output"`
+		Type    string          `json:"type"`
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+		Output  string          `json:"output"`
 	}
 	if len(req.Input) > 0 && json.Unmarshal(req.Input, &items) != nil {
 		return nil, false
@@ -193,7 +184,7 @@ func responsesTurns(body []byte) ([]turn, bool) {
 		if it.Type == "function_call_output" {
 			out = append(out, turn{role: roleTool, text: it.Output})
 		} else if it.Role != "" {
-			out = append(out, turn{role: normalRole(it.Role), text: it.Content.text()})
+			out = append(out, turn{role: normalRole(it.Role), text: contentText(it.Content)})
 		}
 	}
 	return out, true

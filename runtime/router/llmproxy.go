@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
@@ -32,8 +33,14 @@ import (
 // and model; in each refusal the upstream is never called. Every rule's
 // outcome goes upstream as an x-vsr-rule-<name> header.
 func (h *listenerHandler) llm(w http.ResponseWriter, req *http.Request, api *routerconfig.ListenerAPI) {
-	body, e := readLLMBody(w, req)
-	if e != nil {
+	// The body is read up to the same limit as sent: the pass-through
+	// forwards the client's bytes and Content-Encoding unchanged, so the
+	// upstream, not the Router, undoes the coding (a compressed body names
+	// no model the Router can read, and goes to the API's one upstream if
+	// it has one).
+	body, err := bodylimit.Read(w, req, maxBodyBytes)
+	if err != nil {
+		e := listener.RefuseBody(err)
 		h.llmFail(w, api, llmInvalid(e.Status, e.Reason, e.Message))
 		return
 	}

@@ -115,12 +115,12 @@ type countingTransport struct {
 func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	end := t.metrics.startCall(req.Context(), t.api, t.upstream)
 	resp, err := t.base.RoundTrip(req)
-	if err != nil {
-		end(0, err)
-		return nil, err
+	status := 0
+	if err == nil {
+		status = resp.StatusCode
 	}
-	end(resp.StatusCode, nil)
-	return resp, nil
+	end(status, err)
+	return resp, err
 }
 
 // llmTransport is the transport the LLM pass-through sends a request of

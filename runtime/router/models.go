@@ -9,6 +9,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
@@ -34,7 +35,7 @@ func (h *listenerHandler) models(w http.ResponseWriter, req *http.Request) {
 	if models, any := h.llmModels(); any {
 		body = withData(body, models)
 	}
-	writeJSON(w, http.StatusOK, jsonvalue.Compact(body))
+	listener.WriteJSON(w, http.StatusOK, jsonvalue.Compact(body))
 }
 
 // systemOneListing lists the deployment and pool keys a client of api can

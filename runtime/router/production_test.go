@@ -87,19 +87,7 @@ func newProd(t *testing.T, opts router.Options) *prod {
 		_, _ = io.WriteString(w, `{"id":"chatcmpl-1","object":"chat.completion","model":"gpt-4o","choices":[]}`)
 	}))
 	t.Cleanup(p.llm.Close)
-	ctx, cancel := context.WithCancel(context.Background())
-	rt, err := srun.Start(ctx, srun.Config{Model: "vllm-sr/vela3-fast", Addr: "127.0.0.1:0",
-		Logger: slog.New(slog.NewJSONHandler(p.runtimeLog, nil))})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = rt.Wait() })
-	for deadline := time.Now().Add(20 * time.Second); !rt.Server().Ready(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the runtime is not ready")
-		}
-	}
+	rt := startRuntimeWith(t, srun.Config{Model: "vllm-sr/vela3-fast", Logger: slog.New(slog.NewJSONHandler(p.runtimeLog, nil))})
 	p.runtime = rt
 	p.values = map[string]string{"PORT": freePort(t), "LLM": p.llm.URL, "VELA": rt.URL(), "EXTRA": ""}
 	p.config = writeConfig(t, prodConfig, p.values)

@@ -37,8 +37,6 @@ type checks struct {
 	last map[string]check
 }
 
-func newChecks() *checks { return &checks{last: map[string]check{}} }
-
 // checkLoop checks every deployment of the configuration in force at
 // once, then every CheckInterval and after each reload, until ctx is done.
 func (run *Running) checkLoop(ctx context.Context) {
@@ -62,14 +60,12 @@ func (r *Router) checkAll(ctx context.Context) {
 	var wg sync.WaitGroup
 	for i := range r.cfg.Deployments {
 		d := &r.cfg.Deployments[i]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			c := r.checkOne(ctx, d)
 			r.checks.mu.Lock()
 			r.checks.last[d.Name] = c
 			r.checks.mu.Unlock()
-		}()
+		})
 	}
 	wg.Wait()
 	ready, _ := r.readiness()

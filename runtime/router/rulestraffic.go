@@ -1,6 +1,7 @@
 package router
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -191,12 +192,4 @@ func headerValue(res RuleResult) string {
 // ruleOutcomeLabel is a result's outcome as vsr_rule_outcomes_total
 // counts it: its match (matched, not_matched, unknown), or for a rule
 // without a match unknown or answered.
-func ruleOutcomeLabel(res *RuleResult) string {
-	switch {
-	case res.Match != "":
-		return res.Match
-	case len(res.Unknown) > 0:
-		return MatchUnknown
-	}
-	return OutcomeAnswered
-}
+func ruleOutcomeLabel(res *RuleResult) string { return cmp.Or(headerValue(*res), OutcomeAnswered) }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
@@ -38,19 +39,9 @@ type Options struct {
 	// ListingTimeout bounds one fetch of a deployment's listing, and one
 	// readiness check.
 	ListingTimeout time.Duration
-	// ShutdownTimeout bounds how long Start's shutdown waits for the
-	// requests in flight.
-	ShutdownTimeout time.Duration
-	// ReadTimeout bounds reading a request's body; WriteTimeout bounds
-	// each write of an answer (a stream keeps flowing, a client that stops
-	// reading is cut off).
-	ReadTimeout, WriteTimeout time.Duration
-	// ReadHeaderTimeout bounds reading a request's headers, from when the
-	// connection is accepted or its next request begins (a client that
-	// trickles its headers, or sends none, is cut off within it);
-	// IdleTimeout bounds how long a keep-alive connection waits for its
-	// next request.
-	ReadHeaderTimeout, IdleTimeout time.Duration
+	// Timeouts bound the listeners' connections and requests, and
+	// Start's graceful shutdown.
+	listener.Timeouts
 	// CheckInterval is how often each deployment's readiness is checked.
 	CheckInterval time.Duration
 	// StrictUpstreams makes the start check's findings about deployments'
@@ -60,19 +51,8 @@ type Options struct {
 	StrictUpstreams bool
 }
 
-// Defaults of Options.
-const (
-	DefaultShutdownTimeout = 10 * time.Second
-	DefaultReadTimeout     = 10 * time.Second
-	DefaultWriteTimeout    = 10 * time.Second
-	// DefaultReadHeaderTimeout and DefaultIdleTimeout are net/http's
-	// common choices: headers arrive in one round trip, and a client
-	// between requests comes back within a couple of minutes or opens a
-	// new connection.
-	DefaultReadHeaderTimeout = 10 * time.Second
-	DefaultIdleTimeout       = 2 * time.Minute
-	DefaultCheckInterval     = 15 * time.Second
-)
+// DefaultCheckInterval is Options.CheckInterval's default.
+const DefaultCheckInterval = 15 * time.Second
 
 // Router serves one loaded configuration. It is safe for concurrent use,
 // and immutable but for what it counts and caches: a reload makes a new
@@ -122,7 +102,7 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 	metrics := newMetrics()
 	log := listener.WithRequestIDs(opts.Logger)
 	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: newHTTPCaller(opts, ownClient, upstreamIdleConns(cfg), metrics, log),
-		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), opts: opts, ownClient: ownClient,
+		systemone: systemone, log: log, metrics: metrics, checks: &checks{last: map[string]check{}}, opts: opts, ownClient: ownClient,
 		front: &listener.Front{Metrics: metrics.Metrics, IDs: listener.NewRequestIDs(), Log: log,
 			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}
 	return r.withConfig(cfg), nil
@@ -145,11 +125,7 @@ func (opts Options) withDefaults(cfg *routerconfig.Config) Options {
 		opts.Logger = slog.Default()
 	}
 	opts.ListingTimeout = cmp.Or(opts.ListingTimeout, DefaultListingTimeout)
-	opts.ShutdownTimeout = cmp.Or(opts.ShutdownTimeout, DefaultShutdownTimeout)
-	opts.ReadTimeout = cmp.Or(opts.ReadTimeout, DefaultReadTimeout)
-	opts.WriteTimeout = cmp.Or(opts.WriteTimeout, DefaultWriteTimeout)
-	opts.ReadHeaderTimeout = cmp.Or(opts.ReadHeaderTimeout, DefaultReadHeaderTimeout)
-	opts.IdleTimeout = cmp.Or(opts.IdleTimeout, DefaultIdleTimeout)
+	opts.Timeouts = opts.Timeouts.WithDefaults()
 	opts.CheckInterval = cmp.Or(opts.CheckInterval, DefaultCheckInterval)
 	return opts
 }
@@ -180,7 +156,7 @@ func upstreamIdleConns(cfg *routerconfig.Config) int {
 func (r *Router) withConfig(cfg *routerconfig.Config) *Router {
 	next := *r
 	next.cfg = cfg
-	next.listings = newListings(r.opts.Client, r.opts.ListingTimeout)
+	next.listings = &listings{client: r.opts.Client, timeout: r.opts.ListingTimeout, got: map[string]*ir.Listing{}}
 	next.handlers = map[string]*listenerHandler{}
 	for i := range cfg.Listeners {
 		lst := &cfg.Listeners[i]
@@ -195,18 +171,4 @@ func (r *Router) withConfig(cfg *routerconfig.Config) *Router {
 		next.handlers[adminName] = next.adminHandler()
 	}
 	return &next
-}
-
-// Config is the configuration the Router serves.
-func (r *Router) Config() *routerconfig.Config { return r.cfg }
-
-// Metrics are the Router's series.
-func (r *Router) Metrics() *Metrics { return r.metrics }
-
-// Handler is the HTTP handler of the listener named name.
-func (r *Router) Handler(name string) (http.Handler, error) {
-	if h, ok := r.handlers[name]; ok {
-		return h, nil
-	}
-	return nil, fmt.Errorf("router: no listener named %q", name)
 }

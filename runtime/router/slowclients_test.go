@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/router"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -41,7 +42,7 @@ func TestSlowClients(t *testing.T) {
 	d := slowDeadlines
 	ctx, cancel := context.WithCancel(context.Background())
 	run, err := router.Start(ctx, cfg, router.Options{Logger: quiet(), Client: &http.Client{Transport: transport},
-		ReadHeaderTimeout: d.Header, ReadTimeout: d.Read, WriteTimeout: d.Write, IdleTimeout: d.Idle})
+		Timeouts: listener.Timeouts{ReadHeaderTimeout: d.Header, ReadTimeout: d.Read, WriteTimeout: d.Write, IdleTimeout: d.Idle}})
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -72,8 +73,9 @@ func TestFixedRateLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitReady(t, upstream.URL()+vocab.PathHealth)
-	http.DefaultClient.CloseIdleConnections() // waitReady's probes
+	if err := upstream.WaitReady(20 * time.Second); err != nil {
+		t.Fatal(err)
+	}
 	withRuntime := runtime.NumGoroutine()
 
 	path := writeConfig(t, hostileConfig, map[string]string{"P5": freePort(t), "P4": freePort(t), "RUNTIME": upstream.URL()})

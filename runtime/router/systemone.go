@@ -38,8 +38,7 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	endpoint listener.Endpoint, attrs *[]slog.Attr) (int, *listener.ClientRequest) {
 	if req.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		return h.answerError(w, api, nil, &ir.ErrorBody{Status: http.StatusMethodNotAllowed, Code: ir.ErrorMethodNotAllowed, Reason: vocab.ReasonMethodNotAllowed,
-			Message: "this endpoint takes POST"}), nil
+		return h.answerError(w, api, nil, listener.ErrorOf(ir.ErrorMethodNotAllowed, vocab.ReasonMethodNotAllowed, "this endpoint takes POST")), nil
 	}
 	// The tolerant-server guidance is to accept gzip request bodies; the
 	// calls the Router makes upstream are new requests with no
@@ -68,28 +67,15 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	if err != nil {
 		return h.answerError(w, api, cr, internalError(vocab.ReasonUnwritableAnswer, "the answer could not be written in the client's schema")), cr
 	}
-	writeJSON(w, http.StatusOK, answer)
+	listener.WriteJSON(w, http.StatusOK, answer)
 	return http.StatusOK, cr
-}
-
-// readLLMBody reads an LLM API request body up to the same limit, as
-// sent: the LLM pass-through forwards the client's bytes and its
-// Content-Encoding header unchanged, so the upstream, not the Router,
-// undoes the coding (a compressed body names no model the Router can
-// read, and goes to the API's one upstream if it has one).
-func readLLMBody(w http.ResponseWriter, req *http.Request) ([]byte, *ir.ErrorBody) {
-	body, err := bodylimit.Read(w, req, maxBodyBytes)
-	if err != nil {
-		return nil, listener.RefuseBody(err)
-	}
-	return body, nil
 }
 
 // answerError writes e in the client's schema and returns the status.
 func (h *listenerHandler) answerError(w http.ResponseWriter, api *routerconfig.ListenerAPI, cr *listener.ClientRequest, e *ir.ErrorBody) int {
 	status, body := api.Codec.AnswerError(cr, e)
 	listener.SetCode(w, string(e.Code))
-	writeJSON(w, status, body)
+	listener.WriteJSON(w, status, body)
 	return status
 }
 
@@ -107,15 +93,4 @@ func setRetryAfter(h http.Header, status int, d time.Duration) {
 	}
 	d = min(d, tc.MaxRetryAfter)
 	h.Set(vocab.HeaderRetryAfter, strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10))
-}
-
-func writeJSON(w http.ResponseWriter, status int, body []byte) {
-	h := w.Header()
-	h.Set(vocab.HeaderContentType, "application/json")
-	// A declared length lets the client read the whole answer as soon as
-	// it is flushed, even while the server still reads the rest of a
-	// refused body (bodylimit.Linger).
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
 }

@@ -17,14 +17,8 @@ import (
 // own inside the 200, and the others go on. A request none of whose
 // questions is left is 400 invalid_request no_valid_question on both
 // servers. /v1/systemone and /v1/systemone/batch, which fail as a whole,
-// are refused before any call (carryRefusal), and so is a pool request no
+// are refused before any call (forward), and so is a pool request no
 // member can take (choose).
-
-// failsPerQuestion reports whether x answers each question's failure in
-// its answer: a client's /v1/decisions request.
-func failsPerQuestion(x *engine.Exchange) bool {
-	return x.Client != nil && x.Client.Endpoint == listener.EndpointDecisions
-}
 
 // failUncarried fails on their own the questions of x that need what m
 // (missing's list for d) names, adds them to the client request's
@@ -110,7 +104,10 @@ func questionReason(q *ir.Question, m tc.Missing) string {
 	case vocab.QuestionType:
 		return vocab.ReasonQuestionTypeNotAnswered
 	case vocab.QuestionPreset:
-		if _, known := catalog.Preset(deref(q.Preset)); known {
+		if q.Preset == nil {
+			return vocab.ReasonPresetNotAnswered
+		}
+		if _, known := catalog.Preset(*q.Preset); known {
 			return vocab.ReasonPresetTypeMismatch
 		}
 		return vocab.ReasonPresetNotAnswered
@@ -128,13 +125,6 @@ func firstMedium(media []tc.Missing, assets []ir.Asset) ir.AssetType {
 		}
 	}
 	return ""
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 func notRead(t ir.AssetType) string {

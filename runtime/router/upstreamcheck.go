@@ -44,11 +44,9 @@ func (r *Router) CheckUpstreams(ctx context.Context) []Finding {
 		if d.Codec == nil || d.Codec.Traits().ListingPath == "" {
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			per[i] = r.checkUpstream(ctx, d)
-		}()
+		})
 	}
 	wg.Wait()
 	var out []Finding

@@ -19,49 +19,31 @@ import (
 // capabilities) or otherwise answer (its card or declared capabilities).
 func (l *loader) checkCarry(rule *Rule, req *ir.Request, d *Deployment, at map[string]*yaml.Node, questions *yaml.Node) {
 	var missing []tc.Missing
+	verb := "does not answer"
 	if cc, ok := d.Codec.(tc.CarryChecker); ok {
-		missing = cc.CheckCarry(req, d.Target(), nil)
+		missing, verb = cc.CheckCarry(req, d.Target(), nil), "cannot carry" // its schema's limits, not only its model's
 	} else {
 		missing = unanswered(req, d)
 	}
 	for _, m := range missing {
-		pointer := "/" + strings.Join(pathNames(m.Path), "/")
-		l.problems = append(l.problems, Problem{
-			File:       l.file,
-			Path:       join("rules."+rule.Name, m.Path.String()),
-			Message:    refusalMessage(rule, d, m),
-			Rule:       rule.Name,
-			Deployment: d.Name,
-		})
-		if n := nodeAt(at, pointer, questions); n != nil {
-			last := &l.problems[len(l.problems)-1]
-			last.Line, last.Column = n.Line, n.Column
-		}
+		l.fail(nodeAt(at, jsonPointer(m.Path), questions), join("rules."+rule.Name, m.Path.String()),
+			"rule %q refused: deployment %q (%s, model %q) %s %s", rule.Name, d.Name, d.Schema, d.Model, verb, m.What)
+		last := &l.problems[len(l.problems)-1]
+		last.Rule, last.Deployment = rule.Name, d.Name
 	}
 }
 
-// refusalMessage is one line naming the rule, the deployment and what it
-// cannot carry.
-func refusalMessage(rule *Rule, d *Deployment, m tc.Missing) string {
-	verb := "does not answer"
-	if _, carries := d.Codec.(tc.CarryChecker); carries {
-		verb = "cannot carry" // its schema's limits, not only its model's
-	}
-	return "rule " + strconv.Quote(rule.Name) + " refused: deployment " + strconv.Quote(d.Name) +
-		" (" + string(d.Schema) + ", model " + strconv.Quote(d.Model) + ") " + verb + " " + m.What
-}
-
-// pathNames are a path's elements as JSON Pointer segments.
-func pathNames(p ir.Path) []string {
-	out := make([]string, len(p))
-	for i, e := range p {
+func jsonPointer(p ir.Path) string {
+	var b strings.Builder
+	for _, e := range p {
+		b.WriteByte('/')
 		if e.IsIndex {
-			out[i] = strconv.Itoa(e.Index)
+			b.WriteString(strconv.Itoa(e.Index))
 		} else {
-			out[i] = escapePointer(e.Name)
+			b.WriteString(escapePointer(e.Name))
 		}
 	}
-	return out
+	return b.String()
 }
 
 // unanswered lists what a rule asks that a vllm-sr deployment's card (or
@@ -82,8 +64,23 @@ func unanswered(r *ir.Request, d *Deployment) []tc.Missing {
 		if q.Preset != nil && !presetAnswered(d, *q.Preset) {
 			add("the preset "+strconv.Quote(*q.Preset), qa.Key(vocab.QuestionPreset))
 		}
-		if d.Card != nil {
-			cardMissing(d.Card, q, qa, add)
+		c := d.Card
+		if c == nil {
+			continue
+		}
+		// The question's extension fields the card does not answer.
+		if q.Head != nil && !c.HasSpanHead(string(*q.Head)) {
+			add("the span head "+string(*q.Head), qa.Key(vocab.QuestionHead))
+		}
+		if q.DecisionAdapter != nil && *q.DecisionAdapter && !c.DecisionAdapter {
+			add(vocab.QuestionDecisionAdapter, qa.Key(vocab.QuestionDecisionAdapter))
+		}
+		if q.Rate != nil && !slices.Contains(c.TrackRates, *q.Rate) {
+			add("track rate "+strconv.FormatInt(*q.Rate, 10), qa.Key(vocab.QuestionRate))
+		}
+		overScoped := c.Over == table.OverAny || c.Over == table.OverSpansAndPresets && (q.Type == table.QuestionSpan || q.Preset != nil)
+		if q.Over != nil && !overScoped {
+			add("over on this question", qa.Key(vocab.QuestionOver))
 		}
 	}
 	return out
@@ -97,32 +94,4 @@ func presetAnswered(d *Deployment, name string) bool {
 		return ok
 	}
 	return d.Capabilities.Has(tc.CapPresets)
-}
-
-// cardMissing adds the question's extension fields the card does not
-// answer.
-func cardMissing(c *table.Card, q *ir.Question, qa ir.Path, add func(string, ir.Path)) {
-	if q.Head != nil && !c.HasSpanHead(string(*q.Head)) {
-		add("the span head "+string(*q.Head), qa.Key(vocab.QuestionHead))
-	}
-	if q.DecisionAdapter != nil && *q.DecisionAdapter && !c.DecisionAdapter {
-		add(vocab.QuestionDecisionAdapter, qa.Key(vocab.QuestionDecisionAdapter))
-	}
-	if q.Rate != nil && !slices.Contains(c.TrackRates, *q.Rate) {
-		add("track rate "+strconv.FormatInt(*q.Rate, 10), qa.Key(vocab.QuestionRate))
-	}
-	if q.Over != nil && !overAnswered(c.Over, q) {
-		add("over on this question", qa.Key(vocab.QuestionOver))
-	}
-}
-
-// overAnswered applies the card's over scope to one question.
-func overAnswered(scope table.OverScope, q *ir.Question) bool {
-	switch scope {
-	case table.OverAny:
-		return true
-	case table.OverSpansAndPresets:
-		return q.Type == table.QuestionSpan || q.Preset != nil
-	}
-	return false
 }

@@ -2,7 +2,6 @@ package routerconfig
 
 import (
 	"net"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -65,25 +64,10 @@ func (l *loader) checkAddresses(addrs []*address) {
 	}
 }
 
-// endpointPath refuses an endpoint URL whose path does not end in want,
-// the path its schema's calls go to (the URL is already known to be
-// absolute).
-func (l *loader) endpointPath(s section, endpoint, want, what string) {
-	u, err := url.Parse(endpoint)
-	if err == nil && !strings.HasSuffix(strings.TrimSuffix(u.Path, "/"), want) {
-		s.fail("endpoint", "must end in %s, %s (for example http://host:port%s)", want, what, want)
-	}
-}
-
-// llmEndpointPath refuses an LLM upstream endpoint that ends in one of
-// the LLM APIs' own paths: the endpoint is the upstream's base URL, which
-// the Router continues with the request's path.
-func (l *loader) llmEndpointPath(s section, endpoint string) {
-	u, err := url.Parse(endpoint)
-	if err != nil {
-		return
-	}
-	p := strings.TrimSuffix(u.Path, "/")
+// llmEndpointPath refuses an LLM upstream endpoint whose path p ends in
+// one of the LLM APIs' own paths: the endpoint is the upstream's base URL,
+// which the Router continues with the request's path.
+func (l *loader) llmEndpointPath(s section, p string) {
 	for _, api := range l.regs.APIs.All() {
 		if api.Kind != registry.KindLLM {
 			continue

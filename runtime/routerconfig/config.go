@@ -272,13 +272,11 @@ func (c *Config) Rule(name string) (*Rule, bool) {
 	return named(c.Rules, name, func(r *Rule) string { return r.Name })
 }
 
-// upstream returns the upstream named name, or nil.
 func (c *Config) upstream(name string) *Upstream {
 	u, _ := named(c.Upstreams, name, func(u *Upstream) string { return u.Name })
 	return u
 }
 
-// named returns the element of list whose name is name.
 func named[T any](list []T, name string, nameOf func(*T) string) (*T, bool) {
 	for i := range list {
 		if nameOf(&list[i]) == name {

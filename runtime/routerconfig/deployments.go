@@ -38,11 +38,12 @@ func (l *loader) upstreams(n *yaml.Node) {
 				s.fail("api_format", "%s is called through deployments with provider: systemone", api.Name)
 			default:
 				u.API = api.Name
-				u.Schema = l.upstreamSchema(api, s)
+				u.Schema, _ = upstreamSchema(api, s, api.Name+" upstreams")
 			}
 		}
-		if u.Endpoint = l.endpoint(s, "endpoint"); u.Endpoint != "" {
-			l.llmEndpointPath(s, u.Endpoint)
+		var urlPath string
+		if u.Endpoint, urlPath = endpoint(s); u.Endpoint != "" {
+			l.llmEndpointPath(s, urlPath)
 		}
 		u.Models, _, _ = l.strList(s.m["models"].Value, s.at("models")) //vocab:not-spec Router config key
 		u.APIKeyEnv, u.APIKey = l.apiKeyEnv(s, "api_key_env")
@@ -51,34 +52,33 @@ func (l *loader) upstreams(n *yaml.Node) {
 	slices.SortFunc(l.cfg.Upstreams, func(a, b Upstream) int { return strings.Compare(a.Name, b.Name) })
 }
 
-// upstreamSchema reads an upstream's optional schema: one of the API's
-// upstream schemas, its default when absent.
-func (l *loader) upstreamSchema(api registry.API, s section) table.SchemaID {
+// upstreamSchema reads an upstream's or a deployment's (what) optional
+// schema: one of api's upstream schemas, its default when absent.
+func upstreamSchema(api registry.API, s section, what string) (table.SchemaID, bool) {
 	if _, has := s.value("schema"); !has {
-		return api.UpstreamDefault
+		return api.UpstreamDefault, true
 	}
 	id, ok := s.str("schema")
-	if !ok {
-		return ""
+	if ok && !slices.Contains(api.UpstreamSchemas, table.SchemaID(id)) {
+		s.fail("schema", "unknown schema %q for %s; supported: %s", id, what, registry.JoinIDs(api.UpstreamSchemas))
+		return "", false
 	}
-	if !slices.Contains(api.UpstreamSchemas, table.SchemaID(id)) {
-		s.fail("schema", "unknown schema %q for %s upstreams; supported: %s", id, api.Name, registry.JoinIDs(api.UpstreamSchemas))
-		return ""
-	}
-	return table.SchemaID(id)
+	return table.SchemaID(id), ok
 }
 
-// endpoint reads key, when present, as an absolute http or https URL.
-func (l *loader) endpoint(s section, key string) string {
-	url, ok := s.str(key)
+// endpoint reads endpoint, when present, as an absolute http or https
+// URL, and returns it with its path, less a trailing "/".
+func endpoint(s section) (string, string) {
+	url, ok := s.str("endpoint")
 	if !ok {
-		return ""
+		return "", ""
 	}
-	if u, err := neturl.Parse(url); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		s.fail(key, "must be an absolute http or https URL")
-		return ""
+	u, err := neturl.Parse(url)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		s.fail("endpoint", "must be an absolute http or https URL")
+		return "", ""
 	}
-	return url
+	return url, strings.TrimSuffix(u.Path, "/")
 }
 
 var deploymentKeys = []string{"provider", "endpoint", "model", "schema", "deviations", "max_concurrency", "capabilities", "api_key_env"} //vocab:not-spec Router config key
@@ -98,14 +98,19 @@ func (l *loader) deployment(name string, s section) Deployment {
 	if p, ok := s.str("provider"); ok && p != registry.SystemOne {
 		s.fail("provider", "must be systemone; LLM upstreams go under upstreams")
 	}
-	d.Endpoint = l.endpoint(s, "endpoint")
+	var urlPath string
+	d.Endpoint, urlPath = endpoint(s)
 	var ok bool
 	if d.Model, ok = s.str("model"); ok { //vocab:not-spec Router config key
 		l.checkCatalogueModel(s, d.Model)
 	}
-	schemaOK := l.deploymentSchema(&d, s)
-	if schemaOK && d.Endpoint != "" {
-		l.endpointPath(s, d.Endpoint, l.systemOneEndpoint(), "the "+string(d.Schema)+" endpoint")
+	api, _ := l.regs.APIs.Lookup(registry.SystemOne)
+	schemaOK := l.deploymentSchema(&d, api, s)
+	// The endpoint is the System One API's first path, the single-request
+	// endpoint every upstream schema of it is called at (batch and native
+	// calls go beside it).
+	if schemaOK && d.Endpoint != "" && !strings.HasSuffix(urlPath, api.Paths[0]) {
+		s.fail("endpoint", "must end in %[1]s, the %[2]s endpoint (for example http://host:port%[1]s)", api.Paths[0], d.Schema)
 	}
 	d.APIKeyEnv, d.APIKey = l.apiKeyEnv(s, "api_key_env")
 	if n, has := s.value("deviations"); has {
@@ -148,38 +153,16 @@ func deviationNode(at []*yaml.Node, ids []string, err error) *yaml.Node {
 	return nil
 }
 
-// systemOneEndpoint is the path a deployment's endpoint ends in: the
-// System One API's first path, the single-request endpoint every
-// upstream schema of it is called at (batch and native calls go beside
-// it).
-func (l *loader) systemOneEndpoint() string {
-	api, _ := l.regs.APIs.Lookup(registry.SystemOne)
-	if len(api.Paths) == 0 {
-		return ""
-	}
-	return api.Paths[0]
-}
-
-// deploymentSchema reads schema (default: systemone's upstream default)
-// and resolves its target codec through the schema registry.
-func (l *loader) deploymentSchema(d *Deployment, s section) bool {
-	api, _ := l.regs.APIs.Lookup(registry.SystemOne)
-	d.Schema = api.UpstreamDefault
-	at, has := s.value("schema")
-	if has {
-		id, ok := s.str("schema")
-		if !ok {
-			return false
-		}
-		d.Schema = table.SchemaID(id)
-	}
-	if !slices.Contains(api.UpstreamSchemas, d.Schema) {
-		l.fail(at, s.at("schema"), "unknown schema %q for deployments; supported: %s", d.Schema, registry.JoinIDs(api.UpstreamSchemas))
+// deploymentSchema reads schema (default: api's, systemone's, upstream
+// default) and resolves its target codec through the schema registry.
+func (l *loader) deploymentSchema(d *Deployment, api registry.API, s section) bool {
+	var ok bool
+	if d.Schema, ok = upstreamSchema(api, s, "deployments"); !ok {
 		return false
 	}
 	codec, err := l.regs.Schemas.Target(d.Schema)
 	if err != nil {
-		l.fail(at, s.at("schema"), "%v", err)
+		s.fail("schema", "%v", err)
 		return false
 	}
 	d.Codec = codec
@@ -248,36 +231,23 @@ func capNames(caps []tc.Capability) []string {
 }
 
 func (l *loader) pools(n *yaml.Node) {
-	entries, ok := l.mapping(n, "pools", true)
-	if !ok {
-		return
-	}
-	for _, e := range entries {
-		path := join("pools", e.Key)
-		switch {
-		case !modelKey.pattern.MatchString(e.Key):
-			l.fail(e.KeyAt, path, "%s", modelKey.problem)
-		case l.hasDeployment(e.Key):
+	l.keyed(n, "pools", modelKey, func(e entry, path string) {
+		if modelKey.pattern.MatchString(e.Key) && l.hasDeployment(e.Key) {
 			l.fail(e.KeyAt, path, "a deployment has this name; a client's model must name one or the other")
 		}
-		members, at, ok := l.strList(e.Value, path)
-		if !ok {
-			continue
-		}
-		if len(members) == 0 {
-			l.fail(e.Value, path, "lists no deployment")
-		}
-		for i, m := range members {
+		members, ok := l.items(e.Value, path, "lists no deployment", func(m string, at *yaml.Node, path string) {
 			if !l.hasDeployment(m) {
-				l.fail(at[i], fmt.Sprintf("%s[%d]", path, i), "names no deployment")
+				l.fail(at, path, "names no deployment")
 			}
+		})
+		if !ok {
+			return
 		}
 		l.cfg.Pools = append(l.cfg.Pools, Pool{Name: e.Key, Members: members})
-	}
+	})
 	slices.SortFunc(l.cfg.Pools, func(a, b Pool) int { return strings.Compare(a.Name, b.Name) })
 }
 
-// hasDeployment reports whether name is a deployment's key.
 func (l *loader) hasDeployment(name string) bool {
 	_, ok := l.cfg.Deployment(name)
 	return ok

@@ -96,7 +96,10 @@ func envoyReplicas(hosts []string) ([]string, []error) {
 	var errs []error
 	var out []string
 	for _, h := range hosts {
-		host := trimBrackets(h)
+		host := h
+		if len(h) >= 2 && h[0] == '[' && h[len(h)-1] == ']' {
+			host = h[1 : len(h)-1]
+		}
 		switch {
 		case host == "":
 			errs = append(errs, errors.New("replica: empty host"))
@@ -129,7 +132,7 @@ func envoyListener(lst *Listener, regs Registries, replicas []string, listen, ad
 	if err != nil {
 		return nil, nil, err
 	}
-	cluster := envoyCluster(envoyClusterName(lst), port, hosts, health)
+	cluster := envoyCluster("vllm-sr-"+lst.Name, port, hosts, health)
 	hcm, err := connectionManager(lst, regs, cluster.Name)
 	if err != nil {
 		return nil, nil, err
@@ -202,9 +205,6 @@ func connectionManager(lst *Listener, regs Registries, cluster string) (*anypb.A
 	return anypb.New(m)
 }
 
-// envoyClusterName names the cluster of a listener's replicas.
-func envoyClusterName(lst *Listener) string { return "vllm-sr-" + lst.Name }
-
 // endpointHosts are the hosts a listener is reached on: every replica, or
 // the Router at the listener's own address.
 func endpointHosts(host string, replicas []string) []string {
@@ -214,59 +214,48 @@ func endpointHosts(host string, replicas []string) []string {
 	return replicas
 }
 
-// healthCheck is where Envoy asks a replica's /health: the listener's own
-// port, or the admin address's when the configuration has one (the
-// listeners then do not serve /health). host is set when the check goes
-// to another host than the endpoint's: a single Router whose admin
-// address is another address than the one Envoy reaches it at.
-type healthCheck struct {
-	host string
-	port uint32
-}
-
 // healthTarget checks that Envoy can reach the listener and the admin
-// address on every endpoint host, and says where the health checks go.
-// single: the hosts are the Router at the listener's own address, not
-// replicas.
-func healthTarget(host string, port uint32, admin string, hosts []string, single bool) (healthCheck, error) {
+// address on every endpoint host, and says where Envoy asks each
+// endpoint's /health: nil for the listener's own port; the admin
+// address's port when the configuration has one (the listeners then do
+// not serve /health); the admin address itself for a single Router
+// (single: the hosts are the Router at the listener's own address, not
+// replicas) whose admin address is another host than the one Envoy
+// reaches it at.
+func healthTarget(host string, port uint32, admin string, hosts []string, single bool) (*endpointv3.Endpoint_HealthCheckConfig, error) {
 	remote := slices.ContainsFunc(hosts, func(h string) bool { return !isLoopback(h) })
 	if remote && isLoopback(host) {
-		return healthCheck{}, fmt.Errorf("listens on the loopback (%s), so a replica on another host cannot be reached there; listen on 0.0.0.0 or the host's address", host)
+		return nil, fmt.Errorf("listens on the loopback (%s), so a replica on another host cannot be reached there; listen on 0.0.0.0 or the host's address", host)
 	}
 	if admin == "" {
-		return healthCheck{port: port}, nil
+		return nil, nil
 	}
 	adminHost, adminPort, err := splitListenerAddress(admin)
 	if err != nil {
-		return healthCheck{}, fmt.Errorf("admin %w", err)
+		return nil, fmt.Errorf("admin %w", err)
 	}
-	if remote && isLoopback(adminHost) {
-		return healthCheck{}, fmt.Errorf("the admin address %s is on the loopback, so Envoy cannot check the health of a Router on another host there", admin)
+	switch {
+	case remote && isLoopback(adminHost):
+		return nil, fmt.Errorf("the admin address %s is on the loopback, so Envoy cannot check the health of a Router on another host there", admin)
+	case single && !isUnspecified(adminHost) && adminHost != hosts[0]:
+		return &endpointv3.Endpoint_HealthCheckConfig{Address: socketAddress(adminHost, adminPort)}, nil
+	case adminPort != port:
+		return &endpointv3.Endpoint_HealthCheckConfig{PortValue: adminPort}, nil
 	}
-	hc := healthCheck{port: adminPort}
-	if single && !isUnspecified(adminHost) && adminHost != hosts[0] {
-		hc.host = adminHost
-	}
-	return hc, nil
+	return nil, nil
 }
 
 // envoyCluster is the cluster of one listener: port on every host,
 // least-request balanced, each endpoint health-checked on the Router's
 // /health. Endpoints given by name are resolved by DNS.
-func envoyCluster(name string, port uint32, hosts []string, health healthCheck) *clusterv3.Cluster {
+func envoyCluster(name string, port uint32, hosts []string, health *endpointv3.Endpoint_HealthCheckConfig) *clusterv3.Cluster {
 	discovery := clusterv3.Cluster_STATIC
 	var endpoints []*endpointv3.LbEndpoint
 	for _, h := range hosts {
 		if net.ParseIP(h) == nil {
 			discovery = clusterv3.Cluster_STRICT_DNS
 		}
-		e := &endpointv3.Endpoint{Address: socketAddress(h, port)}
-		switch {
-		case health.host != "":
-			e.HealthCheckConfig = &endpointv3.Endpoint_HealthCheckConfig{Address: socketAddress(health.host, health.port)}
-		case health.port != port:
-			e.HealthCheckConfig = &endpointv3.Endpoint_HealthCheckConfig{PortValue: health.port}
-		}
+		e := &endpointv3.Endpoint{Address: socketAddress(h, port), HealthCheckConfig: health}
 		endpoints = append(endpoints, &endpointv3.LbEndpoint{HostIdentifier: &endpointv3.LbEndpoint_Endpoint{Endpoint: e}})
 	}
 	c := &clusterv3.Cluster{
@@ -334,13 +323,6 @@ func isLoopback(host string) bool {
 		return ip.IsLoopback()
 	}
 	return host == "localhost"
-}
-
-func trimBrackets(h string) string {
-	if len(h) >= 2 && h[0] == '[' && h[len(h)-1] == ']' {
-		return h[1 : len(h)-1]
-	}
-	return h
 }
 
 func socketAddress(host string, port uint32) *corev3.Address {

@@ -3,6 +3,7 @@ package routerconfig
 import (
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -79,7 +80,7 @@ func envoyRoutes(lst *Listener, regs Registries, cluster string) (*routev3.Route
 		if _, ok := lst.Serves(api.Name, regs.APIs); ok {
 			continue
 		}
-		body := notFoundBody(codec, vocab.ReasonAPINotServed, "listener "+quoted(lst.Name)+" does not serve the "+api.Name+" API")
+		body := notFoundBody(codec, vocab.ReasonAPINotServed, "listener "+strconv.Quote(lst.Name)+" does not serve the "+api.Name+" API")
 		for _, p := range api.Paths {
 			if !served[p] {
 				routes = append(routes, notFoundRoute(routeMatch(p), body))
@@ -88,7 +89,7 @@ func envoyRoutes(lst *Listener, regs Registries, cluster string) (*routev3.Route
 	}
 	everything := &routev3.RouteMatch{PathSpecifier: &routev3.RouteMatch_Prefix{Prefix: "/"}}
 	routes = append(routes, notFoundRoute(everything, notFoundBody(codec, vocab.ReasonUnknownPath,
-		"listener "+quoted(lst.Name)+" serves no API on this path")))
+		"listener "+strconv.Quote(lst.Name)+" serves no API on this path")))
 	return &routev3.RouteConfiguration{Name: lst.Name, VirtualHosts: []*routev3.VirtualHost{{
 		Name:        lst.Name,
 		Domains:     []string{"*"},
@@ -166,5 +167,3 @@ func notFoundRoute(match *routev3.RouteMatch, body string) *routev3.Route {
 		}},
 	}
 }
-
-func quoted(s string) string { return `"` + s + `"` }

@@ -10,11 +10,13 @@ import (
 
 	bootstrapv3 "github.com/envoyproxy/go-control-plane/envoy/config/bootstrap/v3"
 	clusterv3 "github.com/envoyproxy/go-control-plane/envoy/config/cluster/v3"
+	endpointv3 "github.com/envoyproxy/go-control-plane/envoy/config/endpoint/v3"
 	routev3 "github.com/envoyproxy/go-control-plane/envoy/config/route/v3"
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	yaml "go.yaml.in/yaml/v4"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/registry"
@@ -333,17 +335,20 @@ func TestEnvoyRefusals(t *testing.T) {
 // on each replica, or to the admin address itself for a single Router it
 // is another address of; a loopback Envoy cannot reach is refused.
 func TestEnvoyHealthTarget(t *testing.T) {
+	onPort := func(p uint32) *endpointv3.Endpoint_HealthCheckConfig {
+		return &endpointv3.Endpoint_HealthCheckConfig{PortValue: p}
+	}
 	for _, tc := range []struct {
 		listener, admin string
 		replicas        []string
-		want            healthCheck
+		want            *endpointv3.Endpoint_HealthCheckConfig // nil: the listener's own port
 		err             string
 	}{
-		{listener: "0.0.0.0:8080", want: healthCheck{port: 8080}},
-		{listener: "0.0.0.0:8080", admin: "0.0.0.0:9090", replicas: []string{"192.0.2.11"}, want: healthCheck{port: 9090}},
-		{listener: "0.0.0.0:8080", admin: "127.0.0.1:9090", want: healthCheck{port: 9090}},
-		{listener: "192.0.2.5:8080", admin: "0.0.0.0:9090", want: healthCheck{port: 9090}},
-		{listener: "192.0.2.5:8080", admin: "192.0.2.6:9090", want: healthCheck{host: "192.0.2.6", port: 9090}},
+		{listener: "0.0.0.0:8080", want: nil},
+		{listener: "0.0.0.0:8080", admin: "0.0.0.0:9090", replicas: []string{"192.0.2.11"}, want: onPort(9090)},
+		{listener: "0.0.0.0:8080", admin: "127.0.0.1:9090", want: onPort(9090)},
+		{listener: "192.0.2.5:8080", admin: "0.0.0.0:9090", want: onPort(9090)},
+		{listener: "192.0.2.5:8080", admin: "192.0.2.6:9090", want: &endpointv3.Endpoint_HealthCheckConfig{Address: socketAddress("192.0.2.6", 9090)}},
 		{listener: "0.0.0.0:8080", admin: "127.0.0.1:9090", replicas: []string{"192.0.2.11"}, err: "the admin address 127.0.0.1:9090 is on the loopback"},
 		{listener: "127.0.0.1:8080", replicas: []string{"192.0.2.11"}, err: "listens on the loopback (127.0.0.1)"},
 		{listener: "0.0.0.0:8080", admin: "0.0.0.0:x", err: `admin address "0.0.0.0:x": Envoy needs the port as a number`},
@@ -353,7 +358,7 @@ func TestEnvoyHealthTarget(t *testing.T) {
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("%s admin %q replicas %v: got %v, want %q", tc.listener, tc.admin, tc.replicas, err, tc.err)
-		case tc.err == "" && (err != nil || got != tc.want):
+		case tc.err == "" && (err != nil || !proto.Equal(got, tc.want)):
 			t.Errorf("%s admin %q replicas %v: got %+v %v, want %+v", tc.listener, tc.admin, tc.replicas, got, err, tc.want)
 		}
 	}

@@ -39,7 +39,13 @@ func (l *loader) listeners(n *yaml.Node) {
 		s.require("name", "address") //vocab:not-spec Router config key
 		lst := Listener{APIs: l.defaultAPIs()}
 		if name, ok := s.str("name"); ok { //vocab:not-spec Router config key
-			lst.Name = l.listenerName(s, name, names)
+			switch {
+			case !namePattern.MatchString(name):
+				s.fail("name", "must be letters, digits, '.', '_' or '-'") //vocab:not-spec Router config key
+			case names[name]:
+				s.fail("name", "another listener has this name") //vocab:not-spec Router config key
+			}
+			names[name], lst.Name = true, name
 		}
 		if n, has := s.value("address"); has {
 			lst.Address = l.readAddress(n, s.at("address"))
@@ -54,18 +60,6 @@ func (l *loader) listeners(n *yaml.Node) {
 		}
 		l.cfg.Listeners = append(l.cfg.Listeners, lst)
 	}
-}
-
-// listenerName checks a listener's name: unique among listeners.
-func (l *loader) listenerName(s section, name string, seen map[string]bool) string {
-	switch {
-	case !namePattern.MatchString(name):
-		s.fail("name", "must be letters, digits, '.', '_' or '-'") //vocab:not-spec Router config key
-	case seen[name]:
-		s.fail("name", "another listener has this name") //vocab:not-spec Router config key
-	}
-	seen[name] = true
-	return name
 }
 
 // defaultAPIs are what a listener without apis serves: the registry's
@@ -175,27 +169,15 @@ func (l *loader) listenerCodec(api registry.API, schema table.SchemaID, n *yaml.
 // and pools, an LLM API's are models an upstream serves (of any LLM API
 // format: the Router's LLM protocol codecs translate between them).
 func (l *loader) listenerModels(api registry.API, n *yaml.Node, path string) []string {
-	models, at, ok := l.strList(n, path)
-	if !ok {
-		return nil
-	}
-	if len(models) == 0 {
-		l.fail(n, path, "lists no model; leave models out to serve every model of the API")
-	}
-	for i, m := range models {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		if api.Kind == registry.KindDecision {
-			if _, d := l.cfg.Deployment(m); !d {
-				if _, pool := l.cfg.Pool(m); !pool {
-					l.fail(at[i], p, "names no deployment or pool")
-				}
-			}
-			continue
+	models, _ := l.items(n, path, "lists no model; leave models out to serve every model of the API", func(m string, at *yaml.Node, path string) {
+		_, routed := l.cfg.Route(m)
+		switch {
+		case api.Kind == registry.KindDecision && !routed:
+			l.fail(at, path, "names no deployment or pool")
+		case api.Kind != registry.KindDecision && !l.upstreamServes(m):
+			l.fail(at, path, "no upstream serves this model")
 		}
-		if !l.upstreamServes(m) {
-			l.fail(at[i], p, "no upstream serves this model")
-		}
-	}
+	})
 	return models
 }
 

@@ -1,6 +1,7 @@
 package routerconfig
 
 import (
+	"cmp"
 	"os"
 	"regexp"
 	"slices"
@@ -41,13 +42,9 @@ var (
 	modelKey = keyRule{modelPattern, "a key is letters, digits, '.', '_', '-' or '/'"}
 )
 
-// keyedSections reads name, a mapping (null: empty) from keys to
-// mappings with fixed keys, in order: each key is checked against key,
-// each value is read with fields and checked for its required keys, and
-// read gets every entry whose value is a mapping, with complete false
-// when a required key is missing.
-func (l *loader) keyedSections(n *yaml.Node, name string, key keyRule, known, required []string,
-	read func(key string, s section, complete bool)) {
+// keyed reads name, a mapping (null: empty) whose keys must match key, and
+// calls read with each entry and its key path.
+func (l *loader) keyed(n *yaml.Node, name string, key keyRule, read func(e entry, path string)) {
 	entries, ok := l.mapping(n, name, true)
 	if !ok {
 		return
@@ -56,10 +53,21 @@ func (l *loader) keyedSections(n *yaml.Node, name string, key keyRule, known, re
 		if !key.pattern.MatchString(e.Key) {
 			l.fail(e.KeyAt, join(name, e.Key), "%s", key.problem)
 		}
-		if s, ok := l.fields(e.Value, join(name, e.Key), known, nil); ok {
+		read(e, join(name, e.Key))
+	}
+}
+
+// keyedSections reads name with keyed, each value a mapping with fixed
+// keys read with fields and checked for its required keys: read gets
+// every entry whose value is a mapping, with complete false when a
+// required key is missing.
+func (l *loader) keyedSections(n *yaml.Node, name string, key keyRule, known, required []string,
+	read func(key string, s section, complete bool)) {
+	l.keyed(n, name, key, func(e entry, path string) {
+		if s, ok := l.fields(e.Value, path, known, nil); ok {
 			read(e.Key, s, s.require(required...))
 		}
-	}
+	})
 }
 
 // LoadFile reads and loads the configuration at path.
@@ -82,12 +90,7 @@ func Load(file string, data []byte, regs Registries) (*Config, error) {
 		l.load(root)
 	}
 	if len(r.problems) > 0 {
-		slices.SortStableFunc(r.problems, func(a, b Problem) int {
-			if a.Line != b.Line {
-				return a.Line - b.Line
-			}
-			return a.Column - b.Column
-		})
+		slices.SortStableFunc(r.problems, func(a, b Problem) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
 		return nil, &LoadError{Problems: r.problems}
 	}
 	return c, nil
@@ -108,7 +111,6 @@ func parse(r *reader, data []byte) *yaml.Node {
 	return doc.Content[0]
 }
 
-// loader holds one load's state.
 type loader struct {
 	*reader
 	regs Registries

@@ -1,7 +1,6 @@
 package routerconfig
 
 import (
-	"bytes"
 	"fmt"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -50,16 +49,8 @@ func Migrate(file string, data []byte, apis *registry.APIs) ([]byte, bool, error
 	if !changed {
 		return data, false, nil
 	}
-	var out bytes.Buffer
-	enc := yaml.NewEncoder(&out)
-	enc.SetIndent(2)
-	if err := enc.Encode(root); err != nil {
-		return nil, false, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, false, err
-	}
-	return out.Bytes(), true, nil
+	out, err := yaml.Dump(root, yaml.WithV3Defaults(), yaml.WithIndent(2))
+	return out, err == nil, err
 }
 
 // duplicates reports every duplicate key of every mapping under n, each
@@ -241,11 +232,8 @@ func replaceRemoved(n *yaml.Node, apis *yaml.Node) {
 }
 
 func joinComments(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
+	if a == "" || b == "" {
+		return a + b
 	}
 	return a + "\n" + b
 }

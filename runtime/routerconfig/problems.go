@@ -1,7 +1,7 @@
 package routerconfig
 
 import (
-	"strconv"
+	"fmt"
 	"strings"
 )
 
@@ -26,26 +26,20 @@ func (p Problem) Refusal() bool { return p.Rule != "" && p.Deployment != "" }
 
 // String is the problem on one line: file:line:column: path: message.
 func (p Problem) String() string {
-	var b strings.Builder
-	if p.File != "" {
-		b.WriteString(p.File)
-		b.WriteByte(':')
+	out := p.File
+	if p.Line > 0 && out != "" {
+		out += ":"
 	}
 	if p.Line > 0 {
-		b.WriteString(strconv.Itoa(p.Line))
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(p.Column))
-		b.WriteByte(':')
+		out += fmt.Sprintf("%d:%d", p.Line, p.Column)
 	}
-	if b.Len() > 0 {
-		b.WriteByte(' ')
+	if out != "" {
+		out += ": "
 	}
 	if p.Path != "" {
-		b.WriteString(p.Path)
-		b.WriteString(": ")
+		out += p.Path + ": "
 	}
-	b.WriteString(p.Message)
-	return b.String()
+	return out + p.Message
 }
 
 // LoadError is every problem a configuration has, in file order.

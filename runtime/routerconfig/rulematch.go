@@ -1,7 +1,6 @@
 package routerconfig
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -187,18 +186,10 @@ type ruleRef struct {
 // ruleNames reads a rules list of rule names, each checked once the rules
 // are read.
 func (l *loader) ruleNames(n *yaml.Node, path string, ref ruleRef) []string {
-	names, at, ok := l.strList(n, path)
-	if !ok {
-		return nil
-	}
-	if len(names) == 0 {
-		l.fail(n, path, "lists no rule; leave rules out to run none")
-	}
-	for i, name := range names {
-		r := ref
-		r.name, r.at, r.path = name, at[i], fmt.Sprintf("%s[%d]", path, i)
-		l.ruleRefs = append(l.ruleRefs, r)
-	}
+	names, _ := l.items(n, path, "lists no rule; leave rules out to run none", func(name string, at *yaml.Node, path string) {
+		ref.name, ref.at, ref.path = name, at, path
+		l.ruleRefs = append(l.ruleRefs, ref)
+	})
 	return names
 }
 

@@ -1,7 +1,6 @@
 package routerconfig
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -74,8 +73,13 @@ func (l *loader) rule(name string, s section) (Rule, bool) {
 // route, those present.
 func (l *loader) readRest(rule *Rule, s section) {
 	l.readAction(rule, s)
+	// The state parts: known part names, at least one.
 	if n, has := s.value("input"); has { //vocab:not-spec Router config key
-		rule.Input = l.input(n, s.at("input")) //vocab:not-spec Router config key
+		rule.Input, _ = l.items(n, s.at("input"), "lists no part", func(p string, at *yaml.Node, path string) { //vocab:not-spec Router config key
+			if !slices.Contains(InputParts, p) {
+				l.fail(at, path, "unknown part; allowed: %s", strings.Join(InputParts, ", "))
+			}
+		})
 	}
 	if n, has := s.value("timeout_ms"); has {
 		if ms, ok := l.integer(n, s.at("timeout_ms"), 1, maxTimeoutMs); ok {
@@ -85,23 +89,6 @@ func (l *loader) readRest(rule *Rule, s section) {
 	if v, ok := s.oneOf("on_unknown", onUnknownValues); ok {
 		rule.OnUnknown = OnUnknown(v)
 	}
-}
-
-// input reads the rule's state parts: known part names, at least one.
-func (l *loader) input(n *yaml.Node, path string) []string {
-	parts, at, ok := l.strList(n, path)
-	if !ok {
-		return nil
-	}
-	if len(parts) == 0 {
-		l.fail(n, path, "lists no part")
-	}
-	for i, p := range parts {
-		if !slices.Contains(InputParts, p) {
-			l.fail(at[i], fmt.Sprintf("%s[%d]", path, i), "unknown part; allowed: %s", strings.Join(InputParts, ", "))
-		}
-	}
-	return parts
 }
 
 // questions reads a rule's questions as a 5.0 request over the rule's

@@ -25,7 +25,6 @@ func (r *reader) fail(n *yaml.Node, path, format string, args ...any) {
 	r.problems = append(r.problems, p)
 }
 
-// entry is one key of a mapping and its value.
 type entry struct {
 	Key   string
 	KeyAt *yaml.Node
@@ -135,13 +134,11 @@ func (s section) require(keys ...string) bool {
 	return ok
 }
 
-// value returns key's value; false when the key is absent.
 func (s section) value(key string) (*yaml.Node, bool) {
 	e, ok := s.m[key]
 	return e.Value, ok
 }
 
-// at is key's key path.
 func (s section) at(key string) string { return join(s.path, key) }
 
 // fail records a problem at key's value, which is present.
@@ -237,7 +234,23 @@ func (r *reader) strList(n *yaml.Node, path string) ([]string, []*yaml.Node, boo
 	return out, at, ok
 }
 
-// join appends a key to a key path.
+// items reads a list of distinct strings with strList, refusing an empty
+// one with the problem empty, and calls each with every item, its node
+// and its key path.
+func (r *reader) items(n *yaml.Node, path, empty string, each func(item string, at *yaml.Node, path string)) ([]string, bool) {
+	list, at, ok := r.strList(n, path)
+	if !ok {
+		return nil, false
+	}
+	if len(list) == 0 {
+		r.fail(n, path, "%s", empty)
+	}
+	for i, item := range list {
+		each(item, at[i], fmt.Sprintf("%s[%d]", path, i))
+	}
+	return list, true
+}
+
 func join(path, key string) string {
 	if path == "" {
 		return key

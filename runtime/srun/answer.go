@@ -2,6 +2,7 @@ package srun
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
@@ -47,25 +48,9 @@ func (c *modelCaller) Call(ctx context.Context, x *engine.Exchange) []engine.Ite
 		}
 		resp := c.s.decideOne(ctx, c.start, &req)
 		out = append(out, engine.ItemResult{Name: b.Items[i].Name, Response: resp})
-		if x.FailFast && failed(resp) {
+		if x.FailFast && slices.ContainsFunc(resp.Answers, func(a ir.Answer) bool { return a.Error != "" }) {
 			break
 		}
 	}
 	return out
-}
-
-func failed(resp *ir.Response) bool {
-	for i := range resp.Answers {
-		if resp.Answers[i].Error != "" {
-			return true
-		}
-	}
-	return false
-}
-
-func reasonOf(a ir.Answer) string {
-	if a.Reason != "" {
-		return a.Reason
-	}
-	return string(a.Error)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -34,19 +35,9 @@ type Config struct {
 	MaxInFlight int
 	// RetryAfter is what 529 and 503 answers ask clients to wait.
 	RetryAfter time.Duration
-	// ShutdownTimeout bounds how long a shutdown waits for requests in
-	// flight to finish.
-	ShutdownTimeout time.Duration
-	// ReadTimeout bounds reading a request's body, from when its handler
-	// starts; WriteTimeout bounds each write of an answer. A stalled
-	// client frees its connection within them.
-	ReadTimeout, WriteTimeout time.Duration
-	// ReadHeaderTimeout bounds reading a request's headers, from when the
-	// connection is accepted or its next request begins: a client that
-	// trickles its headers, or sends none, is cut off within it.
-	// IdleTimeout bounds how long a keep-alive connection waits for its
-	// next request.
-	ReadHeaderTimeout, IdleTimeout time.Duration
+	// Timeouts bound the server's connections and requests, and Start's
+	// graceful shutdown.
+	listener.Timeouts
 	// SelfTestTimeout bounds the start-up self-test.
 	SelfTestTimeout time.Duration
 	// Engine answers the requests; nil means the reference scorer.
@@ -65,17 +56,8 @@ const (
 	DefaultAddr            = "127.0.0.1:8100"
 	DefaultMaxInFlight     = 64
 	DefaultRetryAfter      = time.Second
-	DefaultShutdownTimeout = 10 * time.Second
-	DefaultReadTimeout     = 10 * time.Second
-	DefaultWriteTimeout    = 10 * time.Second
-	// DefaultReadHeaderTimeout and DefaultIdleTimeout are net/http's
-	// common choices: headers arrive in one round trip, and a client
-	// between requests comes back within a couple of minutes or opens a
-	// new connection.
-	DefaultReadHeaderTimeout = 10 * time.Second
-	DefaultIdleTimeout       = 2 * time.Minute
-	DefaultSelfTestTimeout   = 60 * time.Second
-	DefaultListener          = "runtime"
+	DefaultSelfTestTimeout = 60 * time.Second
+	DefaultListener        = "runtime"
 )
 
 // Devices are the devices a model runs on.
@@ -105,11 +87,7 @@ func (c Config) withDefaults() (Config, error) {
 	c.Addr = cmp.Or(c.Addr, DefaultAddr)
 	c.MaxInFlight = cmp.Or(c.MaxInFlight, DefaultMaxInFlight)
 	c.RetryAfter = cmp.Or(c.RetryAfter, DefaultRetryAfter)
-	c.ShutdownTimeout = cmp.Or(c.ShutdownTimeout, DefaultShutdownTimeout)
-	c.ReadTimeout = cmp.Or(c.ReadTimeout, DefaultReadTimeout)
-	c.WriteTimeout = cmp.Or(c.WriteTimeout, DefaultWriteTimeout)
-	c.ReadHeaderTimeout = cmp.Or(c.ReadHeaderTimeout, DefaultReadHeaderTimeout)
-	c.IdleTimeout = cmp.Or(c.IdleTimeout, DefaultIdleTimeout)
+	c.Timeouts = c.Timeouts.WithDefaults()
 	c.SelfTestTimeout = cmp.Or(c.SelfTestTimeout, DefaultSelfTestTimeout)
 	c.Listener = cmp.Or(c.Listener, DefaultListener)
 	if c.Logger == nil {

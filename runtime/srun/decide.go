@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -102,17 +103,8 @@ func (s *Server) finish(req *ir.Request, resp *ir.Response, start time.Time, too
 // for a set question, its result under sets (a composed set answers its
 // labels as nouls under <question>.<label> instead of under its name).
 func answered(resp *ir.Response, q ir.Question) bool {
-	for i := range resp.Answers {
-		if resp.Answers[i].Name == q.Name {
-			return true
-		}
-	}
-	for i := range resp.Sets {
-		if resp.Sets[i].Question == q.Name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(resp.Answers, func(a ir.Answer) bool { return a.Name == q.Name }) ||
+		slices.ContainsFunc(resp.Sets, func(s ir.QuestionSet) bool { return s.Question == q.Name })
 }
 
 // meta is the response's meta: the engine's own members, then the
@@ -120,37 +112,16 @@ func answered(resp *ir.Response, q ir.Question) bool {
 // revision, precision and numerics from its card, the engine and device
 // serving it, and the timings of this request.
 func (s *Server) meta(engine jsonvalue.Value, total, decide time.Duration) jsonvalue.Value {
-	var members []jsonvalue.Member
-	if engine.Kind() == jsonvalue.KindObject {
-		members = append(members, engine.Members()...)
-	}
-	has := func(name string) bool {
-		for _, m := range members {
-			if m.Name == name {
-				return true
-			}
-		}
-		return false
-	}
-	add := func(name string, v jsonvalue.Value) {
-		if !has(name) {
-			members = append(members, jsonvalue.Member{Name: name, Value: v})
-		}
-	}
-	card := s.model.Card
-	add(vocab.ResponseModel, jsonvalue.String(s.model.Name)) // meta names the model as a response does
-	add("family", jsonvalue.String(string(s.model.Family)))
-	add("revision", jsonvalue.String(s.model.Revision))
-	add("precision", jsonvalue.String(card.Precision))
-	add("numerics", jsonvalue.String(card.Numerics))
-	add("engine", jsonvalue.String(s.cfg.EngineName))
-	add("device", jsonvalue.String(s.cfg.Device))
-	timings, _ := jsonvalue.Object(
-		jsonvalue.Member{Name: "total_ms", Value: jsonvalue.Float(millis(total))},
-		jsonvalue.Member{Name: "decide_ms", Value: jsonvalue.Float(millis(decide))},
-	)
-	add("timings", timings)
-	v, ok := jsonvalue.Object(members...)
+	timings := object(member("total_ms", jsonvalue.Float(millis(total))), member("decide_ms", jsonvalue.Float(millis(decide))))
+	v, ok := jsonvalue.Object(withMissing(engine,
+		member(vocab.ResponseModel, jsonvalue.String(s.model.Name)), // meta names the model as a response does
+		member("family", jsonvalue.String(string(s.model.Family))),
+		member("revision", jsonvalue.String(s.model.Revision)),
+		member("precision", jsonvalue.String(s.model.Card.Precision)),
+		member("numerics", jsonvalue.String(s.model.Card.Numerics)),
+		member("engine", jsonvalue.String(s.cfg.EngineName)),
+		member("device", jsonvalue.String(s.cfg.Device)),
+		member("timings", timings))...)
 	if !ok {
 		return engine
 	}

@@ -5,7 +5,7 @@
 // A request goes through fixed steps: the front every server shares
 // (listener.Front: request id, deadlines, metrics, access log), readiness
 // (health.go: 503 starting until the model passed its family's self-test,
-// selftest.go), the body within 32 MiB (limits.go: 413 decided without
+// selftest.go), the body within 32 MiB (BodyLimit: 413 decided without
 // reading past the limit) under the body-read deadline, admission
 // (admission.go: a bounded number in flight, 529 past it, counted from
 // when the body has been read, so a slow sender holds no slot), then the

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -32,6 +30,7 @@ type testServer struct {
 	t    *testing.T
 	run  *srun.Running
 	url  string
+	addr string // host:port
 	logs *testkit.LogBuffer
 	// stop asks the server to shut down, as SIGTERM does.
 	stop context.CancelFunc
@@ -78,10 +77,10 @@ func startNotReady(t *testing.T, cfg srun.Config) *testServer {
 			t.Error("the server did not stop within 15s")
 		}
 	})
-	return &testServer{t: t, run: run, url: run.URL(), logs: logs, stop: cancel}
+	return &testServer{t: t, run: run, url: run.URL(), addr: strings.TrimPrefix(run.URL(), "http://"), logs: logs, stop: cancel}
 }
 
-// waitReady polls GET /health until 200, for at most 10 s.
+// waitReady waits, at most 10 s, until the server passed its self-test.
 func (s *testServer) waitReady() {
 	s.t.Helper()
 	if err := s.ready(); err != nil {
@@ -89,27 +88,9 @@ func (s *testServer) waitReady() {
 	}
 }
 
-// ready polls GET /health until 200, for at most 10 s, and reports why
-// the server did not become ready.
-func (s *testServer) ready() error {
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-s.run.Done():
-			return fmt.Errorf("the server stopped while starting: %v", s.run.Wait())
-		default:
-		}
-		resp, err := client.Get(s.url + "/health")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return nil
-			}
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	return errors.New("the server was not ready within 10s")
-}
+// ready waits, at most 10 s, until the server passed its self-test, and
+// reports why it did not.
+func (s *testServer) ready() error { return s.run.WaitReady(10 * time.Second) }
 
 // reply is one HTTP answer.
 type reply struct {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
 // APIVersion is the model runtime contract the server speaks, reported as
@@ -29,28 +30,27 @@ func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 	}
 	if s.Ready() {
 		body, _ := jsonvalue.Object(health...)
-		writeJSON(w, http.StatusOK, jsonvalue.Compact(body))
+		listener.WriteJSON(w, http.StatusOK, jsonvalue.Compact(body))
 		return
 	}
 	health[0].Value = jsonvalue.String(vocab.CodeStarting) // the status says what the error code says
 	e := starting()
-	writeJSON(w, e.Status, withMembers(s.errorBody(w.Header(), nil, e), health))
+	body, _ := jsonvalue.Decode(s.errorBody(w.Header(), nil, e), jsonvalue.Options{})
+	out, _ := jsonvalue.Object(withMissing(body, health...)...)
+	listener.WriteJSON(w, e.Status, jsonvalue.Compact(out))
 }
 
-// withMembers adds members to a JSON object body, keeping its own members
-// first and skipping a name it already has. A body that is not an object
-// (which no codec writes) is replaced by the members alone.
-func withMembers(body []byte, extra []jsonvalue.Member) []byte {
-	v, err := jsonvalue.Decode(body, jsonvalue.Options{})
+// withMissing is obj's members (none when it is not an object), then each
+// of extra whose name obj does not have.
+func withMissing(obj jsonvalue.Value, extra ...jsonvalue.Member) []jsonvalue.Member {
 	var members []jsonvalue.Member
-	if err == nil && v.Kind() == jsonvalue.KindObject {
-		members = append(members, v.Members()...)
+	if obj.Kind() == jsonvalue.KindObject {
+		members = append(members, obj.Members()...)
 	}
 	for _, m := range extra {
-		if _, has := v.Get(m.Name); !has {
+		if _, has := obj.Get(m.Name); !has {
 			members = append(members, m)
 		}
 	}
-	out, _ := jsonvalue.Object(members...)
-	return jsonvalue.Compact(out)
+	return members
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -85,7 +86,7 @@ func TestGracefulShutdownFinishesInFlight(t *testing.T) {
 	// New connections are refused once the listener is closed.
 	refused := false
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		c, err := net.DialTimeout("tcp", s.run.Addr().String(), time.Second)
+		c, err := net.DialTimeout("tcp", s.addr, time.Second)
 		if err != nil {
 			refused = true
 			break
@@ -114,7 +115,7 @@ func TestGracefulShutdownFinishesInFlight(t *testing.T) {
 // A shutdown that runs out of time says so.
 func TestShutdownTimeout(t *testing.T) {
 	g := newGate(srun.ReferenceEngine(), false)
-	s := start(t, srun.Config{Engine: g, ShutdownTimeout: 50 * time.Millisecond})
+	s := start(t, srun.Config{Engine: g, Timeouts: listener.Timeouts{ShutdownTimeout: 50 * time.Millisecond}})
 	defer g.release()
 	g.armed.Store(true)
 	go func() {

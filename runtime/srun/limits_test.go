@@ -34,7 +34,7 @@ const urgent = `{"model": "vllm-sr/vela3-fast",
 // sent: the test sends the headers only and gets its answer.
 func TestTooLargeIsRefusedBeforeTheBodyIsSent(t *testing.T) {
 	s := start(t, srun.Config{})
-	conn, err := net.DialTimeout("tcp", s.run.Addr().String(), 5*time.Second)
+	conn, err := net.DialTimeout("tcp", s.addr, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

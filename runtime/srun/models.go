@@ -7,6 +7,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -20,7 +21,7 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, nil, unwritableAnswer())
 		return
 	}
-	writeJSON(w, http.StatusOK, body)
+	listener.WriteJSON(w, http.StatusOK, body)
 }
 
 // listedModel is m as GET /v1/models lists it.
@@ -69,10 +70,6 @@ func features(c *table.Card) []string {
 // those of its limits, are the model card's (specs/models.schema.json), a
 // schema generated/vocab does not hold: System One types card as an object.
 func cardValue(c *table.Card) jsonvalue.Value {
-	types := make([]jsonvalue.Value, len(c.QuestionTypes))
-	for i, t := range c.QuestionTypes {
-		types[i] = jsonvalue.String(string(t))
-	}
 	presets := make([]jsonvalue.Value, len(c.Presets))
 	for i, p := range c.Presets {
 		presets[i] = object(
@@ -80,14 +77,10 @@ func cardValue(c *table.Card) jsonvalue.Value {
 			member("type", jsonvalue.String(string(p.Type))), //vocab:not-spec model card key
 		)
 	}
-	modalities := make([]jsonvalue.Value, len(c.Modalities))
-	for i, m := range c.Modalities {
-		modalities[i] = jsonvalue.String(string(m))
-	}
 	members := []jsonvalue.Member{
-		member("question_types", jsonvalue.Array(types...)),
+		member("question_types", stringArray(c.QuestionTypes)),
 		member("presets", jsonvalue.Array(presets...)),
-		member("modalities", jsonvalue.Array(modalities...)),
+		member("modalities", stringArray(c.Modalities)),
 		member("limits", limitsValue(&c.Limits)),
 		member("role_aware", jsonvalue.Bool(c.RoleAware)),
 		member("over", jsonvalue.String(string(c.Over))),              //vocab:not-spec model card key
@@ -168,10 +161,10 @@ func object(members ...jsonvalue.Member) jsonvalue.Value {
 	return v
 }
 
-func stringArray(ss []string) jsonvalue.Value {
+func stringArray[S ~string](ss []S) jsonvalue.Value {
 	items := make([]jsonvalue.Value, len(ss))
 	for i, s := range ss {
-		items[i] = jsonvalue.String(s)
+		items[i] = jsonvalue.String(string(s))
 	}
 	return jsonvalue.Array(items...)
 }

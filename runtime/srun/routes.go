@@ -71,6 +71,11 @@ func (s *Server) Handler() http.Handler {
 	})
 }
 
+// BodyLimit is the largest request body the server reads, in bytes, both
+// as sent and after a Content-Encoding is undone: the generated body_bytes
+// limit (32 MiB). listener.ReadBody reads it.
+var BodyLimit = vocab.LimitBodyBytes
+
 // work is the handler of a POST endpoint: readiness, the body within its
 // limit, admission, then the pipeline (runtime/engine): the listener
 // codec's reading, the model check, the model in process, the answer.
@@ -100,7 +105,7 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 			s.writeError(w, req, e)
 			return
 		}
-		writeJSON(w, http.StatusOK, answer)
+		listener.WriteJSON(w, http.StatusOK, answer)
 	}
 }
 

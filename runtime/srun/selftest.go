@@ -1,6 +1,7 @@
 package srun
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -67,7 +68,7 @@ func (s *Server) selfTestCase(ctx context.Context, c table.CorpusCase) (bool, er
 	resp = s.finish(req, resp, time.Now(), 0)
 	for _, a := range resp.Answers {
 		if a.Error != "" {
-			return false, fmt.Errorf("question %q failed: %s (%s)", a.Name, a.Error, reasonOf(a))
+			return false, fmt.Errorf("question %q failed: %s (%s)", a.Name, a.Error, cmp.Or(a.Reason, string(a.Error)))
 		}
 	}
 	return true, nil

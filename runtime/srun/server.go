@@ -50,7 +50,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("unknown model %q; supported: %s", cfg.Model, strings.Join(ModelNames(), ", "))
 	}
 	if cfg.Engine == nil {
-		cfg.Engine = referenceEngine(cfg.Device)
+		cfg.Engine = &refscorer.Scorer{Device: cfg.Device} // the reference scorer, reporting the device in meta
 		cfg.EngineName = cmp.Or(cfg.EngineName, refscorer.Engine)
 	}
 	cfg.EngineName = cmp.Or(cfg.EngineName, "custom")

@@ -3,17 +3,19 @@ package srun
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"time"
 )
 
-// Running is a started server: its address, and how it ends.
+// Running is a started server: its URL, its readiness, and how it ends.
 type Running struct {
-	server *Server
-	addr   net.Addr
-	done   chan struct{}
-	err    error
+	url   string
+	ready chan struct{} // closed once the self-test passed
+	done  chan struct{}
+	err   error
 }
 
 // Start builds a server for cfg, listens on cfg.Addr and serves, then
@@ -34,24 +36,9 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.serve(ctx, ln), nil
-}
-
-func (s *Server) serve(ctx context.Context, ln net.Listener) *Running {
-	hs := &http.Server{
-		Handler: s.Handler(),
-		// Headers have their own deadline here; the body's and the
-		// answer's are per request (listener.Front: cfg.ReadTimeout and
-		// cfg.WriteTimeout), so a stalled client frees its connection
-		// within seconds while a long computation is not cut.
-		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
-		IdleTimeout:       s.cfg.IdleTimeout,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		// Requests do not inherit ctx: cancelling ctx starts a graceful
-		// shutdown, which lets the requests in flight finish.
-		BaseContext: func(net.Listener) context.Context { return context.Background() },
-	}
-	run := &Running{server: s, addr: ln.Addr(), done: make(chan struct{})}
+	addr := slog.String("addr", ln.Addr().String())
+	hs := s.cfg.Server(s.Handler(), s.log)
+	run := &Running{url: "http://" + ln.Addr().String(), ready: make(chan struct{}), done: make(chan struct{})}
 	stop, stopNow := context.WithCancelCause(ctx)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
@@ -62,7 +49,8 @@ func (s *Server) serve(ctx context.Context, ln net.Listener) *Running {
 			return
 		}
 		s.metrics.SetReady(true)
-		s.log.Info("ready", slog.String("addr", ln.Addr().String()))
+		close(run.ready)
+		s.log.Info("ready", addr)
 	}()
 	go func() {
 		defer close(run.done)
@@ -79,8 +67,8 @@ func (s *Server) serve(ctx context.Context, ln net.Listener) *Running {
 		}
 		run.err = s.shutdown(hs, cause)
 	}()
-	s.log.Info("listening", slog.String("addr", ln.Addr().String()))
-	return run
+	s.log.Info("listening", addr)
+	return run, nil
 }
 
 // shutdown stops hs gracefully and reports why the server ended: cause
@@ -88,14 +76,7 @@ func (s *Server) serve(ctx context.Context, ln net.Listener) *Running {
 // shutdown that ran out of time.
 func (s *Server) shutdown(hs *http.Server, cause error) error {
 	s.log.Info("shutting down", slog.Int("in_flight", s.admission.inFlight()))
-	ctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
-	defer cancel()
-	err := hs.Shutdown(ctx)
-	if err != nil {
-		_ = hs.Close()
-		err = errors.New("shutdown timed out with requests in flight")
-	}
-	if e := errors.Join(cause, err); e != nil {
+	if e := errors.Join(cause, s.cfg.Shutdown(hs)); e != nil {
 		s.log.Error("stopped", slog.String("error", e.Error())) //vocab:not-spec slog attribute key
 		return e
 	}
@@ -103,17 +84,21 @@ func (s *Server) shutdown(hs *http.Server, cause error) error {
 	return nil
 }
 
-// Addr is the address the server listens on.
-func (r *Running) Addr() net.Addr { return r.addr }
-
 // URL is the server's root URL, http://host:port.
-func (r *Running) URL() string { return "http://" + r.addr.String() }
+func (r *Running) URL() string { return r.url }
 
-// Server is the running server.
-func (r *Running) Server() *Server { return r.server }
-
-// Done is closed once the server has stopped.
-func (r *Running) Done() <-chan struct{} { return r.done }
+// WaitReady waits up to timeout for the server to pass its self-test, and
+// says why it did not: the server stopped first, or the time ran out.
+func (r *Running) WaitReady(timeout time.Duration) error {
+	select {
+	case <-r.ready:
+		return nil
+	case <-r.done:
+		return fmt.Errorf("the server stopped while starting: %v", r.err)
+	case <-time.After(timeout):
+		return fmt.Errorf("the server was not ready within %v", timeout)
+	}
+}
 
 // Wait blocks until the server has stopped and returns why: nil after a
 // requested stop whose requests in flight all finished.

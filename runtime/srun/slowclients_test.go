@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/testkit"
@@ -27,7 +28,7 @@ var slowDeadlines = testkit.SlowDeadlines{Header: 400 * time.Millisecond, Read: 
 func slowConfig(schema table.SchemaID) srun.Config {
 	d := slowDeadlines
 	return srun.Config{Model: testkit.HostileModel, Schema: schema, MaxInFlight: 4,
-		ReadHeaderTimeout: d.Header, ReadTimeout: d.Read, WriteTimeout: d.Write, IdleTimeout: d.Idle}
+		Timeouts: listener.Timeouts{ReadHeaderTimeout: d.Header, ReadTimeout: d.Read, WriteTimeout: d.Write, IdleTimeout: d.Idle}}
 }
 
 // TestSlowClients runs the slow-client suite (runtime/testkit) against
@@ -54,8 +55,8 @@ func TestSlowClients(t *testing.T) {
 // was held until the write ended: 64 such clients locked every other
 // client out for the write timeout.)
 func TestSlowReaderHoldsNoSlot(t *testing.T) {
-	s := start(t, srun.Config{Model: testkit.HostileModel, MaxInFlight: 1, WriteTimeout: 10 * time.Second})
-	c, err := net.DialTimeout("tcp", s.run.Addr().String(), 5*time.Second)
+	s := start(t, srun.Config{Model: testkit.HostileModel, MaxInFlight: 1, Timeouts: listener.Timeouts{WriteTimeout: 10 * time.Second}})
+	c, err := net.DialTimeout("tcp", s.addr, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

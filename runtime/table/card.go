@@ -1,5 +1,7 @@
 package table
 
+import "slices"
+
 // The types below are the rows of srgen's generated model catalogue
 // (generated/catalog), built from specs/models/models.yaml. Slices in a row
 // are in the specification's order and must not be modified by callers.
@@ -156,24 +158,10 @@ type PresetCriterion struct {
 }
 
 // Answers reports whether the card answers question type t.
-func (c *Card) Answers(t QuestionType) bool {
-	for _, x := range c.QuestionTypes {
-		if x == t {
-			return true
-		}
-	}
-	return false
-}
+func (c *Card) Answers(t QuestionType) bool { return slices.Contains(c.QuestionTypes, t) }
 
 // Reads reports whether the card reads modality m.
-func (c *Card) Reads(m Modality) bool {
-	for _, x := range c.Modalities {
-		if x == m {
-			return true
-		}
-	}
-	return false
-}
+func (c *Card) Reads(m Modality) bool { return slices.Contains(c.Modalities, m) }
 
 // Preset returns the card's preset named name.
 func (c *Card) Preset(name string) (CardPreset, bool) {
@@ -186,14 +174,7 @@ func (c *Card) Preset(name string) (CardPreset, bool) {
 }
 
 // HasSpanHead reports whether the card has the span head named head.
-func (c *Card) HasSpanHead(head string) bool {
-	for _, h := range c.SpanHeads {
-		if h == head {
-			return true
-		}
-	}
-	return false
-}
+func (c *Card) HasSpanHead(head string) bool { return slices.Contains(c.SpanHeads, head) }
 
 // Range returns the count range that bounds question type t's criteria,
 // and false for a type whose criteria have no count (noul, box, track).

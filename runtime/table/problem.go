@@ -148,30 +148,13 @@ func cutAt(s string, n int) int {
 }
 
 // ClipPointer returns the JSON Pointer p with every segment longer than
-// MaxNameBytes cut as ClipName cuts names; a pointer with no such segment
-// is returned as it is.
+// MaxNameBytes cut as ClipName cuts names.
 func ClipPointer(p string) string {
-	long := false
-	for seg := range strings.SplitSeq(p, "/") {
-		if len(seg) > MaxNameBytes {
-			long = true
-			break
-		}
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		segs[i] = ClipName(seg)
 	}
-	if !long {
-		return p
-	}
-	var b strings.Builder
-	for i, seg := range strings.Split(p, "/") {
-		if i > 0 {
-			b.WriteByte('/')
-		}
-		if len(seg) > MaxNameBytes {
-			seg = seg[:cutAt(seg, MaxNameBytes)] + ClipMark
-		}
-		b.WriteString(seg)
-	}
-	return b.String()
+	return strings.Join(segs, "/")
 }
 
 // Path is a location inside a message, built on the caller's stack while a

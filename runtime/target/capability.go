@@ -64,21 +64,11 @@ type CarryError struct {
 // Error returns one line: deployment "d" (schema) cannot carry: what at
 // path; what at path.
 func (e *CarryError) Error() string {
-	var b strings.Builder
-	b.WriteString("deployment ")
-	b.WriteString(quote(e.Deployment))
-	b.WriteString(" (")
-	b.WriteString(e.Schema)
-	b.WriteString(") cannot carry: ")
+	missing := make([]string, len(e.Missing))
 	for i, m := range e.Missing {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(m.What)
-		b.WriteString(" at ")
-		b.WriteString(m.Path.Clipped(len(m.Path)).String()) // names cut: the line reaches clients
+		missing[i] = m.What + " at " + m.Path.Clipped(len(m.Path)).String() // names cut: the line reaches clients
 	}
-	return b.String()
+	return "deployment " + quote(e.Deployment) + " (" + e.Schema + ") cannot carry: " + strings.Join(missing, "; ")
 }
 
 // ErrorBody is the refusal a client gets: 400 unsupported_capability with

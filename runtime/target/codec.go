@@ -2,6 +2,7 @@ package target
 
 import (
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
@@ -15,14 +16,7 @@ type Capability string
 type CapabilitySet []Capability
 
 // Has reports whether c is in the set.
-func (s CapabilitySet) Has(c Capability) bool {
-	for _, x := range s {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
+func (s CapabilitySet) Has(c Capability) bool { return slices.Contains(s, c) }
 
 // Target is one deployment a plan is made for.
 type Target struct {

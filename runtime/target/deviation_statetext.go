@@ -1,6 +1,8 @@
 package target
 
 import (
+	"slices"
+
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -86,20 +88,10 @@ func rewriteState(request jsonvalue.Value, at ir.Path, diags *ir.Diagnostics) js
 		// A text state has no keys for roles to name; the whole text is the
 		// user's content, as on every family without roles.
 		diags.Add(ir.DiagnosticDropped, vocab.RequestRoles, at.Key(vocab.RequestRoles))
-		request = without(request, vocab.RequestRoles)
+		request = object(slices.DeleteFunc(slices.Clone(request.Members()),
+			func(m jsonvalue.Member) bool { return m.Name == vocab.RequestRoles }))
 	}
 	return request
-}
-
-// without returns obj without member name.
-func without(obj jsonvalue.Value, name string) jsonvalue.Value {
-	members := make([]jsonvalue.Member, 0, obj.Len())
-	for _, m := range obj.Members() {
-		if m.Name != name {
-			members = append(members, m)
-		}
-	}
-	return object(members)
 }
 
 // StateTextOf is the text an object or array state is sent as:

@@ -29,8 +29,7 @@
 // one request body for convert; CarryChecker, for a schema that cannot
 // carry all of the IR (systemone/0.2), lists what a request needs that the
 // schema or the deployment's declared capabilities cannot carry, which
-// CheckCarry and CheckCarryRequest turn into a *CarryError before any
-// call.
+// CheckCarry turns into a *CarryError before any call.
 //
 // There is one codec per upstream schema: Standard02 (systemone/0.2), V50
 // (vllm-sr/5.0) and Internal (a model runtime's /v1/decisions and

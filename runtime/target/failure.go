@@ -28,21 +28,12 @@ func NoReplyError(err error) *ir.ErrorBody {
 		return upstreamFailedReading(vocab.ReasonUpstreamReplyTooLarge)
 	case errors.Is(err, ErrReplyCut):
 		return upstreamFailedReading(vocab.ReasonUpstreamReplyCut)
+	case errors.Is(err, context.DeadlineExceeded):
+		return &ir.ErrorBody{Status: http.StatusGatewayTimeout, Code: ir.ErrorQuestionFailed, Reason: string(ir.QuestionErrorDeadlineExceeded),
+			Message: "the upstream call did not answer before the caller's deadline"}
 	}
-	if errors.Is(err, context.DeadlineExceeded) {
-		return &ir.ErrorBody{
-			Status:  http.StatusGatewayTimeout,
-			Code:    ir.ErrorQuestionFailed,
-			Reason:  string(ir.QuestionErrorDeadlineExceeded),
-			Message: "the upstream call did not answer before the caller's deadline",
-		}
-	}
-	return &ir.ErrorBody{
-		Status:  http.StatusServiceUnavailable,
-		Code:    codeUnavailable,
-		Reason:  vocab.ReasonUpstreamUnreachable,
-		Message: "the upstream deployment could not be reached",
-	}
+	return &ir.ErrorBody{Status: http.StatusServiceUnavailable, Code: codeUnavailable, Reason: vocab.ReasonUpstreamUnreachable,
+		Message: "the upstream deployment could not be reached"}
 }
 
 // MalformedReplyError is the error body of a reply that is not what the
@@ -54,12 +45,8 @@ func MalformedReplyError(err error) *ir.ErrorBody {
 	if errors.As(err, &pe) {
 		path = pe.Path
 	}
-	return &ir.ErrorBody{
-		Status:  http.StatusBadGateway,
-		Code:    codeUpstreamError,
-		Reason:  vocab.ReasonInvalidUpstreamReply,
-		Message: "the upstream deployment answered with a body its schema does not define, at " + path.String(),
-	}
+	return &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError, Reason: vocab.ReasonInvalidUpstreamReply,
+		Message: "the upstream deployment answered with a body its schema does not define, at " + path.String()}
 }
 
 func upstreamFailedReading(reason string) *ir.ErrorBody {
@@ -118,7 +105,3 @@ func failedAnswers(it PlannedItem, e *ir.ErrorBody) []ir.Answer {
 	}
 	return answers
 }
-
-// errDeadline stands for a call the caller's deadline cut off before it
-// answered.
-var errDeadline = context.DeadlineExceeded

@@ -9,12 +9,6 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// The model runtime's native endpoints, which Internal calls.
-const (
-	DecisionsPath = vocab.PathDecisions
-	BundlePath    = vocab.PathBundle
-)
-
 // Internal is the Router's client codec for the hops inside a
 // deployment: the Router to a model runtime's POST /v1/decisions and POST
 // /v1/bundle, in the internal wire form (internalwire: the 4.0 request
@@ -74,7 +68,7 @@ func (internalCodec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics
 		r := b.Items[0].Request
 		r.Model = &model
 		r.Options = itemOptions(&r, b.Options)
-		url = base + DecisionsPath
+		url = base + vocab.PathDecisions
 		body, err = internalwire.EncodeRequest(&r)
 	} else {
 		bundle := ir.Batch{Model: &model, Layout: b.Layout, Items: make([]ir.BatchItem, len(b.Items))}
@@ -84,20 +78,13 @@ func (internalCodec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics
 			r.Options = itemOptions(&r, b.Options)
 			bundle.Items[i] = ir.BatchItem{Name: b.Items[i].Name, Request: r}
 		}
-		url = base + BundlePath
+		url = base + vocab.PathBundle
 		body, err = internalwire.EncodeBundle(&bundle)
 	}
 	if err != nil {
 		return Plan{}, nil, err
 	}
-	order, items := PlanItems(b)
-	return Plan{
-		Calls:          []WireCall{{Method: http.MethodPost, URL: url, Header: JSONHeader(), Body: body, Items: order}},
-		MaxConcurrency: t.MaxConcurrencyOrDefault(),
-		Order:          order,
-		Items:          items,
-		Deadline:       p.Deadline,
-	}, nil, nil
+	return oneCall(b, t, p, WireCall{Method: http.MethodPost, URL: url, Header: callHeader(false), Body: body}), nil, nil
 }
 
 // itemOptions are the options an item goes with: its own, else the
@@ -130,7 +117,7 @@ func (internalCodec) WriteRequest(r *ir.Request, t Target) (WireCall, ir.Diagnos
 		return WireCall{}, nil, err
 	}
 	base, _ := t.BaseURL()
-	return WireCall{Method: http.MethodPost, URL: base + DecisionsPath, Header: JSONHeader(), Body: body, Items: []string{SingleItem}}, nil, nil
+	return WireCall{Method: http.MethodPost, URL: base + vocab.PathDecisions, Header: callHeader(false), Body: body, Items: []string{SingleItem}}, nil, nil
 }
 
 // ReadRequest reads one request in the internal form, with the 4.0-only

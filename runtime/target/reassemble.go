@@ -1,6 +1,8 @@
 package target
 
 import (
+	"context"
+
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
@@ -91,7 +93,7 @@ func resultOf(m map[string]ItemResult, name string) ItemResult {
 	if r, ok := m[name]; ok {
 		return r
 	}
-	return ItemResult{Name: name, Error: NoReplyError(errDeadline)}
+	return ItemResult{Name: name, Error: NoReplyError(context.DeadlineExceeded)}
 }
 
 // locateInBatch moves each detail item's loc from one request's body

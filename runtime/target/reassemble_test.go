@@ -1,6 +1,7 @@
 package target
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
@@ -39,7 +40,7 @@ func TestReassembleMissingAndDuplicateResults(t *testing.T) {
 func TestCallFailedNamesEachItem(t *testing.T) {
 	p := &Plan{Items: []PlannedItem{{Name: "x", Questions: []QuestionRef{{Name: "first"}}}, {Name: "y"}}}
 	call := &WireCall{Items: []string{"x", "y"}}
-	got := CallFailed(p, call, NoReplyError(errDeadline), 0)
+	got := CallFailed(p, call, NoReplyError(context.DeadlineExceeded), 0)
 	if got[0].Error.State != "x" || got[0].Error.Question != "first" || got[1].Error.State != "y" || got[1].Error.Question != "" {
 		t.Fatalf("%+v %+v", got[0].Error, got[1].Error)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -60,21 +61,14 @@ var (
 //	other 4xx               502 upstream_error   upstream_refused
 //	other 5xx, 500          502 upstream_error   upstream_server_error
 func (rd ReplyReader) Error(status int, header http.Header, body []byte, items []PlannedItem) (*ir.ErrorBody, time.Duration) {
-	rep := rd.report(body)
+	var rep upstreamReport // the zero report for a body that is not JSON
+	if root, err := decode(body); err == nil {
+		rep = upstreamReport(internalwire.ReadErrorReport(root, rd.Extensions))
+	}
 	rep.keepOnly(items)
 	e := errorOfStatus(status, rep)
 	e.State = rep.State
 	return e, RetryDelay(e.Status, header)
-}
-
-// report reads the body's error report (internalwire.ReadErrorReport);
-// the zero report for a body that is not JSON.
-func (rd ReplyReader) report(body []byte) upstreamReport {
-	root, err := decode(body)
-	if err != nil {
-		return upstreamReport{}
-	}
-	return upstreamReport(internalwire.ReadErrorReport(root, rd.Extensions))
 }
 
 // upstreamReport is what an error body says that can be checked: fixed
@@ -86,7 +80,7 @@ type upstreamReport internalwire.ErrorReport
 // state, of any item), a code that is not a request error code, and a
 // reason the specification does not define, with its limit.
 func (r *upstreamReport) keepOnly(items []PlannedItem) {
-	if !hasItem(items, r.State) {
+	if !slices.ContainsFunc(items, func(it PlannedItem) bool { return it.Name == r.State }) {
 		r.State = ""
 	}
 	if !hasQuestion(items, r.State, r.Question) {
@@ -100,30 +94,13 @@ func (r *upstreamReport) keepOnly(items []PlannedItem) {
 	}
 }
 
-func hasItem(items []PlannedItem, name string) bool {
-	for _, it := range items {
-		if it.Name == name && name != "" {
-			return true
-		}
-	}
-	return false
-}
-
+// hasQuestion reports whether question is one of state's item, or with no
+// state, of any item.
 func hasQuestion(items []PlannedItem, state, question string) bool {
-	if question == "" {
-		return false
-	}
-	for _, it := range items {
-		if state != "" && it.Name != state {
-			continue
-		}
-		for _, q := range it.Questions {
-			if q.Name == question {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(items, func(it PlannedItem) bool {
+		return (state == "" || it.Name == state) &&
+			slices.ContainsFunc(it.Questions, func(q QuestionRef) bool { return q.Name == question })
+	})
 }
 
 // errorOfStatus is the error table's entry for status (see Error).

@@ -1,6 +1,7 @@
 package target
 
 import (
+	"context"
 	"net/http"
 	"reflect"
 	"strings"
@@ -130,7 +131,7 @@ func TestNoReplyError(t *testing.T) {
 	}{
 		{ErrReplyTooLarge, 502, "upstream_error", "upstream_reply_too_large"},
 		{ErrReplyCut, 502, "upstream_error", "upstream_reply_cut"},
-		{errDeadline, 504, "question_failed", "deadline_exceeded"},
+		{context.DeadlineExceeded, 504, "question_failed", "deadline_exceeded"},
 		{http.ErrHandlerTimeout, 503, "unavailable", "upstream_unreachable"},
 	} {
 		e := NoReplyError(c.err)

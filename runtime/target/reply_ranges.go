@@ -5,6 +5,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -60,7 +61,7 @@ func checkChoice(a *ir.Answer, options []string) (reason, message string) {
 	if a.Choice != nil && !slices.Contains(options, *a.Choice) {
 		return vocab.ReasonAnswerKeyMismatch, "the upstream answer's " + vocab.AnswerChoice + " is not one of the question's options"
 	}
-	if !sameKeys(len(a.Probabilities), probabilityKey(a), options) {
+	if !sameKeys(a.Probabilities, probabilityKey, options) {
 		return vocab.ReasonAnswerKeyMismatch, "the upstream answer's " + vocab.AnswerProbabilities + " are not keyed by exactly the question's options"
 	}
 	return "", ""
@@ -73,10 +74,10 @@ func checkScore(a *ir.Answer, levels []string) (reason, message string) {
 	if levels == nil {
 		return "", ""
 	}
-	if !sameKeys(len(a.Probabilities), probabilityKey(a), levels) {
+	if !sameKeys(a.Probabilities, probabilityKey, levels) {
 		return vocab.ReasonAnswerKeyMismatch, "the upstream answer's " + vocab.AnswerProbabilities + " are not keyed by exactly the question's levels"
 	}
-	if a.Legend != nil && !sameKeys(len(a.Legend), legendKey(a), levels) {
+	if a.Legend != nil && !sameKeys(a.Legend, legendKey, levels) {
 		return vocab.ReasonAnswerKeyMismatch, "the upstream answer's " + vocab.AnswerLegend + " is not keyed by exactly the question's levels"
 	}
 	return "", ""
@@ -89,16 +90,16 @@ func outOfRange(member string) (reason, message string) {
 // unitInterval reports 0 <= f <= 1 (false for NaN).
 func unitInterval(f float64) bool { return f >= 0 && f <= 1 }
 
-// sameKeys reports whether the n keys key gives are exactly want's, in
-// any order. Neither repeats a key: the decoder refuses a repeated member
+// sameKeys reports whether the keys of got are exactly want's, in any
+// order. Neither repeats a key: the decoder refuses a repeated member
 // name, and a request's options and levels are distinct.
-func sameKeys(n int, key func(int) string, want []string) bool {
-	if n != len(want) {
+func sameKeys[T any](got []T, key func(T) string, want []string) bool {
+	if len(got) != len(want) {
 		return false
 	}
 	if len(want) <= 16 {
-		for i := range n {
-			if !slices.Contains(want, key(i)) {
+		for _, g := range got {
+			if !slices.Contains(want, key(g)) {
 				return false
 			}
 		}
@@ -108,18 +109,14 @@ func sameKeys(n int, key func(int) string, want []string) bool {
 	for _, k := range want {
 		set[k] = struct{}{}
 	}
-	for i := range n {
-		if _, ok := set[key(i)]; !ok {
+	for _, g := range got {
+		if _, ok := set[key(g)]; !ok {
 			return false
 		}
 	}
 	return true
 }
 
-func probabilityKey(a *ir.Answer) func(int) string {
-	return func(i int) string { return a.Probabilities[i].Key }
-}
+func probabilityKey(p ir.Probability) string { return p.Key }
 
-func legendKey(a *ir.Answer) func(int) string {
-	return func(i int) string { return a.Legend[i].Name }
-}
+func legendKey(m jsonvalue.Member) string { return m.Name }

@@ -2,6 +2,7 @@ package target
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
@@ -71,7 +72,7 @@ func (rd ReplyReader) failedCall(p *Plan, call *WireCall, reply *WireReply) ([]I
 	}
 	items, _ := CallItems(p, call)
 	e, retry := rd.Error(reply.Status, reply.Header, reply.Body, items)
-	if len(call.Items) < 2 || !carries(call, e.State) {
+	if len(call.Items) < 2 || e.State == "" || !slices.Contains(call.Items, e.State) {
 		return CallFailed(p, call, e, retry), true
 	}
 	out := make([]ItemResult, 0, len(call.Items))
@@ -85,13 +86,4 @@ func (rd ReplyReader) failedCall(p *Plan, call *WireCall, reply *WireReply) ([]I
 			Reason: ReasonBatchCallFailed, Message: "another request of the same upstream batch call failed", State: name}})
 	}
 	return out, true
-}
-
-func carries(call *WireCall, name string) bool {
-	for _, n := range call.Items {
-		if n == name && name != "" {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package target
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -97,7 +98,7 @@ func (standard02Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnosti
 		return Plan{}, nil, err
 	}
 	var diags ir.Diagnostics
-	noteBatchOptions(b.Options, &diags)
+	noteOptions(b.Options, ir.Path{{Name: vocab.BatchOptions}}, &diags)
 	plan := Plan{MaxConcurrency: t.MaxConcurrencyOrDefault(), Deadline: p.Deadline,
 		Calls: make([]WireCall, 0, len(b.Items))}
 	for i := range b.Items {
@@ -141,60 +142,33 @@ func sendable(in *ir.Request, model string, at ir.Path, diags *ir.Diagnostics) i
 	return r
 }
 
-func noteBatchOptions(o *ir.Options, diags *ir.Diagnostics) {
-	noteOptions(o, ir.Path{{Name: vocab.BatchOptions}}, diags)
-}
-
 // noteOptions records each stripped option: the standard bounds a call by
 // the client's own timeout, so no deadline field is sent.
 func noteOptions(o *ir.Options, at ir.Path, diags *ir.Diagnostics) {
 	if o == nil {
 		return
 	}
+	set := map[string]bool{
+		vocab.OptionsDeadlineMs: o.DeadlineMs != nil,
+		vocab.OptionsReturnMeta: o.ReturnMeta != nil,
+		vocab.OptionsMaxTokens:  o.MaxTokens != nil,
+	}
 	for _, name := range fieldtable.StrippedMembers(table.LevelOptions) {
-		if optionSet(o, name) {
+		if set[name] {
 			diags.Add(ir.DiagnosticDropped, name, at.Key(name))
 		}
 	}
 }
 
-func optionSet(o *ir.Options, name string) bool {
-	switch name {
-	case vocab.OptionsDeadlineMs:
-		return o.DeadlineMs != nil
-	case vocab.OptionsReturnMeta:
-		return o.ReturnMeta != nil
-	case vocab.OptionsMaxTokens:
-		return o.MaxTokens != nil
-	}
-	return false
-}
-
 // header is a call's headers: JSON, and the standard's danger-zone flags
 // for long context and for images (image assets or box questions).
 func header(r *ir.Request, batch *ir.Options) http.Header {
-	h := JSONHeader()
-	if LongContext(r, batch) {
-		h.Set(LongContextHeader, HeaderOn)
-	}
-	if needsImages(r) {
+	h := callHeader(LongContext(r, batch))
+	if slices.ContainsFunc(r.Assets, func(a ir.Asset) bool { return a.Type == ir.AssetImage }) ||
+		slices.ContainsFunc(r.Questions, func(q ir.Question) bool { return q.Type == table.QuestionBox }) {
 		h.Set(ImagesHeader, HeaderOn)
 	}
 	return h
-}
-
-func needsImages(r *ir.Request) bool {
-	for i := range r.Assets {
-		if r.Assets[i].Type == ir.AssetImage {
-			return true
-		}
-	}
-	for i := range r.Questions {
-		if r.Questions[i].Type == table.QuestionBox {
-			return true
-		}
-	}
-	return false
 }
 
 // DecodeReply reads one call's reply into its item's result: the

@@ -24,10 +24,6 @@ func CheckCarry(c Codec, b *ir.Batch, t Target) error {
 		at := ir.Path{{Name: vocab.BatchRequests}, {Name: b.Items[i].Name}}
 		missing = append(missing, cc.CheckCarry(&b.Items[i].Request, t, at)...)
 	}
-	return carryError(c, t, missing)
-}
-
-func carryError(c Codec, t Target, missing []Missing) error {
 	if len(missing) == 0 {
 		return nil
 	}
@@ -37,12 +33,6 @@ func carryError(c Codec, t Target, missing []Missing) error {
 // CheckCarry lists what r asks for that the standard, or the deployment's
 // declared capabilities, do not carry.
 func (standard02Codec) CheckCarry(r *ir.Request, t Target, at ir.Path) []Missing {
-	return needs(r, t, at)
-}
-
-// needs lists what r asks for that the standard, or the deployment's
-// declared capabilities, do not carry.
-func needs(r *ir.Request, t Target, at ir.Path) []Missing {
 	var out []Missing
 	add := func(what string, path ir.Path) { out = append(out, Missing{What: what, Path: path}) }
 	for i := range r.Questions {
@@ -59,8 +49,9 @@ func needs(r *ir.Request, t Target, at ir.Path) []Missing {
 		case !declares(t, Capability(typ)):
 			add(string(typ)+" question, which the deployment does not declare", qa.Key(vocab.QuestionType))
 		}
+		has := questionFields(q)
 		for _, f := range fieldtable.RefusedAtLoad {
-			if f.Level == table.LevelQuestion && hasField(q, f.Name) {
+			if f.Level == table.LevelQuestion && has[f.Name] {
 				add(f.Name, qa.Key(f.Name))
 			}
 		}
@@ -106,29 +97,19 @@ func resolvedType(q *ir.Question) (table.QuestionType, string) {
 	return p.Type, ""
 }
 
-// hasField reports whether q carries the question-level extension field
-// name. Every refused-at-load question field of the generated table must
-// be named here; a test checks it.
-func hasField(q *ir.Question, name string) bool {
-	switch name {
-	case vocab.QuestionHead:
-		return q.Head != nil
-	case vocab.QuestionDecisionAdapter:
-		return q.DecisionAdapter != nil
-	case vocab.QuestionOver:
-		return q.Over != nil
-	case vocab.QuestionRequireFullInput:
-		return q.RequireFullInput != nil
-	case vocab.QuestionThreshold:
-		return q.Threshold != nil
-	case vocab.QuestionAt:
-		return q.At != nil
-	case vocab.QuestionRate:
-		return q.Rate != nil
-	case vocab.QuestionOverflow:
-		return q.Overflow != nil
-	case vocab.QuestionPreset:
-		return q.Preset != nil
+// questionFields tells, by name, which question-level extension fields q
+// carries. Every refused-at-load question field of the generated table
+// must be named here; a test checks it.
+func questionFields(q *ir.Question) map[string]bool {
+	return map[string]bool{
+		vocab.QuestionHead:             q.Head != nil,
+		vocab.QuestionDecisionAdapter:  q.DecisionAdapter != nil,
+		vocab.QuestionOver:             q.Over != nil,
+		vocab.QuestionRequireFullInput: q.RequireFullInput != nil,
+		vocab.QuestionThreshold:        q.Threshold != nil,
+		vocab.QuestionAt:               q.At != nil,
+		vocab.QuestionRate:             q.Rate != nil,
+		vocab.QuestionOverflow:         q.Overflow != nil,
+		vocab.QuestionPreset:           q.Preset != nil,
 	}
-	return false
 }

@@ -73,7 +73,7 @@ func TestEveryRefusedFieldIsChecked(t *testing.T) {
 		switch f.Level {
 		case table.LevelQuestion:
 			if !knownField(f.Name) {
-				t.Errorf("refused question field %q is not checked by hasField", f.Name)
+				t.Errorf("refused question field %q is not checked by questionFields", f.Name)
 			}
 		case table.LevelQuestionType, table.LevelAssetType:
 		default:

@@ -54,9 +54,21 @@ func OneCallBase(b *ir.Batch, t Target) (string, error) {
 	return base, nil
 }
 
-// JSONHeader returns the headers every System One call carries.
-func JSONHeader() http.Header {
-	return http.Header{vocab.HeaderContentType: {"application/json"}, "Accept": {"application/json"}}
+// callHeader returns the headers every System One call carries, with the
+// standard's long-context flag when long.
+func callHeader(long bool) http.Header {
+	h := http.Header{vocab.HeaderContentType: {"application/json"}, "Accept": {"application/json"}}
+	if long {
+		h.Set(LongContextHeader, HeaderOn)
+	}
+	return h
+}
+
+// oneCall is the plan of a codec that sends the whole of b in one call.
+func oneCall(b *ir.Batch, t Target, p Policy, call WireCall) Plan {
+	order, items := PlanItems(b)
+	call.Items = order
+	return Plan{Calls: []WireCall{call}, MaxConcurrency: t.MaxConcurrencyOrDefault(), Order: order, Items: items, Deadline: p.Deadline}
 }
 
 // LongContext reports whether the request, or the batch's options, set

@@ -11,9 +11,6 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// BatchPath is the vllm-sr/5.0 extension's batch endpoint.
-const BatchPath = vocab.PathSystemoneBatch
-
 // V50 is the Router's client codec for deployments that speak
 // vllm-sr/5.0: vllm-sr serve targets (the model runtime, a Router or an
 // Engine frontend). It is stateless and safe for concurrent use.
@@ -90,18 +87,7 @@ func (v50Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, err
 	if err != nil {
 		return Plan{}, nil, err
 	}
-	h := JSONHeader()
-	if long {
-		h.Set(LongContextHeader, HeaderOn)
-	}
-	order, items := PlanItems(&out)
-	return Plan{
-		Calls:          []WireCall{{Method: http.MethodPost, URL: base + BatchPath, Header: h, Body: body, Items: order}},
-		MaxConcurrency: t.MaxConcurrencyOrDefault(),
-		Order:          order,
-		Items:          items,
-		Deadline:       p.Deadline,
-	}, nil, nil
+	return oneCall(&out, t, p, WireCall{Method: http.MethodPost, URL: base + vocab.PathSystemoneBatch, Header: callHeader(long), Body: body}), nil, nil
 }
 
 // completed returns the questions with each preset-only question completed
@@ -169,9 +155,5 @@ func (v50Codec) WriteRequest(r *ir.Request, t Target) (WireCall, ir.Diagnostics,
 	if err != nil {
 		return WireCall{}, nil, err
 	}
-	h := JSONHeader()
-	if LongContext(r, nil) {
-		h.Set(LongContextHeader, HeaderOn)
-	}
-	return WireCall{Method: http.MethodPost, URL: t.Endpoint, Header: h, Body: body, Items: []string{SingleItem}}, nil, nil
+	return WireCall{Method: http.MethodPost, URL: t.Endpoint, Header: callHeader(LongContext(r, nil)), Body: body, Items: []string{SingleItem}}, nil, nil
 }

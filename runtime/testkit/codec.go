@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -98,14 +99,9 @@ func CodecGolden(t *testing.T, dir string, codec tc.Codec) {
 func CodecTranscript(t *testing.T, dir string, codec tc.Codec) []byte {
 	var tf CodecTargetFile
 	readJSON(t, filepath.Join(dir, "target.json"), &tf)
-	header := http.Header{}
-	var hf map[string]string
-	if readJSONOptional(t, filepath.Join(dir, "header.json"), &hf) {
-		for k, v := range hf {
-			header.Set(k, v)
-		}
-	}
-	batch := ReadBatch(t, mustRead(t, filepath.Join(dir, "request.json")), header)
+	var header map[string]string
+	readJSONOptional(t, filepath.Join(dir, "header.json"), &header)
+	batch := ReadBatch(t, mustRead(t, filepath.Join(dir, "request.json")), headerOf(header))
 	var replies []CodecReplyFile
 	readJSONOptional(t, filepath.Join(dir, "replies.json"), &replies)
 	return CodecRun(t, codec, batch, tf.Target(), replies)
@@ -121,7 +117,8 @@ func CodecRun(t testing.TB, codec tc.Codec, batch *ir.Batch, target tc.Target, r
 		fmt.Fprintf(&w, "== plan error\n%s\n", err)
 		return []byte(w.String())
 	}
-	devDiags, err := tc.ApplyRequestDeviations(&plan, CodecDeviations(t, target.Deviations))
+	deviations := CodecDeviations(t, target.Deviations)
+	devDiags, err := tc.ApplyRequestDeviations(&plan, deviations)
 	if err != nil {
 		t.Fatalf("deviation: %v", err)
 	}
@@ -135,7 +132,7 @@ func CodecRun(t testing.TB, codec tc.Codec, batch *ir.Batch, target tc.Target, r
 			break
 		}
 		reply := replies[i].wire()
-		if err := tc.ApplyReplyDeviations(&reply, CodecDeviations(t, target.Deviations)); err != nil {
+		if err := tc.ApplyReplyDeviations(&reply, deviations); err != nil {
 			t.Fatalf("reply deviation: %v", err)
 		}
 		got, err := codec.DecodeReply(plan, call, reply)
@@ -161,19 +158,23 @@ func CodecRun(t testing.TB, codec tc.Codec, batch *ir.Batch, target tc.Target, r
 func (r CodecReplyFile) wire() tc.WireReply {
 	switch r.Err {
 	case "deadline":
-		return tc.WireReply{Err: fmt.Errorf("call: %w", contextDeadline)}
+		return tc.WireReply{Err: fmt.Errorf("call: %w", context.DeadlineExceeded)}
 	case "transport":
 		return tc.WireReply{Err: errors.New("dial tcp: connection refused")}
-	}
-	h := http.Header{}
-	for k, v := range r.Header {
-		h.Set(k, v)
 	}
 	body := []byte(r.Body)
 	if r.Text != "" {
 		body = []byte(r.Text)
 	}
-	return tc.WireReply{Status: r.Status, Header: h, Body: body}
+	return tc.WireReply{Status: r.Status, Header: headerOf(r.Header), Body: body}
+}
+
+func headerOf(fields map[string]string) http.Header {
+	h := http.Header{}
+	for k, v := range fields {
+		h.Set(k, v)
+	}
+	return h
 }
 
 func writePlan(w *strings.Builder, p *tc.Plan, diags ir.Diagnostics) {
@@ -187,12 +188,7 @@ func writePlan(w *strings.Builder, p *tc.Plan, diags ir.Diagnostics) {
 	}
 	for i, c := range p.Calls {
 		fmt.Fprintf(w, "call %d: %s %s items [%s]\n", i+1, c.Method, c.URL, strings.Join(c.Items, " "))
-		keys := make([]string, 0, len(c.Header))
-		for k := range c.Header {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(c.Header)) {
 			fmt.Fprintf(w, "  %s: %s\n", k, strings.Join(c.Header[k], ", "))
 		}
 		fmt.Fprintf(w, "  body %s\n", c.Body)
@@ -240,15 +236,44 @@ func readJSON(t testing.TB, path string, v any) {
 	}
 }
 
-func readJSONOptional(t testing.TB, path string, v any) bool {
+func readJSONOptional(t testing.TB, path string, v any) {
 	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		return false
+	if _, err := os.Stat(path); err == nil {
+		readJSON(t, path, v)
 	}
-	readJSON(t, path, v)
-	return true
 }
 
-// contextDeadline is what an HTTP client's error wraps when the caller's
-// deadline passed.
-var contextDeadline = context.DeadlineExceeded
+// FuzzDecodeReply fuzzes codec.DecodeReply with arbitrary statuses and
+// bodies for the one call codec plans for target from the request of
+// dir's case planCase, a batch of two items. It is seeded with every
+// reply of dir's cases. Whatever the reply, DecodeReply answers both
+// items, each with a response or an error and never both, and the
+// results reassemble.
+func FuzzDecodeReply(f *testing.F, dir, planCase string, codec tc.Codec, target tc.Target) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "replies.json"))
+	for _, file := range files {
+		raw, _ := os.ReadFile(file)
+		var replies []CodecReplyFile
+		_ = json.Unmarshal(raw, &replies)
+		for _, r := range replies {
+			f.Add(r.Status, []byte(r.Body))
+		}
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, planCase, "request.json"))
+	plan, _, err := codec.Plan(ReadBatch(f, raw, nil), target, tc.Policy{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		results, err := codec.DecodeReply(plan, plan.Calls[0], tc.WireReply{Status: status, Body: body})
+		if err != nil || len(results) != 2 {
+			t.Fatalf("results %d, %v", len(results), err)
+		}
+		for _, r := range results {
+			if (r.Response == nil) == (r.Error == nil) {
+				t.Fatalf("result %+v", r)
+			}
+		}
+		_ = tc.Reassemble(&plan, results)
+	})
+}

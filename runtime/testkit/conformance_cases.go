@@ -2,9 +2,9 @@ package testkit
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 
-	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -25,8 +25,11 @@ type confCase struct {
 	// applies, when set, says whether the case runs against this server
 	// (a question type its card declares).
 	applies func(*confRun) bool
-	// check returns every way the answer breaks the specification.
-	check func(*confRun, *confReply) []string
+	// answer, when set, wants a 200 JSON object and returns every way its
+	// body breaks the specification; otherwise the server must refuse the
+	// request as refuse says.
+	answer func(*confRun, jsonvalue.Value) []string
+	refuse refusal
 }
 
 // unknownMember is a member name no specification defines.
@@ -52,36 +55,32 @@ func conformanceCases(schema table.SchemaID) []confCase {
 // answered as that schema says (its status and error code).
 func standardCases() []confCase {
 	return []confCase{
-		answered("question/noul", confRequest{questions: []confQuestion{noulQuestion("urgent")}}),
-		answered("question/choice", confRequest{questions: []confQuestion{choiceQuestion("team", 3)}}),
-		answered("question/score", confRequest{questions: []confQuestion{scoreQuestion("severity", 3)}}),
-		answered("question/every-type", confRequest{questions: []confQuestion{
-			noulQuestion("urgent"), choiceQuestion("team", 3), scoreQuestion("severity", 5), noulWithCriteria("blocked"),
-		}}),
+		answered("question/noul", ask(noulQuestion("urgent"))),
+		answered("question/choice", ask(choiceQuestion("team", 3))),
+		answered("question/score", ask(scoreQuestion("severity", 3))),
+		answered("question/every-type", ask(noulQuestion("urgent"), choiceQuestion("team", 3), scoreQuestion("severity", 5), noulWithCriteria("blocked"))),
 		answered("state/object", confRequest{state: objectState(), questions: []confQuestion{noulQuestion("urgent")}}),
 		answered("state/array", confRequest{state: jsonvalue.Array(jsonvalue.String("The export fails."), jsonvalue.String("It is urgent.")),
 			questions: []confQuestion{choiceQuestion("team", 2)}}),
 		answered("sdk/typesafe-js-0.6.0", sdkRequest()),
-		refused("limit/levels-below-min", confRequest{questions: []confQuestion{scoreQuestion("severity", int(vocab.LimitLevelsMin)-1)}},
+		refused("limit/levels-below-min", ask(scoreQuestion("severity", int(vocab.LimitLevelsMin)-1)),
 			questionRefusal("severity", vocab.LimitLevelsMin, vocab.ReasonTooFew, vocab.ReasonTooFewLevels)),
-		refused("limit/levels-above-max", confRequest{questions: []confQuestion{scoreQuestion("severity", int(vocab.LimitLevelsMax)+1)}},
+		refused("limit/levels-above-max", ask(scoreQuestion("severity", int(vocab.LimitLevelsMax)+1)),
 			questionRefusal("severity", vocab.LimitLevelsMax, vocab.ReasonTooMany, vocab.ReasonTooManyLevels)),
-		refused("limit/choices-above-max", confRequest{questions: []confQuestion{choiceQuestion("team", int(vocab.LimitChoicesMax)+1)}},
+		refused("limit/choices-above-max", ask(choiceQuestion("team", int(vocab.LimitChoicesMax)+1)),
 			questionRefusal("team", vocab.LimitChoicesMax, vocab.ReasonTooMany, vocab.ReasonTooManyOptions)),
 		refused("limit/questions-below-min", confRequest{questions: []confQuestion{}},
 			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonTooFew, vocab.LimitQuestionsMin)),
-		refused("unknown-member/request", confRequest{questions: []confQuestion{noulQuestion("urgent")},
-			extra: []jsonvalue.Member{{Name: unknownMember, Value: jsonvalue.Bool(true)}}},
+		refused("unknown-member/request", ask(noulQuestion("urgent")).with(unknownMember, jsonvalue.Bool(true)),
 			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
-		refused("unknown-member/question", confRequest{questions: []confQuestion{withMember(noulQuestion("urgent"), unknownMember, jsonvalue.Bool(true))}},
+		refused("unknown-member/question", ask(withMember(noulQuestion("urgent"), unknownMember, jsonvalue.Bool(true))),
 			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
-		refused("unknown-member/noul-criteria", confRequest{questions: []confQuestion{withCriteriaMember(noulWithCriteria("blocked"), unknownMember)}},
+		refused("unknown-member/noul-criteria", ask(withCriteriaMember(noulWithCriteria("blocked"), unknownMember)),
 			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
 		refused("invalid/state-number", confRequest{state: jsonvalue.Int(7), questions: []confQuestion{noulQuestion("urgent")}},
 			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonWrongType, 0, vocab.RequestState)),
-		refused("invalid/missing-questions", confRequest{questions: nil},
-			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonMissingMember, 0, vocab.RequestQuestions)),
-		refused("invalid/question-type", confRequest{questions: []confQuestion{{name: "urgent", typ: "yes_or_no", instructions: jsonvalue.String("Is it urgent?")}}},
+		refused("invalid/missing-questions", ask(), requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonMissingMember, 0, vocab.RequestQuestions)),
+		refused("invalid/question-type", ask(confQuestion{name: "urgent", typ: "yes_or_no", instructions: jsonvalue.String("Is it urgent?")}),
 			questionRefusal("urgent", 0, vocab.ReasonNotInEnum)),
 	}
 }
@@ -89,19 +88,14 @@ func standardCases() []confCase {
 // answered is a POST /v1/systemone case whose answer must be a 200 with
 // an answer of the right type and range for every question.
 func answered(name string, req confRequest) confCase {
-	return confCase{name: name, method: http.MethodPost, path: vocab.PathSystemone, valid: true,
-		body: req.bodyFor,
-		check: func(run *confRun, r *confReply) []string {
-			return checkSuccess(run, r, func(v jsonvalue.Value) []string { return checkResponse(run, req, v, "") })
-		}}
+	return confCase{name: name, method: http.MethodPost, path: vocab.PathSystemone, valid: true, body: req.bodyFor,
+		answer: func(run *confRun, v jsonvalue.Value) []string { return checkResponse(run, req, v, "") }}
 }
 
 // refused is a POST /v1/systemone case whose request the server must
 // refuse as want says.
 func refused(name string, req confRequest, want refusal) confCase {
-	return confCase{name: name, method: http.MethodPost, path: vocab.PathSystemone,
-		body:  req.bodyFor,
-		check: func(run *confRun, r *confReply) []string { return checkRefusal(run, r, want) }}
+	return confCase{name: name, method: http.MethodPost, path: vocab.PathSystemone, body: req.bodyFor, refuse: want}
 }
 
 // confQuestion is one question a case asks.
@@ -116,12 +110,12 @@ type confQuestion struct {
 }
 
 func (q confQuestion) value() jsonvalue.Value {
-	ms := []jsonvalue.Member{{Name: vocab.QuestionType, Value: jsonvalue.String(q.typ)}}
+	ms := []jsonvalue.Member{member(vocab.QuestionType, jsonvalue.String(q.typ))}
 	if q.instructions.IsValid() {
-		ms = append(ms, jsonvalue.Member{Name: vocab.QuestionInstructions, Value: q.instructions})
+		ms = append(ms, member(vocab.QuestionInstructions, q.instructions))
 	}
 	if q.criteria.IsValid() {
-		ms = append(ms, jsonvalue.Member{Name: vocab.QuestionCriteria, Value: q.criteria})
+		ms = append(ms, member(vocab.QuestionCriteria, q.criteria))
 	}
 	return object(append(ms, q.extra...)...)
 }
@@ -132,11 +126,7 @@ func (q confQuestion) options() []string {
 	if q.criteria.Kind() != jsonvalue.KindObject || q.typ == vocab.QuestionTypeNoul {
 		return nil
 	}
-	var names []string
-	for _, m := range q.criteria.Members() {
-		names = append(names, m.Name)
-	}
-	return names
+	return memberNames(q.criteria)
 }
 
 // levels is a score's number of levels.
@@ -154,33 +144,55 @@ type confRequest struct {
 	noModel bool
 }
 
+// ask is a request of the default state asking qs.
+func ask(qs ...confQuestion) confRequest { return confRequest{questions: qs} }
+
 func (req confRequest) value(model string) jsonvalue.Value {
 	var ms []jsonvalue.Member
 	if model != "" && !req.noModel {
-		ms = append(ms, jsonvalue.Member{Name: vocab.RequestModel, Value: jsonvalue.String(model)})
+		ms = append(ms, member(vocab.RequestModel, jsonvalue.String(model)))
 	}
 	state := req.state
 	if !state.IsValid() {
 		state = jsonvalue.String("Our export button fails with a 500 since this morning. Open a ticket.")
 	}
-	ms = append(ms, jsonvalue.Member{Name: vocab.RequestState, Value: state})
+	ms = append(ms, member(vocab.RequestState, state))
 	if req.questions != nil {
 		var qs []jsonvalue.Member
 		for _, q := range req.questions {
-			qs = append(qs, jsonvalue.Member{Name: q.name, Value: q.value()})
+			qs = append(qs, member(q.name, q.value()))
 		}
-		ms = append(ms, jsonvalue.Member{Name: vocab.RequestQuestions, Value: object(qs...)})
+		ms = append(ms, member(vocab.RequestQuestions, object(qs...)))
 	}
 	return object(append(ms, req.extra...)...)
 }
 
 func (req confRequest) bodyFor(run *confRun) []byte { return jsonvalue.Compact(req.value(run.model)) }
 
+// with is req with one more member, written last.
+func (req confRequest) with(name string, v jsonvalue.Value) confRequest {
+	req.extra = append(slices.Clone(req.extra), member(name, v))
+	return req
+}
+
 // object builds an object of members the kit writes itself, whose names
 // are distinct.
 func object(ms ...jsonvalue.Member) jsonvalue.Value {
 	v, _ := jsonvalue.Object(ms...)
 	return v
+}
+
+func member(name string, v jsonvalue.Value) jsonvalue.Member {
+	return jsonvalue.Member{Name: name, Value: v}
+}
+
+// texts is an object of string members, given as name, value pairs.
+func texts(pairs ...string) jsonvalue.Value {
+	var ms []jsonvalue.Member
+	for i := 0; i+1 < len(pairs); i += 2 {
+		ms = append(ms, member(pairs[i], jsonvalue.String(pairs[i+1])))
+	}
+	return object(ms...)
 }
 
 func noulQuestion(name string) confQuestion {
@@ -190,9 +202,7 @@ func noulQuestion(name string) confQuestion {
 
 func noulWithCriteria(name string) confQuestion {
 	q := noulQuestion(name)
-	q.criteria = object(
-		jsonvalue.Member{Name: vocab.NoulCriteriaTrue, Value: jsonvalue.String("The user cannot go on with their task")},
-		jsonvalue.Member{Name: vocab.NoulCriteriaFalse, Value: jsonvalue.String("The user can go on")})
+	q.criteria = texts(vocab.NoulCriteriaTrue, "The user cannot go on with their task", vocab.NoulCriteriaFalse, "The user can go on")
 	return q
 }
 
@@ -205,7 +215,7 @@ func choiceQuestion(name string, n int) confQuestion {
 		if i == n {
 			desc = jsonvalue.Null()
 		}
-		ms = append(ms, jsonvalue.Member{Name: "o" + strconv.Itoa(i), Value: desc})
+		ms = append(ms, member("o"+strconv.Itoa(i), desc))
 	}
 	return confQuestion{name: name, typ: vocab.QuestionTypeChoice,
 		instructions: jsonvalue.String("Which team should handle this request?"), criteria: object(ms...)}
@@ -222,22 +232,19 @@ func scoreQuestion(name string, n int) confQuestion {
 }
 
 func withMember(q confQuestion, name string, v jsonvalue.Value) confQuestion {
-	q.extra = append(append([]jsonvalue.Member(nil), q.extra...), jsonvalue.Member{Name: name, Value: v})
+	q.extra = append(slices.Clone(q.extra), member(name, v))
 	return q
 }
 
 // withCriteriaMember adds a member named name to a noul's criteria.
 func withCriteriaMember(q confQuestion, name string) confQuestion {
-	ms := append(append([]jsonvalue.Member(nil), q.criteria.Members()...), jsonvalue.Member{Name: name, Value: jsonvalue.String("Maybe")})
-	q.criteria = object(ms...)
+	q.criteria = object(append(slices.Clone(q.criteria.Members()), member(name, jsonvalue.String("Maybe")))...)
 	return q
 }
 
 // objectState is an object state with free keys and a number in it.
 func objectState() jsonvalue.Value {
-	return object(
-		jsonvalue.Member{Name: "ticket", Value: jsonvalue.String("The export button fails with a 500.")},
-		jsonvalue.Member{Name: "amount_usd", Value: jsonvalue.Int(49)})
+	return object(member("ticket", jsonvalue.String("The export button fails with a 500.")), member("amount_usd", jsonvalue.Int(49)))
 }
 
 // sdkRequest is the body the official JavaScript SDK @typesafe-ai/sdk
@@ -248,25 +255,9 @@ func sdkRequest() confRequest {
 	choice.instructions = jsonvalue.String("Which?")
 	score := scoreQuestion("s", 2)
 	score.instructions = jsonvalue.String("How?")
-	return confRequest{
-		state: object(jsonvalue.Member{Name: "note", Value: jsonvalue.String("hi")}),
-		questions: []confQuestion{
-			{name: "a", typ: vocab.QuestionTypeNoul, instructions: jsonvalue.String("Is it?")},
-			choice, score,
-			{name: "n", typ: vocab.QuestionTypeNoul, instructions: jsonvalue.Null()},
-		},
-	}
-}
-
-// requestStatus is the status the extension's error table gives code.
-func requestStatus(code string) int {
-	e, _ := fieldtable.RequestError(code)
-	return e.Status
-}
-
-// questionStatus is the status a question error of kind answers POST
-// /v1/systemone with.
-func questionStatus(kind string) int {
-	e, _ := fieldtable.QuestionError(kind)
-	return e.Status
+	return confRequest{state: texts("note", "hi"), questions: []confQuestion{
+		{name: "a", typ: vocab.QuestionTypeNoul, instructions: jsonvalue.String("Is it?")},
+		choice, score,
+		{name: "n", typ: vocab.QuestionTypeNoul, instructions: jsonvalue.Null()},
+	}}
 }

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 
@@ -11,9 +12,6 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// The cases of the endpoints vllm-sr adds (POST /v1/systemone/batch, POST
-// /v1/decisions) and the 4.0 forms a vllm-sr/4.0 server accepts.
-
 // confBatch is a batch of named requests, in order.
 type confBatch struct {
 	names []string
@@ -21,24 +19,19 @@ type confBatch struct {
 }
 
 func newBatch(items map[string]confRequest) confBatch {
-	b := confBatch{items: items}
-	for name := range items {
-		b.names = append(b.names, name)
-	}
-	slices.Sort(b.names)
-	return b
+	return confBatch{names: slices.Sorted(maps.Keys(items)), items: items}
 }
 
 func (b confBatch) bodyFor(run *confRun) []byte {
 	var ms []jsonvalue.Member
 	if run.model != "" {
-		ms = append(ms, jsonvalue.Member{Name: vocab.BatchModel, Value: jsonvalue.String(run.model)})
+		ms = append(ms, member(vocab.BatchModel, jsonvalue.String(run.model)))
 	}
 	var reqs []jsonvalue.Member
 	for _, name := range b.names {
-		reqs = append(reqs, jsonvalue.Member{Name: name, Value: b.items[name].value("")})
+		reqs = append(reqs, member(name, b.items[name].value("")))
 	}
-	ms = append(ms, jsonvalue.Member{Name: vocab.BatchRequests, Value: object(reqs...)})
+	ms = append(ms, member(vocab.BatchRequests, object(reqs...)))
 	return jsonvalue.Compact(object(ms...))
 }
 
@@ -50,16 +43,11 @@ func batchCase() confCase {
 		"doc_2": {state: objectState(), questions: []confQuestion{choiceQuestion("team", 3), scoreQuestion("severity", 3)}},
 	})
 	return confCase{name: "batch", method: http.MethodPost, path: vocab.PathSystemoneBatch, valid: true, body: b.bodyFor,
-		check: func(run *confRun, r *confReply) []string {
-			return checkSuccess(run, r, func(v jsonvalue.Value) []string { return checkBatch(run, b, v) })
-		}}
+		answer: func(run *confRun, v jsonvalue.Value) []string { return checkBatch(run, b, v) }}
 }
 
 func checkBatch(run *confRun, b confBatch, v jsonvalue.Value) []string {
-	var out []string
-	if m, _ := v.Get(vocab.BatchResponseModel); m.Kind() != jsonvalue.KindString {
-		out = append(out, vocab.BatchResponseModel+" is not a string")
-	}
+	out := wantStrings(v, "", vocab.BatchResponseModel)
 	responses, _ := v.Get(vocab.BatchResponseResponses)
 	if got := memberNames(responses); !slices.Equal(got, b.names) {
 		return append(out, fmt.Sprintf("%s are %v, want %v in that order", vocab.BatchResponseResponses, got, b.names))
@@ -91,8 +79,7 @@ func sameInt(v jsonvalue.Value, n int64) bool {
 
 // batchRefused is a batch the server must refuse as want says.
 func batchRefused(name string, items map[string]confRequest, want refusal) confCase {
-	return confCase{name: name, method: http.MethodPost, path: vocab.PathSystemoneBatch, body: newBatch(items).bodyFor,
-		check: func(run *confRun, r *confReply) []string { return checkRefusal(run, r, want) }}
+	return confCase{name: name, method: http.MethodPost, path: vocab.PathSystemoneBatch, body: newBatch(items).bodyFor, refuse: want}
 }
 
 // decisionsCase: POST /v1/decisions answers the valid questions and the
@@ -101,22 +88,9 @@ func batchRefused(name string, items map[string]confRequest, want refusal) confC
 // of the schema, so every server fails it.
 func decisionsCase(req confRequest, failed string) confCase {
 	return confCase{name: "decisions/failed-question", method: http.MethodPost, path: vocab.PathDecisions, body: req.bodyFor,
-		check: func(run *confRun, r *confReply) []string {
-			return checkSuccess(run, r, func(v jsonvalue.Value) []string {
-				out := checkEnvelope(run, v, "")
-				answers, _ := v.Get(vocab.ResponseAnswers)
-				out = append(out, checkAnswerNames(run, req.questions, answers, vocab.ResponseAnswers)...)
-				for _, q := range req.questions {
-					a, has := answers.Get(q.name)
-					switch {
-					case q.name == failed:
-						out = append(out, checkFailedAnswer(q, a, vocab.ResponseAnswers+"."+q.name)...)
-					case has:
-						out = append(out, checkAnswer(run, q, a, vocab.ResponseAnswers+"."+q.name)...)
-					}
-				}
-				return out
-			})
+		answer: func(run *confRun, v jsonvalue.Value) []string {
+			answers, _ := v.Get(vocab.ResponseAnswers)
+			return append(checkEnvelope(run, v, ""), checkAnswers(run, req.questions, answers, vocab.ResponseAnswers, failed)...)
 		}}
 }
 
@@ -130,9 +104,7 @@ func checkFailedAnswer(q confQuestion, a jsonvalue.Value, at string) []string {
 	out = append(out, wantString(a, vocab.AnswerType, q.typ, at+".")...)
 	out = append(out, wantString(a, vocab.AnswerError, vocab.QuestionErrorInvalidQuestion, at+".")...)
 	out = append(out, checkReason(a, refusal{}, at+".")...)
-	if m, _ := a.Get(vocab.AnswerMessage); m.Kind() != jsonvalue.KindString {
-		out = append(out, at+"."+vocab.AnswerMessage+" is not a string")
-	}
+	out = append(out, wantStrings(a, at+".", vocab.AnswerMessage)...)
 	if _, has := a.Get(q.typ); has {
 		out = append(out, at+" carries an answer ("+q.typ+") beside its error")
 	}
@@ -153,10 +125,8 @@ func legacyFormCases() []confCase {
 			continue
 		}
 		cases = append(cases, confCase{name: "legacy-form/" + cc.Name, method: http.MethodPost, path: cc.Endpoint, valid: true,
-			body: func(run *confRun) []byte { return corpusBody(cc, run.model) },
-			check: func(run *confRun, r *confReply) []string {
-				return checkSuccess(run, r, func(v jsonvalue.Value) []string { return checkLegacyResponse(run, req, v) })
-			}})
+			body:   func(run *confRun) []byte { return corpusBody(cc, run.model) },
+			answer: func(run *confRun, v jsonvalue.Value) []string { return checkLegacyResponse(run, req, v) }})
 	}
 	return cases
 }
@@ -225,13 +195,7 @@ func checkLegacyResponse(run *confRun, req confLegacy, v jsonvalue.Value) []stri
 	var out []string
 	for _, name := range req.states {
 		answers, _ := states.Get(name)
-		at := vocab.ResponseStates + "." + name
-		out = append(out, checkAnswerNames(run, req.questions, answers, at)...)
-		for _, q := range req.questions {
-			if a, ok := answers.Get(q.name); ok {
-				out = append(out, checkAnswer(run, q, a, at+"."+q.name)...)
-			}
-		}
+		out = append(out, checkAnswers(run, req.questions, answers, vocab.ResponseStates+"."+name, "")...)
 	}
 	return out
 }

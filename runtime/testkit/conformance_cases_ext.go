@@ -22,7 +22,7 @@ import (
 func extensionCases() []confCase {
 	cases := sharedCases()
 	cases = append(cases,
-		cardCase(answered("question/set", confRequest{questions: []confQuestion{setQuestion("topics")}}), vocab.QuestionTypeSet),
+		cardCase(answered("question/set", ask(setQuestion("topics"))), vocab.QuestionTypeSet),
 		cardCase(answered("question/span", confRequest{state: jsonvalue.String("Send the contract to jo.muller@example.com before Friday."),
 			questions: []confQuestion{spanQuestion("pii")}}), vocab.QuestionTypeSpan),
 		metaCase(),
@@ -46,26 +46,22 @@ func sharedCases() []confCase {
 		healthCase(),
 		batchCase(),
 		batchRefused("batch/question-failed", map[string]confRequest{
-			"a": {questions: []confQuestion{noulQuestion("urgent")}},
-			"b": {questions: []confQuestion{failing}},
+			"a": ask(noulQuestion("urgent")),
+			"b": ask(failing),
 		}, refusal{code: vocab.CodeQuestionFailed, kind: vocab.QuestionErrorInvalidQuestion, question: "severity", state: "b",
 			reasons: []string{vocab.ReasonTooFew, vocab.ReasonTooFewLevels}, limit: vocab.LimitLevelsMin}),
 		batchRefused("batch/unknown-member", map[string]confRequest{
-			"a": {questions: []confQuestion{noulQuestion("urgent")}, extra: []jsonvalue.Member{{Name: unknownMember, Value: jsonvalue.Int(1)}}},
+			"a": ask(noulQuestion("urgent")).with(unknownMember, jsonvalue.Int(1)),
 		}, requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
-		decisionsCase(confRequest{questions: []confQuestion{noulQuestion("urgent"), failing}}, "severity"),
-		schemaValid(refused("error/unknown-model", confRequest{questions: []confQuestion{noulQuestion("urgent")},
-			extra: []jsonvalue.Member{{Name: vocab.RequestModel, Value: jsonvalue.String("x-conformance/no-such-model")}}, noModel: true},
+		decisionsCase(ask(noulQuestion("urgent"), failing), "severity"),
+		schemaValid(refused("error/unknown-model", confRequest{questions: []confQuestion{noulQuestion("urgent")}, noModel: true}.
+			with(vocab.RequestModel, jsonvalue.String("x-conformance/no-such-model")),
 			requestRefusal(vocab.CodeModelNotFound, vocab.ReasonUnknownModel, 0))),
 		{name: "error/unknown-path", method: http.MethodGet, path: "/v1/x-conformance-unknown",
-			check: func(run *confRun, r *confReply) []string {
-				return checkRefusal(run, r, requestRefusal(vocab.CodeNotFound, vocab.ReasonUnknownPath, 0))
-			}},
+			refuse: requestRefusal(vocab.CodeNotFound, vocab.ReasonUnknownPath, 0)},
 		{name: "error/invalid-json", method: http.MethodPost, path: vocab.PathSystemone,
-			body: func(*confRun) []byte { return []byte(`{"state": "unfinished`) },
-			check: func(run *confRun, r *confReply) []string {
-				return checkRefusal(run, r, requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonInvalidJSON, 0))
-			}},
+			body:   func(*confRun) []byte { return []byte(`{"state": "unfinished`) },
+			refuse: requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonInvalidJSON, 0)},
 		bodyLimitCase(),
 	}
 }
@@ -80,10 +76,7 @@ func schemaValid(c confCase) confCase {
 // listingCase checks GET /v1/models and keeps the model it lists first
 // (when the options name none) and the question types its card declares.
 func listingCase() confCase {
-	return confCase{name: "listing", method: http.MethodGet, path: vocab.PathModels, valid: true,
-		check: func(run *confRun, r *confReply) []string {
-			return checkSuccess(run, r, func(v jsonvalue.Value) []string { return checkListing(run, v) })
-		}}
+	return confCase{name: "listing", method: http.MethodGet, path: vocab.PathModels, valid: true, answer: checkListing}
 }
 
 func checkListing(run *confRun, v jsonvalue.Value) []string {
@@ -100,11 +93,7 @@ func checkListing(run *confRun, v jsonvalue.Value) []string {
 	}
 	for i, m := range models.Items() {
 		at := fmt.Sprintf("%s[%d].", vocab.ListingModels, i)
-		for _, name := range []string{vocab.ListingEntryName, vocab.ListingEntryDescription, vocab.ListingEntryReleaseDate} {
-			if s, _ := m.Get(name); s.Kind() != jsonvalue.KindString {
-				out = append(out, at+name+" is not a string")
-			}
-		}
+		out = append(out, wantStrings(m, at, vocab.ListingEntryName, vocab.ListingEntryDescription, vocab.ListingEntryReleaseDate)...)
 		if run.schema() == ConformanceV50 {
 			out = append(out, checkEntryExtensions(m, at)...)
 		}
@@ -168,17 +157,12 @@ func extensionVersion(schema table.SchemaID) string {
 // extension set version.
 func healthCase() confCase {
 	return confCase{name: "health", method: http.MethodGet, path: vocab.PathHealth, valid: true,
-		check: func(run *confRun, r *confReply) []string {
-			return checkSuccess(run, r, func(v jsonvalue.Value) []string {
-				var out []string
-				if s, _ := v.Get(vocab.HealthStatus); s.Kind() != jsonvalue.KindString {
-					out = append(out, vocab.HealthStatus+" is not a string")
-				}
-				if !run.legacy() {
-					out = append(out, wantString(v, vocab.HealthVersion, extensionVersion(run.schema()), "")...)
-				}
-				return out
-			})
+		answer: func(run *confRun, v jsonvalue.Value) []string {
+			out := wantStrings(v, "", vocab.HealthStatus)
+			if !run.legacy() {
+				out = append(out, wantString(v, vocab.HealthVersion, extensionVersion(run.schema()), "")...)
+			}
+			return out
 		}}
 }
 
@@ -190,39 +174,26 @@ func cardCase(c confCase, t string) confCase {
 
 func setQuestion(name string) confQuestion {
 	return confQuestion{name: name, typ: vocab.QuestionTypeSet, instructions: jsonvalue.String("Which topics does the message raise?"),
-		criteria: object(jsonvalue.Member{Name: "billing", Value: jsonvalue.String("Payments and invoices")},
-			jsonvalue.Member{Name: "outage", Value: jsonvalue.String("Errors and downtime")})}
+		criteria: texts("billing", "Payments and invoices", "outage", "Errors and downtime")}
 }
 
 func spanQuestion(name string) confQuestion {
 	return confQuestion{name: name, typ: vocab.QuestionTypeSpan, instructions: jsonvalue.String("Which words are personal data?"),
-		criteria: object(jsonvalue.Member{Name: "EMAIL", Value: jsonvalue.String("An email address")})}
+		criteria: texts("EMAIL", "An email address")}
 }
 
 // metaCase: with options.return_meta the response adds a meta object.
 func metaCase() confCase {
-	req := confRequest{questions: []confQuestion{noulQuestion("urgent")}, extra: []jsonvalue.Member{{Name: vocab.RequestOptions,
-		Value: object(jsonvalue.Member{Name: vocab.OptionsReturnMeta, Value: jsonvalue.Bool(true)})}}}
+	req := ask(noulQuestion("urgent")).with(vocab.RequestOptions, object(member(vocab.OptionsReturnMeta, jsonvalue.Bool(true))))
 	c := answered("options/return_meta", req)
-	c.check = func(run *confRun, r *confReply) []string {
-		return checkSuccess(run, r, func(v jsonvalue.Value) []string {
-			out := checkResponse(run, req, v, "")
-			if m, _ := v.Get(vocab.ResponseMeta); m.Kind() != jsonvalue.KindObject {
-				out = append(out, vocab.ResponseMeta+" is "+describe(m)+", want an object")
-			}
-			return out
-		})
+	c.answer = func(run *confRun, v jsonvalue.Value) []string {
+		out := checkResponse(run, req, v, "")
+		if m, _ := v.Get(vocab.ResponseMeta); m.Kind() != jsonvalue.KindObject {
+			out = append(out, vocab.ResponseMeta+" is "+describe(m)+", want an object")
+		}
+		return out
 	}
 	return c
-}
-
-// gzipBody is body compressed with gzip.
-func gzipBody(body []byte) []byte {
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	_, _ = zw.Write(body)
-	_ = zw.Close()
-	return buf.Bytes()
 }
 
 // bodyLimitCase sends a request that decodes to one byte more than the
@@ -235,11 +206,9 @@ func bodyLimitCase() confCase {
 			valid := confRequest{questions: []confQuestion{noulQuestion("urgent")}}.bodyFor(run)
 			pad := int(vocab.LimitBodyBytes) + 1 - len(valid)
 			padded := append(append(valid[:len(valid)-1:len(valid)-1], bytes.Repeat([]byte(" "), pad)...), '}')
-			return gzipBody(padded)
+			return gzipped(padded, gzip.BestSpeed)
 		},
-		check: func(run *confRun, r *confReply) []string {
-			return checkRefusal(run, r, requestRefusal(vocab.CodeRequestTooLarge, vocab.ReasonBodyTooLarge, vocab.LimitBodyBytes))
-		}}
+		refuse: requestRefusal(vocab.CodeRequestTooLarge, vocab.ReasonBodyTooLarge, vocab.LimitBodyBytes)}
 }
 
 // removedFormCases send each corpus request of a 4.0 form that
@@ -253,10 +222,8 @@ func removedFormCases() []confCase {
 			continue
 		}
 		cases = append(cases, confCase{name: "removed-form/" + cc.Name, method: http.MethodPost, path: vocab.PathSystemone,
-			body: func(run *confRun) []byte { return corpusBody(cc, run.model) },
-			check: func(run *confRun, r *confReply) []string {
-				return checkRefusal(run, r, requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonRemovedForm, 0, form.Form, form.ReplacedBy))
-			}})
+			body:   func(run *confRun) []byte { return corpusBody(cc, run.model) },
+			refuse: requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonRemovedForm, 0, form.Form, form.ReplacedBy)})
 	}
 	return cases
 }
@@ -285,7 +252,7 @@ func corpusBody(cc table.CorpusCase, model string) []byte {
 	}
 	var ms []jsonvalue.Member
 	if model != "" {
-		ms = append(ms, jsonvalue.Member{Name: vocab.RequestModel, Value: jsonvalue.String(model)})
+		ms = append(ms, member(vocab.RequestModel, jsonvalue.String(model)))
 	}
 	for _, m := range v.Members() {
 		if m.Name != vocab.RequestModel {

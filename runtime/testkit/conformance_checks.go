@@ -26,7 +26,7 @@ import (
 func probabilitySlack(n int) float64 { return 0.01 + 0.005*float64(n) }
 
 // checkSuccess checks a 200 JSON object answer, then its body with body.
-func checkSuccess(run *confRun, r *confReply, body func(jsonvalue.Value) []string) []string {
+func checkSuccess(r *confReply, body func(jsonvalue.Value) []string) []string {
 	if r.status != 200 {
 		return []string{fmt.Sprintf("status %d, want 200%s", r.status, detailHint(r))}
 	}
@@ -65,13 +65,25 @@ func checkResponse(run *confRun, req confRequest, v jsonvalue.Value, at string) 
 	if answers.Kind() != jsonvalue.KindObject {
 		return append(out, at+vocab.ResponseAnswers+" is not an object")
 	}
-	out = append(out, checkAnswerNames(run, req.questions, answers, at+vocab.ResponseAnswers)...)
-	for _, q := range req.questions {
-		if a, ok := answers.Get(q.name); ok {
-			out = append(out, checkAnswer(run, q, a, at+vocab.ResponseAnswers+"."+q.name)...)
+	out = append(out, checkAnswers(run, req.questions, answers, at+vocab.ResponseAnswers, "")...)
+	return append(out, checkExtensionMembers(run, req.questions, v, at)...)
+}
+
+// checkAnswers checks the answers to qs, an object at the path at: the
+// names (checkAnswerNames), then each answer; the question named failed,
+// when there is one, must have failed (checkFailedAnswer).
+func checkAnswers(run *confRun, qs []confQuestion, answers jsonvalue.Value, at, failed string) []string {
+	out := checkAnswerNames(run, qs, answers, at)
+	for _, q := range qs {
+		a, has := answers.Get(q.name)
+		switch {
+		case q.name == failed:
+			out = append(out, checkFailedAnswer(q, a, at+"."+q.name)...)
+		case has:
+			out = append(out, checkAnswer(run, q, a, at+"."+q.name)...)
 		}
 	}
-	return append(out, checkExtensionMembers(run, req.questions, v, at)...)
+	return out
 }
 
 // checkEnvelope checks what a response carries beside its answers: the

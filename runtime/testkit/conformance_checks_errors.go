@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
@@ -51,9 +52,11 @@ func questionRefusal(question string, limit int64, reasons ...string) refusal {
 // status is the status the extension's tables give the refusal.
 func (want refusal) status() int {
 	if want.code == vocab.CodeQuestionFailed {
-		return questionStatus(want.kind)
+		e, _ := fieldtable.QuestionError(want.kind)
+		return e.Status
 	}
-	return requestStatus(want.code)
+	e, _ := fieldtable.RequestError(want.code)
+	return e.Status
 }
 
 // checkRefusal checks an error answer against want, as the run's schema
@@ -103,8 +106,14 @@ func checkStandardRefusal(r *confReply, want refusal) []string {
 	for i, item := range detail.Items() {
 		out = append(out, checkValidationItem(item, vocab.ErrorDetail+"["+strconv.Itoa(i)+"]")...)
 	}
-	text := detailText(r.json)
-	for _, name := range append(slices.Clone(want.names), want.question) {
+	return append(out, checkNamed(r.json, append(slices.Clone(want.names), want.question))...)
+}
+
+// checkNamed: the error's detail names every word of names but "".
+func checkNamed(v jsonvalue.Value, names []string) []string {
+	var out []string
+	text := detailText(v)
+	for _, name := range names {
 		if name != "" && !strings.Contains(text, name) {
 			out = append(out, vocab.ErrorDetail+" does not name "+strconv.Quote(name))
 		}
@@ -123,12 +132,7 @@ func checkValidationItem(item jsonvalue.Value, at string) []string {
 			out = append(out, at+"."+vocab.ValidationItemLoc+" holds "+describe(part)+", not a string or integer")
 		}
 	}
-	for _, name := range []string{vocab.ValidationItemMsg, vocab.ValidationItemType} {
-		if s, _ := item.Get(name); s.Kind() != jsonvalue.KindString {
-			out = append(out, at+"."+name+" is not a string")
-		}
-	}
-	return out
+	return append(out, wantStrings(item, at+".", vocab.ValidationItemMsg, vocab.ValidationItemType)...)
 }
 
 // checkReason: reason is a word of the spec's list, one want accepts, and
@@ -166,13 +170,7 @@ func checkDetail(v jsonvalue.Value, want refusal) []string {
 	if want.code == vocab.CodeQuestionFailed && want.status() == 422 {
 		out = append(out, checkQuestionLoc(detail, want)...)
 	}
-	text := detailText(v)
-	for _, name := range want.names {
-		if !strings.Contains(text, name) {
-			out = append(out, vocab.ErrorDetail+" does not name "+strconv.Quote(name))
-		}
-	}
-	return out
+	return append(out, checkNamed(v, want.names)...)
 }
 
 // checkQuestionLoc: some item's loc is body, then (in a batch) requests
@@ -209,10 +207,7 @@ func checkLegacyError(e jsonvalue.Value, want refusal) []string {
 	out := wantString(e, vocab.LegacyErrorCode, want.code, at)
 	out = append(out, wantString(e, vocab.LegacyErrorQuestion, want.question, at)...)
 	out = append(out, wantString(e, vocab.LegacyErrorState, want.state, at)...)
-	if m, _ := e.Get(vocab.LegacyErrorMessage); m.Kind() != jsonvalue.KindString {
-		out = append(out, at+vocab.LegacyErrorMessage+" is not a string")
-	}
-	return out
+	return append(out, wantStrings(e, at, vocab.LegacyErrorMessage)...)
 }
 
 // wantString: member name of v is the string want; nothing is checked
@@ -225,6 +220,17 @@ func wantString(v jsonvalue.Value, name, want, at string) []string {
 		return []string{fmt.Sprintf("%s%s is %s, want %q", at, name, describe(got), want)}
 	}
 	return nil
+}
+
+// wantStrings: each member names of v is a string.
+func wantStrings(v jsonvalue.Value, at string, names ...string) []string {
+	var out []string
+	for _, name := range names {
+		if s, _ := v.Get(name); s.Kind() != jsonvalue.KindString {
+			out = append(out, at+name+" is not a string")
+		}
+	}
+	return out
 }
 
 // detailText is an error body's detail as text: the string, an object's

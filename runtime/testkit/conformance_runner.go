@@ -2,12 +2,15 @@ package testkit
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,13 +18,6 @@ import (
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
-
-// The conformance kit: black-box cases sent over HTTP to any server that
-// claims a System One schema (vllm-srun, the Router's listener, another
-// vendor's gateway), each answer checked against what the schema's
-// specification says. `vllm-sr conformance` runs it; so do this package's
-// tests, against servers they start. The cases are in conformance_cases*.go,
-// the checks in conformance_checks*.go, the report in conformance_report.go.
 
 // The schemas the kit checks.
 const (
@@ -116,12 +112,12 @@ type confRun struct {
 }
 
 func newConfRun(opts ConformanceOptions) (*confRun, error) {
-	known := false
-	for _, s := range ConformanceSchemas {
-		known = known || s == opts.Schema
-	}
-	if !known {
-		return nil, fmt.Errorf("unknown schema %q; the kit checks %s", opts.Schema, joinSchemas())
+	if !slices.Contains(ConformanceSchemas, opts.Schema) {
+		var names []string
+		for _, s := range ConformanceSchemas {
+			names = append(names, string(s))
+		}
+		return nil, fmt.Errorf("unknown schema %q; the kit checks %s", opts.Schema, strings.Join(names, ", "))
 	}
 	u, err := url.Parse(opts.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -131,20 +127,9 @@ func newConfRun(opts ConformanceOptions) (*confRun, error) {
 	if timeout <= 0 {
 		timeout = DefaultConformanceTimeout
 	}
-	client := opts.Client
-	if client == nil {
-		client = &http.Client{Timeout: timeout}
-	}
 	opts.Timeout = timeout
+	client := cmp.Or(opts.Client, &http.Client{Timeout: timeout})
 	return &confRun{opts: opts, base: strings.TrimSuffix(opts.URL, "/"), client: client, model: opts.Model}, nil
-}
-
-func joinSchemas() string {
-	var names []string
-	for _, s := range ConformanceSchemas {
-		names = append(names, string(s))
-	}
-	return strings.Join(names, ", ")
 }
 
 func (run *confRun) schema() table.SchemaID { return run.opts.Schema }
@@ -191,7 +176,12 @@ func (run *confRun) runCase(ctx context.Context, c confCase) ConformanceResult {
 		res.Reason = "no answer: " + reply.err.Error()
 		return res
 	}
-	problems := c.check(run, reply)
+	var problems []string
+	if c.answer != nil {
+		problems = checkSuccess(reply, func(v jsonvalue.Value) []string { return c.answer(run, v) })
+	} else {
+		problems = checkRefusal(run, reply, c.refuse)
+	}
 	res.OK = len(problems) == 0
 	res.Reason = strings.Join(problems, "; ")
 	return res
@@ -242,4 +232,97 @@ func withoutURL(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// ConformanceResult is one case's outcome.
+type ConformanceResult struct {
+	// Name is the case's short name, such as question/choice.
+	Name   string `json:"name"`
+	Method string `json:"method"`
+	Path   string `json:"path"`
+	OK     bool   `json:"ok"`
+	// Status is the answer's HTTP status; 0 when none came.
+	Status int `json:"status"`
+	// Reason says why the case failed: every check that did not hold,
+	// separated by "; ". Empty when it passed.
+	Reason string `json:"reason,omitempty"`
+}
+
+// ConformanceReport is a run's outcome: every case in the order run.
+type ConformanceReport struct {
+	URL    string `json:"url"`
+	Schema string `json:"schema"`
+	// Model is the model the requests named; "" when they named none.
+	Model   string              `json:"model"`
+	Passed  int                 `json:"passed"`
+	Failed  int                 `json:"failed"`
+	Results []ConformanceResult `json:"cases"`
+}
+
+func (r *ConformanceReport) add(res ConformanceResult) {
+	r.Results = append(r.Results, res)
+	if res.OK {
+		r.Passed++
+	} else {
+		r.Failed++
+	}
+}
+
+// Failures are the failed cases, in the order run.
+func (r *ConformanceReport) Failures() []ConformanceResult {
+	var out []ConformanceResult
+	for _, res := range r.Results {
+		if !res.OK {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// WriteText writes one line per case, ok or FAIL, then the method, path
+// and name of its request, and the reason of a failure; then a summary
+// line.
+func (r *ConformanceReport) WriteText(w io.Writer) error {
+	var widths [3]int
+	for _, res := range r.Results {
+		for i, cell := range []string{res.Method, res.Path, res.Name} {
+			widths[i] = max(widths[i], len(cell))
+		}
+	}
+	for _, res := range r.Results {
+		line := fmt.Sprintf("%-4s  %-*s  %-*s  %-*s  %s", verdict(res), widths[0], res.Method, widths[1], res.Path,
+			widths[2], res.Name, oneLine(res.Reason))
+		if _, err := fmt.Fprintln(w, strings.TrimRight(line, " ")); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, r.Summary())
+	return err
+}
+
+func verdict(res ConformanceResult) string {
+	if res.OK {
+		return "ok"
+	}
+	return "FAIL"
+}
+
+// Summary is the report's last line: the counts, the schema, the server
+// and the model.
+func (r *ConformanceReport) Summary() string {
+	return fmt.Sprintf("%d cases: %d ok, %d FAIL (%s at %s, model %s)",
+		len(r.Results), r.Passed, r.Failed, r.Schema, r.URL, cmp.Or(r.Model, "(none)"))
+}
+
+// WriteJSON writes the report as one indented JSON object.
+func (r *ConformanceReport) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// oneLine keeps a failure's text on its line: an answer's own words may
+// hold line breaks.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }

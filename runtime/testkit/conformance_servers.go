@@ -11,15 +11,12 @@ import (
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/validate"
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/refscorer"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
-
-// The conformance kit's own test servers: a server that speaks only
-// systemone/0.2 and keeps it, and the same server broken on purpose, which
-// the kit must fail naming the cases its faults break.
 
 // ConformanceModel is the model the standard test server lists and the
 // only one it answers with.
@@ -59,7 +56,7 @@ func (s *conformanceServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set(vocab.HeaderRequestID, "req_conformance")
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == vocab.PathModels:
-		writeBody(w, 200, `{"models":[{"name":"`+ConformanceModel+`","description":"Standard decision model","release_date":"2025-06-01"}]}`)
+		writeBody(w, 200, standardListing)
 	case r.Method == http.MethodPost && r.URL.Path == vocab.PathSystemone:
 		s.systemOne(w, r)
 	default:
@@ -90,35 +87,45 @@ func (s *conformanceServer) systemOne(w http.ResponseWriter, r *http.Request) {
 		writeBody(w, 400, `{"detail":{"error_type":"api_usage_error","message":"Unknown model."}}`)
 		return
 	}
-	out, ok := s.answer(r, jsonvalue.Compact(root))
-	if !ok {
+	out, status := scoreStandard(r, jsonvalue.Compact(root), nil)
+	if status != 200 {
 		writeBody(w, 500, `{"detail":"Internal Server Error"}`)
 		return
-	}
-	writeBody(w, 200, string(out))
-}
-
-// answer scores a valid standard body with the reference scorer and
-// writes the answers, broken as the faults say.
-func (s *conformanceServer) answer(r *http.Request, body []byte) ([]byte, bool) {
-	cr, err := listener.V50.Read(listener.EndpointSystemOne, body, r.Header)
-	if err != nil {
-		return nil, false
-	}
-	model, _ := catalog.Model("vllm-sr/decision1")
-	resp, err := (&refscorer.Scorer{}).Decide(r.Context(), model, cr.Request)
-	if err != nil {
-		return nil, false
-	}
-	resp.Model = cr.Request.Model
-	out, err := listener.V50.AnswerSuccess(cr, listener.Outcome{Response: resp})
-	if err != nil {
-		return nil, false
 	}
 	if s.faults.NoulOutOfRange || s.faults.DropProbability {
 		out = s.spoil(out)
 	}
-	return out, true
+	writeBody(w, 200, string(out))
+}
+
+// standardListing is the GET /v1/models answer of the standard test
+// servers: ConformanceModel alone.
+const standardListing = `{"models":[{"name":"` + ConformanceModel + `","description":"Standard decision model","release_date":"2025-06-01"}]}`
+
+// scoreStandard answers a body the systemone/0.2 validator took: read by
+// the 5.0 listener codec, decided by the reference scorer as
+// vllm-sr/decision1 under the model the body names, the response changed
+// by edit when set. The status is 200, 400 for a body the codec refuses,
+// or 500.
+func scoreStandard(r *http.Request, body []byte, edit func(*ir.Request, *ir.Response)) ([]byte, int) {
+	cr, err := listener.V50.Read(listener.EndpointSystemOne, body, r.Header)
+	if err != nil {
+		return nil, 400
+	}
+	model, _ := catalog.Model("vllm-sr/decision1")
+	resp, err := (&refscorer.Scorer{}).Decide(r.Context(), model, cr.Request)
+	if err != nil {
+		return nil, 500
+	}
+	resp.Model = cr.Request.Model
+	if edit != nil {
+		edit(cr.Request, resp)
+	}
+	out, err := listener.V50.AnswerSuccess(cr, listener.Outcome{Response: resp})
+	if err != nil {
+		return nil, 500
+	}
+	return out, 200
 }
 
 // spoil rewrites each answer of a response body as the faults say.
@@ -130,7 +137,7 @@ func (s *conformanceServer) spoil(body []byte) []byte {
 	return jsonvalue.Compact(mapMember(v, vocab.ResponseAnswers, func(answers jsonvalue.Value) jsonvalue.Value {
 		var ms []jsonvalue.Member
 		for _, a := range answers.Members() {
-			ms = append(ms, jsonvalue.Member{Name: a.Name, Value: s.breakAnswer(a.Value)})
+			ms = append(ms, member(a.Name, s.breakAnswer(a.Value)))
 		}
 		return object(ms...)
 	}))
@@ -156,7 +163,7 @@ func mapMember(v jsonvalue.Value, name string, fn func(jsonvalue.Value) jsonvalu
 	var ms []jsonvalue.Member
 	for _, m := range v.Members() {
 		if m.Name == name {
-			m = jsonvalue.Member{Name: m.Name, Value: fn(m.Value)}
+			m = member(m.Name, fn(m.Value))
 		}
 		ms = append(ms, m)
 	}
@@ -189,7 +196,7 @@ func dropAt(v jsonvalue.Value, path []string) jsonvalue.Value {
 		case m.Name != path[0]:
 			ms = append(ms, m)
 		case len(path) > 1:
-			ms = append(ms, jsonvalue.Member{Name: m.Name, Value: dropAt(m.Value, path[1:])})
+			ms = append(ms, member(m.Name, dropAt(m.Value, path[1:])))
 		}
 	}
 	return object(ms...)

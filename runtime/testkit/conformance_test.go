@@ -128,11 +128,8 @@ func startSrun(t *testing.T, model string, schema table.SchemaID) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cancel(); _ = run.Wait() })
-	for deadline := time.Now().Add(10 * time.Second); !run.Server().Ready(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not become ready within 10s", model)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if err := run.WaitReady(10 * time.Second); err != nil {
+		t.Fatalf("%s: %v", model, err)
 	}
 	return run.URL()
 }

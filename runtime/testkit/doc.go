@@ -41,9 +41,10 @@
 //   - the slow-client suite (RunSlowClients, SlowTarget): stalled bodies,
 //     slowloris headers, silent connections, slow readers of a multi-MiB
 //     answer and 500 idle keep-alive connections over raw loopback TCP,
-//     each let go of within the server's configured deadline while good
-//     clients are answered 200, measured by the server's goroutines
-//     coming back to their count before the attack;
+//     each let go of within the server's configured deadline (plus
+//     SlowSlack) while good clients are answered 200, measured by the
+//     server's goroutines coming back to their count before the attack
+//     while the attacking sockets are still open;
 //   - the fixed-rate load (RunFixedRate): open-loop requests at a fixed
 //     rate, every one to be answered 200, with p50 and p99; and the leak
 //     check (WaitGoroutines) a test runs after a graceful shutdown.

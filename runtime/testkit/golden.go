@@ -4,9 +4,10 @@ import (
 	"errors"
 	"flag"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,7 +54,7 @@ func GoldenCheckTree(t testing.TB, dir string, got map[string][]byte) {
 			t.Fatal(err)
 		}
 	}
-	for _, name := range sortedNames(got) {
+	for _, name := range slices.Sorted(maps.Keys(got)) {
 		GoldenCheck(t, filepath.Join(dir, filepath.FromSlash(name)), got[name])
 	}
 	if UpdatingGoldens() {
@@ -64,15 +65,6 @@ func GoldenCheckTree(t testing.TB, dir string, got map[string][]byte) {
 			t.Errorf("%s: golden file not produced any more (run with -update to remove it)", filepath.Join(dir, name))
 		}
 	}
-}
-
-func sortedNames(files map[string][]byte) []string {
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
 }
 
 func listTree(t testing.TB, dir string) []string {

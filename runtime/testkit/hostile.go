@@ -3,29 +3,28 @@ package testkit
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/http/httputil"
 	neturl "net/url"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
-
-// The hostile-input suite: a table of requests a hostile or careless
-// client sends (HostileCases), run over real loopback HTTP against every
-// server and listener schema (RunHostile): vllm-srun and the Router's
-// listeners, vllm-sr/5.0 and vllm-sr/4.0. Every case checks the status,
-// the flat code (and on 4.0 error.code), the reason, that the answer is
-// valid JSON of at most ir.MaxErrorBytes, and, once all ran, that no log
-// line of the server carries a value or a name of any request
-// (HostileCanary, HostileNameMark).
 
 // HostileServer is the kind of server a hostile case runs against.
 type HostileServer string
@@ -54,8 +53,6 @@ type HostileTarget struct {
 	// URL is the listener's root, http://host:port.
 	URL string
 }
-
-func (t HostileTarget) String() string { return string(t.Server) + " " + string(t.Schema) }
 
 // HostileWant is what a case is answered with. Code and Reason are the
 // flat members, empty on a 200; Reason AnyReason takes any reason word
@@ -119,13 +116,7 @@ func RunHostile(t *testing.T, target HostileTarget, cases []HostileCase, logs fu
 }
 
 func runHostileCase(t *testing.T, target HostileTarget, c *HostileCase) {
-	method, path := c.Method, c.Path
-	if method == "" {
-		method = http.MethodPost
-	}
-	if path == "" {
-		path = vocab.PathSystemone
-	}
+	method, path := cmp.Or(c.Method, http.MethodPost), cmp.Or(c.Path, vocab.PathSystemone)
 	var body io.Reader
 	if c.Body != nil {
 		body = bytes.NewReader(c.Body())
@@ -269,25 +260,22 @@ func CheckWholeBodyClient(t *testing.T, url string, chunked bool) {
 	_ = conn.SetDeadline(time.Now().Add(15 * time.Second))
 	n := int(vocab.LimitBodyBytes) + 1<<20
 	w := bufio.NewWriterSize(conn, 1<<20)
+	framing := fmt.Sprintf("Content-Length: %d", n)
+	var body io.Writer = w
+	chunks := httputil.NewChunkedWriter(w)
 	if chunked {
-		fmt.Fprintf(w, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n", u.Path, u.Host)
-	} else {
-		fmt.Fprintf(w, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", u.Path, u.Host, n)
+		framing, body = "Transfer-Encoding: chunked", chunks
 	}
+	fmt.Fprintf(w, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n%s\r\n\r\n", u.Path, u.Host, framing)
 	block := bytes.Repeat([]byte(" "), 1<<20)
 	for sent := 0; sent < n; sent += len(block) {
-		if chunked {
-			fmt.Fprintf(w, "%x\r\n", len(block))
-		}
-		if _, err := w.Write(block); err != nil {
+		if _, err := body.Write(block); err != nil {
 			t.Fatalf("the server cut the connection while the body was sent (%d of %d bytes): %v", sent, n, err)
-		}
-		if chunked {
-			_, _ = io.WriteString(w, "\r\n")
 		}
 	}
 	if chunked {
-		_, _ = io.WriteString(w, "0\r\n\r\n")
+		_ = chunks.Close() // the last chunk; the empty trailer follows
+		_, _ = io.WriteString(w, "\r\n")
 	}
 	if err := w.Flush(); err != nil {
 		t.Fatalf("the server cut the connection while the body was sent: %v", err)
@@ -306,4 +294,79 @@ func CheckWholeBodyClient(t *testing.T, url string, chunked bool) {
 		v.Code != vocab.CodeRequestTooLarge || v.Reason != vocab.ReasonBodyTooLarge {
 		t.Fatalf("status %d, answer %.300s; want 413 %s", resp.StatusCode, answer, vocab.CodeRequestTooLarge)
 	}
+}
+
+// CheckConcurrentBombs sends 8 gzip bombs (each about 1 MiB inflating far
+// past the body limit) at once to url, a System One endpoint of a server
+// running in this process, and checks that each is answered 413
+// request_too_large or 503 unavailable with Retry-After (the shared
+// inflating budget in use), and that the heap grew by at most 2.5x the
+// budget while they were read (before the budget, 8 bombs took 745 MiB
+// on the Router). The budget bounds what is reserved exactly; the sampled
+// heap also holds garbage not yet collected and whatever the rest of the
+// test binary allocates meanwhile, hence the margin. It reports the peak.
+func CheckConcurrentBombs(t *testing.T, url string) {
+	t.Helper()
+	bomb := gzipBomb()
+	budget := bodylimit.Shared.Size()
+	defer debug.SetGCPercent(debug.SetGCPercent(25))
+	runtime.GC()
+	base := heapBytes()
+	var peak atomic.Uint64
+	stop, sampled := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			peak.Store(max(peak.Load(), heapBytes()))
+			select {
+			case <-stop:
+				return
+			case <-time.After(500 * time.Microsecond):
+			}
+		}
+	}()
+	statuses := make([]int, 8)
+	var wg sync.WaitGroup
+	for i := range statuses {
+		wg.Go(func() { statuses[i] = postBomb(t, url, bomb) })
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	grew := peak.Load() - min(base, peak.Load())
+	t.Logf("8 concurrent 1 MiB bombs: statuses %v; the heap grew by %.1f MiB at most (budget %d MiB)", statuses, float64(grew)/(1<<20), budget>>20)
+	if limit := uint64(budget) * 5 / 2; grew > limit {
+		t.Fatalf("the heap grew by %d bytes, over 2.5x the %d-byte inflating budget", grew, budget)
+	}
+}
+
+// postBomb sends one bomb and returns the status, failing the test on an
+// answer that is neither 413 nor a 503 with Retry-After.
+func postBomb(t *testing.T, url string, bomb []byte) int {
+	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(bomb))
+	if err != nil {
+		t.Error(err)
+		return 0
+	}
+	req.Header.Set(vocab.HeaderContentType, "application/json")
+	req.Header.Set("Content-Encoding", "gzip")
+	resp, err := hostileClient.Do(req)
+	if err != nil {
+		t.Errorf("a bomb: %v", err)
+		return 0
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusRequestEntityTooLarge:
+	case resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get(vocab.HeaderRetryAfter) != "":
+	default:
+		t.Errorf("a bomb: status %d (Retry-After %q)", resp.StatusCode, resp.Header.Get(vocab.HeaderRetryAfter))
+	}
+	return resp.StatusCode
+}
+
+func heapBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }

@@ -10,10 +10,7 @@ import (
 	"sync"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/table"
 )
-
-// Bodies and answers the hostile cases are built from.
 
 // hostileState is the state of every request: it carries HostileCanary.
 const hostileState = `"` + HostileCanary + `: our export button fails with a 500 since this morning"`
@@ -26,11 +23,8 @@ func hq(questions string, more ...string) func() []byte {
 	return func() []byte { return b }
 }
 
-// raw is a body as written.
-func raw(s string) func() []byte { return func() []byte { return []byte(s) } }
-
-// rawBytes is a body of arbitrary bytes (invalid UTF-8 included).
-func rawBytes(b []byte) func() []byte { return func() []byte { return b } }
+// raw is a body as written (invalid UTF-8 included).
+func raw[T string | []byte](s T) func() []byte { return func() []byte { return []byte(s) } }
 
 // noulQ is a noul question named name; q is any question with the
 // canary in its instructions.
@@ -56,54 +50,41 @@ func item(name, questions string) string {
 
 // levels is a score's criteria of n levels; options a choice's (or
 // labels a set's, a span's) criteria of n entries.
-func levels(n int) string {
-	l := make([]string, n)
-	for i := range l {
-		l[i] = strconv.Quote("level " + strconv.Itoa(i))
-	}
-	return "[" + strings.Join(l, ",") + "]"
-}
+func levels(n int) string  { return "[" + numbered(n, `"level %d"`) + "]" }
+func options(n int) string { return "{" + numbered(n, `"o%d":null`) + "}" }
 
-func options(n int) string {
-	o := make([]string, n)
-	for i := range o {
-		o[i] = `"o` + strconv.Itoa(i) + `":null`
+// numbered is format of 0 to n-1, joined by commas.
+func numbered(n int, format string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = fmt.Sprintf(format, i)
 	}
-	return "{" + strings.Join(o, ",") + "}"
+	return strings.Join(parts, ",")
 }
 
 // nested is a state nested depth arrays deep.
 func nested(depth int) string { return strings.Repeat("[", depth) + `"x"` + strings.Repeat("]", depth) }
 
-// hugeName is a made-up name of n bytes carrying HostileNameMark, and
-// cutName how an answer quotes it: its first table.MaxNameBytes bytes.
+// hugeName is a made-up name of n bytes carrying HostileNameMark.
 func hugeName(n int) string {
 	return HostileNameMark + strings.Repeat("x", n-len(HostileNameMark))
 }
 
-func cutName(name string) string { return table.ClipName(name) }
-
 // once caches a big body across targets.
-func once(f func() []byte) func() []byte {
-	var (
-		o sync.Once
-		b []byte
-	)
-	return func() []byte {
-		o.Do(func() { b = f() })
-		return b
-	}
-}
+func once(f func() []byte) func() []byte { return sync.OnceValue(f) }
 
 // gz gzips a body.
 func gz(f func() []byte) func() []byte {
-	return once(func() []byte {
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		_, _ = zw.Write(f())
-		_ = zw.Close()
-		return buf.Bytes()
-	})
+	return once(func() []byte { return gzipped(f(), gzip.BestCompression) })
+}
+
+// gzipped is b compressed with gzip at level.
+func gzipped(b []byte, level int) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, level)
+	_, _ = zw.Write(b)
+	_ = zw.Close()
+	return buf.Bytes()
 }
 
 // gzipBomb is about 1 MiB of gzip inflating to about 1 GiB: gzip members

@@ -62,12 +62,12 @@ func utf8Cases() []HostileCase {
 	withBytes := func(b ...byte) []byte { return append(append([]byte(prefix), b...), `"}`...) }
 	invalid := bad(vocab.ReasonInvalidJSON)
 	out := []HostileCase{
-		{Name: "utf8/00 invalid byte", Body: rawBytes(withBytes(0xff)), Want: invalid},
-		{Name: "utf8/01 overlong slash", Body: rawBytes(withBytes(0xc0, 0xaf)), Want: invalid},
-		{Name: "utf8/02 encoded surrogate", Body: rawBytes(withBytes(0xed, 0xa0, 0x80)), Want: invalid},
-		{Name: "utf8/03 truncated sequence", Body: rawBytes(withBytes(0xe2, 0x82)), Want: invalid},
-		{Name: "utf8/04 past U+10FFFF", Body: rawBytes(withBytes(0xf4, 0x90, 0x80, 0x80)), Want: invalid},
-		{Name: "utf8/05 invalid byte in a member name", Body: rawBytes([]byte("{\"model\":\"" + HostileModel + "\",\"state\":" + hostileState +
+		{Name: "utf8/00 invalid byte", Body: raw(withBytes(0xff)), Want: invalid},
+		{Name: "utf8/01 overlong slash", Body: raw(withBytes(0xc0, 0xaf)), Want: invalid},
+		{Name: "utf8/02 encoded surrogate", Body: raw(withBytes(0xed, 0xa0, 0x80)), Want: invalid},
+		{Name: "utf8/03 truncated sequence", Body: raw(withBytes(0xe2, 0x82)), Want: invalid},
+		{Name: "utf8/04 past U+10FFFF", Body: raw(withBytes(0xf4, 0x90, 0x80, 0x80)), Want: invalid},
+		{Name: "utf8/05 invalid byte in a member name", Body: raw([]byte("{\"model\":\"" + HostileModel + "\",\"state\":" + hostileState +
 			",\"questions\":{\"q\xff\":{\"type\":\"noul\"}}}")), Want: invalid},
 		// Unpaired surrogates are refused, as I-JSON (RFC 7493) requires.
 		{Name: "utf8/06 lone surrogate escape", Body: raw(`{"model":"` + HostileModel + `","state":"` + HostileCanary + ` \ud800","questions":{` + okQ + `}}`), Want: invalid},

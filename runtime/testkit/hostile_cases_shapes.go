@@ -2,10 +2,10 @@ package testkit
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // criteriaCases are the criteria shapes of every question type: the ones
@@ -95,13 +95,6 @@ func limitCases() []HostileCase {
 	choice := func(n int) func() []byte { return hq(q("team", `"type":"choice","criteria":`+options(n))) }
 	labels := func(n int) func() []byte { return hq(q("pii", `"type":"span","criteria":`+options(n))) }
 	score := func(n int) func() []byte { return hq(q("level", `"type":"score","criteria":`+levels(n))) }
-	many := func(n int) func() []byte {
-		qs := make([]string, n)
-		for i := range qs {
-			qs[i] = noulQ("q" + strconv.Itoa(i))
-		}
-		return once(hq(strings.Join(qs, ",")))
-	}
 	return []HostileCase{
 		// The schema takes 255 options and labels; the model's card fewer.
 		{Name: "limits/00 choice of 255 options", Body: choice(255), Want: invalidQ(vocab.ReasonTooManyOptions)},
@@ -113,21 +106,13 @@ func limitCases() []HostileCase {
 		{Name: "limits/06 no questions", Body: hq(""), Want: bad(vocab.ReasonTooFew)},
 		{Name: "limits/07 questions missing", Body: raw(`{"model":"` + HostileModel + `","state":` + hostileState + `}`), Want: bad(vocab.ReasonMissingMember)},
 		{Name: "limits/08 state missing", Body: raw(`{"model":"` + HostileModel + `","questions":{` + okQ + `}}`), Want: bad(vocab.ReasonMissingMember)},
-		{Name: "limits/09 200 questions", Body: many(200), Want: wantOK},
+		{Name: "limits/09 200 questions", Body: once(hq(numbered(200, noulQ("q%d")))), Want: wantOK},
 		{Name: "limits/10 body one byte past the limit", Body: overLimit, Want: wantTooLarge},
 		{Name: "limits/11 1000 unknown members", Body: once(func() []byte {
-			m := make([]string, 1000)
-			for i := range m {
-				m[i] = `,"` + HostileNameMark + strconv.Itoa(i) + `":1`
-			}
-			return hq(okQ, m...)()
+			return hq(okQ, ","+numbered(1000, `"`+HostileNameMark+`%d":1`))()
 		}), Want: bad(vocab.ReasonUnknownMember)},
 		{Name: "limits/12 1000 malformed questions", Body: once(func() []byte {
-			qs := make([]string, 1000)
-			for i := range qs {
-				qs[i] = q("q"+strconv.Itoa(i), `"type":"choice","criteria":[]`)
-			}
-			return hq(strings.Join(qs, ","))()
+			return hq(numbered(1000, q("q%d", `"type":"choice","criteria":[]`)))()
 		}), Want: invalidQ(vocab.ReasonWrongType)},
 	}
 }
@@ -209,20 +194,20 @@ func nameCases() []HostileCase {
 		return once(func() []byte { return hq(okQ, `,"`+name+`":1`)() })
 	}
 	return []HostileCase{
-		{Name: "names/00 1 MiB unknown member", Body: unknown(mib), Want: bad(vocab.ReasonUnknownMember), Names: []string{cutName(mib)}},
+		{Name: "names/00 1 MiB unknown member", Body: unknown(mib), Want: bad(vocab.ReasonUnknownMember), Names: []string{table.ClipName(mib)}},
 		{Name: "names/01 gzip inflating to a 32 MiB unknown member", Header: map[string]string{"Content-Encoding": "gzip"},
-			Body: gz(unknown(big)), Want: bad(vocab.ReasonUnknownMember), Names: []string{cutName(big)}},
+			Body: gz(unknown(big)), Want: bad(vocab.ReasonUnknownMember), Names: []string{table.ClipName(big)}},
 		{Name: "names/02 1 MiB question name, malformed", Body: once(func() []byte { return hq(okQ + "," + q(mib, `"type":"choice","criteria":[]`))() }),
-			Want: invalidQ(vocab.ReasonWrongType), Names: []string{cutName(mib)}},
+			Want: invalidQ(vocab.ReasonWrongType), Names: []string{table.ClipName(mib)}},
 		{Name: "names/03 1 MiB question name, a type the model does not answer", Body: once(func() []byte { return hq(okQ + "," + q(mib, `"type":"box"`))() }),
-			Want: invalidQ(vocab.ReasonQuestionTypeNotAnswered), OnRouter: wantPtr(notCarriedWant), Names: []string{cutName(mib)}},
+			Want: invalidQ(vocab.ReasonQuestionTypeNotAnswered), OnRouter: wantPtr(notCarriedWant), Names: []string{table.ClipName(mib)}},
 		{Name: "names/04 1 MiB batch item name, malformed question", Path: vocab.PathSystemoneBatch,
 			Body: once(func() []byte { return batch(item(mib, q("bad", `"type":"choice","criteria":[]`)))() }),
-			Want: invalidQ(vocab.ReasonWrongType), Names: []string{cutName(mib)}},
+			Want: invalidQ(vocab.ReasonWrongType), Names: []string{table.ClipName(mib)}},
 		{Name: "names/05 1 MiB member inside a question", Body: once(func() []byte { return hq(q("u", `"type":"noul","`+mib+`":1`))() }),
-			Want: bad(vocab.ReasonUnknownMember), Names: []string{cutName(mib)}},
+			Want: bad(vocab.ReasonUnknownMember), Names: []string{table.ClipName(mib)}},
 		{Name: "names/06 1 MiB unknown criteria key of a noul", Body: once(func() []byte { return hq(q("u", `"type":"noul","criteria":{"`+mib+`":null}`))() }),
-			Want: bad(vocab.ReasonUnknownMember), Names: []string{cutName(mib)}},
+			Want: bad(vocab.ReasonUnknownMember), Names: []string{table.ClipName(mib)}},
 		{Name: "names/07 1 MiB placeholder", Body: once(func() []byte {
 			return raw(`{"model":"` + HostileModel + `","state":` + hostileState + `,"questions":{` + okQ + `},"assets":{"` + mib + `":{"type":"image","format":"png","data_base64":"AAAA"}}}`)()
 		}), Want: badInput(vocab.ReasonUnplacedAsset), OnRouter: wantPtr(notCarriedWant)},
@@ -230,21 +215,17 @@ func nameCases() []HostileCase {
 			Body: once(func() []byte {
 				return hq(q(mib, `"type":"noul","over":["request"]`) + "," + q(mib+"2", `"type":"noul","over":["request"]`))()
 			}),
-			Want: bad(vocab.ReasonNoValidQuestion), Names: []string{cutName(mib)}},
+			Want: bad(vocab.ReasonNoValidQuestion), Names: []string{table.ClipName(mib)}},
 		{Name: "names/09 a 64 KiB name of escaped control characters", Body: once(func() []byte {
 			return hq(okQ, `,"`+strings.Repeat(`\u0001`, 64<<10)+`":1`)()
 		}), Want: bad(vocab.ReasonUnknownMember)},
 		{Name: "names/10 a 1 MiB name of multi-byte characters", Body: once(func() []byte {
 			return hq(okQ, `,"`+HostileNameMark+strings.Repeat("é", 1<<19)+`":1`)()
-		}), Want: bad(vocab.ReasonUnknownMember), Names: []string{cutName(HostileNameMark + strings.Repeat("é", 1<<19))}},
+		}), Want: bad(vocab.ReasonUnknownMember), Names: []string{table.ClipName(HostileNameMark + strings.Repeat("é", 1<<19))}},
 		// The validator stops at table.MaxProblems: the first 100 malformed
 		// questions fill the list before the unknown member is seen.
 		{Name: "names/11 1 MiB unknown member after 200 malformed questions", Body: once(func() []byte {
-			qs := make([]string, 200)
-			for i := range qs {
-				qs[i] = q(mib[:4096]+strconv.Itoa(i), `"type":"choice","criteria":[]`)
-			}
-			return hq(strings.Join(qs, ","), `,"`+mib+`":1`)()
+			return hq(numbered(200, q(mib[:4096]+"%d", `"type":"choice","criteria":[]`)), `,"`+mib+`":1`)()
 		}), Want: invalidQ(vocab.ReasonWrongType)},
 	}
 }

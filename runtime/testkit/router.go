@@ -11,13 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/validate"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/refscorer"
 )
 
 // Markers in a request body script the RouterRecorder's reply.
@@ -72,7 +69,7 @@ func (rec *RouterRecorder) serve(w http.ResponseWriter, r *http.Request) {
 		rec.mu.Lock()
 		rec.listings++
 		rec.mu.Unlock()
-		writeBody(w, 200, `{"models":[{"name":"d3","description":"Standard decision model","release_date":"2025-06-01"}]}`)
+		writeBody(w, 200, standardListing)
 	case r.Method == http.MethodPost && r.URL.Path == vocab.PathSystemone:
 		rec.systemOne(w, r)
 	default:
@@ -124,21 +121,17 @@ func (rec *RouterRecorder) systemOne(w http.ResponseWriter, r *http.Request) {
 		writeBody(w, 400, string(detail))
 		return
 	}
-	cr, err := listener.V50.Read(listener.EndpointSystemOne, body, r.Header)
-	if err != nil {
+	out, status := scoreStandard(r, body, func(req *ir.Request, resp *ir.Response) {
+		resp.Answers = withoutMarked(req.Questions, resp.Answers)
+	})
+	switch status {
+	case 400:
 		writeBody(w, 400, `{"detail":"unreadable"}`)
-		return
-	}
-	model, _ := catalog.Model("vllm-sr/decision1")
-	resp, err := (&refscorer.Scorer{}).Decide(r.Context(), model, cr.Request)
-	if err != nil {
+	case 500:
 		writeBody(w, 500, `{"detail":"scorer failed"}`)
-		return
+	default:
+		writeBody(w, 200, string(out))
 	}
-	resp.Model = cr.Request.Model
-	resp.Answers = withoutMarked(cr.Request.Questions, resp.Answers)
-	out, _ := listener.V50.AnswerSuccess(cr, listener.Outcome{Response: resp})
-	writeBody(w, 200, string(out))
 }
 
 // withoutMarked drops the answers of the questions whose instructions

@@ -2,10 +2,8 @@ package testkit
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	neturl "net/url"
@@ -17,18 +15,6 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 )
-
-// The slow-client suite (RunSlowClients): clients that hold a server's
-// connections without finishing a request (bodies that stall, headers
-// trickled byte by byte, connections that send nothing), without reading
-// their answer (slow readers of a multi-MiB answer), or idle between
-// requests (500 keep-alive connections), over real loopback TCP, against
-// vllm-srun and the Router's listeners alike. Each attack must be let go
-// of within the configured deadline that bounds it plus SlowSlack, while
-// well-behaved clients are answered 200 within SlowGoodLatency; the
-// measure of letting go is the server's goroutines, back to what they
-// were before the attack while the attacking sockets are still open on
-// the client's side.
 
 // SlowTarget is one server listener the suite attacks. The server runs in
 // the test's process (its goroutines are counted) with Deadlines as its
@@ -79,6 +65,9 @@ var SlowGoodRequest = []byte(`{"model":"` + HostileModel + `","state":"The expor
 // RunSlowClients runs every attack against target as a subtest.
 func RunSlowClients(t *testing.T, target SlowTarget) {
 	t.Helper()
+	if target.Quiesce == nil {
+		target.Quiesce = func() {}
+	}
 	for _, a := range slowAttacks() {
 		if a.big && target.NoBigAnswers {
 			continue
@@ -98,7 +87,7 @@ type slowAttack struct {
 	bound func(SlowDeadlines) time.Duration
 	// open dials one connection and starts the attack on it; it returns
 	// once the attack is in force on that connection.
-	open func(target SlowTarget, c *slowConn) error
+	open func(c *slowConn) error
 	// poke runs every slowPokeEvery on each connection the server has not
 	// closed, while the attack lasts (slowloris sends a byte, a slow
 	// reader reads a few); nil for none. A timeout is no failure.
@@ -129,7 +118,7 @@ func runSlowAttack(t *testing.T, target SlowTarget, a slowAttack) {
 	if a.big {
 		slowBigGzip() // made before any dial: the header deadline runs from it
 	}
-	quiesce(target)
+	target.Quiesce()
 	baseline := runtime.NumGoroutine()
 	opening := time.Now()
 	conns, retried, err := openSlowConns(t, target, a)
@@ -151,7 +140,7 @@ func runSlowAttack(t *testing.T, target SlowTarget, a slowAttack) {
 		pokers = 1
 	}
 	checkGoodClients(t, target, inForce.Add(bound*3/4))
-	quiesce(target)
+	target.Quiesce()
 	WaitGoroutines(t, baseline+pokers, time.Until(inForce.Add(bound+SlowSlack)),
 		fmt.Sprintf("%s: %d %s not let go of within the deadline (%v) and %v", target.Name, len(conns), a.name, bound, SlowSlack))
 	t.Logf("%d %s: in force after %v (%d openings tried again), let go of %v later (deadline %v)", len(conns), a.name,
@@ -192,7 +181,7 @@ func openSlowConns(t *testing.T, target SlowTarget, a slowAttack) ([]*slowConn, 
 		wg.Go(func() {
 			defer func() { <-sem }()
 			for try := 1; ; try++ {
-				c, err := openSlowConn(target, a, u.Host, i)
+				c, err := openSlowConn(a, u.Host, i)
 				if err == nil || try == slowOpenTries {
 					conns[i], errs[i] = c, err
 					return
@@ -213,14 +202,14 @@ const slowOpenTries = 3
 
 // openSlowConn dials one attacking connection and starts the attack on
 // it; on an error it returns the connection closed, or nil.
-func openSlowConn(target SlowTarget, a slowAttack, addr string, i int) (*slowConn, error) {
+func openSlowConn(a slowAttack, addr string, i int) (*slowConn, error) {
 	nc, err := dialSmallWindow(addr)
 	if err != nil {
 		return nil, fmt.Errorf("dial #%d: %w", i, err)
 	}
 	c := &slowConn{Conn: nc, i: i, r: bufio.NewReader(nc)}
 	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
-	if err := a.open(target, c); err != nil {
+	if err := a.open(c); err != nil {
 		_ = c.Close()
 		return c, fmt.Errorf("#%d: %w", i, err)
 	}
@@ -248,8 +237,7 @@ func pokeSlowConns(conns []*slowConn, poke func(*slowConn) error) (stop chan str
 				if c.dead {
 					continue
 				}
-				var ne net.Error
-				if err := poke(c); err != nil && !(errors.As(err, &ne) && ne.Timeout()) {
+				if err := poke(c); err != nil && !isTimeout(err) {
 					c.dead = true
 				}
 			}
@@ -269,28 +257,12 @@ func checkGoodClients(t *testing.T, target SlowTarget, until time.Time) {
 	failed := 0
 	for n := 0; n < 3 || time.Now().Before(until); n++ {
 		began := time.Now()
-		status, err := postGood(client, target.URL+vocab.PathSystemone)
+		status, err := postLoad(client, LoadRequest{URL: target.URL + vocab.PathSystemone, Body: SlowGoodRequest})
 		took := time.Since(began)
 		if (err != nil || status != http.StatusOK || took > SlowGoodLatency) && failed < 5 {
 			failed++
 			t.Errorf("%s: a good client during the attack: status %d, %v, after %v (want 200 within %v)",
 				target.Name, status, err, took.Round(time.Millisecond), SlowGoodLatency)
 		}
-	}
-}
-
-func postGood(client *http.Client, url string) (int, error) {
-	resp, err := client.Post(url, "application/json", bytes.NewReader(SlowGoodRequest))
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	_, err = io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode, err
-}
-
-func quiesce(target SlowTarget) {
-	if target.Quiesce != nil {
-		target.Quiesce()
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 )
 
-// slowAttacks are the suite's attacks.
 func slowAttacks() []slowAttack {
 	header := func(d SlowDeadlines) time.Duration { return d.Header }
 	return []slowAttack{
@@ -27,7 +26,7 @@ func slowAttacks() []slowAttack {
 			// deadline passes.
 			name: "stalled bodies", conns: 64,
 			bound: func(d SlowDeadlines) time.Duration { return d.Read },
-			open: func(_ SlowTarget, c *slowConn) error {
+			open: func(c *slowConn) error {
 				_, err := fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
 					vocab.PathSystemone, len(SlowGoodRequest), SlowGoodRequest[:len(SlowGoodRequest)/2])
 				return err
@@ -46,7 +45,7 @@ func slowAttacks() []slowAttack {
 		{
 			// Headers trickled a byte at a time, never ending.
 			name: "slowloris headers", conns: 64, bound: header,
-			open: func(_ SlowTarget, c *slowConn) error {
+			open: func(c *slowConn) error {
 				_, err := fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nX-Slow: ", vocab.PathSystemone)
 				return err
 			},
@@ -60,7 +59,7 @@ func slowAttacks() []slowAttack {
 		{
 			// Connections that never send a byte.
 			name: "silent connections", conns: 64, bound: header,
-			open:  func(SlowTarget, *slowConn) error { return nil },
+			open:  func(*slowConn) error { return nil },
 			check: readToEnd,
 		},
 		{
@@ -68,7 +67,7 @@ func slowAttacks() []slowAttack {
 			// it, the other reads it a few bytes at a time.
 			name: "slow readers", conns: 2, big: true,
 			bound: func(d SlowDeadlines) time.Duration { return d.Write },
-			open: func(_ SlowTarget, c *slowConn) error {
+			open: func(c *slowConn) error {
 				resp, err := AskBigAnswer(c, c.r)
 				c.resp = resp
 				return err
@@ -96,7 +95,7 @@ func slowAttacks() []slowAttack {
 			// Keep-alive connections idle after one request.
 			name: "idle keep-alive connections", conns: SlowIdleConns,
 			bound: func(d SlowDeadlines) time.Duration { return d.Idle },
-			open: func(_ SlowTarget, c *slowConn) error {
+			open: func(c *slowConn) error {
 				if _, err := fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", vocab.PathHealth); err != nil {
 					return err
 				}
@@ -185,10 +184,4 @@ var SlowBigRequest = sync.OnceValue(func() []byte {
 // slowBigGzip is SlowBigRequest gzipped: a few tens of KiB to send, so
 // the body-read deadline measures the server, not a 6 MiB upload on a
 // busy machine.
-var slowBigGzip = sync.OnceValue(func() []byte {
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	_, _ = zw.Write(SlowBigRequest())
-	_ = zw.Close()
-	return b.Bytes()
-})
+var slowBigGzip = sync.OnceValue(func() []byte { return gzipped(SlowBigRequest(), gzip.DefaultCompression) })

@@ -1,19 +1,16 @@
 package listener
 
 import (
+	"maps"
 	"sync"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // FormCounter counts, for one listener, the vllm-sr/4.0-only forms its
-// clients use (the overlaps included), by form: what tells an operator when
-// switching the listener to vllm-sr/5.0 is safe. A server owns one per
-// listener; it is safe for concurrent use, and its zero value is ready.
-//
-// The native endpoints (/v1/decisions, /v1/bundle) speak the internal form
-// on every listener, so switching a listener's schema never affects them:
-// their requests are not counted.
+// clients use (the overlaps included), by form, as Metrics.CountRead does
+// (once per request, not on the native endpoints): what the tests read
+// back. It is safe for concurrent use, and its zero value is ready.
 type FormCounter struct {
 	mu       sync.Mutex
 	forms    map[string]uint64
@@ -40,15 +37,6 @@ func (c *FormCounter) Record(req *ClientRequest) {
 	}
 }
 
-func seenBefore(ds ir.Diagnostics, form string) bool {
-	for _, d := range ds {
-		if d.Kind == ir.DiagnosticLegacyForm && d.Form == form {
-			return true
-		}
-	}
-	return false
-}
-
 // FormCounts is a snapshot of a FormCounter.
 type FormCounts struct {
 	// Requests is how many requests were recorded.
@@ -61,9 +49,5 @@ type FormCounts struct {
 func (c *FormCounter) Snapshot() FormCounts {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	forms := make(map[string]uint64, len(c.forms))
-	for k, v := range c.forms {
-		forms[k] = v
-	}
-	return FormCounts{Requests: c.requests, Forms: forms}
+	return FormCounts{Requests: c.requests, Forms: maps.Clone(c.forms)}
 }

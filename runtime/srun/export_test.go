@@ -7,5 +7,5 @@ import "github.com/vllm-sr/systemone/runtime/refscorer"
 // wrap to provoke a real model's failures.
 func ReferenceEngine() Engine { return &refscorer.Scorer{} }
 
-// referenceEngine is the reference scorer reporting device in meta.
-func referenceEngine(device string) Engine { return &refscorer.Scorer{Device: device} }
+// Done is closed once the server has stopped.
+func (r *Running) Done() <-chan struct{} { return r.done }
