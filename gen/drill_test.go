@@ -22,7 +22,11 @@ import (
 // fields, vllm-sr/5.0 → internal → vllm-sr/5.0 keeps them byte for byte,
 // systemone/0.2 strips them, and a vllm-sr/5.0 model runtime accepts them
 // and refuses a misspelling naming it. It builds the whole module once, so
-// -short skips it.
+// -short skips it. The copy's tests run with -short, which leaves out only
+// the suites judged by wall-clock deadlines or the sampled heap (slow
+// clients, fixed-rate load, concurrent gzip bombs): no spec member reaches
+// them, and beside the rest of make test their bounds would measure the
+// busy machine.
 func TestSpecDrill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a copy of the module")

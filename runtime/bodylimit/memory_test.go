@@ -104,6 +104,9 @@ func TestGzipBombMemory(t *testing.T) {
 // Noise only adds to the peak, and without the budget every round would be
 // near 8 x 32 MiB, four times the bound.
 func TestBudgetBoundsConcurrentBombs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("samples the heap: run without -short")
+	}
 	const budget = 64 << 20
 	b := bomb(t, 1<<20)
 	bud := NewBudget(budget, 200*time.Millisecond)

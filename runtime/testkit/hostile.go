@@ -307,6 +307,7 @@ func CheckWholeBodyClient(t *testing.T, url string, chunked bool) {
 // test binary allocates meanwhile, hence the margin. It reports the peak.
 func CheckConcurrentBombs(t *testing.T, url string) {
 	t.Helper()
+	skipTimingInShort(t)
 	bomb := gzipBomb()
 	budget := bodylimit.Shared.Size()
 	defer debug.SetGCPercent(debug.SetGCPercent(25))

@@ -65,6 +65,7 @@ var SlowGoodRequest = []byte(`{"model":"` + HostileModel + `","state":"The expor
 // RunSlowClients runs every attack against target as a subtest.
 func RunSlowClients(t *testing.T, target SlowTarget) {
 	t.Helper()
+	skipTimingInShort(t)
 	if target.Quiesce == nil {
 		target.Quiesce = func() {}
 	}
