@@ -56,7 +56,7 @@ func newConformance() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&url, "url", "", "the server's root URL (required)")
 	cmd.Flags().StringVar(&model, "model", "", "the model every request names; default: the first the listing names")
-	cmd.Flags().StringVar(&schema, "schema", string(testkit.ConformanceV50), "the schema the server claims: "+strings.Join(schemas, ", "))
+	cmd.Flags().StringVar(&schema, "schema", string(table.SchemaVllmSR50), "the schema the server claims: "+strings.Join(schemas, ", "))
 	cmd.Flags().StringVar(&keyEnv, "api-key-env", "", "the environment variable holding an API key, sent as a bearer token")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write the report as JSON")
 	cmd.Flags().DurationVar(&timeout, "timeout", testkit.DefaultConformanceTimeout, "the longest each HTTP call may take")

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/table"
-	"github.com/vllm-sr/systemone/runtime/target"
 )
 
 // headersFlag makes convert print the headers the target needs.
@@ -44,8 +44,8 @@ func translate(cmd *cobra.Command, eng *engine.Engine, from, to table.SchemaID, 
 // "Typesafe-..."; HTTP names are case-insensitive, and people read the
 // standard's).
 var standardSpelling = map[string]string{
-	http.CanonicalHeaderKey(target.LongContextHeader): target.LongContextHeader,
-	http.CanonicalHeaderKey(target.ImagesHeader):      target.ImagesHeader,
+	http.CanonicalHeaderKey(vocab.HeaderLongContext): vocab.HeaderLongContext,
+	http.CanonicalHeaderKey(vocab.HeaderImages):      vocab.HeaderImages,
 }
 
 // writeHeaders writes h as "Name: value" lines, one per value, sorted by

@@ -178,10 +178,8 @@ func honours(m *model.Model, f *model.Field) []bool {
 	return out
 }
 
-// FieldLabel is a field as the reference tables name it: the name, then
+// fieldLabel is a field as the reference tables name it: the name, then
 // the question types it is limited to, as in "head (span)".
-func FieldLabel(f *model.Field) string { return fieldLabel(f) }
-
 func fieldLabel(f *model.Field) string {
 	if len(f.QuestionTypes) == 0 {
 		return f.Name

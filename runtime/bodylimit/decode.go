@@ -117,16 +117,13 @@ func isGzip(h http.Header) (bool, error) {
 	return false, &UnsupportedEncodingError{Supported: slices.Clone(supportedEncodings)}
 }
 
-// inflateError sorts an error met while inflating: the wire passing the
-// limit, gzip that is corrupt (inHeader: while reading the gzip header),
-// or a read error of the connection, passed on.
+// inflateError sorts an error met while inflating: the budget's refusal,
+// gzip that is corrupt (inHeader: while reading the gzip header), or as
+// on the wire (wireError) the limit passed or a read error passed on.
 func inflateError(err error, limit int64, inHeader bool) error {
-	var tooBig *http.MaxBytesError
 	var corrupt flate.CorruptInputError
 	var over *OverBudgetError
 	switch {
-	case errors.As(err, &tooBig) || errors.Is(err, errPastMax):
-		return &TooLargeError{Limit: limit}
 	case errors.As(err, &over):
 		return over
 	case inHeader && (errors.Is(err, gzip.ErrHeader) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)):
@@ -135,5 +132,5 @@ func inflateError(err error, limit int64, inHeader bool) error {
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &corrupt):
 		return &CorruptGzipError{}
 	}
-	return err
+	return wireError(err, limit)
 }

@@ -103,20 +103,14 @@ func deref(s *string) string {
 
 // DeadlineMs is the deadline the exchange goes with, in milliseconds: the
 // batch's, else, for a single or states request, its items' (which share
-// the request's options, capped or not); nil when the client asked for
-// none.
+// the request's options, capped or not; the validators give a states
+// request at least one state); nil when the client asked for none.
 func (x *Exchange) DeadlineMs() *int64 {
 	if o := x.Batch.Options; o != nil && o.DeadlineMs != nil {
 		return o.DeadlineMs
 	}
-	if (x.Single || x.States) && len(x.Batch.Items) > 0 {
-		if o := x.Batch.Items[0].Request.Options; o != nil {
-			return o.DeadlineMs
-		}
-		return nil
-	}
-	if x.Client != nil && x.Client.Request != nil && x.Client.Request.Options != nil {
-		return x.Client.Request.Options.DeadlineMs
+	if (x.Single || x.States) && len(x.Batch.Items) > 0 && x.Batch.Items[0].Request.Options != nil {
+		return x.Batch.Items[0].Request.Options.DeadlineMs
 	}
 	return nil
 }

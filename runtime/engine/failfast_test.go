@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -82,7 +83,7 @@ func TestFirstFailureOrderAndLocation(t *testing.T) {
 	}
 
 	// A collateral failure of a batch call gives way to its cause.
-	batch.Results[0] = tc.ItemResult{Name: "s1", Error: &ir.ErrorBody{Status: 502, Reason: tc.ReasonBatchCallFailed}}
+	batch.Results[0] = tc.ItemResult{Name: "s1", Error: &ir.ErrorBody{Status: 502, Reason: vocab.ReasonBatchCallFailed}}
 	if e, _ := batch.firstFailure(); e == nil || e.State != "s2" || e.Question != "b" {
 		t.Fatalf("collateral: %+v", e)
 	}

@@ -59,7 +59,7 @@ func BenchmarkInternalRoundTrip(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if dst, err = Internal.AppendRequest(dst[:0], r); err != nil {
+				if dst, err = (Writer{Lossless: true}).AppendRequest(dst[:0], r); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -53,12 +53,7 @@ func DecodeBundle(body []byte) (*ir.Batch, ir.Diagnostics, error) {
 func decodeChecked(body []byte, check func(jsonvalue.Value) []table.Problem) (jsonvalue.Value, error) {
 	root, err := jsonvalue.Decode(body, jsonvalue.Options{MaxDepth: MaxDepth})
 	if err != nil {
-		msg := "the body is not valid JSON"
-		var se *jsonvalue.SyntaxError
-		if errors.As(err, &se) {
-			msg += ": " + se.Reason + " at " + se.Path + " (byte " + strconv.FormatInt(se.Offset, 10) + ")"
-		}
-		return root, &ir.ProtocolError{Category: ir.CategoryInvalidRequest, Reason: ir.ReasonInvalidJSON, Message: msg, Cause: err}
+		return root, &ir.ProtocolError{Category: ir.CategoryInvalidRequest, Reason: ir.ReasonInvalidJSON, Message: notJSON(err), Cause: err}
 	}
 	if problems := check(root); len(problems) > 0 {
 		return root, problemError(root, problems)
@@ -66,16 +61,57 @@ func decodeChecked(body []byte, check func(jsonvalue.Value) []table.Problem) (js
 	return root, nil
 }
 
-// problemError is the error of a body the validator refused: the first
-// problem's path and reason, and every problem's message.
-func problemError(root jsonvalue.Value, problems []table.Problem) error {
-	msgs := make([]string, len(problems))
-	msgs[0] = problems[0].What()
-	for i := 1; i < len(problems); i++ {
-		msgs[i] = problems[i].Message()
+// notJSON is the message of a body Decode refused: the fault's reason,
+// JSONPath and byte offset.
+func notJSON(err error) string {
+	msg := "the body is not valid JSON"
+	var se *jsonvalue.SyntaxError
+	if errors.As(err, &se) {
+		msg += ": " + se.Reason + " at " + se.Path + " (byte " + strconv.FormatInt(se.Offset, 10) + ")"
 	}
+	return msg
+}
+
+// problemError is the error of a body the validator refused: the first
+// problem's path and reason, and every problem's message (the first one's
+// without its path, which the error carries).
+func problemError(root jsonvalue.Value, problems []table.Problem) error {
+	msgs := problemMessages(problems)
+	msgs[0] = problems[0].What()
 	return &ir.ProtocolError{Category: ir.CategoryInvalidRequest, Reason: ir.Reason(problems[0].Reason),
 		Path: Locate(root, SplitPointer(problems[0].Path)), Message: strings.Join(msgs, "; ")}
+}
+
+func problemMessages(problems []table.Problem) []string {
+	msgs := make([]string, len(problems))
+	for i, p := range problems {
+		msgs[i] = p.Message()
+	}
+	return msgs
+}
+
+// DecodeStandardRequest reads one systemone/0.2 request body: decoded
+// once, refused with every problem the generated standard validator finds
+// (each extension member among them), else read by the Reader as the
+// vllm-sr/5.0 superset every standard body is. A refusal is one line,
+// worded as a listener codec words its refusals: JSON pointers and paths,
+// never request values.
+func DecodeStandardRequest(body []byte) (*ir.Request, error) {
+	root, err := jsonvalue.Decode(body, jsonvalue.Options{MaxDepth: MaxDepth})
+	if err != nil {
+		return nil, errors.New(notJSON(err))
+	}
+	if problems := validate.RequestStandard02(root); len(problems) > 0 {
+		return nil, errors.New(strings.Join(problemMessages(problems), "; "))
+	}
+	var rd Reader
+	r, err := rd.Request(root, nil)
+	var pe *ir.ProtocolError
+	if errors.As(err, &pe) {
+		// The Reader's refusals are ir.Refuse's: a path and a message.
+		return nil, errors.New(pe.Path.String() + ": " + pe.Message)
+	}
+	return &r, err
 }
 
 // Locate turns JSON Pointer segments into a Path, telling array indexes

@@ -123,7 +123,7 @@ func (rd *Reader) request(r *ir.Request, b *RequestBlock, v jsonvalue.Value, pat
 	if rd.Implicit {
 		r.Roles.Mode = ir.RoleModeImplicit
 	}
-	var assetSpellings, statesSeen int
+	var assetSpellings int
 	members := v.Members()
 	rec := rd.recorder(len(members))
 	for i := range members {
@@ -140,7 +140,6 @@ func (rd *Reader) request(r *ir.Request, b *RequestBlock, v jsonvalue.Value, pat
 			r.State = m.Value
 		case vocab.RequestStates:
 			r.States = m.Value.Members()[:m.Value.Len():m.Value.Len()]
-			statesSeen++
 			rd.legacy(ir.FormStates, path.Key(m.Name))
 		case vocab.RequestRoles:
 			rd.roles(&r.Roles, m.Value, lm)
@@ -167,7 +166,7 @@ func (rd *Reader) request(r *ir.Request, b *RequestBlock, v jsonvalue.Value, pat
 		rec.done(lm)
 	}
 	rec.store(&r.Layout)
-	return rd.checkRequest(r, path, statesSeen > 0, assetSpellings)
+	return rd.checkRequest(r, path, assetSpellings)
 }
 
 func assetSpelling(name string) int {
@@ -177,11 +176,11 @@ func assetSpelling(name string) int {
 	return 2
 }
 
-func (rd *Reader) checkRequest(r *ir.Request, path ir.Path, hasStates bool, assetSpellings int) error {
-	switch {
-	case r.State.IsValid() && hasStates:
+func (rd *Reader) checkRequest(r *ir.Request, path ir.Path, assetSpellings int) error {
+	switch { // an object's members are never nil: States is nil only without states
+	case r.State.IsValid() && r.States != nil:
 		return ir.Refuse(ir.ReasonConflict, path.Key(vocab.RequestStates), "a request has state or states, not both")
-	case !r.State.IsValid() && !hasStates:
+	case !r.State.IsValid() && r.States == nil:
 		return ir.Refuse(ir.ReasonMissingMember, path.Key(vocab.RequestState), "is required")
 	case assetSpellings == 3:
 		return ir.Refuse(ir.ReasonConflict, path.Key(vocab.RequestAssets), "a request spells its assets as assets or as images and videos, not both")
@@ -203,7 +202,6 @@ func (rd *Reader) legacy(form string, path ir.Path) {
 func (rd *Reader) roles(dst *ir.Roles, v jsonvalue.Value, lm *ir.LayoutMember) {
 	if v.IsNull() {
 		dst.Mode = ir.RoleModeNone
-		dst.Parts = nil
 		return
 	}
 	ms := v.Members()

@@ -1,6 +1,8 @@
 package internalwire
 
 import (
+	"slices"
+
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -24,15 +26,12 @@ type Writer struct {
 	Skip func(level table.Level, name string) bool
 }
 
-// Internal is the internal form's writer.
-var Internal = Writer{Lossless: true}
-
 // EncodeRequest writes a request in the internal form: compact, in the
 // member order and spellings its Layout recorded, and in the canonical
 // order with the standard spellings (criteria, assets) where it recorded
 // none. It refuses an IR the internal form cannot carry as written.
 func EncodeRequest(r *ir.Request) ([]byte, error) {
-	return Internal.AppendRequest(make([]byte, 0, 256), r)
+	return Writer{Lossless: true}.AppendRequest(make([]byte, 0, 256), r)
 }
 
 // EncodeBundle writes a bundle body: {"model"?, "requests": {...}}, each
@@ -40,7 +39,7 @@ func EncodeRequest(r *ir.Request) ([]byte, error) {
 // options of its own: a batch's options (vllm-sr/5.0's) are the caller's to
 // copy into each item before writing, and a Batch with Options is refused.
 func EncodeBundle(b *ir.Batch) ([]byte, error) {
-	return Internal.AppendBatch(make([]byte, 0, 512), b)
+	return Writer{Lossless: true}.AppendBatch(make([]byte, 0, 512), b)
 }
 
 // AppendRequest appends r as one POST /v1/systemone body (or, Lossless, one
@@ -158,7 +157,7 @@ func (w Writer) appendRequest(dst []byte, r *ir.Request, whole bool, at ir.Path)
 			if slot == vocab.RequestVideos {
 				t = ir.AssetVideo
 			}
-			if legacyAssets && (hasAssetOf(r.Assets, t) || r.Layout.Has(slot)) {
+			if legacyAssets && (slices.ContainsFunc(r.Assets, func(a ir.Asset) bool { return a.Type == t }) || r.Layout.Has(slot)) {
 				o.name(slot)
 				o.Dst = w.appendAssets(o.Dst, r.Assets, t)
 			}

@@ -1,6 +1,7 @@
 package internalwire
 
 import (
+	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -31,19 +32,41 @@ func (w Writer) appendRoles(o *objectWriter, r *ir.Request, at ir.Path) error {
 	return nil
 }
 
+// ExplicitRoles returns the roles a request's state parts have, spelled
+// out: explicit roles and no roles as they are, and 4.0's implicit roles as
+// the explicit roles they stand for, each key of an object state with the
+// role the generated table gives its part name (fieldtable.ImplicitRole).
+// In the states form the keys of every object state count, in order of
+// first appearance. A request whose states are not objects has no parts,
+// so its implicit roles are no roles.
+func ExplicitRoles(r *ir.Request) ir.Roles {
+	if r.Roles.Mode != ir.RoleModeImplicit {
+		return r.Roles
+	}
+	var parts []ir.RolePart
+	seen := map[string]bool{}
+	add := func(state jsonvalue.Value) {
+		for _, m := range state.Members() {
+			if !seen[m.Name] {
+				seen[m.Name] = true
+				parts = append(parts, ir.RolePart{Key: m.Name, Role: ir.Role(fieldtable.ImplicitRole(m.Name))})
+			}
+		}
+	}
+	add(r.State)
+	for _, s := range r.States {
+		add(s.Value)
+	}
+	if parts == nil {
+		return ir.Roles{Mode: ir.RoleModeNone}
+	}
+	return ir.Roles{Mode: ir.RoleModeExplicit, Parts: parts}
+}
+
 func appendRoleParts(dst []byte, parts []ir.RolePart) []byte {
 	return appendJoined(dst, "{}", parts, func(dst []byte, p *ir.RolePart) []byte {
 		return jsonvalue.AppendString(appendKey(dst, nil, p.Key), string(p.Role))
 	})
-}
-
-func hasAssetOf(assets []ir.Asset, t ir.AssetType) bool {
-	for i := range assets {
-		if assets[i].Type == t {
-			return true
-		}
-	}
-	return false
 }
 
 var assetSlots = []string{vocab.AssetType, vocab.AssetFormat, vocab.AssetDataBase64}

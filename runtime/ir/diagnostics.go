@@ -49,17 +49,6 @@ func (d *Diagnostics) Add(kind DiagnosticKind, form string, path Path) {
 	*d = append(*d, Diagnostic{Kind: kind, Form: form, Path: path})
 }
 
-// Count returns how many diagnostics of kind name form.
-func (d Diagnostics) Count(kind DiagnosticKind, form string) int {
-	n := 0
-	for _, x := range d {
-		if x.Kind == kind && x.Form == form {
-			n++
-		}
-	}
-	return n
-}
-
 // Forms returns the distinct forms recorded under kind, sorted: what a
 // per-listener counter increments once per request.
 func (d Diagnostics) Forms(kind DiagnosticKind) []string {

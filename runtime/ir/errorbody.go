@@ -94,14 +94,10 @@ const (
 	tightLocElems     = 8
 )
 
-// Bounded returns a copy of e whose texts are cut to the bounds above:
-// Question and State (names) to table.MaxNameBytes, Reason too (a fixed
-// word is short; this only guards against a producer that breaks that
-// rule), Message to MaxMessageBytes, the detail list to MaxDetailItems
-// and MaxDetailBytes, each item's message to MaxDetailMsgBytes and its
-// location to MaxLocElems names of at most table.MaxNameBytes. With tight
-// the message, the list and each location are cut further. e is not
-// modified.
+// Bounded returns a copy of e whose texts are cut to the bounds above, or
+// with tight to the tight bounds; names, Reason among them (a fixed word
+// is short: this guards against a producer that breaks that rule), to
+// table.MaxNameBytes. e is not modified.
 func (e ErrorBody) Bounded(tight bool) ErrorBody {
 	msgBytes, items, locElems := MaxMessageBytes, MaxDetailItems, MaxLocElems
 	if tight {

@@ -51,7 +51,16 @@ func TestDiagnosticsForms(t *testing.T) {
 	if got := strings.Join(d.Forms(DiagnosticLegacyForm), ","); got != "choices,images" {
 		t.Errorf("forms: %s", got)
 	}
-	if d.Count(DiagnosticLegacyForm, FormChoices) != 2 || d.Count(DiagnosticDropped, "head") != 1 {
+	count := func(kind DiagnosticKind, form string) int {
+		n := 0
+		for _, x := range d {
+			if x.Kind == kind && x.Form == form {
+				n++
+			}
+		}
+		return n
+	}
+	if count(DiagnosticLegacyForm, FormChoices) != 2 || count(DiagnosticDropped, "head") != 1 {
 		t.Error("counts are wrong")
 	}
 }

@@ -17,17 +17,15 @@ type Path []PathElem
 
 // Key returns the path extended by a member name. It never aliases p's
 // backing array, so sibling paths built from one parent stay independent.
-func (p Path) Key(name string) Path {
-	out := make(Path, len(p), len(p)+1)
-	copy(out, p)
-	return append(out, PathElem{Name: name})
-}
+func (p Path) Key(name string) Path { return p.with(PathElem{Name: name}) }
 
-// At returns the path extended by an array index.
-func (p Path) At(i int) Path {
+// At returns the path extended by an array index, as Key does.
+func (p Path) At(i int) Path { return p.with(PathElem{Index: i, IsIndex: true}) }
+
+func (p Path) with(e PathElem) Path {
 	out := make(Path, len(p), len(p)+1)
 	copy(out, p)
-	return append(out, PathElem{Index: i, IsIndex: true})
+	return append(out, e)
 }
 
 // String writes the path as questions.team.criteria[0]; a name that is not

@@ -24,13 +24,12 @@ func DecodeBorrowed(data []byte, opts Options) (*Borrowed, error) {
 	d.borrow = true
 	v, ok := d.document()
 	d.borrow = false
-	if !ok {
-		err := d.fault
-		d.release()
-		decoderPool.Put(d)
-		return nil, err
-	}
+	fault := d.fault
 	d.release()
+	if !ok {
+		decoderPool.Put(d)
+		return nil, fault
+	}
 	d.borrowed = Borrowed{Root: v, d: d}
 	return &d.borrowed, nil
 }

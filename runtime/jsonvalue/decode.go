@@ -42,7 +42,6 @@ func Decode(data []byte, opts Options) (Value, error) {
 	var err error
 	if !ok {
 		err = d.fault
-		v = Value{}
 	}
 	d.release()
 	decoderPool.Put(d)

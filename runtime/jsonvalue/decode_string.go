@@ -192,8 +192,7 @@ func (d *decoder) hexEscape(i int) (rune, bool) {
 			return 0, d.fail(k, ReasonInvalidSyntax, "invalid hex digit in a \\u escape")
 		}
 	}
-	r, _ := hex4(data[i+2:])
-	return r, true
+	return hex4(data[i+2:]), true
 }
 
 func isHex(c byte) bool {

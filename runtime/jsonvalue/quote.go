@@ -98,9 +98,6 @@ func appendRequoted(dst []byte, raw []byte) []byte {
 // escapes as written, already validated by the decoder or written by
 // AppendString).
 func unquote(raw []byte) string {
-	if len(raw) < 2 {
-		return ""
-	}
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw[1 : len(raw)-1])
 	}
@@ -129,13 +126,12 @@ func appendUnquoted(dst []byte, raw []byte, escape bool) []byte {
 }
 
 // decodeEscape decodes the escape sequence at the start of esc (esc[0] is
-// '\\'), which the decoder has validated, and returns the rune and the
-// number of bytes it spans. A surrogate pair spans both escapes; anything
-// malformed (never produced by the decoder) yields U+FFFD.
+// '\\') and returns the rune and the number of bytes it spans. The escape
+// is valid: every string literal a Value holds was validated by the
+// decoder (which refuses a lone surrogate) or written by AppendString, so
+// a \u escape of a surrogate is a high one followed by a low one, and the
+// pair spans both escapes.
 func decodeEscape(esc []byte) (rune, int) {
-	if len(esc) < 2 {
-		return utf8.RuneError, len(esc)
-	}
 	switch esc[1] {
 	case 'b':
 		return '\b', 2
@@ -148,42 +144,25 @@ func decodeEscape(esc []byte) (rune, int) {
 	case 't':
 		return '\t', 2
 	case 'u':
-		r, ok := hex4(esc[2:])
-		if !ok {
-			return utf8.RuneError, 2
-		}
+		r := hex4(esc[2:])
 		if r < 0xD800 || r >= 0xE000 {
 			return r, 6
 		}
-		if r < 0xDC00 && len(esc) >= 12 && esc[6] == '\\' && esc[7] == 'u' {
-			if lo, ok := hex4(esc[8:]); ok && lo >= 0xDC00 && lo < 0xE000 {
-				return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 12
-			}
-		}
-		return utf8.RuneError, 6
+		return 0x10000 + (r-0xD800)<<10 + (hex4(esc[8:]) - 0xDC00), 12
 	}
 	return rune(esc[1]), 2 // '"', '\\', '/'
 }
 
-// hex4 parses the four hex digits at the start of b.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
+// hex4 is the value of the four hex digits, already validated, at the
+// start of b.
+func hex4(b []byte) rune {
 	var r rune
 	for _, c := range b[:4] {
-		var d byte
-		switch {
-		case c >= '0' && c <= '9':
-			d = c - '0'
-		case c >= 'a' && c <= 'f':
-			d = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			d = c - 'A' + 10
-		default:
-			return 0, false
+		d := rune(c - '0')
+		if c > '9' {
+			d = rune(c|0x20-'a') + 10
 		}
-		r = r<<4 | rune(d)
+		r = r<<4 | d
 	}
-	return r, true
+	return r
 }

@@ -1,6 +1,7 @@
 package jsonvalue
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -246,7 +247,7 @@ func Int(n int64) Value {
 // Float builds a JSON number from a finite float64 in Go's shortest form.
 // It returns the zero Value for NaN and infinities, which JSON cannot carry.
 func Float(f float64) Value {
-	if f != f || f > maxFloat || f < -maxFloat {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return Value{}
 	}
 	return Value{raw: strconv.FormatFloat(f, 'g', -1, 64)}
@@ -287,8 +288,6 @@ func Object(members ...Member) (Value, bool) {
 	}
 	return Value{c: &container{members: members}}, true
 }
-
-const maxFloat = 1.7976931348623157e308
 
 var (
 	litNull  = []byte("null")

@@ -6,7 +6,6 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // The answer writers' cost: a response of every answer kind with the
@@ -31,7 +30,7 @@ func benchResponse(b *testing.B) ir.Response {
 }
 
 func BenchmarkAnswerResponse(b *testing.B) {
-	c := testkit.FindListenerCase(b, "extension-members")
+	c := findCase(b, "extension-members")
 	cr, err := listener.V50.Read(c.Path, c.Body, c.Header)
 	if err != nil {
 		b.Fatal(err)
@@ -48,7 +47,7 @@ func BenchmarkAnswerResponse(b *testing.B) {
 }
 
 func BenchmarkAnswerBatch(b *testing.B) {
-	c := testkit.FindListenerCase(b, "batch-guide")
+	c := findCase(b, "batch-guide")
 	cr, err := listener.V50.Read(c.Path, c.Body, c.Header)
 	if err != nil {
 		b.Fatal(err)

@@ -3,26 +3,18 @@ package listener
 import (
 	"errors"
 
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
-
-// Answerer writes a listener's answers through the one binding of the
-// answer shapes, internalwire.AnswerWriter (with Legacy, vllm-sr/4.0's):
-// it picks the shape that answers the request's kind and puts the
-// questions that failed while the request was read in their places.
-type Answerer struct {
-	internalwire.AnswerWriter
-}
 
 // ErrNoOutcome: the outcome does not fit the request (a batch request
 // answered with a single response, or nothing at all).
 var ErrNoOutcome = errors.New("listener: the outcome does not answer the request's kind")
 
-// Success writes a success body for req: a batch response for a batch, a
-// vllm-sr/4.0 states answer for a states request, else a response whose
-// model, when it names none, is the request's.
-func (a Answerer) Success(req *ClientRequest, out Outcome) ([]byte, error) {
+// AnswerSuccess writes a success body for req: a batch response for a
+// batch, a vllm-sr/4.0 states answer for a states request, else a response
+// whose model, when it names none, is the request's; the questions that
+// failed while the request was read are put in their places.
+func (c readersCodec) AnswerSuccess(req *ClientRequest, out Outcome) ([]byte, error) {
 	switch {
 	case req == nil:
 		return nil, ErrNoOutcome
@@ -30,12 +22,12 @@ func (a Answerer) Success(req *ClientRequest, out Outcome) ([]byte, error) {
 		if out.Batch == nil {
 			return nil, ErrNoOutcome
 		}
-		if req.Batch == nil && a.Legacy {
-			return a.States(out.Batch, func(nr *ir.NamedResponse) []ir.Answer {
+		if req.Batch == nil && c.answers.Legacy {
+			return c.answers.States(out.Batch, func(nr *ir.NamedResponse) []ir.Answer {
 				return MergeFailures(nr.Response.Answers, req.QuestionFailures, "")
 			})
 		}
-		return a.Batch(out.Batch, func(nr *ir.NamedResponse) []ir.Answer {
+		return c.answers.Batch(out.Batch, func(nr *ir.NamedResponse) []ir.Answer {
 			return MergeFailures(nr.Response.Answers, req.QuestionFailures, nr.Name)
 		})
 	case out.Response == nil:
@@ -45,5 +37,5 @@ func (a Answerer) Success(req *ClientRequest, out Outcome) ([]byte, error) {
 	if req.Request != nil {
 		model = req.Request.Model
 	}
-	return a.Response(out.Response, MergeFailures(out.Response.Answers, req.QuestionFailures, ""), model)
+	return c.answers.Response(out.Response, MergeFailures(out.Response.Answers, req.QuestionFailures, ""), model)
 }

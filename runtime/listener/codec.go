@@ -96,20 +96,19 @@ type SchemaReaders struct {
 	Batch   BodyReader // POST /v1/systemone/batch
 }
 
-// BodyReader reads a body already decoded into root (at most
-// internalwire.MaxDepth deep); body is the client's bytes, kept for a
-// pass-through plan.
-type BodyReader func(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error)
+// BodyReader reads a client's body (its bytes, kept for a pass-through
+// plan) and header into the IR and its plan.
+type BodyReader func(body []byte, header http.Header) (*ClientRequest, error)
 
 // Read routes a client's body by the path it was sent to: the schema's
-// own readers, given the body decoded once, the native readers, or a
-// refusal naming the schema for a path it does not serve.
+// own readers, the native readers, or a refusal naming the schema for a
+// path it does not serve.
 func (s SchemaReaders) Read(path Endpoint, body []byte, header http.Header) (*ClientRequest, error) {
 	switch path {
 	case EndpointSystemOne:
-		return decodeThen(s.Request, body, header)
+		return s.Request(body, header)
 	case EndpointBatch:
-		return decodeThen(s.Batch, body, header)
+		return s.Batch(body, header)
 	case EndpointDecisions:
 		return ReadDecisions(s.Schema, body)
 	case EndpointBundle:
@@ -119,17 +118,15 @@ func (s SchemaReaders) Read(path Endpoint, body []byte, header http.Header) (*Cl
 }
 
 // readersCodec is a listener codec made of its schema's readers and its
-// answer shapes.
+// answer shapes, written through their one binding,
+// internalwire.AnswerWriter (with Legacy, vllm-sr/4.0's): AnswerSuccess
+// (answers.go) picks the shape that answers the request's kind.
 type readersCodec struct {
 	SchemaReaders
-	answers Answerer
+	answers internalwire.AnswerWriter
 }
 
 func (c readersCodec) Schema() table.SchemaID { return c.SchemaReaders.Schema }
-
-func (c readersCodec) AnswerSuccess(req *ClientRequest, out Outcome) ([]byte, error) {
-	return c.answers.Success(req, out)
-}
 
 func (c readersCodec) AnswerError(_ *ClientRequest, e *ir.ErrorBody) (int, []byte) {
 	return c.answers.Error(e)
@@ -137,10 +134,14 @@ func (c readersCodec) AnswerError(_ *ClientRequest, e *ir.ErrorBody) (int, []byt
 
 func (c readersCodec) AnswerListing(l *ir.Listing) ([]byte, error) { return c.answers.Listing(l) }
 
-func decodeThen(read BodyReader, body []byte, header http.Header) (*ClientRequest, error) {
-	root, refusal := Decode(body, internalwire.MaxDepth)
-	if refusal != nil {
-		return nil, refusal
+// decoded is the BodyReader of read, which reads the body decoded into
+// root (at most internalwire.MaxDepth deep).
+func decoded(read func(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error)) BodyReader {
+	return func(body []byte, header http.Header) (*ClientRequest, error) {
+		root, refusal := Decode(body, internalwire.MaxDepth)
+		if refusal != nil {
+			return nil, refusal
+		}
+		return read(root, body, header)
 	}
-	return read(root, body, header)
 }

@@ -109,7 +109,7 @@ func NoValidQuestion(out Outcome, failures []QuestionFailure) *ir.ErrorBody {
 // noValidQuestion is the 400 invalid_request no_valid_question listing
 // the first of total questions' errors.
 func noValidQuestion(listed []string, total int) *ir.ErrorBody {
-	return InvalidRequest(ReasonNoValidQuestion, "no question of the request can be answered: "+joinListed(listed, total, "questions")) //vocab:not-spec a word of the message
+	return InvalidRequest(vocab.ReasonNoValidQuestion, "no question of the request can be answered: "+joinListed(listed, total, "questions")) //vocab:not-spec a word of the message
 }
 
 // answersOf are every answer of out, each response's with the questions

@@ -22,10 +22,7 @@ var longContextName, longContextValue = func() (string, string) {
 // LongContext reports whether the request asks to read past the model's
 // validated length with the standard's header.
 func LongContext(h http.Header) bool {
-	if h == nil || longContextName == "" {
-		return false
-	}
-	return strings.EqualFold(strings.TrimSpace(h.Get(longContextName)), longContextValue)
+	return longContextName != "" && strings.EqualFold(strings.TrimSpace(h.Get(longContextName)), longContextValue)
 }
 
 // ApplyLongContext sets Options.LongContext from the header, creating the

@@ -23,15 +23,6 @@ const (
 	MetricBuildInfo           = "vsr_build_info"
 )
 
-// The kinds of vsr_systemone_listener_diagnostics_total: a legacy form a
-// request used (form: the form), or the plan its listener codec decided
-// (form: the endpoint's word, EndpointWord).
-const (
-	KindLegacyForm  = string(ir.DiagnosticLegacyForm)
-	KindPassThrough = string(PlanPassThrough)
-	KindTranslate   = string(PlanTranslate)
-)
-
 // DurationBuckets are the buckets of every duration histogram, in
 // seconds: from a millisecond to a minute.
 var DurationBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60}
@@ -98,14 +89,15 @@ func (m *Metrics) SetReady(ready bool) {
 }
 
 // CountRead counts one System One request a listener read: each legacy
-// form it used, once per request (what tells an operator when switching
-// the listener to vllm-sr/5.0 is safe; not on the native endpoints, which
-// speak the internal form on every listener), and its plan by endpoint.
+// form it used (kind legacy_form, form the form), once per request (what
+// tells an operator when switching the listener to vllm-sr/5.0 is safe;
+// not on the native endpoints, which speak the internal form on every
+// listener), and its plan (kind the plan, form EndpointWord's).
 func (m *Metrics) CountRead(listenerName string, cr *ClientRequest) {
 	if cr.Endpoint != EndpointDecisions && cr.Endpoint != EndpointBundle {
 		for i, d := range cr.Diagnostics {
 			if d.Kind == ir.DiagnosticLegacyForm && !seenBefore(cr.Diagnostics[:i], d.Form) {
-				m.diagnostics.WithLabelValues(listenerName, KindLegacyForm, d.Form).Inc()
+				m.diagnostics.WithLabelValues(listenerName, string(ir.DiagnosticLegacyForm), d.Form).Inc()
 			}
 		}
 	}

@@ -20,12 +20,6 @@ import (
 // tables; every message names JSON paths and schema facts, never a value of
 // the request.
 
-// Reason words of refusals that no schema problem names.
-const (
-	ReasonNoValidQuestion = vocab.ReasonNoValidQuestion
-	ReasonUnknownEndpoint = vocab.ReasonUnknownEndpoint
-)
-
 // RefuseProblems refuses a body that breaks schema: 400 invalid_request,
 // the message listing every problem by its path, the reason and limit those
 // of the first.
@@ -41,7 +35,7 @@ func RefuseProblems(schema table.SchemaID, problems []table.Problem) *Refusal {
 }
 
 // RefuseAt refuses a body for one rule the generated validator does not
-// express (two members that conflict, an option in a batch item): 400
+// express (two members that conflict): 400
 // invalid_request naming the member by its path.
 func RefuseAt(reason string, path ir.Path, message string) *Refusal {
 	return &Refusal{Body: *InvalidRequest(reason, path.String()+": "+message)}
@@ -192,7 +186,7 @@ func RefusalBody(err error) *ir.ErrorBody {
 
 // RefuseEndpoint refuses a path the codec does not serve: 404.
 func RefuseEndpoint(schema table.SchemaID) *Refusal {
-	return &Refusal{Body: *ErrorOf(ir.ErrorNotFound, ReasonUnknownEndpoint, "the path is not a System One endpoint of "+string(schema))}
+	return &Refusal{Body: *ErrorOf(ir.ErrorNotFound, vocab.ReasonUnknownEndpoint, "the path is not a System One endpoint of "+string(schema))}
 }
 
 // RefuseError turns a decoding error (a jsonvalue syntax error, or an

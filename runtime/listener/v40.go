@@ -18,8 +18,8 @@ import (
 // {"error": {...}}; the listing as {object: "list", data: [...], models:
 // [...]}.
 var V40 Codec = readersCodec{
-	SchemaReaders{Schema: table.SchemaVllmSR40, Request: v40ReadRequest, Batch: v40ReadBatch},
-	Answerer{internalwire.AnswerWriter{Legacy: true}},
+	SchemaReaders{Schema: table.SchemaVllmSR40, Request: decoded(v40ReadRequest), Batch: decoded(v40ReadBatch)},
+	internalwire.AnswerWriter{Legacy: true},
 }
 
 // v40ReadRequest reads POST /v1/systemone: a request or a states request,

@@ -16,7 +16,7 @@ func noul(name string, p float64) ir.Answer { return ir.Answer{Name: name, Type:
 // error body with both detail and error, and the listing with data.
 func TestV40AnswerGolden(t *testing.T) {
 	read := func(name string) *listener.ClientRequest {
-		c := testkit.FindListenerCase(t, name)
+		c := findCase(t, name)
 		cr, err := listener.V40.Read(c.Path, c.Body, c.Header)
 		if err != nil {
 			t.Fatal(err)
@@ -40,19 +40,19 @@ func TestV40AnswerGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		testkit.ListenerGolden(t, "v40/answer/"+name+".json", testkit.Indent(body))
+		testkit.GoldenCheck(t, "testdata/v40/answer/"+name+".json", []byte(indent(body)))
 	}
 	limit := int64(255)
 	status, body := listener.V40.AnswerError(nil, &ir.ErrorBody{Status: 422, Code: ir.ErrorQuestionFailed, Question: "big",
 		Reason: "too_many", Limit: &limit, Message: "question \"big\" cannot be answered: too many options"})
-	testkit.ListenerGolden(t, "v40/answer/error-422.json", "status "+strconv.Itoa(status)+"\n"+testkit.Indent(body))
+	testkit.GoldenCheck(t, "testdata/v40/answer/error-422.json", []byte("status "+strconv.Itoa(status)+"\n"+indent(body)))
 	status, body = listener.V40.AnswerError(nil, &ir.ErrorBody{Status: 529, Message: "overloaded"})
-	testkit.ListenerGolden(t, "v40/answer/error-529.json", "status "+strconv.Itoa(status)+"\n"+testkit.Indent(body))
+	testkit.GoldenCheck(t, "testdata/v40/answer/error-529.json", []byte("status "+strconv.Itoa(status)+"\n"+indent(body)))
 	card, _ := jsonvalue.Decode([]byte(`{"limits":{}}`), jsonvalue.Options{})
 	listing, err := listener.V40.AnswerListing(&ir.Listing{Models: []ir.ListedModel{{Name: "vllm-sr/vela3", Description: "Vela 3.0",
 		ReleaseDate: "2026-10-01", Version: str("5.0"), Features: []string{"noul"}, Card: card}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	testkit.ListenerGolden(t, "v40/answer/listing.json", testkit.Indent(listing))
+	testkit.GoldenCheck(t, "testdata/v40/answer/listing.json", []byte(indent(listing)))
 }

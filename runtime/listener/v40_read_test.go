@@ -15,10 +15,10 @@ import (
 // TestV40ReadGolden reads every shared request case (the same ones the
 // vllm-sr/5.0 codec reads) into testdata/v40/read/<case>.golden.
 func TestV40ReadGolden(t *testing.T) {
-	for _, c := range testkit.ListenerCases(t) {
+	for _, c := range requestCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			cr, err := listener.V40.Read(c.Path, c.Body, c.Header)
-			testkit.ListenerGolden(t, "v40/read/"+c.Name+".golden", testkit.RenderListenerRead(listener.V40, cr, err))
+			testkit.GoldenCheck(t, "testdata/v40/read/"+c.Name+".golden", []byte(renderRead(listener.V40, cr, err)))
 		})
 	}
 }
@@ -40,7 +40,7 @@ func TestV40RemovedFormsAccepted(t *testing.T) {
 	}
 	for name, form := range cases {
 		cr := accept(t, listener.V40, name)
-		if cr.Diagnostics.Count(ir.DiagnosticLegacyForm, form) == 0 {
+		if legacyForms(cr.Diagnostics, form) == 0 {
 			t.Errorf("%s: %s not recorded: %+v", name, form, cr.Diagnostics)
 		}
 		if cr.Plan != listener.PlanPassThrough {
@@ -55,14 +55,14 @@ func TestV40RemovedFormsAccepted(t *testing.T) {
 // TestV40Overlaps: a valid 5.0 request keeps its 4.0 reading, recorded.
 func TestV40Overlaps(t *testing.T) {
 	cr := accept(t, listener.V40, "object-state-no-roles")
-	if cr.Request.Roles.Mode != ir.RoleModeImplicit || cr.Diagnostics.Count(ir.DiagnosticLegacyForm, ir.FormImplicitRoles) != 1 {
+	if cr.Request.Roles.Mode != ir.RoleModeImplicit || legacyForms(cr.Diagnostics, ir.FormImplicitRoles) != 1 {
 		t.Errorf("object state without roles: mode %s diagnostics %+v", cr.Request.Roles.Mode, cr.Diagnostics)
 	}
 	cr = accept(t, listener.V40, "media-in-front")
-	if cr.Media != nil || cr.Diagnostics.Count(ir.DiagnosticLegacyForm, ir.FormMediaInFront) != 1 {
+	if cr.Media != nil || legacyForms(cr.Diagnostics, ir.FormMediaInFront) != 1 {
 		t.Errorf("media in front: media %+v diagnostics %+v", cr.Media, cr.Diagnostics)
 	}
-	if cr := accept(t, listener.V40, "media-not-in-front"); cr.Diagnostics.Count(ir.DiagnosticLegacyForm, ir.FormMediaInFront) != 0 {
+	if cr := accept(t, listener.V40, "media-not-in-front"); legacyForms(cr.Diagnostics, ir.FormMediaInFront) != 0 {
 		t.Errorf("a video before an image is no overlap: %+v", cr.Diagnostics)
 	}
 	if cr := accept(t, listener.V40, "guide-request"); len(cr.Diagnostics) != 0 || cr.Request.Roles.Mode != ir.RoleModeExplicit {
@@ -80,7 +80,7 @@ func TestV40LongContextHeaderTranslates(t *testing.T) {
 // TestV40ErrorsCarryBothShapes: a refusal carries the standard detail and
 // 4.0's error object.
 func TestV40ErrorsCarryBothShapes(t *testing.T) {
-	c := testkit.FindListenerCase(t, "unknown-question")
+	c := findCase(t, "unknown-question")
 	_, err := listener.V40.Read(c.Path, c.Body, c.Header)
 	var r *listener.Refusal
 	if !errors.As(err, &r) {
@@ -104,7 +104,7 @@ func TestV40FormCounter(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for _, n := range names {
-				c := testkit.FindListenerCase(t, n)
+				c := findCase(t, n)
 				cr, err := listener.V40.Read(c.Path, c.Body, c.Header)
 				if err != nil {
 					t.Error(err)
@@ -130,4 +130,15 @@ func TestV40FormCounter(t *testing.T) {
 	if counter.Snapshot().Forms[ir.FormChoices] != 8 {
 		t.Error("a snapshot shares the counter's map")
 	}
+}
+
+// legacyForms is how many of d record the legacy form form.
+func legacyForms(d ir.Diagnostics, form string) int {
+	n := 0
+	for _, x := range d {
+		if x.Kind == ir.DiagnosticLegacyForm && x.Form == form {
+			n++
+		}
+	}
+	return n
 }

@@ -15,45 +15,34 @@ import (
 // response or decisions response (failed questions answered in their
 // place); an error body with the standard detail and the flat code,
 // question, state, reason and limit; the listing as {models: [...]}.
-var V50 Codec = v50{readersCodec{SchemaReaders{Schema: table.SchemaVllmSR50, Request: v50ReadRequest, Batch: v50ReadBatch}, Answerer{}}}
+var V50 Codec = readersCodec{SchemaReaders{Schema: table.SchemaVllmSR50, Request: v50ReadRequest, Batch: decoded(v50ReadBatch)},
+	internalwire.AnswerWriter{}}
 
-// v50 is V50's type: its own Read of POST /v1/systemone.
-type v50 struct{ readersCodec }
-
-// Read reads a client's body sent to path. POST /v1/systemone, the hot
-// path, decodes into borrowed memory (jsonvalue.DecodeBorrowed): the IR
-// keeps copies of the few containers it holds, so the rest of the
-// document (the members read into IR fields) costs no allocation. The
-// document is released whatever the outcome: a refusal holds strings
-// only, and strings never live in the borrowed memory.
-func (c v50) Read(path Endpoint, body []byte, header http.Header) (*ClientRequest, error) {
-	if path != EndpointSystemOne {
-		return c.SchemaReaders.Read(path, body, header)
-	}
+// v50ReadRequest reads POST /v1/systemone, the hot path, decoded into
+// borrowed memory (jsonvalue.DecodeBorrowed): the IR keeps copies of the
+// few containers it holds, so the rest of the document (the members read
+// into IR fields) costs no allocation. The document is released whatever
+// the outcome: a refusal holds strings only, and strings never live in
+// the borrowed memory.
+func v50ReadRequest(body []byte, header http.Header) (*ClientRequest, error) {
 	doc, refusal := DecodeBorrowed(body, internalwire.MaxDepth)
 	if refusal != nil {
 		return nil, refusal
 	}
-	cr, err := v50Request(doc.Root, body, header, true)
+	cr, err := v50Request(doc.Root, body, header)
 	doc.Release()
 	return cr, err
 }
 
-// v50ReadRequest reads POST /v1/systemone decoded by SchemaReaders.
-func v50ReadRequest(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error) {
-	return v50Request(root, body, header, false)
-}
-
 // v50Request reads one request: checked by the generated validator, then
-// mapped into the IR (with copies of what it keeps when root is
-// borrowed).
-func v50Request(root jsonvalue.Value, body []byte, header http.Header, borrowed bool) (*ClientRequest, error) {
+// mapped into the IR, with copies of what it keeps from the borrowed root.
+func v50Request(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error) {
 	if problems := validate.RequestVllmSR50(root); problems != nil {
 		return nil, v50Refuse(problems, root, false)
 	}
 	// The IR is read in place into the block: no copy of the request.
 	read := &readBlock{}
-	rd := internalwire.Reader{Borrowed: borrowed}
+	rd := internalwire.Reader{Borrowed: true}
 	if err := rd.ReadBlock(&read.request, root, nil); err != nil {
 		return nil, RefuseError(err)
 	}

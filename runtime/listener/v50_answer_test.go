@@ -73,7 +73,7 @@ func TestV50AnswerGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			rc := testkit.FindListenerCase(t, c.request)
+			rc := findCase(t, c.request)
 			cr, err := listener.V50.Read(rc.Path, rc.Body, rc.Header)
 			if err != nil {
 				t.Fatal(err)
@@ -82,7 +82,7 @@ func TestV50AnswerGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			testkit.ListenerGolden(t, "v50/answer/"+c.name+".json", testkit.Indent(body))
+			testkit.GoldenCheck(t, "testdata/v50/answer/"+c.name+".json", []byte(indent(body)))
 		})
 	}
 }
@@ -101,7 +101,7 @@ func TestV50AnswerErrorGolden(t *testing.T) {
 	for name, e := range cases {
 		t.Run(name, func(t *testing.T) {
 			status, body := listener.V50.AnswerError(nil, &e)
-			testkit.ListenerGolden(t, "v50/answer/"+name+".json", "status "+itoa(status)+"\n"+testkit.Indent(body))
+			testkit.GoldenCheck(t, "testdata/v50/answer/"+name+".json", []byte("status "+itoa(status)+"\n"+indent(body)))
 		})
 	}
 }
@@ -113,7 +113,7 @@ func TestV50AnswerListingGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testkit.ListenerGolden(t, "v50/answer/listing.json", testkit.Indent(body))
+	testkit.GoldenCheck(t, "testdata/v50/answer/listing.json", []byte(indent(body)))
 }
 
 func listingFixture(t *testing.T) *ir.Listing {
@@ -126,7 +126,7 @@ func listingFixture(t *testing.T) *ir.Listing {
 
 // TestV50AnswerRefusesNonFinite: NaN cannot be written as JSON.
 func TestV50AnswerRefusesNonFinite(t *testing.T) {
-	rc := testkit.FindListenerCase(t, "std-bare-noul")
+	rc := findCase(t, "std-bare-noul")
 	cr, _ := listener.V50.Read(rc.Path, rc.Body, rc.Header)
 	nan := 0.0
 	nan = nan / nan

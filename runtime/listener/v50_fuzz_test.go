@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/listener"
-	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // FuzzListener5Read: Read never panics on any path, refusals are named
@@ -12,10 +11,10 @@ import (
 // re-reads to the same IR. Seeded from generated/corpus and the request
 // cases; crashers are kept in testdata/fuzz/FuzzListener5Read.
 func FuzzListener5Read(f *testing.F) {
-	testkit.SeedListenerFuzz(f)
+	seedReadFuzz(f)
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, path := range []listener.Endpoint{listener.EndpointSystemOne, listener.EndpointBatch, listener.EndpointDecisions} {
-			testkit.CheckListenerRead(t, listener.V50, path, body)
+			checkRead(t, listener.V50, path, body)
 		}
 	})
 }

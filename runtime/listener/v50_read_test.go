@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -16,10 +17,10 @@ import (
 // diagnostics, failures, media and IR dump (or the refusal body) with
 // testdata/v50/read/<case>.golden.
 func TestV50ReadGolden(t *testing.T) {
-	for _, c := range testkit.ListenerCases(t) {
+	for _, c := range requestCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			cr, err := listener.V50.Read(c.Path, c.Body, c.Header)
-			testkit.ListenerGolden(t, "v50/read/"+c.Name+".golden", testkit.RenderListenerRead(listener.V50, cr, err))
+			testkit.GoldenCheck(t, "testdata/v50/read/"+c.Name+".golden", []byte(renderRead(listener.V50, cr, err)))
 		})
 	}
 }
@@ -190,7 +191,7 @@ func TestV50DecisionsSemantics(t *testing.T) {
 	if cr := accept(t, listener.V50, "decisions-internal-form"); cr.Plan != listener.PlanPassThrough || cr.Request.Roles.Mode != ir.RoleModeNone {
 		t.Errorf("internal form: plan %s roles %s", cr.Plan, cr.Request.Roles.Mode)
 	}
-	if b := refusal(t, listener.V50, "decisions-none-valid"); b.Status != 400 || b.Reason != listener.ReasonNoValidQuestion ||
+	if b := refusal(t, listener.V50, "decisions-none-valid"); b.Status != 400 || b.Reason != vocab.ReasonNoValidQuestion ||
 		!strings.Contains(b.Message, `"a"`) || !strings.Contains(b.Message, `"b"`) {
 		t.Errorf("none valid: %+v", b)
 	}

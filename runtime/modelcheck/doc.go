@@ -25,9 +25,5 @@
 //
 // ExpandPreset turns a preset question into a complete standard question
 // from the canonical preset texts of the catalogue, never from hand-typed
-// text: the type, instructions and criteria a question leaves to its
-// preset (PresetCriteria). A systemone/0.2 target gets the expanded
-// question without the preset (zero-shot answers instead of a trained
-// head); a vllm-sr target gets it with the preset, so a 4.0 preset-only
-// question is still a complete standard message.
+// text; the target codecs decide whether the preset member goes with it.
 package modelcheck

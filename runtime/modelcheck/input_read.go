@@ -87,13 +87,13 @@ func ForQuestion(roleAware bool, req *ir.Request, q *ir.Question, t table.Questi
 	in := Whole(roleAware, req)
 	switch {
 	case q.Over != nil:
-		in.Parts = keep(in.Parts, func(p Part) bool { return slices.Contains(q.Over, p.Key) })
+		in.Parts = slices.DeleteFunc(in.Parts, func(p Part) bool { return !slices.Contains(q.Over, p.Key) })
 	case t == table.QuestionSpan:
-		if answers := keep(in.Parts, func(p Part) bool { return p.Role == ir.RoleAnswer }); len(answers) > 0 {
-			in.Parts = answers
-		} else {
-			in.Parts = keep(in.Parts, func(p Part) bool { return p.Role == ir.RoleUser })
+		read := ir.RoleUser
+		if slices.ContainsFunc(in.Parts, func(p Part) bool { return p.Role == ir.RoleAnswer }) {
+			read = ir.RoleAnswer
 		}
+		in.Parts = slices.DeleteFunc(in.Parts, func(p Part) bool { return p.Role != read })
 	}
 	return in
 }
@@ -141,14 +141,4 @@ func splitMedia(req *ir.Request) ([]string, jsonvalue.Value) {
 		return nil, req.State
 	}
 	return m.Placeholders, m.Item
-}
-
-func keep(parts []Part, ok func(Part) bool) []Part {
-	var out []Part
-	for _, p := range parts {
-		if ok(p) {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -18,7 +18,7 @@ import (
 // vllm-sr/vela3-fast) and an LLM upstream.
 type env struct {
 	rec  *testkit.RouterRecorder
-	tap  *testkit.RouterTap
+	tap  *routerTap
 	llm  *llmUpstream
 	run  *router.Running
 	path string
@@ -47,7 +47,7 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(e.llm.srv.Close)
 	decision1 := startRuntime(t, "vllm-sr/decision1")
 	vela := startRuntime(t, "vllm-sr/vela3-fast")
-	e.tap = testkit.NewRouterTap(t, decision1.URL())
+	e.tap = newRouterTap(t, decision1.URL())
 	template, err := os.ReadFile("testdata/e2e.yaml")
 	if err != nil {
 		t.Fatal(err)

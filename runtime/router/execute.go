@@ -28,28 +28,15 @@ const maxReplyBytes = vocab.LimitBodyBytes + 1
 // request of a Router.
 type httpCaller struct {
 	client *http.Client
-	// conns, when set, carries the calls to plain-HTTP deployments
-	// (upstream.go); client carries the rest.
+	// conns, set when client is the Router's own, carries the calls to
+	// plain-HTTP deployments (upstream.go); client carries the rest.
 	conns   *upstreamConns
 	metrics *Metrics
-	// log gets each failed call with the upstream's words; nil logs
-	// nowhere.
+	// log gets each failed call with the upstream's words.
 	log *slog.Logger
 }
 
 var _ engine.Caller = (*httpCaller)(nil)
-
-// newHTTPCaller is the caller of a Router whose calls go through
-// opts.Client; when the client is the Router's own (ownClient), plain-HTTP
-// calls take the Router's own connections instead, dialled with
-// opts.DialContext, keeping maxIdle idle per host.
-func newHTTPCaller(opts Options, ownClient bool, maxIdle int, metrics *Metrics, log *slog.Logger) *httpCaller {
-	c := &httpCaller{client: opts.Client, metrics: metrics, log: log}
-	if ownClient {
-		c.conns = &upstreamConns{maxIdle: maxIdle, dial: opts.DialContext}
-	}
-	return c
-}
 
 // closeIdle closes the idle upstream connections: no call is left to
 // make.
@@ -222,9 +209,6 @@ const maxLoggedReply = 512
 // request (400, 413, 422) is not logged: it may echo request values (the
 // standard's 422 items carry the offending input).
 func (c *httpCaller) logFailure(ctx context.Context, deployment string, reply *tc.WireReply) {
-	if c.log == nil {
-		return
-	}
 	attrs := []slog.Attr{slog.String("deployment", deployment), slog.Int("upstream_status", reply.Status)}
 	if reply.Err != nil {
 		attrs = append(attrs, slog.String("upstream_err", reply.Err.Error()))

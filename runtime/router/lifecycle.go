@@ -43,7 +43,7 @@ func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Runnin
 	run.current.Store(r)
 	var servers []*http.Server
 	var lns []net.Listener
-	if err := r.checkUpstreamsAtStart(ctx, opts.StrictUpstreams); err != nil { // upstreamcheck.go
+	if err := r.checkUpstreamsAtStart(ctx); err != nil { // upstreamcheck.go
 		return nil, err
 	}
 	for _, lst := range r.bindings() { // the listeners, then the admin address (auth.go)
@@ -133,7 +133,7 @@ func (run *Running) Reload(path string) error {
 		err = sameListeners(cur.cfg, cfg)
 	}
 	if err == nil { // the start check, on the new configuration (upstreamcheck.go)
-		err = cur.withConfig(cfg).checkUpstreamsAtStart(context.Background(), cur.opts.StrictUpstreams)
+		err = cur.withConfig(cfg).checkUpstreamsAtStart(context.Background())
 	}
 	if err != nil {
 		for _, problem := range strings.Split(err.Error(), "\n") {

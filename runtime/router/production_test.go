@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -55,8 +54,8 @@ type prod struct {
 	runtime    *srun.Running
 	llm        *httptest.Server
 	llmHeaders chan http.Header
-	logs       *syncLog
-	runtimeLog *syncLog
+	logs       *testkit.LogBuffer
+	runtimeLog *testkit.LogBuffer
 	config     string
 	values     map[string]string
 	// stop asks the Router to stop, as SIGTERM does; stopErrOK: the test
@@ -71,7 +70,7 @@ type prod struct {
 
 func newProd(t *testing.T, opts router.Options) *prod {
 	t.Helper()
-	p := &prod{logs: &syncLog{}, runtimeLog: &syncLog{}, llmHeaders: make(chan http.Header, 64), entered: make(chan struct{}, 64)}
+	p := &prod{logs: &testkit.LogBuffer{}, runtimeLog: &testkit.LogBuffer{}, llmHeaders: make(chan http.Header, 64), entered: make(chan struct{}, 64)}
 	p.llm = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		if hold := p.hold.Load(); hold != nil {
@@ -250,22 +249,4 @@ func postWith(t *testing.T, url, body string, header ...string) *http.Response {
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
 	return resp
-}
-
-// syncLog is a log sink safe for the servers' goroutines.
-type syncLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncLog) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncLog) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

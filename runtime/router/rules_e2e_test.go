@@ -1,7 +1,6 @@
 package router_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -107,24 +106,6 @@ func (tap *headerTap) calls() []string {
 	return append([]string(nil), tap.auth...)
 }
 
-// ruleLog collects the Router's log lines from concurrent requests.
-type ruleLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *ruleLog) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *ruleLog) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // rulesEnv is a Router running testdata/rules.yaml in front of a vllm-srun
 // runtime (vllm-sr/vela3-fast, behind a header tap), a deployment that is
 // down, and two LLM upstreams of the test's own, its logs captured.
@@ -132,7 +113,7 @@ type rulesEnv struct {
 	run         *router.Running
 	main, cheap *llmRecorder
 	tap         *headerTap
-	logs        *ruleLog
+	logs        *testkit.LogBuffer
 }
 
 func newRulesEnv(t *testing.T) *rulesEnv {
@@ -140,7 +121,7 @@ func newRulesEnv(t *testing.T) *rulesEnv {
 	t.Setenv("VSR_TEST_CLIENT_KEYS", "sk-other, "+testClientKey)
 	t.Setenv("VSR_TEST_MAIN_KEY", testMainKey)
 	t.Setenv("VSR_TEST_DEPLOYMENT_KEY", testDeploymentKey)
-	e := &rulesEnv{main: newLLMRecorder(t), cheap: newLLMRecorder(t), logs: &ruleLog{}}
+	e := &rulesEnv{main: newLLMRecorder(t), cheap: newLLMRecorder(t), logs: &testkit.LogBuffer{}}
 	e.tap = newHeaderTap(t, startRuntime(t, "vllm-sr/vela3-fast").URL())
 	template, err := os.ReadFile("testdata/rules.yaml")
 	if err != nil {

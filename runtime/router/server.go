@@ -101,7 +101,11 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 	}
 	metrics := newMetrics()
 	log := listener.WithRequestIDs(opts.Logger)
-	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: newHTTPCaller(opts, ownClient, upstreamIdleConns(cfg), metrics, log),
+	caller := &httpCaller{client: opts.Client, metrics: metrics, log: log}
+	if ownClient {
+		caller.conns = &upstreamConns{maxIdle: upstreamIdleConns(cfg), dial: opts.DialContext}
+	}
+	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: caller,
 		systemone: systemone, log: log, metrics: metrics, checks: &checks{last: map[string]check{}}, opts: opts, ownClient: ownClient,
 		front: &listener.Front{Metrics: metrics.Metrics, IDs: listener.NewRequestIDs(), Log: log,
 			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}

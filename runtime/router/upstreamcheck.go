@@ -99,15 +99,16 @@ func listedNames(l *ir.Listing) string {
 }
 
 // checkUpstreamsAtStart runs CheckUpstreams and logs each finding as a
-// warning; when strict, the strict findings are an error, one per line.
-func (r *Router) checkUpstreamsAtStart(ctx context.Context, strict bool) error {
+// warning; under Options.StrictUpstreams the strict findings are an
+// error, one per line.
+func (r *Router) checkUpstreamsAtStart(ctx context.Context) error {
 	var errs []error
 	for _, f := range r.CheckUpstreams(ctx) {
 		attrs := []slog.Attr{slog.String("deployment", f.Deployment)}
 		if f.Rule != "" {
 			attrs = append(attrs, slog.String("rule", f.Rule))
 		}
-		if strict && f.Strict {
+		if r.opts.StrictUpstreams && f.Strict {
 			r.log.LogAttrs(ctx, slog.LevelError, f.Message, attrs...)
 			errs = append(errs, errors.New(f.Message))
 			continue

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/registry"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // address is a listener's (or the admin) address, read and checked.
@@ -86,20 +87,22 @@ func (l *loader) llmEndpointPath(s section, p string) {
 // know.
 const catalogueNamespace = "vllm-sr/"
 
-// checkCatalogueModel refuses a vllm-sr model the catalogue does not
-// know, naming the closest one it does.
-func (l *loader) checkCatalogueModel(s section, model string) {
-	if !strings.HasPrefix(model, catalogueNamespace) {
-		return
+// catalogueCard returns the catalogue's card of model, and refuses a
+// vllm-sr model the catalogue does not know, naming the closest one it
+// does.
+func catalogueCard(s section, model string) *table.Card {
+	if m, known := catalog.Model(model); known {
+		return &m.Card
 	}
-	if _, known := catalog.Model(model); known {
-		return
+	if !strings.HasPrefix(model, catalogueNamespace) {
+		return nil
 	}
 	var names []string
 	for _, m := range catalog.Models() {
 		names = append(names, m.Name)
 	}
 	s.fail("model", "%q is not a model of the catalogue; did you mean %q? known: %s", model, closest(model, names), strings.Join(names, ", ")) //vocab:not-spec Router config key
+	return nil
 }
 
 // closest is the name nearest to s by edit distance, the first of equals.

@@ -117,10 +117,6 @@ type Upstream struct {
 	APIKey    Secret
 }
 
-// DefaultMaxConcurrency is a deployment's split calls in flight when the
-// configuration gives no max_concurrency.
-const DefaultMaxConcurrency = 8
-
 // Deployment is one System One model endpoint the Router calls.
 type Deployment struct {
 	// Name is the configuration key: what a client's model names.
@@ -131,8 +127,9 @@ type Deployment struct {
 	Schema table.SchemaID
 	Codec  target.Codec
 	// DeviationIDs and Deviations are applied after the codec, in order.
-	DeviationIDs   []string
-	Deviations     []target.Deviation
+	DeviationIDs []string
+	Deviations   []target.Deviation
+	// MaxConcurrency is max_concurrency, else target.DefaultMaxConcurrency.
 	MaxConcurrency int
 	// Card is the catalogue's card of Model; nil for a model the catalogue
 	// does not know.

@@ -8,7 +8,6 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
-	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/target"
@@ -94,16 +93,14 @@ func (l *loader) deployments(n *yaml.Node) {
 }
 
 func (l *loader) deployment(name string, s section) Deployment {
-	d := Deployment{Name: name, MaxConcurrency: DefaultMaxConcurrency}
+	d := Deployment{Name: name, MaxConcurrency: tc.DefaultMaxConcurrency}
 	if p, ok := s.str("provider"); ok && p != registry.SystemOne {
 		s.fail("provider", "must be systemone; LLM upstreams go under upstreams")
 	}
 	var urlPath string
 	d.Endpoint, urlPath = endpoint(s)
-	var ok bool
-	if d.Model, ok = s.str("model"); ok { //vocab:not-spec Router config key
-		l.checkCatalogueModel(s, d.Model)
-	}
+	d.Model, _ = s.str("model") //vocab:not-spec Router config key
+	d.Card = catalogueCard(s, d.Model)
 	api, _ := l.regs.APIs.Lookup(registry.SystemOne)
 	schemaOK := l.deploymentSchema(&d, api, s)
 	// The endpoint is the System One API's first path, the single-request
@@ -127,10 +124,6 @@ func (l *loader) deployment(name string, s section) Deployment {
 		if v, good := l.integer(n, s.at("max_concurrency"), 1, 1024); good {
 			d.MaxConcurrency = int(v)
 		}
-	}
-	if m, known := catalog.Model(d.Model); known {
-		card := m.Card
-		d.Card = &card
 	}
 	if n, has := s.value("capabilities"); has {
 		d.Declared = l.capabilities(n, s.at("capabilities"), d.Card != nil)

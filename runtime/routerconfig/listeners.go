@@ -37,6 +37,9 @@ func (l *loader) listeners(n *yaml.Node) {
 			continue
 		}
 		s.require("name", "address") //vocab:not-spec Router config key
+		// at is the index lst will have in cfg.Listeners, which leaves out
+		// items that are not mappings: rule references name it.
+		at := len(l.cfg.Listeners)
 		lst := Listener{APIs: l.defaultAPIs()}
 		if name, ok := s.str("name"); ok { //vocab:not-spec Router config key
 			switch {
@@ -52,11 +55,11 @@ func (l *loader) listeners(n *yaml.Node) {
 		}
 		if n, has := s.value("apis"); has {
 			lst.Listed = true
-			lst.APIs = l.listenerAPIs(n, s.at("apis"), i)
+			lst.APIs = l.listenerAPIs(n, s.at("apis"), at)
 		}
 		lst.APIKeysEnv, lst.APIKeys = l.apiKeysEnv(s, "api_keys_env")
 		if n, has := s.value("rules"); has { //vocab:not-spec Router config key
-			lst.Rules = l.ruleNames(n, s.at("rules"), ruleRef{listener: i}) //vocab:not-spec Router config key
+			lst.Rules = l.ruleNames(n, s.at("rules"), ruleRef{listener: at}) //vocab:not-spec Router config key
 		}
 		l.cfg.Listeners = append(l.cfg.Listeners, lst)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/registry"
+	"github.com/vllm-sr/systemone/runtime/target"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
@@ -103,7 +104,7 @@ func TestRequiredConfigurationLoads(t *testing.T) {
 		t.Errorf("gateway-d3: %+v", d)
 	}
 	vela, _ := c.Deployment("local-vela")
-	if vela.MaxConcurrency != DefaultMaxConcurrency || vela.Card == nil {
+	if vela.MaxConcurrency != target.DefaultMaxConcurrency || vela.Card == nil {
 		t.Errorf("local-vela: %+v", vela)
 	}
 	route, ok := c.Route("vllm-sr/auto")

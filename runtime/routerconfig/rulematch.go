@@ -1,6 +1,7 @@
 package routerconfig
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -116,28 +117,24 @@ func answersNoul(t table.QuestionType) bool {
 // condition reads one question's condition, by the question's type.
 func (l *loader) condition(q *ir.Question, n *yaml.Node, path string) (Condition, bool) {
 	c := Condition{Question: q.Name, Type: q.Type}
+	top, bounds := 1.0, fmt.Sprintf("a %s question matches at a P(yes) from 0 to 1", q.Type)
 	switch {
-	case answersNoul(q.Type):
-		v, ok := l.number(n, path)
-		if ok && (v < 0 || v > 1) {
-			l.fail(n, path, "a %s question matches at a P(yes) from 0 to 1", q.Type)
-			ok = false
-		}
-		c.AtLeast = &v
-		return c, ok
-	case q.Type == table.QuestionScore:
-		v, ok := l.number(n, path)
-		if top := float64(len(q.Criteria.Levels) - 1); ok && (v < 0 || top > 0 && v > top) {
-			l.fail(n, path, "a score question matches at an expected level from 0 to %g", top)
-			ok = false
-		}
-		c.AtLeast = &v
-		return c, ok
 	case q.Type == table.QuestionChoice:
 		return l.choiceCondition(q, n, path, c)
+	case q.Type == table.QuestionScore:
+		top = float64(len(q.Criteria.Levels) - 1)
+		bounds = fmt.Sprintf("a score question matches at an expected level from 0 to %g", top)
+	case !answersNoul(q.Type):
+		l.fail(n, path, "a %s question cannot be matched; match noul, set, span, score and choice questions", q.Type)
+		return c, false
 	}
-	l.fail(n, path, "a %s question cannot be matched; match noul, set, span, score and choice questions", q.Type)
-	return c, false
+	v, ok := l.number(n, path)
+	if ok && (v < 0 || top > 0 && v > top) {
+		l.fail(n, path, "%s", bounds)
+		ok = false
+	}
+	c.AtLeast = &v
+	return c, ok
 }
 
 // choiceCondition reads an option, or a list of options, of a choice

@@ -5,31 +5,16 @@
 //
 // A codec is seen through small interfaces, each the seam one caller
 // needs; Codec, what the schema registry binds to a schema ID, is all of
-// them:
-//
-//   - Traits() is what the schema is, as data: its ID, what it carries
-//     (Capabilities), the Stateless promise the registry checks, its
-//     listing path, whether its servers are vllm-sr's own (Native: a
-//     pass-through may go to their native endpoints) and whether it reads
-//     implicit roles. The specification a schema is checked against is
-//     the registry entry's, not the codec's.
-//   - Planner plans the wire calls of a batch for a Target: splitting,
-//     preset expansion and stripping are decided here, never by callers
-//     (the engine's plan step).
-//   - ReplyDecoder reads one call's reply back into the IR, one result per
-//     item (the caller that sent the call); Reassemble and FirstFailure
-//     build the answer from the results.
-//   - ListingDecoder reads the target's model listing (the Router's
-//     capability routing).
-//   - RequestWriter writes one request alone, with its headers and
-//     diagnostics (`vllm-sr convert`).
-//
-// Two seams are optional, asserted where needed: RequestReader, for a
-// schema no listener codec reads (systemone/0.2, the internal form), reads
-// one request body for convert; CarryChecker, for a schema that cannot
-// carry all of the IR (systemone/0.2), lists what a request needs that the
-// schema or the deployment's declared capabilities cannot carry, which
-// CheckCarry turns into a *CarryError before any call.
+// them: Traits (what the schema is, as data), Planner (the engine's plan
+// step: splitting, preset expansion and stripping are decided there, never
+// by callers), ReplyDecoder (one call's reply, one result per item, from
+// which Reassemble and FirstFailure build the answer), ListingDecoder (the
+// target's model listing, for capability routing) and RequestWriter (one
+// request alone, for `vllm-sr convert`). Two seams are optional, asserted
+// where needed: RequestReader (convert's reading of a schema no listener
+// codec reads) and CarryChecker (what a schema that cannot carry all of
+// the IR refuses, which CheckCarry turns into a *CarryError before any
+// call).
 //
 // There is one codec per upstream schema: Standard02 (systemone/0.2), V50
 // (vllm-sr/5.0) and Internal (a model runtime's /v1/decisions and

@@ -1,6 +1,7 @@
 package target
 
 import (
+	"cmp"
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -67,15 +68,15 @@ func (internalCodec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics
 	if len(b.Items) == 1 {
 		r := b.Items[0].Request
 		r.Model = &model
-		r.Options = itemOptions(&r, b.Options)
+		r.Options = cmp.Or(r.Options, b.Options)
 		url = base + vocab.PathDecisions
 		body, err = internalwire.EncodeRequest(&r)
 	} else {
 		bundle := ir.Batch{Model: &model, Layout: b.Layout, Items: make([]ir.BatchItem, len(b.Items))}
 		for i := range b.Items {
 			r := b.Items[i].Request
-			r.Model = nil // the bundle's model answers every item
-			r.Options = itemOptions(&r, b.Options)
+			r.Model = nil                            // the bundle's model answers every item
+			r.Options = cmp.Or(r.Options, b.Options) // the bundle has no options of its own
 			bundle.Items[i] = ir.BatchItem{Name: b.Items[i].Name, Request: r}
 		}
 		url = base + vocab.PathBundle
@@ -85,15 +86,6 @@ func (internalCodec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics
 		return Plan{}, nil, err
 	}
 	return oneCall(b, t, p, WireCall{Method: http.MethodPost, URL: url, Header: callHeader(false), Body: body}), nil, nil
-}
-
-// itemOptions are the options an item goes with: its own, else the
-// batch's (the bundle has none of its own).
-func itemOptions(r *ir.Request, batch *ir.Options) *ir.Options {
-	if r.Options != nil {
-		return r.Options
-	}
-	return batch
 }
 
 // DecodeReply reads the call's reply: one response for /v1/decisions, a

@@ -8,14 +8,13 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/target"
-	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 var runtimeTarget = target.Target{Deployment: "runtime", Endpoint: "http://127.0.0.1:8100/v1/systemone", Model: "vllm-sr/vela3"}
 
 // TestGoldenInternal runs every case under testdata/internal.
 func TestGoldenInternal(t *testing.T) {
-	testkit.CodecGolden(t, "testdata/internal", target.Internal)
+	codecGolden(t, "testdata/internal", target.Internal)
 }
 
 // TestLossless: a request the internal form reads goes on byte for byte
@@ -55,5 +54,5 @@ func TestLossless(t *testing.T) {
 // FuzzInternalDecodeReply: any reply to the bundle call decodes into
 // one result per item.
 func FuzzInternalDecodeReply(f *testing.F) {
-	testkit.FuzzDecodeReply(f, "testdata/internal", "bundle", target.Internal, runtimeTarget)
+	fuzzDecodeReply(f, "testdata/internal", "bundle", target.Internal, runtimeTarget)
 }

@@ -48,7 +48,7 @@ func Reassemble(p *Plan, results []ItemResult) *ir.BatchResponse {
 // (body.requests.<item>...). nil when every item answered.
 //
 // An item that failed only because another item of its batch call did
-// (ReasonBatchCallFailed) never answers the batch while the failure that
+// (batch_call_failed) never answers the batch while the failure that
 // caused it is known.
 func FirstFailure(p *Plan, results []ItemResult) *ir.ErrorBody {
 	byName := indexResults(results)
@@ -63,7 +63,7 @@ func FirstFailure(p *Plan, results []ItemResult) *ir.ErrorBody {
 		if e.Detail != nil {
 			e.Detail = locateInBatch(e.Detail, it.Name)
 		}
-		if e.Reason != ReasonBatchCallFailed {
+		if e.Reason != vocab.ReasonBatchCallFailed {
 			return &e
 		}
 		if collateral == nil {
@@ -72,10 +72,6 @@ func FirstFailure(p *Plan, results []ItemResult) *ir.ErrorBody {
 	}
 	return collateral
 }
-
-// ReasonBatchCallFailed is the reason of an item left unanswered because
-// another item of the same batch call failed.
-const ReasonBatchCallFailed = vocab.ReasonBatchCallFailed
 
 func indexResults(results []ItemResult) map[string]ItemResult {
 	m := make(map[string]ItemResult, len(results))

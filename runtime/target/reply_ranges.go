@@ -9,19 +9,13 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// An answer that reads but breaks the schema's ranges never reaches a
-// client: it fails its question alone, as a malformed answer does
-// (invalid_model_output), with reason answer_out_of_range or
-// answer_key_mismatch and a message naming the member, never its value.
-
-// checkAnswer returns the fixed reason and the message of the first range
-// a's members break, in member order; "" when a keeps to them all or is a
-// failed answer. q's Keys, when known, are the only keys a choice's
-// choice and probabilities and a score's probabilities and legend take.
+// checkAnswer returns the fixed reason (answer_out_of_range or
+// answer_key_mismatch) and the message, naming the member and never its
+// value, of the first range a (an answer, not a failed one) breaks, in
+// member order; "" when it keeps to them all. q's Keys, when known, are
+// the only keys a choice's choice and probabilities and a score's
+// probabilities and legend take.
 func checkAnswer(a *ir.Answer, q QuestionRef) (reason, message string) {
-	if a.Error != "" {
-		return "", ""
-	}
 	for _, n := range []struct {
 		name string
 		v    *float64

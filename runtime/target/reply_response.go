@@ -32,12 +32,7 @@ const MaxDepth = 128
 // is a *ir.ProtocolError naming the JSON path. One question's malformed
 // or missing answer, or one outside the schema's ranges (checkAnswer),
 // fails that question alone (invalid_model_output), never its neighbours.
-//
-// The upstream's own words never reach a client: an error body becomes
-// the Router's error table's entry for its status (Error), keeping only
-// what can be checked (a reason word the specification defines, a
-// question and a state of the call), and a failed answer keeps its kind
-// and a defined reason, with the reason's description as its message.
+// The upstream's own words never reach a client (Error, answerOf).
 type ReplyReader struct {
 	Extensions bool
 }

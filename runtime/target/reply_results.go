@@ -83,7 +83,7 @@ func (rd ReplyReader) failedCall(p *Plan, call *WireCall, reply *WireReply) ([]I
 			continue
 		}
 		out = append(out, ItemResult{Name: name, Error: &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError,
-			Reason: ReasonBatchCallFailed, Message: "another request of the same upstream batch call failed", State: name}})
+			Reason: vocab.ReasonBatchCallFailed, Message: "another request of the same upstream batch call failed", State: name}})
 	}
 	return out, true
 }

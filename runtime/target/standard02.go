@@ -18,37 +18,30 @@ import (
 //
 // What goes on the wire is only the standard's: one POST /v1/systemone per
 // batch item (the standard has no batch endpoint), run at most
-// Target.MaxConcurrency at a time (default 8) under the caller's deadline,
-// each body with the target's model, the standard question types and the
-// standard members. In particular:
+// Target.MaxConcurrency at a time under the caller's deadline, each body
+// with the target's model, the standard question types and the standard
+// members. In particular:
 //
-//   - Presets are expanded from the canonical preset texts of the model
-//     catalogue (generated/catalog): a question without a type takes the
-//     preset's, and absent or null instructions and criteria take the
-//     preset's. The preset member itself is then stripped.
+//   - Presets are expanded from the catalogue's canonical preset texts
+//     (modelcheck.ExpandPreset), and the preset member is then stripped.
 //   - Extension members are stripped by the generated strip list
-//     (fieldtable.StrippedField): roles, options (so no deadline field is
-//     sent), preset and overflow. Explicit roles have no standard spelling:
-//     the whole state is sent as it is, every part as the user's content,
-//     and a "dropped roles" diagnostic is recorded.
-//   - What the standard cannot carry (fieldtable.RefusedAtLoad: span, set
-//     and track questions, video assets, head, decision_adapter, over,
-//     require_full_input, threshold, at, rate), and any question type or
-//     medium outside the deployment's declared capabilities, is refused by
-//     CheckCarry with a *CarryError before any call: the Router calls it
-//     at configuration load for each rule and Plan calls it for each
-//     batch.
-//   - The long-context flag goes as TypeSafe-Danger-Zone-Long-Context:
-//     true, and image assets or box questions add
-//     TypeSafe-Danger-Zone-Images: true.
+//     (fieldtable.StrippedField), options with them, so no deadline field
+//     is sent. Explicit roles have no standard spelling: the whole state
+//     is sent as it is, every part as the user's content, and a "dropped
+//     roles" diagnostic is recorded.
+//   - What the standard cannot carry (fieldtable.RefusedAtLoad), and any
+//     question type or medium outside the deployment's declared
+//     capabilities, is refused by CheckCarry with a *CarryError before
+//     any call, at configuration load for each rule and in Plan.
+//   - The long-context flag goes as the standard's long-context header,
+//     and image assets or box questions add its images header.
 //
 // Replies are read as the standard's: a 200 into the item's response
-// (extension members ignored), any other status into an error body that
-// keeps the status, the 400 detail, the 422 detail list and the
-// Retry-After delay. A call that got no reply fails only its own item.
-// The standard has no model card, so the deployment's declared
-// capabilities stand in for one; the listing is read for its standard
-// members only.
+// (extension members ignored), any other status into the Router's error
+// table's entry for it (ReplyReader.Error) and its Retry-After delay. A
+// call that got no reply fails only its own item. The standard has no
+// model card, so the deployment's declared capabilities stand in for one;
+// the listing is read for its standard members only.
 var Standard02 standard02Codec
 
 // standard02Codec is Standard02's type; its zero value is ready.
@@ -166,15 +159,12 @@ func header(r *ir.Request, batch *ir.Options) http.Header {
 	h := callHeader(LongContext(r, batch))
 	if slices.ContainsFunc(r.Assets, func(a ir.Asset) bool { return a.Type == ir.AssetImage }) ||
 		slices.ContainsFunc(r.Questions, func(q ir.Question) bool { return q.Type == table.QuestionBox }) {
-		h.Set(ImagesHeader, HeaderOn)
+		h.Set(vocab.HeaderImages, headerOn)
 	}
 	return h
 }
 
-// DecodeReply reads one call's reply into its item's result: the
-// response on a 2xx, else the error body with its status and Retry-After;
-// a call with no reply, or a reply the standard does not define, fails
-// its item alone.
+// DecodeReply reads one call's reply into its one item's result.
 func (standard02Codec) DecodeReply(p Plan, call WireCall, reply WireReply) ([]ItemResult, error) {
 	items, ok := CallItems(&p, &call)
 	if !ok || len(items) != 1 {

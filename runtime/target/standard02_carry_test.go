@@ -43,7 +43,7 @@ func TestRefusedAtLoad(t *testing.T) {
 		if strings.HasPrefix(c.name, "undeclared") {
 			gw.Capabilities = target.CapabilitySet{target.CapChoice, target.CapNoul, target.CapScore}
 		}
-		b := testkit.ReadBatch(t, []byte(`{"requests":{"rule":`+c.item+`}}`), nil)
+		b := readBatch(t, []byte(`{"requests":{"rule":`+c.item+`}}`), nil)
 		plan, _, err := target.Standard02.Plan(b, gw, target.Policy{})
 		var ce *target.CarryError
 		if !errors.As(err, &ce) {
@@ -93,7 +93,7 @@ func knownField(name string) bool {
 // TestCheckCarryRequestPaths: a rule's request is checked with paths from
 // its own root (at nil), and several missing things are all named.
 func TestCheckCarryRequestPaths(t *testing.T) {
-	b := testkit.ReadBatch(t, []byte(`{"requests":{"r":{"state":"s","questions":{
+	b := readBatch(t, []byte(`{"requests":{"r":{"state":"s","questions":{
 		"a":{"type":"span","criteria":{"X":"x"}},"b":{"type":"noul","instructions":"i","over":["k"]}}}}}`), nil)
 	missing := target.Standard02.CheckCarry(&b.Items[0].Request, gateway, nil)
 	err := &target.CarryError{Deployment: gateway.Deployment, Schema: "systemone/0.2", Missing: missing}
@@ -109,7 +109,7 @@ func TestCheckCarryRequestPaths(t *testing.T) {
 // TestRefusalNamesNoValues: the refusal names members, never the state or
 // the instructions.
 func TestRefusalNamesNoValues(t *testing.T) {
-	b := testkit.ReadBatch(t, []byte(`{"requests":{"r":{"state":"SECRET-STATE","questions":{
+	b := readBatch(t, []byte(`{"requests":{"r":{"state":"SECRET-STATE","questions":{
 		"q":{"type":"span","instructions":"SECRET-INSTRUCTIONS","criteria":{"X":"SECRET-LABEL"}}}}}}`), nil)
 	err := target.CheckCarry(target.Standard02, b, gateway)
 	if err == nil || strings.Contains(err.Error(), "SECRET") {

@@ -1,14 +1,10 @@
 package target_test
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/target"
-	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // FuzzStandard02DecodeReply feeds arbitrary statuses and bodies to
@@ -18,16 +14,8 @@ import (
 // defines, and an answer that reaches the client keeps to the schema's
 // ranges (a noul in 0..1, a choice among the options).
 func FuzzStandard02DecodeReply(f *testing.F) {
-	files, _ := filepath.Glob("testdata/standard02/*/replies.json")
-	for _, file := range files {
-		raw, _ := os.ReadFile(file)
-		var replies []testkit.CodecReplyFile
-		_ = json.Unmarshal(raw, &replies)
-		for _, r := range replies {
-			f.Add(r.Status, []byte(r.Body))
-		}
-	}
-	b := testkit.ReadBatch(f, []byte(`{"requests":{"r":{"state":"s","questions":{
+	seedReplies(f, "testdata/standard02/*/replies.json")
+	b := readBatch(f, []byte(`{"requests":{"r":{"state":"s","questions":{
 		"n":{"type":"noul","instructions":"i"},"c":{"type":"choice","criteria":{"a":"A","b":"B"}},"s":{"type":"score","criteria":["lo","hi"]}}}}}`), nil)
 	plan, _, err := target.Standard02.Plan(b, gateway, target.Policy{})
 	if err != nil {

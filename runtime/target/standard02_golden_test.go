@@ -4,12 +4,11 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/target"
-	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // TestGoldenStandard02 runs every case under testdata/standard02: the
 // plan's wire calls, the item results of the replies and the reassembled
 // client answer.
 func TestGoldenStandard02(t *testing.T) {
-	testkit.CodecGolden(t, "testdata/standard02", target.Standard02)
+	codecGolden(t, "testdata/standard02", target.Standard02)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/vllm-sr/systemone/generated/validate"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/target"
-	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // TestBatchOfTwentySplits: a batch of 20 goes as 20 single calls in batch
@@ -22,7 +21,7 @@ func TestBatchOfTwentySplits(t *testing.T) {
 	for i := range 20 {
 		items = append(items, fmt.Sprintf(`"doc_%02d":{"state":"passage %d","questions":{"relevance":{"type":"noul","instructions":"Does it help?"}}}`, i, i))
 	}
-	b := testkit.ReadBatch(t, []byte(`{"model":"m","requests":{`+strings.Join(items, ",")+`}}`), nil)
+	b := readBatch(t, []byte(`{"model":"m","requests":{`+strings.Join(items, ",")+`}}`), nil)
 	gw := gateway
 	gw.MaxConcurrency = 4
 	plan, _, err := target.Standard02.Plan(b, gw, target.Policy{})
@@ -72,7 +71,7 @@ func TestBodiesAreStandard(t *testing.T) {
 		if h, err := os.ReadFile(filepath.Join(dir, "header.json")); err == nil && strings.Contains(string(h), "Long-Context") {
 			header = http.Header{"Typesafe-Danger-Zone-Long-Context": {"true"}}
 		}
-		plan, _, err := target.Standard02.Plan(testkit.ReadBatch(t, raw, header), gateway, target.Policy{})
+		plan, _, err := target.Standard02.Plan(readBatch(t, raw, header), gateway, target.Policy{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +89,7 @@ func TestBodiesAreStandard(t *testing.T) {
 
 // TestPlanLeavesTheIRAsRead: expansion works on a copy.
 func TestPlanLeavesTheIRAsRead(t *testing.T) {
-	b := testkit.ReadBatch(t, []byte(`{"requests":{"r":{"state":"s","questions":{"j":{"type":"noul","preset":"jailbreak"}}}}}`), nil)
+	b := readBatch(t, []byte(`{"requests":{"r":{"state":"s","questions":{"j":{"type":"noul","preset":"jailbreak"}}}}}`), nil)
 	if _, _, err := target.Standard02.Plan(b, gateway, target.Policy{}); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +100,7 @@ func TestPlanLeavesTheIRAsRead(t *testing.T) {
 }
 
 func TestNoEndpoint(t *testing.T) {
-	b := testkit.ReadBatch(t, []byte(`{"requests":{"r":{"state":"s","questions":{"j":{"type":"noul"}}}}}`), nil)
+	b := readBatch(t, []byte(`{"requests":{"r":{"state":"s","questions":{"j":{"type":"noul"}}}}}`), nil)
 	if _, _, err := target.Standard02.Plan(b, target.Target{Deployment: "d"}, target.Policy{}); err != target.ErrNoEndpoint {
 		t.Fatalf("got %v", err)
 	}

@@ -59,7 +59,7 @@ func OneCallBase(b *ir.Batch, t Target) (string, error) {
 func callHeader(long bool) http.Header {
 	h := http.Header{vocab.HeaderContentType: {"application/json"}, "Accept": {"application/json"}}
 	if long {
-		h.Set(LongContextHeader, HeaderOn)
+		h.Set(vocab.HeaderLongContext, headerOn)
 	}
 	return h
 }
@@ -78,12 +78,6 @@ func LongContext(r *ir.Request, batch *ir.Options) bool {
 	return set(r.Options) || set(batch)
 }
 
-// LongContextHeader is the standard's long-context request header.
-const LongContextHeader = vocab.HeaderLongContext
-
-// ImagesHeader is the standard's header that turns on image assets and
-// box questions.
-const ImagesHeader = vocab.HeaderImages
-
-// HeaderOn is the value that turns LongContextHeader or ImagesHeader on.
-const HeaderOn = "true" //vocab:not-spec a header's value, not the noul criteria key
+// headerOn is the value that turns the standard's long-context or images
+// header on.
+const headerOn = "true" //vocab:not-spec a header's value, not the noul criteria key

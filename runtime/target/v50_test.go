@@ -10,12 +10,11 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/target"
-	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // TestGoldenV50 runs every case under testdata/v50.
 func TestGoldenV50(t *testing.T) {
-	testkit.CodecGolden(t, "testdata/v50", target.V50)
+	codecGolden(t, "testdata/v50", target.V50)
 }
 
 var serve = target.Target{Deployment: "serve-vela", Endpoint: "http://127.0.0.1:8100/v1/systemone", Model: "vllm-sr/vela3-fast"}
@@ -26,7 +25,7 @@ func TestBodiesAreVllmSR50(t *testing.T) {
 	dirs, _ := filepath.Glob("testdata/v50/*")
 	for _, dir := range dirs {
 		raw, _ := os.ReadFile(filepath.Join(dir, "request.json"))
-		plan, _, err := target.V50.Plan(testkit.ReadBatch(t, raw, nil), serve, target.Policy{})
+		plan, _, err := target.V50.Plan(readBatch(t, raw, nil), serve, target.Policy{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +56,7 @@ func TestDecodeListing(t *testing.T) {
 // TestItemOptionsMustAgree: a bundle whose items carry different options
 // cannot be one 5.0 batch.
 func TestItemOptionsMustAgree(t *testing.T) {
-	b := testkit.ReadBatch(t, []byte(`{"requests":{"a":{"state":"s","questions":{"q":{"type":"noul"}}},"b":{"state":"t","questions":{"q":{"type":"noul"}}}}}`), nil)
+	b := readBatch(t, []byte(`{"requests":{"a":{"state":"s","questions":{"q":{"type":"noul"}}},"b":{"state":"t","questions":{"q":{"type":"noul"}}}}}`), nil)
 	one, two := int64(100), int64(200)
 	b.Items[0].Request.Options = &spOptions{DeadlineMs: &one}
 	b.Items[1].Request.Options = &spOptions{DeadlineMs: &two}
@@ -74,7 +73,7 @@ func TestItemOptionsMustAgree(t *testing.T) {
 // FuzzV50DecodeReply: any reply to the batch call decodes into
 // one result per item.
 func FuzzV50DecodeReply(f *testing.F) {
-	testkit.FuzzDecodeReply(f, "testdata/v50", "batch-call", target.V50, serve)
+	fuzzDecodeReply(f, "testdata/v50", "batch-call", target.V50, serve)
 }
 
 type spOptions = ir.Options

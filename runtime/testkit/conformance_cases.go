@@ -41,9 +41,9 @@ const unknownMember = "x_conformance_unknown"
 func conformanceCases(schema table.SchemaID) []confCase {
 	cases := append([]confCase{listingCase()}, standardCases()...)
 	switch schema {
-	case ConformanceV50:
+	case table.SchemaVllmSR50:
 		cases = append(cases, extensionCases()...)
-	case ConformanceV40:
+	case table.SchemaVllmSR40:
 		cases = append(cases, legacyCases()...)
 	}
 	return cases

@@ -94,7 +94,7 @@ func checkListing(run *confRun, v jsonvalue.Value) []string {
 	for i, m := range models.Items() {
 		at := fmt.Sprintf("%s[%d].", vocab.ListingModels, i)
 		out = append(out, wantStrings(m, at, vocab.ListingEntryName, vocab.ListingEntryDescription, vocab.ListingEntryReleaseDate)...)
-		if run.schema() == ConformanceV50 {
+		if run.schema() == table.SchemaVllmSR50 {
 			out = append(out, checkEntryExtensions(m, at)...)
 		}
 		name, _ := m.Get(vocab.ListingEntryName)
@@ -116,7 +116,7 @@ func checkListing(run *confRun, v jsonvalue.Value) []string {
 // its features; its card, when listed, is an object.
 func checkEntryExtensions(m jsonvalue.Value, at string) []string {
 	var out []string
-	out = append(out, wantString(m, vocab.ListingEntryVersion, extensionVersion(ConformanceV50), at)...)
+	out = append(out, wantString(m, vocab.ListingEntryVersion, extensionVersion(table.SchemaVllmSR50), at)...)
 	if f, _ := m.Get(vocab.ListingEntryFeatures); f.Kind() != jsonvalue.KindArray {
 		out = append(out, at+vocab.ListingEntryFeatures+" is not an array")
 	}

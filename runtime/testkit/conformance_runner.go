@@ -19,16 +19,9 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// The schemas the kit checks.
-const (
-	ConformanceStandard02 table.SchemaID = "systemone/0.2"
-	ConformanceV50        table.SchemaID = "vllm-sr/5.0"
-	ConformanceV40        table.SchemaID = "vllm-sr/4.0"
-)
-
 // ConformanceSchemas are the schemas RunConformance accepts, in the order
 // the command lists them.
-var ConformanceSchemas = []table.SchemaID{ConformanceStandard02, ConformanceV50, ConformanceV40}
+var ConformanceSchemas = []table.SchemaID{table.SchemaStandard02, table.SchemaVllmSR50, table.SchemaVllmSR40}
 
 // DefaultConformanceTimeout bounds each HTTP call when the options give no
 // timeout.
@@ -53,8 +46,6 @@ type ConformanceOptions struct {
 	APIKey string
 	// Timeout bounds each HTTP call; 0 means DefaultConformanceTimeout.
 	Timeout time.Duration
-	// Client sends the calls; nil means a client with Timeout.
-	Client *http.Client
 	// Observe, when set, is called with every exchange, in order (tests
 	// validate them against an OpenAPI document).
 	Observe func(ConformanceExchange)
@@ -123,23 +114,20 @@ func newConfRun(opts ConformanceOptions) (*confRun, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, errors.New("the URL must be an http or https URL with a host, such as http://127.0.0.1:8100")
 	}
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = DefaultConformanceTimeout
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultConformanceTimeout
 	}
-	opts.Timeout = timeout
-	client := cmp.Or(opts.Client, &http.Client{Timeout: timeout})
-	return &confRun{opts: opts, base: strings.TrimSuffix(opts.URL, "/"), client: client, model: opts.Model}, nil
+	return &confRun{opts: opts, base: strings.TrimSuffix(opts.URL, "/"), client: &http.Client{Timeout: opts.Timeout}, model: opts.Model}, nil
 }
 
 func (run *confRun) schema() table.SchemaID { return run.opts.Schema }
 
 // extended reports whether the schema is one of vllm-sr's (5.0 or 4.0),
 // whose errors carry code and reason.
-func (run *confRun) extended() bool { return run.opts.Schema != ConformanceStandard02 }
+func (run *confRun) extended() bool { return run.opts.Schema != table.SchemaStandard02 }
 
 // legacy reports whether the schema is vllm-sr/4.0.
-func (run *confRun) legacy() bool { return run.opts.Schema == ConformanceV40 }
+func (run *confRun) legacy() bool { return run.opts.Schema == table.SchemaVllmSR40 }
 
 // confReply is one answer: its status, header, body and the body read as
 // JSON (the zero Value when it is not JSON).
@@ -266,17 +254,6 @@ func (r *ConformanceReport) add(res ConformanceResult) {
 	} else {
 		r.Failed++
 	}
-}
-
-// Failures are the failed cases, in the order run.
-func (r *ConformanceReport) Failures() []ConformanceResult {
-	var out []ConformanceResult
-	for _, res := range r.Results {
-		if !res.OK {
-			out = append(out, res)
-		}
-	}
-	return out
 }
 
 // WriteText writes one line per case, ok or FAIL, then the method, path

@@ -8,22 +8,12 @@
 //     with a 4.0 server against the frozen contract,
 //     specs/systemone/vllm-sr-4.0.openapi.yaml, with kin-openapi's
 //     openapi3filter;
-//   - the listener codecs' kit (ListenerCases, RenderListenerRead,
-//     ListenerGolden, SeedListenerFuzz, CheckListenerRead,
-//     ScorerAnswersUseOnlyKnownMembers): the request cases under
-//     runtime/listener/testdata/requests, a deterministic text rendering of
-//     what a codec's Read gives (plan, diagnostics, question failures,
-//     media readings and the IR dump, or the refusal it answers), and the
-//     check that scorer answers carry only members a schema defines;
-//   - the target codecs' kit (CodecGolden, CodecRun, ReadBatch,
-//     FuzzDecodeReply): a vllm-sr/5.0 batch body read by the 5.0 listener
-//     codec into the IR, the plan a codec makes for it (deviations
-//     applied), the replies fed back, and the client answer the
-//     reassembled batch response is written as;
-//   - the Router's test upstreams (RouterRecorder, RouterTap): a recording
-//     upstream that speaks only systemone/0.2, and a recording reverse
-//     proxy to put in front of a runtime. Both serve on loopback through
-//     net/http/httptest and are closed by the test's cleanup;
+//   - the Router's test upstream (RouterRecorder): a recording upstream
+//     that speaks only systemone/0.2, served on loopback through
+//     net/http/httptest and closed by the test's cleanup;
+//   - capture (ScrapeMetrics, LogBuffer): a server's Prometheus families
+//     read over HTTP, and a log destination its goroutines write to while
+//     the test reads it;
 //   - the conformance kit (RunConformance, ConformanceReport): black-box
 //     cases built from the specs (generated/vocab, generated/fieldtable)
 //     and the golden corpus (generated/corpus), sent over HTTP, each call
@@ -49,9 +39,9 @@
 //     rate, every one to be answered 200, with p50 and p99; and the leak
 //     check (WaitGoroutines) a test runs after a graceful shutdown.
 //
-// It imports the codecs it tests (runtime/listener, runtime/target,
-// runtime/refscorer and what they import), so a test of one of those
-// packages that uses it is an external test (package x_test).
+// It imports the code it tests (runtime/listener, runtime/refscorer and
+// what they import), so a test of one of those packages that uses it is
+// an external test (package x_test).
 //
 // Rewrite goldens with `go test ./pkg -update` in a package whose tests
 // import this one, or with SRGEN_UPDATE_GOLDEN=1 for a command that spans

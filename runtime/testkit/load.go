@@ -20,13 +20,6 @@ type LoadRequest struct {
 	Body []byte
 }
 
-// LoadResult is how a fixed-rate load went: how many requests were
-// sent, how many were not answered 200, and the latencies' quantiles.
-type LoadResult struct {
-	Sent, Failed  int
-	P50, P99, Max time.Duration
-}
-
 // RunFixedRate sends rate requests a second for d, open-loop: request i
 // leaves at start + i/rate whether or not the earlier ones were answered,
 // so a server that slows down meets a growing queue, as in production,
@@ -35,7 +28,7 @@ type LoadResult struct {
 // leave, so a late sender does not hide a slow server. It fails t for
 // every request not answered 200 (naming the first few), and logs the
 // p50 and p99.
-func RunFixedRate(t *testing.T, reqs []LoadRequest, rate int, d time.Duration) LoadResult {
+func RunFixedRate(t *testing.T, reqs []LoadRequest, rate int, d time.Duration) {
 	t.Helper()
 	skipTimingInShort(t)
 	transport := &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 64}
@@ -60,24 +53,23 @@ func RunFixedRate(t *testing.T, reqs []LoadRequest, rate int, d time.Duration) L
 		})
 	}
 	wg.Wait() // each request is bounded by the client's timeout
-	res := LoadResult{Sent: n}
+	failed := 0
 	var first []string
 	for _, f := range failures {
 		if f != "" {
-			res.Failed++
+			failed++
 			if len(first) < 5 {
 				first = append(first, f)
 			}
 		}
 	}
 	slices.Sort(latencies)
-	res.P50, res.P99, res.Max = quantile(latencies, 0.50), quantile(latencies, 0.99), latencies[n-1]
+	round := func(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
 	t.Logf("%d requests at %d/s over %v: p50 %v, p99 %v, max %v, %d not 200", n, rate, d,
-		res.P50.Round(10*time.Microsecond), res.P99.Round(10*time.Microsecond), res.Max.Round(10*time.Microsecond), res.Failed)
-	if res.Failed > 0 {
-		t.Errorf("%d of %d requests were not answered 200; the first: %v", res.Failed, n, first)
+		round(quantile(latencies, 0.50)), round(quantile(latencies, 0.99)), round(latencies[n-1]), failed)
+	if failed > 0 {
+		t.Errorf("%d of %d requests were not answered 200; the first: %v", failed, n, first)
 	}
-	return res
 }
 
 func postLoad(client *http.Client, req LoadRequest) (int, error) {

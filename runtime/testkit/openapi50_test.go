@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/gen/openapicheck"
+	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
@@ -55,7 +56,7 @@ func checkLive(t *testing.T, url, model string) {
 	doc := openapiDoc(t)
 	var seen []testkit.ConformanceExchange
 	_, err := testkit.RunConformance(context.Background(), testkit.ConformanceOptions{URL: url, Model: model,
-		Schema: testkit.ConformanceV50, Timeout: 10 * time.Second,
+		Schema: table.SchemaVllmSR50, Timeout: 10 * time.Second,
 		Observe: func(x testkit.ConformanceExchange) { seen = append(seen, x) }})
 	if err != nil {
 		t.Fatal(err)

@@ -53,7 +53,6 @@ type RouterRecorder struct {
 	refused     []string
 	inFlight    int
 	maxInFlight int
-	listings    int
 }
 
 func NewRouterRecorder(t testing.TB, hold time.Duration) *RouterRecorder {
@@ -66,9 +65,6 @@ func NewRouterRecorder(t testing.TB, hold time.Duration) *RouterRecorder {
 func (rec *RouterRecorder) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodGet && r.URL.Path == vocab.PathModels:
-		rec.mu.Lock()
-		rec.listings++
-		rec.mu.Unlock()
 		writeBody(w, 200, standardListing)
 	case r.Method == http.MethodPost && r.URL.Path == vocab.PathSystemone:
 		rec.systemOne(w, r)
@@ -187,45 +183,4 @@ func writeBody(w http.ResponseWriter, status int, body string) {
 	w.Header().Set(vocab.HeaderContentType, "application/json")
 	w.WriteHeader(status)
 	_, _ = io.WriteString(w, body)
-}
-
-// RouterTap is a recording reverse proxy in front of a runtime: it keeps
-// every body sent to each path.
-type RouterTap struct {
-	Server *httptest.Server
-	mu     sync.Mutex
-	bodies map[string][][]byte
-}
-
-func NewRouterTap(t testing.TB, upstream string) *RouterTap {
-	tp := &RouterTap{bodies: map[string][][]byte{}}
-	tp.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		tp.mu.Lock()
-		tp.bodies[r.URL.Path] = append(tp.bodies[r.URL.Path], body)
-		tp.mu.Unlock()
-		req, _ := http.NewRequestWithContext(r.Context(), r.Method, upstream+r.URL.Path, bytes.NewReader(body))
-		req.Header = r.Header.Clone()
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			writeBody(w, 502, `{"detail":"tap"}`)
-			return
-		}
-		defer resp.Body.Close()
-		out, _ := io.ReadAll(resp.Body)
-		for k, v := range resp.Header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(resp.StatusCode)
-		_, _ = w.Write(out)
-	}))
-	t.Cleanup(tp.Server.Close)
-	return tp
-}
-
-// Got are the bodies sent to path, in order.
-func (tp *RouterTap) Got(path string) [][]byte {
-	tp.mu.Lock()
-	defer tp.mu.Unlock()
-	return append([][]byte(nil), tp.bodies[path]...)
 }

@@ -1,4 +1,4 @@
-package testkit
+package target_test
 
 import (
 	"context"
@@ -18,10 +18,11 @@ import (
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	tc "github.com/vllm-sr/systemone/runtime/target"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
-// CodecTargetFile is a case's target.json.
-type CodecTargetFile struct {
+// codecTargetFile is a case's target.json.
+type codecTargetFile struct {
 	Deployment     string   `json:"deployment"`
 	Endpoint       string   `json:"endpoint"`
 	Model          string   `json:"model"`
@@ -30,10 +31,10 @@ type CodecTargetFile struct {
 	Deviations     []string `json:"deviations"`
 }
 
-// CodecReplyFile is one reply of a case's replies.json, in call order.
+// codecReplyFile is one reply of a case's replies.json, in call order.
 // Err is "deadline" or "transport" for a call that got no reply; Text is a
 // body that is not JSON.
-type CodecReplyFile struct {
+type codecReplyFile struct {
 	Status int               `json:"status"`
 	Header map[string]string `json:"header"`
 	Body   json.RawMessage   `json:"body"`
@@ -41,9 +42,9 @@ type CodecReplyFile struct {
 	Err    string            `json:"err"`
 }
 
-// ReadBatch reads a vllm-sr/5.0 batch body into the IR with the 5.0
+// readBatch reads a vllm-sr/5.0 batch body into the IR with the 5.0
 // listener codec.
-func ReadBatch(t testing.TB, body []byte, header http.Header) *ir.Batch {
+func readBatch(t testing.TB, body []byte, header http.Header) *ir.Batch {
 	t.Helper()
 	cr, err := listener.V50.Read(listener.EndpointBatch, body, header)
 	if err != nil {
@@ -53,7 +54,7 @@ func ReadBatch(t testing.TB, body []byte, header http.Header) *ir.Batch {
 }
 
 // Target builds a case's target, defaulted.
-func (f CodecTargetFile) Target() tc.Target {
+func (f codecTargetFile) Target() tc.Target {
 	t := tc.Target{Deployment: f.Deployment, Endpoint: f.Endpoint, Model: f.Model,
 		MaxConcurrency: f.MaxConcurrency, Deviations: f.Deviations}
 	for _, c := range f.Capabilities {
@@ -62,8 +63,8 @@ func (f CodecTargetFile) Target() tc.Target {
 	return t
 }
 
-// CodecDeviations resolves IDs in the built-in schema registry.
-func CodecDeviations(t testing.TB, ids []string) []tc.Deviation {
+// codecDeviations resolves IDs in the built-in schema registry.
+func codecDeviations(t testing.TB, ids []string) []tc.Deviation {
 	out := make([]tc.Deviation, len(ids))
 	for i, id := range ids {
 		d, err := registry.BuiltinSchemas().Deviation(id)
@@ -75,11 +76,11 @@ func CodecDeviations(t testing.TB, ids []string) []tc.Deviation {
 	return out
 }
 
-// CodecGolden runs every target codec case under dir (each a directory
+// codecGolden runs every target codec case under dir (each a directory
 // holding request.json, target.json and optionally replies.json and
 // header.json) against codec and compares the transcript with the case's
 // golden.txt.
-func CodecGolden(t *testing.T, dir string, codec tc.Codec) {
+func codecGolden(t *testing.T, dir string, codec tc.Codec) {
 	cases, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -89,35 +90,30 @@ func CodecGolden(t *testing.T, dir string, codec tc.Codec) {
 			continue
 		}
 		t.Run(c.Name(), func(t *testing.T) {
-			got := CodecTranscript(t, filepath.Join(dir, c.Name()), codec)
-			GoldenCheck(t, filepath.Join(dir, c.Name(), "golden.txt"), got)
+			dir := filepath.Join(dir, c.Name())
+			var tf codecTargetFile
+			readJSON(t, filepath.Join(dir, "target.json"), &tf)
+			var header map[string]string
+			readJSONOptional(t, filepath.Join(dir, "header.json"), &header)
+			var replies []codecReplyFile
+			readJSONOptional(t, filepath.Join(dir, "replies.json"), &replies)
+			batch := readBatch(t, mustRead(t, filepath.Join(dir, "request.json")), headerOf(header))
+			testkit.GoldenCheck(t, filepath.Join(dir, "golden.txt"), codecRun(t, codec, batch, tf.Target(), replies))
 		})
 	}
 }
 
-// CodecTranscript runs one target codec case and writes what happened.
-func CodecTranscript(t *testing.T, dir string, codec tc.Codec) []byte {
-	var tf CodecTargetFile
-	readJSON(t, filepath.Join(dir, "target.json"), &tf)
-	var header map[string]string
-	readJSONOptional(t, filepath.Join(dir, "header.json"), &header)
-	batch := ReadBatch(t, mustRead(t, filepath.Join(dir, "request.json")), headerOf(header))
-	var replies []CodecReplyFile
-	readJSONOptional(t, filepath.Join(dir, "replies.json"), &replies)
-	return CodecRun(t, codec, batch, tf.Target(), replies)
-}
-
-// CodecRun plans batch for target, applies the target's deviations, feeds
+// codecRun plans batch for target, applies the target's deviations, feeds
 // the replies (a call past the last reply never answered) and writes the
 // transcript.
-func CodecRun(t testing.TB, codec tc.Codec, batch *ir.Batch, target tc.Target, replies []CodecReplyFile) []byte {
+func codecRun(t testing.TB, codec tc.Codec, batch *ir.Batch, target tc.Target, replies []codecReplyFile) []byte {
 	var w strings.Builder
 	plan, diags, err := codec.Plan(batch, target, tc.Policy{})
 	if err != nil {
 		fmt.Fprintf(&w, "== plan error\n%s\n", err)
 		return []byte(w.String())
 	}
-	deviations := CodecDeviations(t, target.Deviations)
+	deviations := codecDeviations(t, target.Deviations)
 	devDiags, err := tc.ApplyRequestDeviations(&plan, deviations)
 	if err != nil {
 		t.Fatalf("deviation: %v", err)
@@ -155,7 +151,7 @@ func CodecRun(t testing.TB, codec tc.Codec, batch *ir.Batch, target tc.Target, r
 	return []byte(w.String())
 }
 
-func (r CodecReplyFile) wire() tc.WireReply {
+func (r codecReplyFile) wire() tc.WireReply {
 	switch r.Err {
 	case "deadline":
 		return tc.WireReply{Err: fmt.Errorf("call: %w", context.DeadlineExceeded)}
@@ -243,24 +239,16 @@ func readJSONOptional(t testing.TB, path string, v any) {
 	}
 }
 
-// FuzzDecodeReply fuzzes codec.DecodeReply with arbitrary statuses and
+// fuzzDecodeReply fuzzes codec.DecodeReply with arbitrary statuses and
 // bodies for the one call codec plans for target from the request of
 // dir's case planCase, a batch of two items. It is seeded with every
 // reply of dir's cases. Whatever the reply, DecodeReply answers both
 // items, each with a response or an error and never both, and the
 // results reassemble.
-func FuzzDecodeReply(f *testing.F, dir, planCase string, codec tc.Codec, target tc.Target) {
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "replies.json"))
-	for _, file := range files {
-		raw, _ := os.ReadFile(file)
-		var replies []CodecReplyFile
-		_ = json.Unmarshal(raw, &replies)
-		for _, r := range replies {
-			f.Add(r.Status, []byte(r.Body))
-		}
-	}
+func fuzzDecodeReply(f *testing.F, dir, planCase string, codec tc.Codec, target tc.Target) {
+	seedReplies(f, filepath.Join(dir, "*", "replies.json"))
 	raw, _ := os.ReadFile(filepath.Join(dir, planCase, "request.json"))
-	plan, _, err := codec.Plan(ReadBatch(f, raw, nil), target, tc.Policy{})
+	plan, _, err := codec.Plan(readBatch(f, raw, nil), target, tc.Policy{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -276,4 +264,18 @@ func FuzzDecodeReply(f *testing.F, dir, planCase string, codec tc.Codec, target 
 		}
 		_ = tc.Reassemble(&plan, results)
 	})
+}
+
+// seedReplies adds every reply of the replies.json files matching glob to
+// f's corpus.
+func seedReplies(f *testing.F, glob string) {
+	files, _ := filepath.Glob(glob)
+	for _, file := range files {
+		raw, _ := os.ReadFile(file)
+		var replies []codecReplyFile
+		_ = json.Unmarshal(raw, &replies)
+		for _, r := range replies {
+			f.Add(r.Status, []byte(r.Body))
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package testkit
+package listener_test
 
 import (
 	"context"
@@ -16,13 +16,27 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// ScorerAnswersUseOnlyKnownMembers checks that every family's self-test,
+// Every family's self-test, answered by the reference scorer and written
+// by this codec, carries only members the vllm-sr/4.0 field tables define
+// (scorerAnswersUseOnlyKnownMembers says why).
+func TestV40ScorerAnswersUseOnlyKnownMembers(t *testing.T) {
+	scorerAnswersUseOnlyKnownMembers(t, listener.V40, table.SchemaVllmSR40)
+}
+
+// Every family's self-test, answered by the reference scorer and written
+// by this codec, carries only members the vllm-sr/5.0 field tables define
+// (scorerAnswersUseOnlyKnownMembers says why).
+func TestV50ScorerAnswersUseOnlyKnownMembers(t *testing.T) {
+	scorerAnswersUseOnlyKnownMembers(t, listener.V50, table.SchemaVllmSR50)
+}
+
+// scorerAnswersUseOnlyKnownMembers checks that every family's self-test,
 // read and answered by codec with the reference scorer deciding, carries
 // only members schema's field tables define, at every level of the
 // response the tables name (response, answer, box, usage, span item, set
 // result). An answer member the schema lacks would reach clients as an
 // undocumented field, and strict clients refuse it.
-func ScorerAnswersUseOnlyKnownMembers(t *testing.T, codec listener.Codec, schema table.SchemaID) {
+func scorerAnswersUseOnlyKnownMembers(t *testing.T, codec listener.Codec, schema table.SchemaID) {
 	t.Helper()
 	cases := 0
 	for _, c := range corpus.Cases {
@@ -58,7 +72,7 @@ func ScorerAnswersUseOnlyKnownMembers(t *testing.T, codec listener.Codec, schema
 			if answers, _ := doc[vocab.ResponseAnswers].(map[string]any); len(answers) < len(cr.Request.Questions) { // a set question also answers a noul per label
 				t.Fatalf("%d answers for %d questions: %s", len(answers), len(cr.Request.Questions), out)
 			}
-			for _, u := range UnknownMembers(schema, doc) {
+			for _, u := range unknownMembers(schema, doc) {
 				t.Errorf("%s\n%s", u, out)
 			}
 		})
@@ -68,9 +82,9 @@ func ScorerAnswersUseOnlyKnownMembers(t *testing.T, codec listener.Codec, schema
 	}
 }
 
-// UnknownMembers walks a response body and names every member the field
+// unknownMembers walks a response body and names every member the field
 // tables of schema do not define at its level, sorted.
-func UnknownMembers(schema table.SchemaID, response map[string]any) []string {
+func unknownMembers(schema table.SchemaID, response map[string]any) []string {
 	var found []string
 	check := func(level table.Level, at string, obj any) {
 		m, _ := obj.(map[string]any)
