@@ -224,6 +224,8 @@ func TestRequestIDEndToEnd(t *testing.T) {
 	if id := resp.Header.Get("X-Request-Id"); resp.StatusCode != 400 || !strings.HasPrefix(id, "req_") || resp.Header.Get("X-Typesafe-Request-Id") != id {
 		t.Errorf("a malformed id: %d %q", resp.StatusCode, id)
 	}
+	p.logs.Lines(t) // each line one JSON object, no key repeated
+	p.runtimeLog.Lines(t)
 	logs := p.logs.String()
 	for _, want := range []string{`"request_id":"trace-7f3a"`, `"request_id":"trace-llm"`, `"level":"WARN","msg":"request"`} {
 		if !strings.Contains(logs, want) {

@@ -179,4 +179,13 @@ func TestLogsCarryNoRequestData(t *testing.T) {
 	if !strings.Contains(logs, `"msg":"request"`) || !strings.Contains(logs, `"request_id":"req_`) {
 		t.Errorf("no structured request log:\n%s", logs)
 	}
+	// The access lines name the served model, once (Lines refuses a
+	// repeated key).
+	for _, v := range s.logs.Lines(t) {
+		if msg, _ := v.Get("msg"); msg.Str() == "request" {
+			if model, _ := v.Get("model"); model.Str() != "vllm-sr/vela3-fast" {
+				t.Errorf("an access line names model %q, want the served model", model.Str())
+			}
+		}
+	}
 }

@@ -47,6 +47,7 @@ func (s *Server) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		served, r := s.front.Begin(w, r, s.cfg.Listener)
 		defer s.front.Finish(served, r)
+		served.Model = s.model.Name
 		rt, known := routes[r.URL.Path]
 		if !known {
 			// The path is counted and logged only when it is an

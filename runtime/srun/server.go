@@ -56,7 +56,11 @@ func New(cfg Config) (*Server, error) {
 	cfg.EngineName = cmp.Or(cfg.EngineName, "custom")
 	codec, _ := cfg.Schemas.Listener(cfg.Schema) // withDefaults checked it
 
-	log := listener.WithRequestIDs(cfg.Logger.With(slog.String("model", model.Name), slog.String("schema", string(cfg.Schema)))) //vocab:not-spec slog attribute keys
+	// The access line names the model itself (Served.Model), so the
+	// front's logger must not carry it too: a repeated key in one JSON
+	// line is read as the first or the last, as each log reader pleases.
+	access := listener.WithRequestIDs(cfg.Logger.With(slog.String("schema", string(cfg.Schema)))) //vocab:not-spec slog attribute key
+	log := access.With(slog.String("model", model.Name))                                          //vocab:not-spec slog attribute key
 	a := newAdmission(cfg.MaxInFlight)
 	metrics := newMetrics(a)
 	return &Server{
@@ -68,7 +72,7 @@ func New(cfg Config) (*Server, error) {
 		log:       log,
 		admission: a,
 		metrics:   metrics,
-		front: &listener.Front{Metrics: metrics, IDs: listener.NewRequestIDs(), Log: log,
+		front: &listener.Front{Metrics: metrics, IDs: listener.NewRequestIDs(), Log: access,
 			ReadTimeout: cfg.ReadTimeout, WriteTimeout: cfg.WriteTimeout},
 	}, nil
 }

@@ -10,6 +10,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
 
 // Scrape is one GET /metrics of a server, parsed by the Prometheus text
@@ -98,4 +99,21 @@ func (b *LogBuffer) Bytes() []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return bytes.Clone(b.buf.Bytes())
+}
+
+// Lines parses what was written as JSON log lines, failing t on a line
+// that is not one JSON object whose member names are distinct: a log
+// reader keeps the first or the last of a repeated key, as it pleases, so
+// a line that repeats one says two things.
+func (b *LogBuffer) Lines(t testing.TB) []jsonvalue.Value {
+	t.Helper()
+	var out []jsonvalue.Value
+	for line := range bytes.Lines(bytes.TrimSpace(b.Bytes())) {
+		v, err := jsonvalue.Decode(line, jsonvalue.Options{})
+		if err != nil || v.Kind() != jsonvalue.KindObject {
+			t.Fatalf("a log line is not one JSON object with distinct keys (%v):\n%s", err, line)
+		}
+		out = append(out, v)
+	}
+	return out
 }
