@@ -8,19 +8,11 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/router"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
-
-// slowDeadlines are the short deadlines the slow-client suite runs the
-// Router with, so each attack ends within about a second.
-// The body-read deadline is the longest: the slow readers' gzipped body
-// inflates to 4 MiB within it, on a loaded machine, under -race too.
-var slowDeadlines = testkit.SlowDeadlines{Header: 400 * time.Millisecond, Read: time.Second,
-	Write: 400 * time.Millisecond, Idle: 500 * time.Millisecond}
 
 // TestSlowClients runs the slow-client suite (runtime/testkit) against
 // the Router's vllm-sr/5.0 and vllm-sr/4.0 listeners (hostileConfig) in
@@ -39,10 +31,9 @@ func TestSlowClients(t *testing.T) {
 	// The Router's own client, so the suite can close its idle upstream
 	// connections before it counts goroutines.
 	transport := &http.Transport{MaxIdleConnsPerHost: 64, IdleConnTimeout: 90 * time.Second}
-	d := slowDeadlines
 	ctx, cancel := context.WithCancel(context.Background())
 	run, err := router.Start(ctx, cfg, router.Options{Logger: quiet(), Client: &http.Client{Transport: transport},
-		Timeouts: listener.Timeouts{ReadHeaderTimeout: d.Header, ReadTimeout: d.Read, WriteTimeout: d.Write, IdleTimeout: d.Idle}})
+		Timeouts: testkit.SlowTimeouts})
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -54,7 +45,7 @@ func TestSlowClients(t *testing.T) {
 	}{{"h5", table.SchemaVllmSR50}, {"h4", table.SchemaVllmSR40}} {
 		t.Run(string(l.schema), func(t *testing.T) {
 			testkit.RunSlowClients(t, testkit.SlowTarget{Name: "router " + string(l.schema), URL: run.URL(l.name),
-				Deadlines: slowDeadlines, Quiesce: transport.CloseIdleConnections, NoBigAnswers: l.schema != table.SchemaVllmSR50})
+				Timeouts: testkit.SlowTimeouts, Quiesce: transport.CloseIdleConnections, NoBigAnswers: l.schema != table.SchemaVllmSR50})
 		})
 	}
 }

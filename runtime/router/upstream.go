@@ -24,9 +24,9 @@ import (
 // write and, for a reply of a few KiB, one read.
 //
 // What it speaks is the subset of HTTP/1.1 a System One reply needs:
-// net/http's ReadResponse parses the status, headers and body framing
-// (length, chunked, or to the end of the connection), 1xx answers are
-// skipped, a redirect is returned unread (the Router follows none) and a
+// readReplyHead (upstream_reply.go, fuzzed against net/http's
+// ReadResponse) parses the status, headers and body framing (length,
+// chunked, or to the end of the connection), 1xx answers are skipped, a redirect is returned unread (the Router follows none) and a
 // connection is reused only after a reply read whole that did not ask to
 // close it. Other schemes (https) go through the Router's http.Client.
 //

@@ -15,20 +15,12 @@ import (
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
-// slowDeadlines are the short deadlines the slow-client suite runs the
-// runtime with, so each attack ends within about a second.
-// The body-read deadline is the longest: the slow readers' gzipped body
-// inflates to 4 MiB within it, on a loaded machine, under -race too.
-var slowDeadlines = testkit.SlowDeadlines{Header: 400 * time.Millisecond, Read: time.Second,
-	Write: 400 * time.Millisecond, Idle: 500 * time.Millisecond}
-
-// slowConfig is a runtime under slowDeadlines that admits 4 requests at
+// slowConfig is a runtime under testkit.SlowTimeouts that admits 4 requests at
 // once, fewer than the suite's 64 stalled bodies: a body being sent must
 // hold no admission slot.
 func slowConfig(schema table.SchemaID) srun.Config {
-	d := slowDeadlines
 	return srun.Config{Model: testkit.HostileModel, Schema: schema, MaxInFlight: 4,
-		Timeouts: listener.Timeouts{ReadHeaderTimeout: d.Header, ReadTimeout: d.Read, WriteTimeout: d.Write, IdleTimeout: d.Idle}}
+		Timeouts: testkit.SlowTimeouts}
 }
 
 // TestSlowClients runs the slow-client suite (runtime/testkit) against
@@ -42,7 +34,7 @@ func TestSlowClients(t *testing.T) {
 	for _, schema := range []table.SchemaID{table.SchemaVllmSR50, table.SchemaVllmSR40} {
 		t.Run(string(schema), func(t *testing.T) {
 			s := start(t, slowConfig(schema))
-			testkit.RunSlowClients(t, testkit.SlowTarget{Name: "vllm-srun " + string(schema), URL: s.url, Deadlines: slowDeadlines,
+			testkit.RunSlowClients(t, testkit.SlowTarget{Name: "vllm-srun " + string(schema), URL: s.url, Timeouts: testkit.SlowTimeouts,
 				NoBigAnswers: schema != table.SchemaVllmSR50})
 		})
 	}

@@ -14,18 +14,19 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
 // SlowTarget is one server listener the suite attacks. The server runs in
-// the test's process (its goroutines are counted) with Deadlines as its
+// the test's process (its goroutines are counted) with Timeouts as its
 // configuration, answers SlowGoodRequest and SlowBigRequest on
 // vocab.PathSystemone with 200, and GET vocab.PathHealth with 200.
 type SlowTarget struct {
 	// Name names the target in failures.
 	Name string
 	// URL is the listener's root, http://host:port.
-	URL       string
-	Deadlines SlowDeadlines
+	URL      string
+	Timeouts listener.Timeouts
 	// Quiesce lets go of what the server keeps open between requests of
 	// its own accord (the Router's idle upstream connections) before
 	// goroutines are counted; nil for nothing.
@@ -36,13 +37,12 @@ type SlowTarget struct {
 	NoBigAnswers bool
 }
 
-// SlowDeadlines are a target's configured deadlines: for a request's
-// headers, for its body (from when its handler starts), for each write
-// of its answer, and for a keep-alive connection's wait for its next
-// request.
-type SlowDeadlines struct {
-	Header, Read, Write, Idle time.Duration
-}
+// SlowTimeouts are the short timeouts the slow-client suite runs a server
+// with, so each attack ends within about a second. The body-read one is
+// the longest: the slow readers' gzipped body inflates to 4 MiB within
+// it, on a loaded machine, under -race too.
+var SlowTimeouts = listener.Timeouts{ReadHeaderTimeout: 400 * time.Millisecond, ReadTimeout: time.Second,
+	WriteTimeout: 400 * time.Millisecond, IdleTimeout: 500 * time.Millisecond}
 
 const (
 	// SlowSlack is how long past its deadline a server may take to let go
@@ -85,7 +85,7 @@ type slowAttack struct {
 	big bool
 	// bound is the configured deadline that frees the attack's
 	// connections, counted from when the attack is in force on all.
-	bound func(SlowDeadlines) time.Duration
+	bound func(listener.Timeouts) time.Duration
 	// open dials one connection and starts the attack on it; it returns
 	// once the attack is in force on that connection.
 	open func(c *slowConn) error
@@ -134,7 +134,7 @@ func runSlowAttack(t *testing.T, target SlowTarget, a slowAttack) {
 		t.Fatalf("%s: opening the attack: %v", target.Name, err)
 	}
 	inForce := time.Now()
-	bound := a.bound(target.Deadlines)
+	bound := a.bound(target.Timeouts)
 	stopPoking, poked := pokeSlowConns(conns, a.poke)
 	pokers := 0
 	if a.poke != nil {
