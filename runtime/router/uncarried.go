@@ -41,10 +41,11 @@ func failUncarried(x *engine.Exchange, d *routerconfig.Deployment, m []tc.Missin
 	indexes := clientIndexes(len(questions), cr.QuestionFailures)
 	failures := slices.Clone(cr.QuestionFailures)
 	failed := map[string]bool{}
+	medium := firstMedium(media, assets) // fails every question that has no failure of its own
 	for i := range questions {
 		q := &questions[i]
 		f := listener.QuestionFailure{Index: indexes[i], Name: q.Name, Type: questionType(q)}
-		switch qm, medium := byQuestion[q.Name], firstMedium(media, assets); {
+		switch qm := byQuestion[q.Name]; {
 		case len(qm) > 0:
 			f.Error, f.Reason = ir.QuestionErrorInvalidQuestion, questionReason(q, qm[0])
 			f.Message = uncarriedLine(d, qm)
