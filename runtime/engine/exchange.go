@@ -52,9 +52,12 @@ type Exchange struct {
 	// rewritten: the batch is no longer what the client sent (its deadline
 	// was capped), so the client's bytes must not go on.
 	rewritten bool
+	// single holds a single request's batch, so that the exchange and its
+	// batch are one allocation.
+	single singleBatch
 }
 
-// singleBatch is a single request's batch of one item, in one allocation.
+// singleBatch is a single request's batch of one item.
 type singleBatch struct {
 	batch ir.Batch
 	one   [1]ir.BatchItem
@@ -87,7 +90,8 @@ func exchangeOf(cr *listener.ClientRequest) *Exchange {
 		}
 	default:
 		x.Single, x.Model = true, deref(cr.Request.Model)
-		sb := &singleBatch{one: [1]ir.BatchItem{{Name: target.SingleItem, Request: *cr.Request}}}
+		sb := &x.single
+		sb.one = [1]ir.BatchItem{{Name: target.SingleItem, Request: *cr.Request}}
 		sb.batch = ir.Batch{Model: cr.Request.Model, Items: sb.one[:]}
 		x.Batch = &sb.batch
 	}

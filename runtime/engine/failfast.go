@@ -30,14 +30,18 @@ import (
 // target.FirstFailure's; only the batch endpoint locates a 422 detail
 // inside the batch body, as the client sent one.
 func (x *Exchange) firstFailure() (*ir.ErrorBody, time.Duration) {
-	results := make([]tc.ItemResult, len(x.Results))
+	// results are x.Results with the item of each failed answer failed, on
+	// a copy made at the first such answer: x.Results stays the caller's.
+	results, cloned := x.Results, false
 	for i, res := range x.Results {
-		results[i] = res
 		if res.Response == nil {
 			continue
 		}
 		// The first answer, in question order, that carries an error.
 		if j := slices.IndexFunc(res.Response.Answers, func(a ir.Answer) bool { return a.Error != "" }); j >= 0 {
+			if !cloned {
+				results, cloned = slices.Clone(x.Results), true
+			}
 			results[i] = tc.ItemResult{Name: res.Name, Error: questionFailed(&res.Response.Answers[j])}
 		}
 	}

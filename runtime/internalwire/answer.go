@@ -177,14 +177,29 @@ func appendFloat(dst []byte, f float64, finite *bool) []byte {
 	return jsonvalue.AppendFloat(dst, f)
 }
 
-// ReadAnswer reads one answer to a question of type want ("" when not
-// known) into a, or returns the fixed reason it is malformed. a is the
-// caller's, an element of its answers, so reading allocates only values. With extensions it
-// reads the vllm-sr/5.0 members too, and a failed question's error, reason
-// and message as the upstream gave them (its reason and message are the
-// upstream's words, for the caller to vet). The answer's name is the
-// caller's to set.
-func ReadAnswer(a *ir.Answer, v jsonvalue.Value, want table.QuestionType, extensions bool) string {
+// AnswerReader reads the answers of one response, question by question
+// (Read). The numbers of the answers it reads share a few allocations
+// rather than one each, so a reader belongs to one response's reading.
+// Its zero value reads the standard's members only.
+type AnswerReader struct {
+	// Extensions: read the vllm-sr/5.0 members too, and a failed
+	// question's error, reason and message as the upstream gave them (its
+	// reason and message are the upstream's words, for the caller to vet).
+	Extensions bool
+	// numbers is the room left for the numbers answers point to.
+	numbers []float64
+}
+
+// numbersPerAllocation is how many answer numbers share one allocation:
+// a few answers' worth.
+const numbersPerAllocation = 16
+
+// Read reads one answer to a question of type want ("" when not known)
+// into a, or returns the fixed reason it is malformed. a is the caller's,
+// an element of its answers, so reading allocates only values. The
+// answer's name is the caller's to set.
+func (rd *AnswerReader) Read(a *ir.Answer, v jsonvalue.Value, want table.QuestionType) string {
+	extensions := rd.Extensions
 	*a = ir.Answer{Type: want}
 	if v.Kind() != jsonvalue.KindObject {
 		return vocab.ReasonAnswerNotObject
@@ -220,22 +235,22 @@ func ReadAnswer(a *ir.Answer, v jsonvalue.Value, want table.QuestionType, extens
 			}
 			continue
 		}
-		if reason := readAnswerMember(x, m, m.field(a)); reason != "" {
+		if reason := rd.member(x, m, m.field(a)); reason != "" {
 			return reason
 		}
 	}
 	return ""
 }
 
-// readAnswerMember reads x into field, or returns the reason it is not of
-// m's kind.
-func readAnswerMember(x jsonvalue.Value, m *answerMember, field any) string {
+// member reads x into field, or returns the reason it is not of m's
+// kind.
+func (rd *AnswerReader) member(x jsonvalue.Value, m *answerMember, field any) string {
 	ok := true
 	switch f := field.(type) {
 	case **float64:
 		var n float64
 		if n, ok = x.Float(); ok {
-			*f = &n
+			*f = rd.number(n)
 		}
 	case **string:
 		if ok = x.Kind() == jsonvalue.KindString; ok {
@@ -273,6 +288,17 @@ func readAnswerMember(x jsonvalue.Value, m *answerMember, field any) string {
 		return m.wrong
 	}
 	return ""
+}
+
+// number returns a pointer to a copy of n, in room shared with the
+// response's other numbers.
+func (rd *AnswerReader) number(n float64) *float64 {
+	if len(rd.numbers) == 0 {
+		rd.numbers = make([]float64, numbersPerAllocation)
+	}
+	p := &rd.numbers[0]
+	*p, rd.numbers = n, rd.numbers[1:]
+	return p
 }
 
 // probabilityList reads an object of key to number, in the order answered.

@@ -62,10 +62,11 @@ func TestAnswerShapesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rd := AnswerReader{Extensions: true}
 	for _, w := range want.Answers {
 		v, _ := answers.Get(w.Name)
 		var a ir.Answer
-		reason := ReadAnswer(&a, v, w.Type, true)
+		reason := rd.Read(&a, v, w.Type)
 		a.Name = w.Name
 		if reason != "" || !sameJSON(a, w) {
 			t.Errorf("answer %s: read %+v (%s), want %+v", w.Name, a, reason, w)
@@ -254,7 +255,7 @@ func TestAnswerBindingsReadWhatTheSpecsGive(t *testing.T) {
 		m := answerMembers[i]
 		for _, qt := range f.QuestionTypes {
 			if (m.required|m.optional|m.extension)&typeBit(qt) == 0 {
-				t.Errorf("%s gives answer member %q to %s answers, which ReadAnswer does not read it on", f.DefinedBy, f.Name, qt)
+				t.Errorf("%s gives answer member %q to %s answers, which AnswerReader does not read it on", f.DefinedBy, f.Name, qt)
 			}
 		}
 	}

@@ -5,7 +5,7 @@
 // /v1/decisions and /v1/bundle, an Engine to its workers). It binds the
 // answer shapes (answer, response, batch response, error, listing) too:
 // AnswerWriter writes them for every listener codec, and ReadResponse,
-// ReadAnswer, ReadListing and ReadErrorReport read them for every target
+// AnswerReader, ReadListing and ReadErrorReport read them for every target
 // codec, each shape's writer and reader in one file (answer.go,
 // response.go, response_ext.go, errorbody.go, listing.go).
 //

@@ -160,30 +160,31 @@ func batchUsage(b *ir.BatchResponse) *ir.Usage {
 
 // ReadResponse reads a response's model and usage, and with extensions
 // its vllm-sr/5.0 members; it returns its answers object for the caller to
-// read question by question (ReadAnswer). at locates v in the body. A
+// read question by question (AnswerReader). at locates v in the body. A
 // member of the wrong type is a *ir.ProtocolError naming its path;
 // members it does not read are ignored, as the standard asks of clients.
 func ReadResponse(v jsonvalue.Value, at ir.Path, extensions bool) (*ir.Response, jsonvalue.Value, error) {
 	if v.Kind() != jsonvalue.KindObject {
 		return nil, v, malformed(at, "a response is an object")
 	}
-	r := &ir.Response{}
+	read := &readResponse{}
+	r := &read.response
 	if m, ok := v.Get(vocab.ResponseModel); ok {
 		if m.Kind() != jsonvalue.KindString {
 			return nil, v, malformed(at.Key(vocab.ResponseModel), "model is a string")
 		}
-		r.Model = new(m.Str())
+		read.model = m.Str()
+		r.Model = &read.model
 	}
 	answers, ok := v.Get(vocab.ResponseAnswers)
 	if !ok || answers.Kind() != jsonvalue.KindObject {
 		return nil, v, malformed(at.Key(vocab.ResponseAnswers), "a response has an object of answers")
 	}
 	if u, ok := v.Get(vocab.ResponseUsage); ok {
-		usage, err := readUsage(u, at.Key(vocab.ResponseUsage))
-		if err != nil {
+		if err := readUsage(&read.usage, u, at); err != nil {
 			return nil, v, err
 		}
-		r.Usage = usage
+		r.Usage = &read.usage
 	}
 	for i := range responseExtensions {
 		x, ok := v.Get(responseExtensions[i].name)
@@ -197,11 +198,19 @@ func ReadResponse(v jsonvalue.Value, at ir.Path, extensions bool) (*ir.Response,
 	return r, answers, nil
 }
 
-func readUsage(u jsonvalue.Value, at ir.Path) (*ir.Usage, error) {
+// readResponse is a read response with its model and usage, in one
+// allocation.
+type readResponse struct {
+	response ir.Response
+	model    string
+	usage    ir.Usage
+}
+
+// readUsage reads u, the usage of the response at at, into usage.
+func readUsage(usage *ir.Usage, u jsonvalue.Value, at ir.Path) error {
 	if u.Kind() != jsonvalue.KindObject {
-		return nil, malformed(at, "usage is an object")
+		return malformed(at.Key(vocab.ResponseUsage), "usage is an object")
 	}
-	var usage ir.Usage
 	for _, c := range usageCounts {
 		v, ok := u.Get(c.name)
 		if !ok {
@@ -209,26 +218,28 @@ func readUsage(u jsonvalue.Value, at ir.Path) (*ir.Usage, error) {
 		}
 		n, isInt := v.Int()
 		if !isInt || n < 0 {
-			return nil, malformed(at.Key(c.name), "a token count is a non-negative integer")
+			return malformed(at.Key(vocab.ResponseUsage).Key(c.name), "a token count is a non-negative integer")
 		}
-		*c.count(&usage) = n
+		*c.count(usage) = n
 	}
-	return &usage, nil
+	return nil
 }
 
 // ReadBatchResponse reads a batch response {model, responses, usage}: its
 // object of responses, for the caller to read by name (ReadResponse), and
-// its model, which a response that names none takes; nil when absent.
-func ReadBatchResponse(root jsonvalue.Value) (responses jsonvalue.Value, model *string, err error) {
+// its model, which a response that names none takes: the model member when
+// it is a string, else the zero Value (the caller copies it out only for a
+// response that needs it).
+func ReadBatchResponse(root jsonvalue.Value) (responses, model jsonvalue.Value, err error) {
 	if root.Kind() != jsonvalue.KindObject {
-		return root, nil, malformed(nil, "a batch response is an object")
+		return root, jsonvalue.Value{}, malformed(nil, "a batch response is an object")
 	}
 	responses, ok := root.Get(vocab.BatchResponseResponses)
 	if !ok || responses.Kind() != jsonvalue.KindObject {
-		return root, nil, malformed(ir.Path{{Name: vocab.BatchResponseResponses}}, "a batch response has an object of responses")
+		return root, jsonvalue.Value{}, malformed(ir.Path{{Name: vocab.BatchResponseResponses}}, "a batch response has an object of responses")
 	}
 	if m, ok := root.Get(vocab.BatchResponseModel); ok && m.Kind() == jsonvalue.KindString {
-		model = new(m.Str())
+		model = m
 	}
 	return responses, model, nil
 }

@@ -49,5 +49,9 @@
 // write deadlines (with the header, idle and shutdown ones, Timeouts), the
 // Prometheus series both expose (Metrics, one naming
 // scheme), and the access log line, leveled by status and written through
-// a buffered LogWriter.
+// a buffered LogWriter. Both listen through Listen, whose connections
+// (and the Router's own upstream connections, RawSocket) read and write
+// their non-blocking sockets with raw system calls on Linux: the same
+// bytes, deadlines and errors as net's, without the scheduler hand-off and
+// monitor wake-ups of a blocking system call.
 package listener

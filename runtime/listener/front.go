@@ -101,17 +101,18 @@ func (f *Front) Begin(w http.ResponseWriter, r *http.Request, listenerName strin
 	if !WellFormedRequestID(id) {
 		id = f.IDs.New()
 	}
-	ids := []string{id}
-	r.Header[HeaderXRequestID] = ids
 	s := &Served{ResponseWriter: w, ID: id, Listener: listenerName, Endpoint: EndpointUnknown,
-		ids: ids, start: time.Now(), method: MethodWord(r.Method), writeTimeout: f.WriteTimeout}
+		ids: [1]string{id}, start: time.Now(), method: MethodWord(r.Method), writeTimeout: f.WriteTimeout}
+	s.attrs = s.addedBuf[:0]
+	r.Header[HeaderXRequestID] = s.ids[:]
 	r = r.WithContext(context.WithValue(r.Context(), servedKey{}, s))
 	if f.WriteTimeout > 0 {
 		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	}
 	if f.ReadTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
 		if http.NewResponseController(w).SetReadDeadline(s.start.Add(f.ReadTimeout)) == nil {
-			r.Body = &readDeadlineBody{ReadCloser: r.Body, w: w}
+			s.body = readDeadlineBody{ReadCloser: r.Body, w: w}
+			r.Body = &s.body
 		}
 	}
 	f.Metrics.inFlight.WithLabelValues(listenerName).Inc()
@@ -144,7 +145,7 @@ func (f *Front) Finish(s *Served, r *http.Request) {
 	if !f.Log.Enabled(ctx, level) {
 		return
 	}
-	attrs := append(make([]slog.Attr, 0, 10+len(s.attrs)),
+	attrs := append(s.accessBuf[:0],
 		slog.String("method", s.method), slog.String("path", s.Endpoint), slog.String("listener", s.Listener), //vocab:not-spec log attribute keys
 		slog.String("api", s.API), slog.String("model", s.Model), //vocab:not-spec log attribute keys
 		slog.Int("status", s.Status), slog.String("code", s.Code), //vocab:not-spec log attribute keys

@@ -94,12 +94,19 @@ type Served struct {
 	// when it succeeds.
 	Probe bool
 
-	ids          []string // ID as a header value, shared by both headers
+	ids          [1]string // ID as a header value, shared by both headers
 	start        time.Time
 	method       string
 	writeTimeout time.Duration
 	cause        atomic.Pointer[string]
-	attrs        []slog.Attr
+	attrs        []slog.Attr // added by AddAttrs, in addedBuf while they fit
+
+	// Storage a request uses in place of allocations of its own, sized for
+	// the usual request: the body under its read deadline, the attributes
+	// a handler adds, and the access line's attributes (Finish).
+	body      readDeadlineBody
+	addedBuf  [8]slog.Attr
+	accessBuf [16]slog.Attr
 }
 
 // WriteHeader records the final status and sets the request id headers;
@@ -108,8 +115,8 @@ func (s *Served) WriteHeader(status int) {
 	if status >= 200 && s.Status == 0 {
 		s.Status = status
 		h := s.ResponseWriter.Header()
-		h[HeaderXRequestID] = s.ids
-		h[typesafeIDKey] = s.ids
+		h[HeaderXRequestID] = s.ids[:]
+		h[typesafeIDKey] = s.ids[:]
 	}
 	s.ResponseWriter.WriteHeader(status)
 }

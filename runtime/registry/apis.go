@@ -190,12 +190,14 @@ func (r *APIs) Defaults() []string {
 	return out
 }
 
-// ByPath returns the API serving path.
-func (r *APIs) ByPath(path string) (API, bool) {
-	for _, a := range r.apis {
-		if a.ServesPath(path) {
-			return a.clone(), true
+// ByPath returns the name and kind of the API serving path: what a
+// request is routed by, read on every request, so no copy of the entry is
+// made (Lookup returns the whole entry).
+func (r *APIs) ByPath(path string) (name string, kind Kind, ok bool) {
+	for i := range r.apis {
+		if a := &r.apis[i]; a.ServesPath(path) {
+			return a.Name, a.Kind, true
 		}
 	}
-	return API{}, false
+	return "", "", false
 }

@@ -35,11 +35,17 @@ func TestBuiltinAPIs(t *testing.T) {
 		"/v1/images/generations": Images, "/v1/systemone/batch": SystemOne, "/v1/decisions": SystemOne,
 		"/v1/messages": Messages, "/v1/responses": Responses, "/v1/chat/completions": ChatCompletions,
 	} {
-		if a, ok := r.ByPath(path); !ok || a.Name != api {
-			t.Errorf("%s served by %q, want %s", path, a.Name, api)
+		if name, _, ok := r.ByPath(path); !ok || name != api {
+			t.Errorf("%s served by %q, want %s", path, name, api)
 		}
 	}
-	if _, ok := r.ByPath("/v1/images"); ok {
+	if name, kind, _ := r.ByPath("/v1/systemone"); name != SystemOne || kind != KindDecision {
+		t.Errorf("/v1/systemone served by %q of kind %q, want %s of kind %s", name, kind, SystemOne, KindDecision)
+	}
+	if name, kind, _ := r.ByPath("/v1/chat/completions"); name != ChatCompletions || kind != KindLLM {
+		t.Errorf("/v1/chat/completions served by %q of kind %q, want %s of kind %s", name, kind, ChatCompletions, KindLLM)
+	}
+	if _, _, ok := r.ByPath("/v1/images"); ok {
 		t.Error("/v1/images/* must not serve /v1/images itself")
 	}
 }

@@ -35,16 +35,20 @@ func authorize(h http.Header, key routerconfig.Secret) {
 	}
 }
 
-// authorizeCalls sets a deployment's key on each of a plan's calls.
+// authorizeCalls sets a deployment's key on each of a plan's calls, on a
+// copy of the call's headers, which the codec shares between calls
+// (tc.WireCall.Header).
 func authorizeCalls(p *tc.Plan, key routerconfig.Secret) {
 	if key.IsZero() {
 		return
 	}
 	for i := range p.Calls {
-		if p.Calls[i].Header == nil {
-			p.Calls[i].Header = http.Header{}
+		h := p.Calls[i].Header.Clone()
+		if h == nil {
+			h = http.Header{}
 		}
-		authorize(p.Calls[i].Header, key)
+		authorize(h, key)
+		p.Calls[i].Header = h
 	}
 }
 
@@ -92,11 +96,11 @@ func (h *listenerHandler) admit(w http.ResponseWriter, req *http.Request) bool {
 // writes OpenAI's shape). Otherwise it is System One's, in the
 // listener's schema.
 func (h *listenerHandler) llmShaped(path string) (*routerconfig.ListenerAPI, bool) {
-	if api, known := h.router.apis.ByPath(path); known {
-		if api.Kind != registry.KindLLM {
+	if api, kind, known := h.router.apis.ByPath(path); known {
+		if kind != registry.KindLLM {
 			return nil, false
 		}
-		served, _ := h.lst.Serves(api.Name, h.router.apis)
+		served, _ := h.lst.Serves(api, h.router.apis)
 		return served, true
 	}
 	return nil, h.systemone == nil

@@ -30,9 +30,10 @@ type choice struct {
 // declared capabilities) and whose schema carries b. When none can, the
 // refusal is 400 unsupported_capability naming, for each member, what it
 // is missing.
-func (r *Router) choose(ctx context.Context, pool string, members []*routerconfig.Deployment, b *ir.Batch, single bool) (choice, *ir.ErrorBody) {
+func (r *Router) choose(ctx context.Context, pool *routerconfig.Pool, b *ir.Batch, single bool) (choice, *ir.ErrorBody) {
 	var why []string
-	for _, d := range members {
+	for _, member := range pool.Members {
+		d, _ := r.cfg.Deployment(member) // the loader checked that each member names one
 		caps := r.capabilities(ctx, d)
 		m := missing(d, caps, b)
 		if len(m) == 0 {
@@ -41,7 +42,7 @@ func (r *Router) choose(ctx context.Context, pool string, members []*routerconfi
 		why = append(why, (&tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}).Error())
 	}
 	return choice{}, listener.ErrorOf(ir.ErrorUnsupportedCapability, vocab.ReasonNoCapableMember,
-		"no member of pool "+quote(pool)+" can answer the request: "+strings.Join(why, "; "))
+		"no member of pool "+quote(pool.Name)+" can answer the request: "+strings.Join(why, "; "))
 }
 
 // routing is the routing member of an auto-routed answer: the pool

@@ -37,10 +37,11 @@ func featureCapabilities(features []string, carried tc.CapabilitySet) tc.Capabil
 	return out
 }
 
-// target is d as a plan target, with the capabilities r resolved.
+// target is d as a plan target, with the capabilities r resolved (read
+// only, as the rest of the target: routerconfig.Deployment.Target).
 func target(d *routerconfig.Deployment, caps tc.CapabilitySet) tc.Target {
 	t := d.Target()
-	t.Capabilities = append(tc.CapabilitySet(nil), caps...)
+	t.Capabilities = caps
 	return t
 }
 
@@ -53,9 +54,10 @@ func missing(d *routerconfig.Deployment, caps tc.CapabilitySet, b *ir.Batch) []t
 	// applies the capabilities to the question types, so only media are
 	// checked below.
 	_, carries := d.Codec.(tc.CarryChecker)
-	var ce *tc.CarryError
-	if carries && errors.As(tc.CheckCarry(d.Codec, b, target(d, caps)), &ce) {
-		out = append(out, ce.Missing...)
+	if carries {
+		if ce, ok := errors.AsType[*tc.CarryError](tc.CheckCarry(d.Codec, b, target(d, caps))); ok {
+			out = append(out, ce.Missing...)
+		}
 	}
 	for i := range b.Items {
 		r := &b.Items[i].Request

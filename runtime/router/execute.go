@@ -69,6 +69,17 @@ func (c *httpCaller) Call(ctx context.Context, x *engine.Exchange) []tc.ItemResu
 		ctx, cancel = context.WithDeadline(ctx, p.Deadline)
 		defer cancel()
 	}
+	if len(p.Calls) == 1 { // most plans: no window to keep, no results to gather
+		if ctx.Err() != nil {
+			return nil
+		}
+		return c.one(ctx, p, rt, &p.Calls[0])
+	}
+	return c.window(ctx, p, rt)
+}
+
+// window runs the calls of a plan of several as Call describes.
+func (c *httpCaller) window(ctx context.Context, p *tc.Plan, rt *engine.Route) []tc.ItemResult {
 	perCall := make([][]tc.ItemResult, len(p.Calls))
 	var next atomic.Int64 // the index of the next call to start
 	work := func() {
@@ -94,20 +105,34 @@ func (c *httpCaller) Call(ctx context.Context, x *engine.Exchange) []tc.ItemResu
 // failed call is logged with the upstream's own words (which no client
 // gets), and each of its items' errors names the deployment.
 func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call *tc.WireCall) []tc.ItemResult {
-	end := c.metrics.startCall(ctx, registry.SystemOne, rt.Target.Deployment)
+	counted := c.metrics.startCall(ctx, registry.SystemOne, rt.Target.Deployment)
 	reply := c.send(ctx, call)
-	end(reply.Status, reply.Err)
+	counted.end(reply.Status, reply.Err)
 	if reply.Err != nil || reply.Status < 200 || reply.Status > 299 {
 		c.logFailure(ctx, rt.Target.Deployment, &reply)
 	}
 	var results []tc.ItemResult
-	if err := tc.ApplyReplyDeviations(&reply, rt.Deviations); err != nil {
-		results = tc.CallFailed(p, call, tc.MalformedReplyError(err), 0)
-	} else if results, err = rt.Codec.DecodeReply(*p, *call, reply); err != nil {
+	reply, err := deviated(reply, rt.Deviations)
+	if err == nil {
+		results, err = rt.Codec.DecodeReply(*p, *call, reply)
+	}
+	if err != nil {
 		results = tc.CallFailed(p, call, tc.MalformedReplyError(err), 0)
 	}
 	nameDeployment(results, rt.Target.Deployment)
 	return results
+}
+
+// deviated is reply as the route's deviations rewrite it. The copy they
+// rewrite is made only when there are some: a reply with none stays on
+// the calling goroutine's stack.
+func deviated(reply tc.WireReply, devs []tc.Deviation) (tc.WireReply, error) {
+	if len(devs) == 0 {
+		return reply, nil
+	}
+	rewritten := reply
+	err := tc.ApplyReplyDeviations(&rewritten, devs)
+	return rewritten, err
 }
 
 // send makes the HTTP call. A transport failure, a deadline passing, a
@@ -185,11 +210,14 @@ func replyBody(ctx context.Context, r io.Reader, length int64) ([]byte, error) {
 // items') with the deployment that failed: configuration, not request
 // data.
 func nameDeployment(results []tc.ItemResult, deployment string) {
-	prefix := "deployment " + quote(deployment) + ": "
+	var prefix string // made for the first error: most calls have none
 	for i := range results {
 		e := results[i].Error
 		if e == nil {
 			continue
+		}
+		if prefix == "" {
+			prefix = "deployment " + quote(deployment) + ": "
 		}
 		e.Message = prefix + e.Message
 		e.Detail = slices.Clone(e.Detail) // the call's items' copies share it

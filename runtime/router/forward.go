@@ -2,7 +2,6 @@ package router
 
 import (
 	"context"
-	"log/slog"
 	"slices"
 	"time"
 
@@ -23,11 +22,13 @@ import (
 // the delay the upstream asked for with the failure that answers the
 // request (zero when none).
 func (r *Router) forward(ctx context.Context, listenerName string, api *routerconfig.ListenerAPI, x *engine.Exchange,
-	attrs *[]slog.Attr) (out listener.Outcome, retryAfter time.Duration, e *ir.ErrorBody) {
+	took *routed) (out listener.Outcome, retryAfter time.Duration, e *ir.ErrorBody) {
 	if x.Model == "" {
 		return listener.Outcome{}, 0, listener.InvalidRequest(vocab.ReasonMissingModel, "the request names no model; name a deployment or a pool")
 	}
-	members, known := r.cfg.Route(x.Model)
+	d, direct := r.cfg.Deployment(x.Model)
+	pool, pooled := r.cfg.Pool(x.Model)
+	known := direct || pooled // the loader keeps deployment and pool names apart
 	if known {
 		listener.NoteModel(ctx, x.Model) // a deployment or pool key: configuration, not request data
 	}
@@ -38,16 +39,14 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 	if limit, capped := api.Setting(registry.MaxDeadlineSetting); capped {
 		x.CapDeadline(limit)
 	}
-	_, pooled := r.cfg.Pool(x.Model)
 	var chosen choice
 	if pooled {
-		c, refusal := r.choose(ctx, x.Model, members, x.Batch, x.Single)
+		c, refusal := r.choose(ctx, pool, x.Batch, x.Single)
 		if refusal != nil {
 			return listener.Outcome{}, 0, refusal
 		}
 		chosen = c
 	} else {
-		d := members[0]
 		caps := r.capabilities(ctx, d)
 		switch m := missing(d, caps, x.Batch); {
 		case len(m) == 0:
@@ -64,8 +63,7 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 	if e := r.plan(x, chosen.deployment, chosen.caps, deadline); e != nil {
 		return listener.Outcome{}, 0, e
 	}
-	*attrs = append(*attrs, slog.String("deployment", chosen.deployment.Name), slog.Int("upstream_calls", len(x.Plan.Calls)),
-		slog.Bool("pass_through_bytes", x.PassThrough))
+	*took = routed{deployment: chosen.deployment.Name, calls: len(x.Plan.Calls), passThrough: x.PassThrough}
 	out, retryAfter, e = x.Call(ctx)
 	if e == nil && pooled {
 		addRouting(&out, routing(x.Model, chosen, len(x.Plan.Calls)))

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,13 +47,25 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 // freePort returns a loopback port free at the time of the call.
 func freePort(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	for range 100 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+		ln.Close()
+		// A port closed again may be the next one the kernel hands out:
+		// a test that asks for several must get different ones.
+		if _, given := portsGiven.LoadOrStore(port, true); !given {
+			return port
+		}
 	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	t.Fatal("no port free that this test process has not used")
+	return ""
 }
+
+// portsGiven are the ports freePort has returned in this process.
+var portsGiven sync.Map
 
 // writeConfig fills the template's {{KEY}} placeholders and writes it.
 func writeConfig(t testing.TB, template string, values map[string]string) string {

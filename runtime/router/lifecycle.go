@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
@@ -47,7 +48,7 @@ func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Runnin
 		return nil, err
 	}
 	for _, lst := range r.bindings() { // the listeners, then the admin address (auth.go)
-		ln, err := net.Listen("tcp", lst.Address)
+		ln, err := listener.Listen(lst.Address)
 		if err != nil {
 			for _, l := range lns {
 				_ = l.Close()

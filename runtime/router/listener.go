@@ -68,19 +68,19 @@ func (h *listenerHandler) serve(w *listener.Served, req *http.Request) {
 		h.models(w, req)
 		return
 	}
-	api, known := h.router.apis.ByPath(path)
+	api, kind, known := h.router.apis.ByPath(path)
 	if !known {
 		h.answerError(w, h.errors, nil, listener.ErrorOf(ir.ErrorNotFound, vocab.ReasonUnknownPath, "listener "+quote(h.lst.Name)+" serves no API on this path"))
 		return
 	}
-	w.Endpoint, w.API = path, api.Name // a registry path: not request data
-	served, ok := h.lst.Serves(api.Name, h.router.apis)
+	w.Endpoint, w.API = path, api // a registry path: not request data
+	served, ok := h.lst.Serves(api, h.router.apis)
 	if !ok {
 		h.answerError(w, h.errors, nil, listener.ErrorOf(ir.ErrorNotFound, vocab.ReasonAPINotServed,
-			"listener "+quote(h.lst.Name)+" does not serve the "+api.Name+" API"))
+			"listener "+quote(h.lst.Name)+" does not serve the "+api+" API"))
 		return
 	}
-	if api.Kind == registry.KindDecision {
+	if kind == registry.KindDecision {
 		h.systemOne(w, req, served)
 		return
 	}

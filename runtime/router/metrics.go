@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -37,6 +38,9 @@ type Metrics struct {
 	callsNow    *prometheus.GaugeVec
 	targetDiags *prometheus.CounterVec
 	rules       *prometheus.CounterVec
+	// upstreams holds each API's upstream's call series (upstreamKey →
+	// *upstreamSeries).
+	upstreams sync.Map
 }
 
 func newMetrics() *Metrics {
@@ -69,29 +73,78 @@ func (m *Metrics) RuleOutcome(rule, outcome string) {
 }
 
 // startCall counts an upstream call in flight and returns what ends it:
-// the call's outcome, counted with its duration. status is the reply's
-// HTTP status, 0 for none; err is why there was none, noted with the
-// upstream's name as the request's upstream cause for its log line, as
-// is a 4xx or 5xx reply.
-func (m *Metrics) startCall(ctx context.Context, api, upstream string) func(status int, err error) {
+// the call's outcome, counted with its duration.
+func (m *Metrics) startCall(ctx context.Context, api, upstream string) upstreamCall {
 	start := time.Now()
-	now := m.callsNow.WithLabelValues(api, upstream)
-	now.Inc()
-	return func(status int, err error) {
-		now.Dec()
-		m.callTime.WithLabelValues(api, upstream).Observe(time.Since(start).Seconds())
-		outcome := outcomeNoReply
-		if status > 0 {
-			outcome = listener.StatusLabel(status)
-		}
-		m.calls.WithLabelValues(api, upstream, outcome).Inc()
-		switch {
-		case err != nil:
-			listener.NoteCause(ctx, "upstream "+quote(upstream)+": "+err.Error())
-		case status >= 400:
-			listener.NoteCause(ctx, "upstream "+quote(upstream)+" answered "+outcome)
-		}
+	s := m.upstreamSeries(api, upstream)
+	s.inFlight.Inc()
+	return upstreamCall{ctx: ctx, series: s, upstream: upstream, start: start}
+}
+
+// upstreamCall is an upstream call startCall counted.
+type upstreamCall struct {
+	ctx      context.Context
+	series   *upstreamSeries
+	upstream string
+	start    time.Time
+}
+
+// end counts the call's outcome. status is the reply's HTTP status, 0 for
+// none; err is why there was none, noted with the upstream's name as the
+// request's upstream cause for its log line, as is a 4xx or 5xx reply.
+func (c upstreamCall) end(status int, err error) {
+	c.series.inFlight.Dec()
+	c.series.duration().Observe(time.Since(c.start).Seconds())
+	outcome := outcomeNoReply
+	if status > 0 {
+		outcome = listener.StatusLabel(status)
 	}
+	c.series.calls(outcome).Inc()
+	switch {
+	case err != nil:
+		listener.NoteCause(c.ctx, "upstream "+quote(c.upstream)+": "+err.Error())
+	case status >= 400:
+		listener.NoteCause(c.ctx, "upstream "+quote(c.upstream)+" answered "+outcome)
+	}
+}
+
+// upstreamSeries are the call series of one API's upstream, each taken
+// from its vector once (a vector's lookup hashes the labels and takes a
+// lock on every use) and when first used, as WithLabelValues would make
+// it, so the exposition is the same: the in-flight gauge at the first
+// call's start, the others at a call's end.
+type upstreamSeries struct {
+	inFlight      prometheus.Gauge
+	duration      func() prometheus.Observer
+	callsVec      *prometheus.CounterVec
+	api, upstream string
+	outcomes      sync.Map // outcome → prometheus.Counter
+}
+
+type upstreamKey struct{ api, upstream string }
+
+// upstreamSeries returns the series of api's upstream, made on its first
+// call.
+func (m *Metrics) upstreamSeries(api, upstream string) *upstreamSeries {
+	key := upstreamKey{api, upstream}
+	if s, ok := m.upstreams.Load(key); ok {
+		return s.(*upstreamSeries)
+	}
+	s, _ := m.upstreams.LoadOrStore(key, &upstreamSeries{
+		inFlight: m.callsNow.WithLabelValues(api, upstream),
+		duration: sync.OnceValue(func() prometheus.Observer { return m.callTime.WithLabelValues(api, upstream) }),
+		callsVec: m.calls, api: api, upstream: upstream,
+	})
+	return s.(*upstreamSeries)
+}
+
+// calls is the calls counter of the outcome.
+func (s *upstreamSeries) calls(outcome string) prometheus.Counter {
+	if c, ok := s.outcomes.Load(outcome); ok {
+		return c.(prometheus.Counter)
+	}
+	c, _ := s.outcomes.LoadOrStore(outcome, s.callsVec.WithLabelValues(s.api, s.upstream, outcome))
+	return c.(prometheus.Counter)
 }
 
 // recordTarget counts a target plan's diagnostics (members dropped or
@@ -113,13 +166,13 @@ type countingTransport struct {
 }
 
 func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	end := t.metrics.startCall(req.Context(), t.api, t.upstream)
+	call := t.metrics.startCall(req.Context(), t.api, t.upstream)
 	resp, err := t.base.RoundTrip(req)
 	status := 0
 	if err == nil {
 		status = resp.StatusCode
 	}
-	end(status, err)
+	call.end(status, err)
 	return resp, err
 }
 

@@ -24,18 +24,28 @@ const maxBodyBytes = vocab.LimitBodyBytes
 // client's schema. What the request took (plan, legacy forms, deployment,
 // calls) joins its access log line.
 func (h *listenerHandler) systemOne(w *listener.Served, req *http.Request, api *routerconfig.ListenerAPI) {
-	var attrs []slog.Attr
-	_, cr := h.serveSystemOne(w, req, api, listener.Endpoint(req.URL.Path), &attrs)
-	if cr != nil {
-		attrs = append(attrs, slog.String("plan", string(cr.Plan)), slog.Any("legacy_forms", cr.Diagnostics.Forms(ir.DiagnosticLegacyForm)))
+	var took routed
+	_, cr := h.serveSystemOne(w, req, api, listener.Endpoint(req.URL.Path), &took)
+	if took.deployment != "" {
+		w.AddAttrs(slog.String("deployment", took.deployment), slog.Int("upstream_calls", took.calls),
+			slog.Bool("pass_through_bytes", took.passThrough))
 	}
-	w.AddAttrs(attrs...)
+	if cr != nil {
+		w.AddAttrs(slog.String("plan", string(cr.Plan)), slog.Any("legacy_forms", cr.Diagnostics.Forms(ir.DiagnosticLegacyForm)))
+	}
+}
+
+// routed is where forward sent a request, for its access log line.
+type routed struct {
+	deployment  string // "": the request was not planned
+	calls       int
+	passThrough bool
 }
 
 // serveSystemOne answers the request and returns the status it answered
 // with and the request as read (nil when it could not be read).
 func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Request, api *routerconfig.ListenerAPI,
-	endpoint listener.Endpoint, attrs *[]slog.Attr) (int, *listener.ClientRequest) {
+	endpoint listener.Endpoint, took *routed) (int, *listener.ClientRequest) {
 	if req.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		return h.answerError(w, api, nil, listener.ErrorOf(ir.ErrorMethodNotAllowed, vocab.ReasonMethodNotAllowed, "this endpoint takes POST")), nil
@@ -55,7 +65,7 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	}
 	cr := x.Client
 	h.router.metrics.CountRead(h.lst.Name, cr)
-	out, retryAfter, e := h.router.forward(req.Context(), h.lst.Name, api, x, attrs)
+	out, retryAfter, e := h.router.forward(req.Context(), h.lst.Name, api, x, took)
 	if e == nil && cr.Endpoint == listener.EndpointDecisions {
 		e = listener.NoValidQuestion(out, cr.QuestionFailures) // as vllm-srun answers it
 	}

@@ -56,9 +56,16 @@ const (
 
 type upstreamConn struct {
 	net.Conn
-	br        *bufio.Reader
-	head      []byte // the request head, reused from call to call
-	read      int64  // bytes read since the call began
+	br *bufio.Reader
+	// What each call needs, kept from call to call so that a call on a
+	// reused connection allocates none of it: the request head (written
+	// with the body in one writev, listener.WriteBuffers); the reader of a
+	// body of a given length; and abort, which unblocks the connection's
+	// reads and writes when the call's context is done.
+	head      []byte
+	body      lengthBody
+	abort     func()
+	read      int64 // bytes read since the call began
 	idleSince time.Time
 }
 
@@ -126,7 +133,7 @@ func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *up
 	if err := conn.SetDeadline(deadline); err != nil {
 		return tc.WireReply{Err: err}, false
 	}
-	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
+	stop := context.AfterFunc(ctx, conn.abort)
 	defer func() {
 		if !stop() { // the context ended meanwhile: its deadline may yet land on conn
 			keep = false
@@ -137,8 +144,7 @@ func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *up
 	if conn.head, ok = appendRequestHead(conn.head[:0], t, call, requestID); !ok {
 		return tc.WireReply{Err: errRequestHeader}, false
 	}
-	bufs := net.Buffers{conn.head, call.Body}
-	if _, err := bufs.WriteTo(conn.Conn); err != nil {
+	if err := listener.WriteBuffers(conn.Conn, conn.head, call.Body); err != nil {
 		return tc.WireReply{Err: noReplyCause(ctx, err)}, false
 	}
 	head, err := readReplyHead(conn.br)
@@ -148,7 +154,7 @@ func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *up
 	if head.status >= 300 && head.status <= 399 {
 		return tc.WireReply{Status: head.status, Header: head.header}, false
 	}
-	body, err := replyBody(ctx, head.body(conn.br), head.length)
+	body, err := replyBody(ctx, head.body(conn.br, &conn.body), head.length)
 	if err != nil {
 		if isTimeout(err) { // the connection's deadline, the context's, passed first
 			err = context.DeadlineExceeded
@@ -217,9 +223,14 @@ func (u *upstreamConns) get(ctx context.Context, hostPort string) (conn *upstrea
 	if err != nil {
 		return nil, false, err
 	}
-	conn = &upstreamConn{Conn: c}
+	return newUpstreamConn(listener.RawSocket(c)), false, nil
+}
+
+func newUpstreamConn(c net.Conn) *upstreamConn {
+	conn := &upstreamConn{Conn: c}
 	conn.br = bufio.NewReaderSize(conn, 16<<10)
-	return conn, false, nil
+	conn.abort = func() { _ = conn.SetDeadline(time.Unix(1, 0)) }
+	return conn
 }
 
 func (u *upstreamConns) put(hostPort string, conn *upstreamConn) {

@@ -129,13 +129,16 @@ func readOneHead(br *bufio.Reader) (replyHead, error) {
 	return h, nil
 }
 
-// body is the reader of the reply's body on br, as its head frames it.
-func (h *replyHead) body(br *bufio.Reader) io.Reader {
+// body is the reader of the reply's body on br, as its head frames it. A
+// body of a given length is read through length, the caller's: a
+// connection reuses its own for each call.
+func (h *replyHead) body(br *bufio.Reader, length *lengthBody) io.Reader {
 	switch {
 	case h.chunked:
 		return &chunkedBody{chunks: httputil.NewChunkedReader(br), br: br}
 	case h.length >= 0:
-		return &lengthBody{br: br, left: h.length}
+		*length = lengthBody{br: br, left: h.length}
+		return length
 	}
 	return br
 }

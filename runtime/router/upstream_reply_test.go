@@ -39,7 +39,7 @@ func readWithHead(raw string) (status int, body []byte, header http.Header, err 
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	body, err = io.ReadAll(h.body(br))
+	body, err = io.ReadAll(h.body(br, new(lengthBody)))
 	return h.status, body, h.header, err
 }
 

@@ -148,15 +148,17 @@ type Deployment struct {
 	APIKey    Secret
 }
 
-// Target returns the deployment as a codec's plan target.
+// Target returns the deployment as a codec's plan target, made for every
+// request. Its slices are the deployment's own, as Traits.Capabilities
+// are the codec's: codecs read a target, never modify it.
 func (d *Deployment) Target() target.Target {
 	return target.Target{
 		Deployment:     d.Name,
 		Endpoint:       d.Endpoint,
 		Model:          d.Model,
 		MaxConcurrency: d.MaxConcurrency,
-		Capabilities:   append(target.CapabilitySet(nil), d.Capabilities...),
-		Deviations:     append([]string(nil), d.DeviationIDs...),
+		Capabilities:   d.Capabilities,
+		Deviations:     d.DeviationIDs,
 	}
 }
 

@@ -186,7 +186,7 @@ func checkRoute(t *testing.T, lst *Listener, regs Registries, routes []*routev3.
 		return
 	}
 	reason := vocab.ReasonUnknownPath
-	if _, known := regs.APIs.ByPath(path); known {
+	if _, _, known := regs.APIs.ByPath(path); known {
 		reason = vocab.ReasonAPINotServed
 	}
 	d := r.GetDirectResponse()

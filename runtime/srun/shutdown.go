@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"time"
+
+	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
 // Running is a started server: its URL, its readiness, and how it ends.
@@ -32,7 +33,7 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", s.cfg.Addr)
+	ln, err := listener.Listen(s.cfg.Addr)
 	if err != nil {
 		return nil, err
 	}

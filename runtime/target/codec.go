@@ -44,6 +44,9 @@ type Policy struct {
 type WireCall struct {
 	Method string
 	URL    string
+	// Header is shared by the codec's calls that carry the same flags:
+	// read it, never modify it; a caller or deviation that adds a header
+	// sets a copy (http.Header.Clone).
 	Header http.Header
 	Body   []byte
 	// Items are the names of the batch items this call carries, in order.

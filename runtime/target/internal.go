@@ -85,7 +85,7 @@ func (internalCodec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics
 	if err != nil {
 		return Plan{}, nil, err
 	}
-	return oneCall(b, t, p, WireCall{Method: http.MethodPost, URL: url, Header: callHeader(false), Body: body}), nil, nil
+	return oneCall(b, t, p, WireCall{Method: http.MethodPost, URL: url, Header: callHeader(false, false), Body: body}), nil, nil
 }
 
 // DecodeReply reads the call's reply: one response for /v1/decisions, a
@@ -109,7 +109,7 @@ func (internalCodec) WriteRequest(r *ir.Request, t Target) (WireCall, ir.Diagnos
 		return WireCall{}, nil, err
 	}
 	base, _ := t.BaseURL()
-	return WireCall{Method: http.MethodPost, URL: base + vocab.PathDecisions, Header: callHeader(false), Body: body, Items: []string{SingleItem}}, nil, nil
+	return WireCall{Method: http.MethodPost, URL: base + vocab.PathDecisions, Header: callHeader(false, false), Body: body, Items: []string{SingleItem}}, nil, nil
 }
 
 // ReadRequest reads one request in the internal form, with the 4.0-only

@@ -22,7 +22,9 @@ import (
 // The model is the first answered item's; nil when none answered.
 func Reassemble(p *Plan, results []ItemResult) *ir.BatchResponse {
 	byName := indexResults(results)
-	out := &ir.BatchResponse{Responses: make([]ir.NamedResponse, 0, len(p.Items)), Usage: &ir.Usage{}}
+	a := &reassembled{}
+	a.batch = ir.BatchResponse{Responses: make([]ir.NamedResponse, 0, len(p.Items)), Usage: &a.usage}
+	out := &a.batch
 	for _, it := range p.Items {
 		r := resultOf(byName, it.Name)
 		if r.Response == nil {
@@ -40,6 +42,13 @@ func Reassemble(p *Plan, results []ItemResult) *ir.BatchResponse {
 		out.Responses = append(out.Responses, ir.NamedResponse{Name: it.Name, Response: *r.Response})
 	}
 	return out
+}
+
+// reassembled is a batch's answer with its summed usage, in one
+// allocation.
+type reassembled struct {
+	batch ir.BatchResponse
+	usage ir.Usage
 }
 
 // FirstFailure returns the error that answers the batch as a whole for a

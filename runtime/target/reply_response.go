@@ -49,9 +49,9 @@ func (rd ReplyReader) Response(body []byte, questions []QuestionRef) (*ir.Respon
 
 // BatchResponse reads one POST /v1/systemone/batch (or /v1/bundle) body:
 // {model, responses: {name: response}, usage}. It returns each planned
-// item's response, in the items' order; an item the body does not answer
-// has a nil response.
-func (rd ReplyReader) BatchResponse(body []byte, items []PlannedItem) ([]*ir.Response, error) {
+// item's result, in the items' order; an item the body does not answer
+// fails alone (502 missing_item).
+func (rd ReplyReader) BatchResponse(body []byte, items []PlannedItem) ([]ItemResult, error) {
 	root, err := decode(body)
 	if err != nil {
 		return nil, err
@@ -60,20 +60,21 @@ func (rd ReplyReader) BatchResponse(body []byte, items []PlannedItem) ([]*ir.Res
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*ir.Response, len(items))
+	out := make([]ItemResult, len(items))
 	for i, it := range items {
 		v, ok := responses.Get(it.Name)
 		if !ok {
+			out[i] = missingItem(it.Name)
 			continue
 		}
 		r, err := rd.response(v, ir.Path{{Name: vocab.BatchResponseResponses}, {Name: it.Name}}, it.Questions)
 		if err != nil {
 			return nil, err
 		}
-		if r.Model == nil {
-			r.Model = model
+		if r.Model == nil && model.IsValid() {
+			r.Model = new(model.Str())
 		}
-		out[i] = r
+		out[i] = ItemResult{Name: it.Name, Response: r}
 	}
 	return out, nil
 }
@@ -84,23 +85,24 @@ func (rd ReplyReader) response(v jsonvalue.Value, at ir.Path, questions []Questi
 		return nil, err
 	}
 	r.Answers = make([]ir.Answer, len(questions))
+	ar := internalwire.AnswerReader{Extensions: rd.Extensions}
 	for i, q := range questions {
-		rd.answerOf(&r.Answers[i], answers, q)
+		answerOf(&ar, &r.Answers[i], answers, q)
 	}
 	return r, nil
 }
 
-// answerOf reads q's answer; a missing or malformed answer fails q alone.
-// A failed answer keeps its kind, and its reason when the specification
-// defines the word (else the kind, as a reason); its message is the
-// reason's description, never the upstream's words.
-func (rd ReplyReader) answerOf(a *ir.Answer, answers jsonvalue.Value, q QuestionRef) {
+// answerOf reads q's answer with ar; a missing or malformed answer fails q
+// alone. A failed answer keeps its kind, and its reason when the
+// specification defines the word (else the kind, as a reason); its message
+// is the reason's description, never the upstream's words.
+func answerOf(ar *internalwire.AnswerReader, a *ir.Answer, answers jsonvalue.Value, q QuestionRef) {
 	v, ok := answers.Get(q.Name)
 	if !ok {
 		*a = failed(q, vocab.ReasonMissingAnswer, "the upstream answer has no answer for this question")
 		return
 	}
-	reason := internalwire.ReadAnswer(a, v, q.Type, rd.Extensions)
+	reason := ar.Read(a, v, q.Type)
 	a.Name = q.Name
 	switch {
 	case reason != "":

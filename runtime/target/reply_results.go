@@ -9,8 +9,13 @@ import (
 )
 
 // CallItems returns the planned items call carries, in the call's order;
-// false when one is not in the plan.
+// false when one is not in the plan. A call that carries the whole plan in
+// its order (a one-call plan's) returns the plan's own items: read them,
+// never modify them.
 func CallItems(p *Plan, call *WireCall) ([]PlannedItem, bool) {
+	if carriesPlan(p, call) {
+		return p.Items, true
+	}
 	items := make([]PlannedItem, 0, len(call.Items))
 	for _, name := range call.Items {
 		it, ok := p.Item(name)
@@ -20,6 +25,20 @@ func CallItems(p *Plan, call *WireCall) ([]PlannedItem, bool) {
 		items = append(items, it)
 	}
 	return items, len(items) > 0
+}
+
+// carriesPlan reports whether call carries each of p's items, in p's
+// order, and nothing else.
+func carriesPlan(p *Plan, call *WireCall) bool {
+	if len(call.Items) == 0 || len(call.Items) != len(p.Items) {
+		return false
+	}
+	for i, name := range call.Items {
+		if p.Items[i].Name != name {
+			return false
+		}
+	}
+	return true
 }
 
 // SingleResults reads the reply of a call carrying one item as one
@@ -42,20 +61,17 @@ func (rd ReplyReader) BatchResults(p *Plan, call *WireCall, items []PlannedItem,
 	if failed, done := rd.failedCall(p, call, reply); done {
 		return failed
 	}
-	responses, err := rd.BatchResponse(reply.Body, items)
+	out, err := rd.BatchResponse(reply.Body, items)
 	if err != nil {
 		return CallFailed(p, call, MalformedReplyError(err), 0)
 	}
-	out := make([]ItemResult, len(items))
-	for i, it := range items {
-		if responses[i] == nil {
-			out[i] = ItemResult{Name: it.Name, Error: &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError,
-				Reason: vocab.ReasonMissingItem, Message: "the upstream batch response has no response for this request"}}
-			continue
-		}
-		out[i] = ItemResult{Name: it.Name, Response: responses[i]}
-	}
 	return out
+}
+
+// missingItem is the result of an item a batch response does not answer.
+func missingItem(name string) ItemResult {
+	return ItemResult{Name: name, Error: &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError,
+		Reason: vocab.ReasonMissingItem, Message: "the upstream batch response has no response for this request"}}
 }
 
 // failedCall answers a call that got no reply (or none it could read

@@ -156,12 +156,9 @@ func noteOptions(o *ir.Options, at ir.Path, diags *ir.Diagnostics) {
 // header is a call's headers: JSON, and the standard's danger-zone flags
 // for long context and for images (image assets or box questions).
 func header(r *ir.Request, batch *ir.Options) http.Header {
-	h := callHeader(LongContext(r, batch))
-	if slices.ContainsFunc(r.Assets, func(a ir.Asset) bool { return a.Type == ir.AssetImage }) ||
-		slices.ContainsFunc(r.Questions, func(q ir.Question) bool { return q.Type == table.QuestionBox }) {
-		h.Set(vocab.HeaderImages, headerOn)
-	}
-	return h
+	images := slices.ContainsFunc(r.Assets, func(a ir.Asset) bool { return a.Type == ir.AssetImage }) ||
+		slices.ContainsFunc(r.Questions, func(q ir.Question) bool { return q.Type == table.QuestionBox })
+	return callHeader(LongContext(r, batch), images)
 }
 
 // DecodeReply reads one call's reply into its one item's result.

@@ -55,14 +55,33 @@ func OneCallBase(b *ir.Batch, t Target) (string, error) {
 }
 
 // callHeader returns the headers every System One call carries, with the
-// standard's long-context flag when long.
-func callHeader(long bool) http.Header {
-	h := http.Header{vocab.HeaderContentType: {"application/json"}, "Accept": {"application/json"}}
+// standard's long-context flag when long and its images flag when images.
+// The header is callHeaders' shared one (WireCall.Header: read only).
+func callHeader(long, images bool) http.Header {
+	i := 0
 	if long {
-		h.Set(vocab.HeaderLongContext, headerOn)
+		i |= 1
 	}
-	return h
+	if images {
+		i |= 2
+	}
+	return callHeaders[i]
 }
+
+// callHeaders are the four sets of call headers, built once rather than
+// per call: index bit 0 is the long-context flag, bit 1 the images flag.
+var callHeaders = func() (hs [4]http.Header) {
+	for i := range hs {
+		hs[i] = http.Header{vocab.HeaderContentType: {"application/json"}, "Accept": {"application/json"}}
+		if i&1 != 0 {
+			hs[i].Set(vocab.HeaderLongContext, headerOn)
+		}
+		if i&2 != 0 {
+			hs[i].Set(vocab.HeaderImages, headerOn)
+		}
+	}
+	return hs
+}()
 
 // oneCall is the plan of a codec that sends the whole of b in one call.
 func oneCall(b *ir.Batch, t Target, p Policy, call WireCall) Plan {

@@ -3,6 +3,7 @@ package target
 import (
 	"net/http"
 	"reflect"
+	"slices"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
@@ -73,8 +74,9 @@ func (v50Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, err
 	if err != nil {
 		return Plan{}, nil, err
 	}
-	model := t.Model
-	out := ir.Batch{Model: &model, Options: opts, Items: make([]ir.BatchItem, len(b.Items))}
+	wb := &v50Batch{model: t.Model}
+	wb.batch = ir.Batch{Model: &wb.model, Options: opts, Items: make([]ir.BatchItem, len(b.Items))}
+	out := &wb.batch
 	long := false
 	for i := range b.Items {
 		r := b.Items[i].Request
@@ -83,21 +85,36 @@ func (v50Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, err
 		r.Questions = completed(r.Questions)
 		out.Items[i] = ir.BatchItem{Name: b.Items[i].Name, Request: r}
 	}
-	body, err := v50Writer.AppendBatch(make([]byte, 0, 1024), &out)
+	body, err := v50Writer.AppendBatch(make([]byte, 0, 1024), out)
 	if err != nil {
 		return Plan{}, nil, err
 	}
-	return oneCall(&out, t, p, WireCall{Method: http.MethodPost, URL: base + vocab.PathSystemoneBatch, Header: callHeader(long), Body: body}), nil, nil
+	return oneCall(out, t, p, WireCall{Method: http.MethodPost, URL: base + vocab.PathSystemoneBatch, Header: callHeader(long, false), Body: body}), nil, nil
 }
 
-// completed returns the questions with each preset-only question completed
-// from its canonical text, on a copy.
+// v50Batch is the batch a plan writes with the model it names, in one
+// allocation.
+type v50Batch struct {
+	batch ir.Batch
+	model string
+}
+
+// completed returns the questions with each preset-only question (a 4.0
+// preset without a type) completed from its canonical text, on a copy; qs
+// itself when there is none (the writers only read them).
 func completed(qs []ir.Question) []ir.Question {
-	out := append([]ir.Question(nil), qs...)
-	for i := range out {
-		if out[i].Type == "" {
-			modelcheck.ExpandPreset(&out[i])
+	var out []ir.Question
+	for i := range qs {
+		if qs[i].Type != "" {
+			continue
 		}
+		if out == nil {
+			out = slices.Clone(qs)
+		}
+		modelcheck.ExpandPreset(&out[i])
+	}
+	if out == nil {
+		return qs
 	}
 	return out
 }
@@ -155,5 +172,5 @@ func (v50Codec) WriteRequest(r *ir.Request, t Target) (WireCall, ir.Diagnostics,
 	if err != nil {
 		return WireCall{}, nil, err
 	}
-	return WireCall{Method: http.MethodPost, URL: t.Endpoint, Header: callHeader(LongContext(r, nil)), Body: body, Items: []string{SingleItem}}, nil, nil
+	return WireCall{Method: http.MethodPost, URL: t.Endpoint, Header: callHeader(LongContext(r, nil), false), Body: body, Items: []string{SingleItem}}, nil, nil
 }
