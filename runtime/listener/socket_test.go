@@ -146,6 +146,21 @@ func TestRawSocketErrorsAreNets(t *testing.T) {
 			_, err := d.Read(make([]byte, 16))
 			check(t, err, outcome{op: "read", is: []error{syscall.ECONNRESET}})
 		})
+		t.Run(name+"/write-after-reset", func(t *testing.T) { // EPIPE or ECONNRESET, never SIGPIPE
+			a, d := socketPair(t, raw)
+			_ = a.(interface{ SetLinger(int) error }).SetLinger(0)
+			a.Close()
+			_ = d.SetWriteDeadline(time.Now().Add(5 * time.Second))
+			var err error
+			for i := 0; i < 100 && err == nil; i++ { // the first writes may land before the reset does
+				_, err = d.Write([]byte("after the peer reset"))
+				time.Sleep(time.Millisecond)
+			}
+			if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, syscall.ECONNRESET) {
+				t.Fatalf("writing after the peer's reset: %v, want EPIPE or ECONNRESET", err)
+			}
+			check(t, err, outcome{op: "write"})
+		})
 		t.Run(name+"/closed", func(t *testing.T) {
 			_, d := socketPair(t, raw)
 			d.Close()
