@@ -11,19 +11,20 @@ import (
 
 // RawSocket returns the TCP connection c with its reads and writes made
 // as raw system calls on its non-blocking socket, waiting in Go's network
-// poller as net does (deadlines hold as on c); anything else is returned
-// as it is. Everything else (deadlines, close, addresses, CloseWrite) is
-// c's own.
+// poller as net does; anything but a *net.TCPConn is returned as it is.
+// Everything else (deadlines, close, addresses, CloseWrite) is c's own.
 //
 // Why: net's reads and writes enter the kernel through syscall.Syscall,
-// which hands the goroutine's P to the scheduler for the call's length
-// and wakes the runtime's monitor thread (sysmon) when the process was
-// idle; sysmon then polls every 20 µs for a millisecond. On a proxy that
-// idles between requests that cost a fifth of its CPU (perf, Router under
-// BenchmarkRouterCost, docs/performance.md). A read or write of a
-// non-blocking socket never blocks, the case syscall.RawSyscall is for
-// (golang/go#19563); errors are wrapped as net's own, so callers that look
-// at them (net/http's "read" OpError, timeouts) see no difference.
+// whose entersyscall lets the scheduler take the goroutine's P away while
+// the call lasts and, when the process was idle, wakes the runtime's
+// monitor thread (sysmon), which then polls every 20 µs for a
+// millisecond. On a proxy that idles between requests, that monitor and
+// the thread wake-ups around it were about a fifth of its CPU (perf of
+// the Router under BenchmarkRouterCost, docs/performance.md). A read or
+// write of a non-blocking socket never blocks, the case syscall.RawSyscall
+// is for (golang/go#19563); errors are wrapped as net's own, so callers
+// that look at them (net/http's "read" OpError, timeouts) see no
+// difference.
 func RawSocket(c net.Conn) net.Conn {
 	tcp, ok := c.(*net.TCPConn)
 	if !ok {
