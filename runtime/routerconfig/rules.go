@@ -117,7 +117,7 @@ func (l *loader) questions(rule *Rule, d *Deployment, n *yaml.Node, path string)
 	body := ruleRequest(rule, d, members)
 	if problems := validate.RequestVllmSR50(body); len(problems) > 0 {
 		for _, p := range problems {
-			l.fail(nodeAt(at, p.Path, n), path+strings.ReplaceAll(strings.TrimPrefix(p.Path, "/"+vocab.RequestQuestions), "/", "."), "%s", strings.TrimPrefix(p.Message(), p.Path+": "))
+			l.fail(nodeAt(at, p.Path, n), questionsPath(path, p.Path), "%s", strings.TrimPrefix(p.Message(), p.Path+": "))
 		}
 		return nil, nil
 	}
@@ -192,4 +192,18 @@ func refusalText(err error) string {
 		return r.Body.Message
 	}
 	return err.Error()
+}
+
+// questionsPath is the location, under a rule's path, of a problem the
+// validator found at pointer in the rule's request: its segments below
+// /questions, each joined as a key.
+func questionsPath(path, pointer string) string {
+	rest := strings.TrimPrefix(pointer, "/"+vocab.RequestQuestions)
+	if rest == "" {
+		return path
+	}
+	for _, seg := range strings.Split(rest[1:], "/") {
+		path = join(path, seg)
+	}
+	return path
 }

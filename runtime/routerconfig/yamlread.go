@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v4"
@@ -251,7 +252,13 @@ func (r *reader) items(n *yaml.Node, path, empty string, each func(item string, 
 	return list, true
 }
 
+// join is path with key appended, dot-separated. A key that has to be
+// escaped to be printed (a control character, a quote) is quoted, so a
+// problem's location stays on one line.
 func join(path, key string) string {
+	if q := strconv.Quote(key); q[1:len(q)-1] != key {
+		key = q
+	}
 	if path == "" {
 		return key
 	}
