@@ -22,3 +22,20 @@ func (l rawListener) Accept() (net.Conn, error) {
 	}
 	return RawSocket(c), nil
 }
+
+// WriteBuffers writes a then b to c: with one writev of its own on a
+// RawSocket, else as net.Buffers does.
+func WriteBuffers(c net.Conn, a, b []byte) error {
+	if v, ok := c.(vectoredWriter); ok {
+		_, err := v.writev(a, b)
+		return err
+	}
+	bufs := net.Buffers{a, b}
+	_, err := bufs.WriteTo(c)
+	return err
+}
+
+// vectoredWriter is a RawSocket's connection (socket_linux.go).
+type vectoredWriter interface {
+	writev(a, b []byte) (int, error)
+}

@@ -155,15 +155,3 @@ func (c *rawConn) opError(op string, err error) error {
 	}
 	return &net.OpError{Op: op, Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: err}
 }
-
-// WriteBuffers writes a then b to c: with one writev on a RawSocket, else
-// as net.Buffers does.
-func WriteBuffers(c net.Conn, a, b []byte) error {
-	if rc, ok := c.(*rawConn); ok {
-		_, err := rc.writev(a, b)
-		return err
-	}
-	bufs := net.Buffers{a, b}
-	_, err := bufs.WriteTo(c)
-	return err
-}

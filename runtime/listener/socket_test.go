@@ -48,8 +48,8 @@ func socketPair(t *testing.T, raw bool) (accepted, dialled net.Conn) {
 
 func TestRawSocketIsUsedOnLinux(t *testing.T) {
 	a, d := socketPair(t, true)
-	_, accRaw := a.(*rawConn)
-	_, dialRaw := d.(*rawConn)
+	_, accRaw := a.(vectoredWriter)
+	_, dialRaw := d.(vectoredWriter)
 	if runtime.GOOS == "linux" && (!accRaw || !dialRaw) {
 		t.Fatalf("on linux, Listen's and RawSocket's conns read and write raw: got %T and %T", a, d)
 	}
