@@ -18,9 +18,11 @@ import (
 
 // BenchmarkRouterCost measures what a proxy costs per request, as the CPU
 // time of its own process: the Router (`vllm-sr serve`, this package's
-// binary, with its access logs on), Go's net/http/httputil ReverseProxy
-// forwarding the same request unchanged (reverseProxyMain, this test
-// binary re-run), and nginx where it is on PATH. All three sit in front of
+// binary, with its access logs on), the same Router with its calls on
+// net/http's Transport instead of its own upstream connections
+// (routerNetHTTPMain, this test binary re-run), Go's net/http/httputil
+// ReverseProxy forwarding the same request unchanged (reverseProxyMain,
+// likewise), and nginx where it is on PATH. All of them sit in front of
 // one vllm-srun deployment (in this process) and get the same 5.0
 // /v1/systemone request from costConcurrency keep-alive clients, in
 // rounds of costRound requests that alternate between them, so a noisy
@@ -28,7 +30,8 @@ import (
 // costMinRequests); the CPU time is its process's utime+stime from /proc
 // (all threads, including exited ones), read before and after.
 //
-// Reported: <proxy>-cpu-us/req, the ratios router/rproxy and router/nginx,
+// Reported: <proxy>-cpu-us/req, the ratios router/rproxy,
+// router/router-nethttp and router/nginx,
 // and each proxy's p50 latency added over calling the deployment directly
 // (<proxy>-added-p50-us). Run with a fixed count, so the tick-granular CPU
 // clock (10 ms) is a small part of each reading:
@@ -40,7 +43,7 @@ func BenchmarkRouterCost(b *testing.B) {
 	}
 	upstream := startRuntime(b) // serves vllm-sr/vela3-fast, costModel
 	targets := []*costTarget{{name: "direct", url: upstream}}
-	targets = append(targets, startRouterProxy(b, upstream), startReverseProxy(b, upstream))
+	targets = append(targets, startRouterProxy(b, upstream), startRouterNetHTTP(b, upstream), startReverseProxy(b, upstream))
 	if nginx := startNginx(b, upstream); nginx != nil {
 		targets = append(targets, nginx)
 	}
@@ -77,6 +80,7 @@ func BenchmarkRouterCost(b *testing.B) {
 		b.ReportMetric(float64((t.p50() - direct).Microseconds()), t.name+"-added-p50-us")
 	}
 	b.ReportMetric(cpu["router"]/cpu["rproxy"], "router/rproxy")
+	b.ReportMetric(cpu["router"]/cpu["router-nethttp"], "router/router-nethttp")
 	if cpu["nginx"] > 0 {
 		b.ReportMetric(cpu["router"]/cpu["nginx"], "router/nginx")
 	}
@@ -192,8 +196,22 @@ func processCPU(pid int) (time.Duration, error) {
 // startRouterProxy builds vllm-sr and serves one vllm-sr/5.0 listener in
 // front of the deployment, as an operator would run it.
 func startRouterProxy(b *testing.B, upstream string) *costTarget {
-	bin := buildBinary(b, "vllm-sr")
 	addr := freeAddr(b)
+	return startProcess(b, "router", addr, exec.Command(buildBinary(b, "vllm-sr"), "serve", "--config", costConfig(b, addr, upstream)))
+}
+
+// startRouterNetHTTP re-runs this test binary as routerNetHTTPMain: the
+// same Router and configuration, its calls on net/http's Transport.
+func startRouterNetHTTP(b *testing.B, upstream string) *costTarget {
+	addr := freeAddr(b)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), routerNetHTTPEnv+"="+costConfig(b, addr, upstream))
+	return startProcess(b, "router-nethttp", addr, cmd)
+}
+
+// costConfig writes the configuration of a Router with one vllm-sr/5.0
+// listener at addr in front of the deployment.
+func costConfig(b *testing.B, addr, upstream string) string {
 	config := filepath.Join(b.TempDir(), "router.yaml")
 	yaml := `listeners:
   - {name: bench, address: "` + addr + `", apis: {systemone: {schema: vllm-sr/5.0}}}
@@ -208,7 +226,7 @@ deployments:
 	if err := os.WriteFile(config, []byte(yaml), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	return startProcess(b, "router", addr, exec.Command(bin, "serve", "--config", config))
+	return config
 }
 
 // startReverseProxy re-runs this test binary as reverseProxyMain.

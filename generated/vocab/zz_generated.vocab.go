@@ -1135,7 +1135,7 @@ const (
 	ReasonOverloaded = "overloaded"
 	// The server is starting: its model is loading or running its self-test.
 	ReasonStarting = "starting"
-	// The upstream deployment could not be reached.
+	// The upstream deployment could not be reached: the call could not be sent, or nothing of a reply came back.
 	ReasonUpstreamUnreachable = "upstream_unreachable"
 	// The upstream answered with a body its schema does not define.
 	ReasonInvalidUpstreamReply = "invalid_upstream_reply"
@@ -1143,8 +1143,10 @@ const (
 	ReasonUpstreamRedirect = "upstream_redirect"
 	// The upstream's reply is larger than the body_bytes limit; the Router stopped reading it there.
 	ReasonUpstreamReplyTooLarge = "upstream_reply_too_large"
-	// The upstream's reply broke off before its end: the connection closed or was reset mid-body.
+	// The upstream's reply broke off before its end: the connection closed or was reset after the reply began.
 	ReasonUpstreamReplyCut = "upstream_reply_cut"
+	// The upstream's reply is not well-formed HTTP/1.1: a bad status line, header or chunk, conflicting or unknown framing, more than five informational replies, or a switch of protocols the Router never asked for; the Router closed the connection.
+	ReasonUpstreamMalformedReply = "upstream_malformed_reply"
 	// The upstream refused the call with a 4xx status that does not blame the request (any but 400, 413, 422 and 429): the deployment's configuration is at fault.
 	ReasonUpstreamRefused = "upstream_refused"
 	// The upstream answered with a server error (a 5xx other than 503, 504 and 529, or a 500 that names no failed question).
@@ -1373,11 +1375,12 @@ var Reasons = []table.ErrorReason{
 	{Reason: ReasonUnwritableListing, Description: "The model listing could not be written."},
 	{Reason: ReasonOverloaded, Description: "The server has as many requests in flight as it admits."},
 	{Reason: ReasonStarting, Description: "The server is starting: its model is loading or running its self-test."},
-	{Reason: ReasonUpstreamUnreachable, Description: "The upstream deployment could not be reached."},
+	{Reason: ReasonUpstreamUnreachable, Description: "The upstream deployment could not be reached: the call could not be sent, or nothing of a reply came back."},
 	{Reason: ReasonInvalidUpstreamReply, Description: "The upstream answered with a body its schema does not define."},
 	{Reason: ReasonUpstreamRedirect, Description: "The upstream answered with a redirect (3xx), which the Router never follows."},
 	{Reason: ReasonUpstreamReplyTooLarge, Description: "The upstream's reply is larger than the body_bytes limit; the Router stopped reading it there."},
-	{Reason: ReasonUpstreamReplyCut, Description: "The upstream's reply broke off before its end: the connection closed or was reset mid-body."},
+	{Reason: ReasonUpstreamReplyCut, Description: "The upstream's reply broke off before its end: the connection closed or was reset after the reply began."},
+	{Reason: ReasonUpstreamMalformedReply, Description: "The upstream's reply is not well-formed HTTP/1.1: a bad status line, header or chunk, conflicting or unknown framing, more than five informational replies, or a switch of protocols the Router never asked for; the Router closed the connection."},
 	{Reason: ReasonUpstreamRefused, Description: "The upstream refused the call with a 4xx status that does not blame the request (any but 400, 413, 422 and 429): the deployment's configuration is at fault."},
 	{Reason: ReasonUpstreamServerError, Description: "The upstream answered with a server error (a 5xx other than 503, 504 and 529, or a 500 that names no failed question)."},
 	{Reason: ReasonUpstreamRateLimited, Description: "The upstream answered 429: it is limiting the rate of the Router's calls."},
@@ -1569,186 +1572,188 @@ func ReasonOf(reason string) (table.ErrorReason, bool) {
 		return Reasons[46], true
 	case "upstream_reply_cut":
 		return Reasons[47], true
-	case "upstream_refused":
+	case "upstream_malformed_reply":
 		return Reasons[48], true
-	case "upstream_server_error":
+	case "upstream_refused":
 		return Reasons[49], true
-	case "upstream_rate_limited":
+	case "upstream_server_error":
 		return Reasons[50], true
-	case "upstream_overloaded":
+	case "upstream_rate_limited":
 		return Reasons[51], true
-	case "batch_call_failed":
+	case "upstream_overloaded":
 		return Reasons[52], true
-	case "missing_item":
+	case "batch_call_failed":
 		return Reasons[53], true
-	case "missing_answer":
+	case "missing_item":
 		return Reasons[54], true
-	case "answer_not_object":
+	case "missing_answer":
 		return Reasons[55], true
-	case "answer_without_type":
+	case "answer_not_object":
 		return Reasons[56], true
-	case "answer_type_mismatch":
+	case "answer_without_type":
 		return Reasons[57], true
-	case "unknown_question_error":
+	case "answer_type_mismatch":
 		return Reasons[58], true
-	case "choice_missing":
+	case "unknown_question_error":
 		return Reasons[59], true
-	case "noul_missing":
+	case "choice_missing":
 		return Reasons[60], true
-	case "noul_not_number":
+	case "noul_missing":
 		return Reasons[61], true
-	case "score_missing":
+	case "noul_not_number":
 		return Reasons[62], true
-	case "score_not_number":
+	case "score_missing":
 		return Reasons[63], true
-	case "confidence_not_number":
+	case "score_not_number":
 		return Reasons[64], true
-	case "abstain_probability_not_number":
+	case "confidence_not_number":
 		return Reasons[65], true
-	case "probabilities_missing":
+	case "abstain_probability_not_number":
 		return Reasons[66], true
-	case "probabilities_not_numbers":
+	case "probabilities_missing":
 		return Reasons[67], true
-	case "legend_not_object":
+	case "probabilities_not_numbers":
 		return Reasons[68], true
-	case "box_missing":
+	case "legend_not_object":
 		return Reasons[69], true
-	case "box_edge_missing":
+	case "box_missing":
 		return Reasons[70], true
-	case "input_coverage_unknown":
+	case "box_edge_missing":
 		return Reasons[71], true
-	case "answer_out_of_range":
+	case "input_coverage_unknown":
 		return Reasons[72], true
-	case "answer_key_mismatch":
+	case "answer_out_of_range":
 		return Reasons[73], true
-	case "upstream_invalid_question":
+	case "answer_key_mismatch":
 		return Reasons[74], true
-	case "upstream_invalid_input":
+	case "upstream_invalid_question":
 		return Reasons[75], true
-	case "upstream_invalid_model_output":
+	case "upstream_invalid_input":
 		return Reasons[76], true
-	case "upstream_deadline_exceeded":
+	case "upstream_invalid_model_output":
 		return Reasons[77], true
-	case "upstream_unavailable":
+	case "upstream_deadline_exceeded":
 		return Reasons[78], true
-	case "missing_type":
+	case "upstream_unavailable":
 		return Reasons[79], true
-	case "question_type_not_answered":
+	case "missing_type":
 		return Reasons[80], true
-	case "preset_not_answered":
+	case "question_type_not_answered":
 		return Reasons[81], true
-	case "preset_type_mismatch":
+	case "preset_not_answered":
 		return Reasons[82], true
-	case "span_head_not_answered":
+	case "preset_type_mismatch":
 		return Reasons[83], true
-	case "decision_adapter_not_answered":
+	case "span_head_not_answered":
 		return Reasons[84], true
-	case "over_not_answered":
+	case "decision_adapter_not_answered":
 		return Reasons[85], true
-	case "over_needs_object_state":
+	case "over_not_answered":
 		return Reasons[86], true
-	case "over_unknown_key":
+	case "over_needs_object_state":
 		return Reasons[87], true
-	case "overflow_not_answered":
+	case "over_unknown_key":
 		return Reasons[88], true
-	case "threshold_not_answered":
+	case "overflow_not_answered":
 		return Reasons[89], true
-	case "threshold_out_of_range":
+	case "threshold_not_answered":
 		return Reasons[90], true
-	case "at_not_answered":
+	case "threshold_out_of_range":
 		return Reasons[91], true
-	case "rate_not_answered":
+	case "at_not_answered":
 		return Reasons[92], true
-	case "missing_criteria":
+	case "rate_not_answered":
 		return Reasons[93], true
-	case "criteria_not_allowed":
+	case "missing_criteria":
 		return Reasons[94], true
-	case "bad_noul_criteria":
+	case "criteria_not_allowed":
 		return Reasons[95], true
-	case "too_few_options":
+	case "bad_noul_criteria":
 		return Reasons[96], true
-	case "too_many_options":
+	case "too_few_options":
 		return Reasons[97], true
-	case "too_few_labels":
+	case "too_many_options":
 		return Reasons[98], true
-	case "too_many_labels":
+	case "too_few_labels":
 		return Reasons[99], true
-	case "too_few_levels":
+	case "too_many_labels":
 		return Reasons[100], true
-	case "too_many_levels":
+	case "too_few_levels":
 		return Reasons[101], true
-	case "placeholder_in_question":
+	case "too_many_levels":
 		return Reasons[102], true
-	case "unknown_placeholder":
+	case "placeholder_in_question":
 		return Reasons[103], true
-	case "unplaced_asset":
+	case "unknown_placeholder":
 		return Reasons[104], true
-	case "bad_base64":
+	case "unplaced_asset":
 		return Reasons[105], true
-	case "bad_image":
+	case "bad_base64":
 		return Reasons[106], true
-	case "format_mismatch":
+	case "bad_image":
 		return Reasons[107], true
-	case "image_not_read":
+	case "format_mismatch":
 		return Reasons[108], true
-	case "video_not_read":
+	case "image_not_read":
 		return Reasons[109], true
-	case "too_many_images":
+	case "video_not_read":
 		return Reasons[110], true
-	case "too_many_videos":
+	case "too_many_images":
 		return Reasons[111], true
-	case "image_side_too_small":
+	case "too_many_videos":
 		return Reasons[112], true
-	case "image_side_too_large":
+	case "image_side_too_small":
 		return Reasons[113], true
-	case "image_area_too_small":
+	case "image_side_too_large":
 		return Reasons[114], true
-	case "image_area_too_large":
+	case "image_area_too_small":
 		return Reasons[115], true
-	case "image_file_too_large":
+	case "image_area_too_large":
 		return Reasons[116], true
-	case "video_file_too_large":
+	case "image_file_too_large":
 		return Reasons[117], true
-	case "video_too_long":
+	case "video_file_too_large":
 		return Reasons[118], true
-	case "missing_media":
+	case "video_too_long":
 		return Reasons[119], true
-	case "needs_one_video":
+	case "missing_media":
 		return Reasons[120], true
-	case "unreadable_video":
+	case "needs_one_video":
 		return Reasons[121], true
-	case "at_beyond_video":
+	case "unreadable_video":
 		return Reasons[122], true
-	case "input_too_long":
+	case "at_beyond_video":
 		return Reasons[123], true
-	case "input_truncated":
+	case "input_too_long":
 		return Reasons[124], true
-	case "question_too_long":
+	case "input_truncated":
 		return Reasons[125], true
-	case "scan_budget":
+	case "question_too_long":
 		return Reasons[126], true
-	case "deadline_passed":
+	case "scan_budget":
 		return Reasons[127], true
-	case "request_cancelled":
+	case "deadline_passed":
 		return Reasons[128], true
-	case "engine_failed":
+	case "request_cancelled":
 		return Reasons[129], true
-	case "no_answer":
+	case "engine_failed":
 		return Reasons[130], true
-	case "invalid_question":
+	case "no_answer":
 		return Reasons[131], true
-	case "invalid_input":
+	case "invalid_question":
 		return Reasons[132], true
-	case "max_length_exceeded":
+	case "invalid_input":
 		return Reasons[133], true
-	case "scan_budget_exceeded":
+	case "max_length_exceeded":
 		return Reasons[134], true
-	case "invalid_model_output":
+	case "scan_budget_exceeded":
 		return Reasons[135], true
-	case "deadline_exceeded":
+	case "invalid_model_output":
 		return Reasons[136], true
-	case "unavailable":
+	case "deadline_exceeded":
 		return Reasons[137], true
+	case "unavailable":
+		return Reasons[138], true
 	}
 	return table.ErrorReason{}, false
 }

@@ -106,6 +106,15 @@ func (f *Front) Begin(w http.ResponseWriter, r *http.Request, listenerName strin
 	s.attrs = s.addedBuf[:0]
 	r.Header[HeaderXRequestID] = s.ids[:]
 	r = r.WithContext(context.WithValue(r.Context(), servedKey{}, s))
+	if len(r.TransferEncoding) > 0 {
+		// A chunked request is answered, then its connection closed, so
+		// that no request hidden in its body is ever read: RFC 9112 6.1
+		// says so of a request with both Content-Length and
+		// Transfer-Encoding, and net/http drops the Content-Length before
+		// a handler could tell the two apart (a front end framing by it
+		// would have sent the hidden request as body).
+		w.Header().Set("Connection", "close")
+	}
 	if f.WriteTimeout > 0 {
 		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	}

@@ -169,3 +169,49 @@ func TestRawSocketErrorsAreNets(t *testing.T) {
 		})
 	}
 }
+
+// NothingArrived tells a quiet socket from one with a byte or an end of
+// stream waiting, on raw and on net's own connections, without taking
+// the byte; a connection with no socket is never quiet.
+func TestNothingArrived(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no peek on this system: NothingArrived is always false")
+	}
+	for _, raw := range []bool{true, false} {
+		a, d := socketPair(t, raw)
+		if !NothingArrived(d) {
+			t.Fatalf("raw %v: a fresh connection is not quiet", raw)
+		}
+		if _, err := a.Write([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		waitUntil(t, func() bool { return !NothingArrived(d) })
+		got := make([]byte, 1)
+		if _, err := io.ReadFull(d, got); err != nil || got[0] != 'x' {
+			t.Fatalf("raw %v: the byte peeked at is gone: %q %v", raw, got, err)
+		}
+		if !NothingArrived(d) {
+			t.Fatalf("raw %v: not quiet once the byte was read", raw)
+		}
+		a.Close()
+		waitUntil(t, func() bool { return !NothingArrived(d) })
+	}
+	p, q := net.Pipe()
+	defer p.Close()
+	defer q.Close()
+	if NothingArrived(p) {
+		t.Error("a pipe has no socket to ask, and must not be called quiet")
+	}
+}
+
+// waitUntil polls cond for up to 2 s: a loopback byte or FIN arrives in
+// microseconds, but not synchronously.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("the condition did not hold within 2 s")
+}

@@ -2,15 +2,19 @@ package router
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptrace"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
@@ -34,6 +38,9 @@ type httpCaller struct {
 	metrics *Metrics
 	// log gets each failed call with the upstream's words.
 	log *slog.Logger
+	// callTimeout bounds a call of Go's client whose context has no
+	// deadline; zero is defaultCallTimeout (upstream.go).
+	callTimeout time.Duration
 }
 
 var _ engine.Caller = (*httpCaller)(nil)
@@ -156,6 +163,13 @@ func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 			return c.conns.send(ctx, t, call, requestID)
 		}
 	}
+	if _, has := ctx.Deadline(); !has {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cmp.Or(c.callTimeout, defaultCallTimeout))
+		defer cancel()
+	}
+	var replied atomic.Bool // a byte of the reply came: a failure is not unreachable
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotFirstResponseByte: func() { replied.Store(true) }})
 	req, err := http.NewRequestWithContext(ctx, call.Method, call.URL, bytes.NewReader(call.Body))
 	if err != nil {
 		return tc.WireReply{Err: err}
@@ -168,6 +182,9 @@ func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 	}
 	resp, err := c.client.Do(req)
 	if err != nil {
+		if replied.Load() && ctx.Err() == nil && !isTimeout(err) {
+			err = clientReplyFailure(err)
+		}
 		return tc.WireReply{Err: err}
 	}
 	defer resp.Body.Close()
@@ -179,6 +196,16 @@ func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 		return tc.WireReply{Err: err}
 	}
 	return tc.WireReply{Status: resp.StatusCode, Header: resp.Header, Body: body}
+}
+
+// clientReplyFailure is why net/http's client could not read a reply
+// that had begun to come: cut short, else not well-formed (its errors
+// for a bad head are not typed).
+func clientReplyFailure(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return errors.Join(tc.ErrReplyCut, err)
+	}
+	return fmt.Errorf("%w: %w", tc.ErrReplyMalformed, err)
 }
 
 // replyBody reads a reply's body whose length is length (-1: not
@@ -195,9 +222,14 @@ func replyBody(ctx context.Context, r io.Reader, length int64) ([]byte, error) {
 		b.Grow(int(length) + bytes.MinRead)
 	}
 	_, err := b.ReadFrom(io.LimitReader(r, maxReplyBytes))
+	if err != nil {
+		err = chunkError(err) // net/http's client reads chunks with the same reader
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
+	case errors.Is(err, tc.ErrReplyMalformed):
+		return nil, err
 	case err != nil:
 		return nil, errors.Join(tc.ErrReplyCut, err)
 	case int64(b.Len()) >= maxReplyBytes:
@@ -233,8 +265,9 @@ const maxLoggedReply = 512
 // logFailure logs a call that got no reply or a non-2xx one, with what
 // the upstream said: its status, the transport error, the redirect's
 // target and an excerpt of its body. These are the upstream's words, kept
-// to the log; no client gets them. The body of a refusal that blames the
-// request (400, 413, 422) is not logged: it may echo request values (the
+// to the log; no client gets them. A refusal that blames the request
+// (400, 413, 422) is the client's doing, not the upstream's: it is logged
+// at INFO, and its body is not logged, as it may echo request values (the
 // standard's 422 items carry the offending input).
 func (c *httpCaller) logFailure(ctx context.Context, deployment string, reply *tc.WireReply) {
 	attrs := []slog.Attr{slog.String("deployment", deployment), slog.Int("upstream_status", reply.Status)}
@@ -247,6 +280,10 @@ func (c *httpCaller) logFailure(ctx context.Context, deployment string, reply *t
 	if len(reply.Body) > 0 && !blamesRequest(reply.Status) {
 		excerpt := reply.Body[:min(len(reply.Body), maxLoggedReply)]
 		attrs = append(attrs, slog.String("upstream_body", strings.ToValidUTF8(string(excerpt), "\ufffd")))
+	}
+	if blamesRequest(reply.Status) {
+		c.log.LogAttrs(ctx, slog.LevelInfo, "upstream refused the request", attrs...)
+		return
 	}
 	c.log.LogAttrs(ctx, slog.LevelWarn, "upstream call failed", attrs...)
 }

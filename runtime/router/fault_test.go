@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -134,7 +135,7 @@ func faultCases() []faultCase {
 }
 
 // TestUpstreamFaults runs every fault through the Router's vllm-sr/5.0
-// listener.
+// listener, each followed by two ordinary calls on the same route.
 func TestUpstreamFaults(t *testing.T) {
 	e := newFaultEnv(t)
 	readDuring := map[string]int64{} // the bytes the Router read from its upstream during a case
@@ -161,6 +162,15 @@ func TestUpstreamFaults(t *testing.T) {
 					t.Errorf("the error does not name the deployment: %s", resp.body)
 				}
 			}
+			if c.model == "" { // the calls after a fault on the same route get their own answers
+				for range 2 {
+					id := nextID.Add(1)
+					body := `{"model":"faulty","state":"id:` + strconv.Itoa(int(id)) + `","questions":{"q":{"type":"noul","instructions":"Is it?"}}}`
+					if got := outcome(postNoFollow(t, e.run.URL("public5")+"/v1/systemone", body), int(id)); got != "own" {
+						t.Errorf("an ordinary call after the fault got %s", got)
+					}
+				}
+			}
 		})
 	}
 	t.Run("redirects are never followed", func(t *testing.T) {
@@ -178,6 +188,21 @@ func TestUpstreamFaults(t *testing.T) {
 		}
 		if limit := int64(32 * mib); chunked < limit || chunked > limit+mib {
 			t.Errorf("a chunked 100 MiB reply: the Router read %d bytes, want the 32 MiB limit and at most 1 MiB more", chunked)
+		}
+	})
+	t.Run("refusals that blame the request are not logged as failures", func(t *testing.T) {
+		refused := 0
+		for line := range strings.SplitSeq(e.log.String(), "\n") {
+			if !strings.Contains(line, "upstream_status=400") && !strings.Contains(line, "upstream_status=422") {
+				continue
+			}
+			refused++
+			if !strings.Contains(line, "level=INFO") || !strings.Contains(line, `msg="upstream refused the request"`) {
+				t.Errorf("a refusal of the request is logged as %q", line)
+			}
+		}
+		if refused < 2 {
+			t.Errorf("%d log lines of the 400 and 422 faults, want 2", refused)
 		}
 	})
 	t.Run("the upstream's words are in the log", func(t *testing.T) {
@@ -249,6 +274,9 @@ func checkFault(t *testing.T, resp response, c faultCase) {
 		}
 	}
 }
+
+// nextID numbers the suite's ordinary calls.
+var nextID atomic.Int32
 
 // postNoFollow posts body to url with a client that follows no redirect,
 // so a redirect the Router relayed would show as one.

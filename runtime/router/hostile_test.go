@@ -3,6 +3,7 @@ package router_test
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -66,6 +67,11 @@ func TestHostileInputs(t *testing.T) {
 	t.Run("whole-body client reads the 413", func(t *testing.T) {
 		for _, chunked := range []bool{false, true} {
 			testkit.CheckWholeBodyClient(t, run.URL("h5")+vocab.PathSystemone, chunked)
+		}
+	})
+	t.Run("request smuggling", func(t *testing.T) {
+		for _, l := range listeners {
+			testkit.RunSmuggling(t, strings.TrimPrefix(run.URL(l.name), "http://"), vocab.PathSystemone, testkit.SmugglingBody, "/v1/models")
 		}
 	})
 	cancel()

@@ -2,9 +2,11 @@ package router
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"strconv"
@@ -26,32 +28,43 @@ import (
 // What it speaks is the subset of HTTP/1.1 a System One reply needs:
 // readReplyHead (upstream_reply.go, fuzzed against net/http's
 // ReadResponse) parses the status, headers and body framing (length,
-// chunked, or to the end of the connection), 1xx answers are skipped, a redirect is returned unread (the Router follows none) and a
-// connection is reused only after a reply read whole that did not ask to
-// close it. Other schemes (https) go through the Router's http.Client.
+// chunked, or to the end of the connection), at most five 1xx answers
+// are skipped, a redirect is returned unread (the Router follows none).
+// Other schemes (https) go through the Router's http.Client.
 //
 // Invariants: a connection is in the idle pool or owned by exactly one
-// call; a call's connection has the call's deadline, and the call's
-// context being done (the client gone, shutdown) unblocks its reads and
-// writes; a reply is read no further than maxReplyBytes.
+// call; a call's connection has the call's deadline (the context's, else
+// defaultCallTimeout), and the call's context being done (the client
+// gone, shutdown) unblocks its reads and writes; a reply is read no
+// further than maxReplyBytes. A reply is only ever read by the call that
+// asked for it: a connection goes back to the pool only after a reply
+// read whole, framed plainly and followed by nothing (keep), and is taken
+// from it only when nothing arrived while it was idle (reusable); the
+// bytes of a reply the upstream sent late, a second reply, a 408 or an
+// end of stream, close it instead.
 type upstreamConns struct {
 	maxIdle int // idle connections kept per host
 	// dial opens a connection; nil is a net.Dialer's DialContext.
-	dial    func(ctx context.Context, network, addr string) (net.Conn, error)
-	mu      sync.Mutex
-	idle    map[string][]*upstreamConn // by host:port, most recently used last
-	targets sync.Map                   // call URL → *upstreamTarget, parsed once
-	closed  bool
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// callTimeout bounds a call whose context has no deadline; zero is
+	// defaultCallTimeout.
+	callTimeout time.Duration
+	mu          sync.Mutex
+	idle        map[string][]*upstreamConn // by host:port, most recently used last
+	targets     sync.Map                   // call URL → *upstreamTarget, parsed once
+	closed      bool
 }
 
-// Bounds of the idle pool.
+// Bounds of the idle pool and of a call.
 const (
 	// maxIdleAge is how long a connection may have been idle and still be
 	// used: well under the idle timeouts of servers (vllm-srun's is
 	// 120 s), so a call rarely meets one the server is closing.
 	maxIdleAge = 30 * time.Second
-	// maxReplyWait bounds a call whose context has no deadline.
-	maxReplyWait = 10 * time.Minute
+	// defaultCallTimeout bounds an upstream call that has no deadline of
+	// its own (no deadline_ms from the client, no max_deadline_ms on the
+	// listener): a stalled upstream frees its caller within it.
+	defaultCallTimeout = 30 * time.Second
 )
 
 type upstreamConn struct {
@@ -101,10 +114,12 @@ func (u *upstreamConns) target(rawURL string) (*upstreamTarget, error) {
 }
 
 // send makes one call to a plain-HTTP target, as httpCaller.send does
-// with an http.Client. A connection taken from the idle pool that fails
-// before a byte of reply came (the server closed it while it was idle) is
-// replaced by a new one once; the call is sent again, which System One
-// calls allow: they decide, they change nothing.
+// with an http.Client. When a connection taken from the idle pool turns
+// out to have been closed by the upstream while it was idle (nothing of a
+// reply came before the connection ended, or the reply is a 408, the
+// server's own idle timeout racing the call), the call is sent once more
+// on a new connection, as net/http's client does; System One calls allow
+// it: they decide, they change nothing.
 func (u *upstreamConns) send(ctx context.Context, t *upstreamTarget, call *tc.WireCall, requestID string) tc.WireReply {
 	for attempt := 0; ; attempt++ {
 		conn, reused, err := u.get(ctx, t.hostPort)
@@ -117,18 +132,28 @@ func (u *upstreamConns) send(ctx context.Context, t *upstreamTarget, call *tc.Wi
 			return reply
 		}
 		conn.Close()
-		if reply.Err == nil || !reused || conn.read > 0 || ctx.Err() != nil || attempt > 0 || isTimeout(reply.Err) {
+		if attempt > 0 || !reused || ctx.Err() != nil || !closedWhileIdle(reply, conn) {
 			return reply
 		}
 	}
 }
 
+// closedWhileIdle says whether reply, on a connection taken from the idle
+// pool, shows that the upstream had closed that connection: the call got
+// nothing back before the connection ended, or a 408.
+func closedWhileIdle(reply tc.WireReply, conn *upstreamConn) bool {
+	if reply.Err != nil {
+		return conn.read == 0 && !isTimeout(reply.Err)
+	}
+	return reply.Status == http.StatusRequestTimeout
+}
+
 // roundTrip writes the call and reads its reply on conn; keep says conn
-// is clean for the next call.
+// is clean for the next call (readReply).
 func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *upstreamTarget, call *tc.WireCall, requestID string) (reply tc.WireReply, keep bool) {
 	deadline, has := ctx.Deadline()
 	if !has {
-		deadline = time.Now().Add(maxReplyWait)
+		deadline = time.Now().Add(cmp.Or(u.callTimeout, defaultCallTimeout))
 	}
 	if err := conn.SetDeadline(deadline); err != nil {
 		return tc.WireReply{Err: err}, false
@@ -147,9 +172,16 @@ func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *up
 	if err := listener.WriteBuffers(conn.Conn, conn.head, call.Body); err != nil {
 		return tc.WireReply{Err: noReplyCause(ctx, err)}, false
 	}
+	return readReply(ctx, conn)
+}
+
+// readReply reads the reply to the call just written on conn; keep says
+// the reply was read whole, framed plainly, and nothing follows it in the
+// buffer (FuzzReplyFraming: a kept connection is at the reply's end).
+func readReply(ctx context.Context, conn *upstreamConn) (reply tc.WireReply, keep bool) {
 	head, err := readReplyHead(conn.br)
 	if err != nil {
-		return tc.WireReply{Err: noReplyCause(ctx, err)}, false
+		return tc.WireReply{Err: headFailure(ctx, err, conn.read)}, false
 	}
 	if head.status >= 300 && head.status <= 399 {
 		return tc.WireReply{Status: head.status, Header: head.header}, false
@@ -163,6 +195,20 @@ func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *up
 	}
 	keep = !head.close && conn.br.Buffered() == 0
 	return tc.WireReply{Status: head.status, Header: head.header, Body: body}, keep
+}
+
+// headFailure is why a reply's head could not be read, read bytes into
+// it: a head that is not well-formed is that; else the call's deadline or
+// context, a reply cut once it began, or (nothing came back) the error
+// itself, the upstream unreachable.
+func headFailure(ctx context.Context, err error, read int64) error {
+	switch {
+	case errors.Is(err, tc.ErrReplyMalformed):
+		return err
+	case ctx.Err() != nil || isTimeout(err) || read == 0:
+		return noReplyCause(ctx, err)
+	}
+	return errors.Join(tc.ErrReplyCut, err)
 }
 
 // errRequestHeader is a call with a header that is not a valid field.
@@ -201,20 +247,14 @@ func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, requestID
 	return append(b, "\r\n\r\n"...), true
 }
 
-// get is an idle connection to hostPort no older than maxIdleAge, or a
-// new one.
+// get is a reusable idle connection to hostPort, or a new one.
 func (u *upstreamConns) get(ctx context.Context, hostPort string) (conn *upstreamConn, reused bool, err error) {
-	u.mu.Lock()
-	for pool := u.idle[hostPort]; len(pool) > 0; pool = u.idle[hostPort] {
-		conn = pool[len(pool)-1]
-		u.idle[hostPort] = pool[:len(pool)-1]
-		if time.Since(conn.idleSince) < maxIdleAge {
-			u.mu.Unlock()
+	for conn = u.takeIdle(hostPort); conn != nil; conn = u.takeIdle(hostPort) {
+		if conn.reusable() {
 			return conn, true, nil
 		}
 		conn.Close()
 	}
-	u.mu.Unlock()
 	dial := u.dial
 	if dial == nil {
 		dial = (&net.Dialer{}).DialContext
@@ -224,6 +264,28 @@ func (u *upstreamConns) get(ctx context.Context, hostPort string) (conn *upstrea
 		return nil, false, err
 	}
 	return newUpstreamConn(listener.RawSocket(c)), false, nil
+}
+
+// takeIdle takes the most recently used idle connection to hostPort out
+// of the pool; nil when there is none.
+func (u *upstreamConns) takeIdle(hostPort string) *upstreamConn {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	pool := u.idle[hostPort]
+	if len(pool) == 0 {
+		return nil
+	}
+	conn := pool[len(pool)-1]
+	u.idle[hostPort] = pool[:len(pool)-1]
+	return conn
+}
+
+// reusable says whether an idle connection may carry the next call: it
+// has not been idle past maxIdleAge, and nothing arrived on it while it
+// was (listener.NothingArrived): no late bytes of a reply, no unasked
+// reply, no 408, no end of stream.
+func (c *upstreamConn) reusable() bool {
+	return time.Since(c.idleSince) < maxIdleAge && listener.NothingArrived(c.Conn)
 }
 
 func newUpstreamConn(c net.Conn) *upstreamConn {

@@ -4,11 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/textproto"
 	"strconv"
+
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // replyHead is what the Router needs of an upstream reply's status line
@@ -20,31 +24,51 @@ type replyHead struct {
 	status  int
 	length  int64 // -1: not given
 	chunked bool
-	close   bool // the connection ends after this reply
-	header  http.Header
+	// close: the connection ends after this reply, because the reply says
+	// so, its body runs to the connection's end, or its framing was
+	// ambiguous or unusual (both a length and chunked, two equal lengths,
+	// a length or chunked on an informational reply, a 204 or 304), which
+	// a reply of an honest upstream never is and a smuggled one is.
+	close  bool
+	header http.Header
 }
 
 // Bounds of a reply head: a head over them is malformed.
 const (
 	maxReplyHeadBytes = 64 << 10
 	maxReplyHeaders   = 100
+	// maxInformational is how many informational (1xx) replies may come
+	// before the final one, as net/http's client allows.
+	maxInformational = 5
 )
 
-var errReplyHead = errors.New("router: malformed upstream reply head")
+// errReplyHead is a reply head, or a chunk, that is not well-formed.
+var errReplyHead = fmt.Errorf("%w (the head or a chunk)", tc.ErrReplyMalformed)
 
-// readReplyHead reads the head of the final reply, skipping informational
-// (1xx) ones. It accepts what net/http's ReadResponse accepts of the
-// replies a System One upstream sends: HTTP/1.0 and 1.1, a length or
-// chunked framing (chunked wins over a length, as RFC 9112 says, and the
-// connection is then not reused), and refuses a head that is malformed,
-// an obsolete folded line, conflicting lengths, or one over the bounds.
+// readReplyHead reads the head of the final reply, skipping up to
+// maxInformational informational (1xx) ones. It accepts what net/http's
+// ReadResponse accepts of the replies a System One upstream sends:
+// HTTP/1.0 and 1.1, a length or chunked framing (chunked wins over a
+// length, as RFC 9112 says), and refuses a head that is malformed, an
+// obsolete folded line, conflicting lengths, two Transfer-Encodings, an
+// unknown coding, a switch of protocols (the Router asks for none), or
+// one over the bounds.
 func readReplyHead(br *bufio.Reader) (replyHead, error) {
-	for {
+	unusual := false
+	for range maxInformational + 1 {
 		h, err := readOneHead(br)
-		if err != nil || h.status >= 200 || h.status == http.StatusSwitchingProtocols {
+		switch {
+		case err != nil:
 			return h, err
+		case h.status == http.StatusSwitchingProtocols:
+			return h, errReplyHead
+		case h.status >= 200:
+			h.close = h.close || unusual
+			return h, nil
 		}
+		unusual = unusual || h.close
 	}
+	return replyHead{}, errReplyHead
 }
 
 func readOneHead(br *bufio.Reader) (replyHead, error) {
@@ -66,7 +90,7 @@ func readOneHead(br *bufio.Reader) (replyHead, error) {
 	}
 	h.status = code
 	http10 := line[7] == '0'
-	keepAlive := false
+	keepAlive, lengths, codings := false, 0, 0
 	success := code >= 200 && code <= 299
 	if !success {
 		h.header = http.Header{}
@@ -97,9 +121,10 @@ func readOneHead(br *bufio.Reader) (replyHead, error) {
 				return h, errReplyHead
 			}
 			h.length = n
+			lengths++
 		case asciiEqualFold(name, "Transfer-Encoding"):
-			if !asciiEqualFold(value, "chunked") {
-				return h, errReplyHead // no other coding is sent to the Router
+			if codings++; codings > 1 || !asciiEqualFold(value, "chunked") {
+				return h, errReplyHead // one coding, chunked: all net/http's client takes
 			}
 			h.chunked = true
 		case asciiEqualFold(name, "Connection"):
@@ -114,13 +139,19 @@ func readOneHead(br *bufio.Reader) (replyHead, error) {
 	if h.chunked && http10 {
 		return h, errReplyHead // HTTP/1.0 has no chunked framing
 	}
-	if h.chunked && h.length >= 0 {
-		h.length, h.close = -1, true
+	if lengths > 1 || h.chunked && h.length >= 0 {
+		h.close = true
+	}
+	if h.chunked {
+		h.length = -1
 	}
 	if http10 && !keepAlive {
 		h.close = true
 	}
 	if code == http.StatusNoContent || code == http.StatusNotModified || code < 200 {
+		// No body, whatever the head says; a head that frames one anyway
+		// leaves bytes no reply owns, so the connection ends here.
+		h.close = h.close || h.chunked || h.length > 0
 		h.length, h.chunked = 0, false
 	}
 	if !h.chunked && h.length < 0 {
@@ -172,7 +203,7 @@ type chunkedBody struct {
 func (c *chunkedBody) Read(p []byte) (int, error) {
 	n, err := c.chunks.Read(p)
 	if err != io.EOF {
-		return n, err
+		return n, chunkError(err)
 	}
 	for size := 0; ; {
 		line, err := c.br.ReadSlice('\n')
@@ -189,6 +220,17 @@ func (c *chunkedBody) Read(p []byte) (int, error) {
 			return n, errReplyHead // not a trailer field ending in CRLF (nor a bare LF ending the section)
 		}
 	}
+}
+
+// chunkError is an error of the chunked reader: the connection's own
+// (it ended, was reset, or its deadline passed) as it is, anything else
+// being the reader's refusal of a chunk that is not well-formed.
+func chunkError(err error) error {
+	var netErr net.Error
+	if err == nil || errors.Is(err, tc.ErrReplyMalformed) || errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &netErr) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", errReplyHead, err)
 }
 
 // headError is err, an end of input being a reply cut short.

@@ -3,10 +3,14 @@ package router
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"io"
+	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // replyHeadSeeds are reply heads and bodies of every framing, and
@@ -106,4 +110,92 @@ func FuzzReplyHead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw string) {
 		checkReplyHeadAgainstNetHTTP(t, raw)
 	})
+}
+
+// framingSeeds add to replyHeadSeeds replies followed by bytes no call
+// asked for, and the framings a connection must not be kept after.
+var framingSeeds = []string{
+	"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",
+	"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}garbage",
+	"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n\r\n",
+	"HTTP/1.1 200 OK\r\nContent-Length: 40\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+	"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}",
+	"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+	"HTTP/1.1 204 No Content\r\nContent-Length: 2\r\n\r\n{}",
+	"HTTP/1.1 100 Continue\r\nContent-Length: 2\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",
+	"HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",
+	"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+}
+
+// bytesConn is a connection whose peer sent exactly the bytes of r, and
+// then nothing more: what is left in r is what would arrive next.
+type bytesConn struct{ r *strings.Reader }
+
+func (c *bytesConn) Read(p []byte) (int, error)       { return c.r.Read(p) }
+func (c *bytesConn) Write(p []byte) (int, error)      { return len(p), nil }
+func (c *bytesConn) Close() error                     { return nil }
+func (c *bytesConn) LocalAddr() net.Addr              { return &net.TCPAddr{} }
+func (c *bytesConn) RemoteAddr() net.Addr             { return &net.TCPAddr{} }
+func (c *bytesConn) SetDeadline(time.Time) error      { return nil }
+func (c *bytesConn) SetReadDeadline(time.Time) error  { return nil }
+func (c *bytesConn) SetWriteDeadline(time.Time) error { return nil }
+
+// checkFraming: after reading one reply from raw, the connection is kept
+// only when it is positioned exactly at the reply's end, with nothing
+// after it (raw is all the upstream sent, so any byte left is one no call
+// asked for), and net/http reads the same reply ending at the same place
+// on a connection it would keep too.
+func checkFraming(t *testing.T, raw string) {
+	t.Helper()
+	peer := &bytesConn{r: strings.NewReader(raw)}
+	conn := newUpstreamConn(peer)
+	reply, keep := readReply(context.Background(), conn)
+	if !keep {
+		return // closing the connection is always safe
+	}
+	if left := peer.r.Len() + conn.br.Buffered(); left > 0 {
+		t.Fatalf("kept a connection with %d bytes after the reply: %q", left, raw)
+	}
+	br := bufio.NewReader(strings.NewReader(raw))
+	resp, err := http.ReadResponse(br, &http.Request{Method: http.MethodPost})
+	for err == nil && resp.StatusCode < 200 {
+		resp, err = http.ReadResponse(br, &http.Request{Method: http.MethodPost})
+	}
+	if err != nil {
+		t.Fatalf("kept the connection after a reply net/http refuses (%v): %q", err, raw)
+	}
+	body, err := io.ReadAll(resp.Body)
+	switch {
+	case err != nil:
+		t.Fatalf("kept the connection after a body net/http cannot read (%v): %q", err, raw)
+	case resp.Close || resp.ContentLength < 0 && len(resp.TransferEncoding) == 0:
+		t.Fatalf("kept a connection net/http would close: %q", raw)
+	case br.Buffered() > 0:
+		t.Fatalf("net/http ends the reply %d bytes before the end, where the Router kept reading: %q", br.Buffered(), raw)
+	case resp.StatusCode != reply.Status || !bytes.Equal(body, reply.Body):
+		t.Fatalf("%q: got %d %q, net/http %d %q", raw, reply.Status, reply.Body, resp.StatusCode, body)
+	}
+}
+
+// TestFramingSeedsKeepOnlyAtTheEnd runs checkFraming on every seed, and
+// checks the plain ones are kept (so the property is not met by closing
+// every connection).
+func TestFramingSeedsKeepOnlyAtTheEnd(t *testing.T) {
+	for _, raw := range append(slices.Clone(replyHeadSeeds), framingSeeds...) {
+		checkFraming(t, raw)
+	}
+	for _, raw := range replyHeadSeeds[:2] {
+		if _, keep := readReply(context.Background(), newUpstreamConn(&bytesConn{r: strings.NewReader(raw)})); !keep {
+			t.Errorf("a plain reply's connection is not kept: %q", raw)
+		}
+	}
+}
+
+// FuzzReplyFraming: whatever an upstream sends, reading one reply leaves
+// the connection closed or exactly at the reply's end (checkFraming).
+func FuzzReplyFraming(f *testing.F) {
+	for _, s := range append(slices.Clone(replyHeadSeeds), framingSeeds...) {
+		f.Add(s)
+	}
+	f.Fuzz(checkFraming)
 }

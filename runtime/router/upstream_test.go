@@ -238,3 +238,62 @@ func TestUpstreamConnsRefuseAnInvalidHeader(t *testing.T) {
 		t.Errorf("the upstream got %d requests", n)
 	}
 }
+
+// A 408 on a kept connection is the upstream's idle timeout racing the
+// call: the call is sent once more, on a new connection, and answered.
+func TestUpstreamConnsRetryA408OnAKeptConnection(t *testing.T) {
+	up := newRawUpstream(t, func(n int32) (string, bool) {
+		if n == 2 {
+			return "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", true
+		}
+		return okReply, false
+	})
+	conns := upstreamConns{maxIdle: 4}
+	defer conns.close()
+	for i := range 2 {
+		if r := sendTo(t, &conns, context.Background(), up.url()); r.Err != nil || r.Status != 200 {
+			t.Fatalf("call %d: reply %d %v", i, r.Status, r.Err)
+		}
+	}
+	if n, c := up.requests.Load(), up.accepted.Load(); n != 3 || c != 2 {
+		t.Errorf("%d requests on %d connections, want 3 on 2 (the 408's call sent again on a new one)", n, c)
+	}
+}
+
+// A 408 on a new connection is the upstream's answer to this call: it is
+// not sent again.
+func TestUpstreamConnsDoNotRetryA408OnANewConnection(t *testing.T) {
+	up := newRawUpstream(t, func(int32) (string, bool) {
+		return "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", true
+	})
+	conns := upstreamConns{maxIdle: 4}
+	defer conns.close()
+	if r := sendTo(t, &conns, context.Background(), up.url()); r.Status != http.StatusRequestTimeout {
+		t.Errorf("reply %d %v, want the 408", r.Status, r.Err)
+	}
+	if n := up.requests.Load(); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+}
+
+// A call with no deadline of its own is bounded by the call timeout, on
+// the Router's own connections and on Go's client alike.
+func TestCallsWithoutADeadlineAreBounded(t *testing.T) {
+	up := newRawUpstream(t, func(int32) (string, bool) { return "", false }) // never answers
+	const bound = 200 * time.Millisecond
+	conns := &upstreamConns{maxIdle: 4, callTimeout: bound}
+	defer conns.close()
+	client := &httpCaller{client: &http.Client{}, callTimeout: bound}
+	for name, send := range map[string]func() tc.WireReply{
+		"own connections": func() tc.WireReply { return sendTo(t, conns, context.Background(), up.url()) },
+		"Go's client": func() tc.WireReply {
+			return client.send(context.Background(), &tc.WireCall{Method: http.MethodPost, URL: up.url(), Body: []byte(`{}`)})
+		},
+	} {
+		start := time.Now()
+		r := send()
+		if took := time.Since(start); !errors.Is(r.Err, context.DeadlineExceeded) || took < bound || took > bound+2*time.Second {
+			t.Errorf("%s: err %v after %v, want the deadline after %v", name, r.Err, took, bound)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package srun_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -41,4 +42,15 @@ func TestWholeBodyClientReads413(t *testing.T) {
 func TestConcurrentGzipBombs(t *testing.T) {
 	s := start(t, srun.Config{})
 	testkit.CheckConcurrentBombs(t, s.url+vocab.PathSystemone)
+}
+
+// TestRequestSmuggling: a request framed both by its length and as
+// chunked is answered alone and its connection closed, on both schemas.
+func TestRequestSmuggling(t *testing.T) {
+	for _, schema := range []table.SchemaID{table.SchemaVllmSR50, table.SchemaVllmSR40} {
+		t.Run(string(schema), func(t *testing.T) {
+			s := start(t, srun.Config{Model: testkit.HostileModel, Schema: schema})
+			testkit.RunSmuggling(t, strings.TrimPrefix(s.url, "http://"), vocab.PathSystemone, testkit.SmugglingBody, vocab.PathModels)
+		})
+	}
 }

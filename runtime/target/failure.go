@@ -17,20 +17,23 @@ const codeUnavailable ir.ErrorCode = vocab.CodeUnavailable
 
 // NoReplyError is the error body of a call that got no reply it could
 // read whole: 504 when err is (or wraps) context.DeadlineExceeded, the
-// caller's deadline having passed; 502 upstream_error for a reply over
-// the body limit (ErrReplyTooLarge) or cut off mid-body (ErrReplyCut);
-// else 503 unavailable, the upstream unreachable (refused, reset before
-// it answered). It never carries err's text, which may name hosts or
-// addresses.
+// call's deadline having passed; 502 upstream_error for a reply over the
+// body limit (ErrReplyTooLarge), cut off after it began (ErrReplyCut) or
+// not well-formed (ErrReplyMalformed), none with Retry-After: retrying a
+// broken upstream soon helps nobody; else 503 unavailable, the upstream
+// unreachable (the call could not be sent, or nothing of a reply came
+// back). It never carries err's text, which may name hosts or addresses.
 func NoReplyError(err error) *ir.ErrorBody {
 	switch {
 	case errors.Is(err, ErrReplyTooLarge):
 		return upstreamFailedReading(vocab.ReasonUpstreamReplyTooLarge)
+	case errors.Is(err, ErrReplyMalformed):
+		return upstreamFailedReading(vocab.ReasonUpstreamMalformedReply)
 	case errors.Is(err, ErrReplyCut):
 		return upstreamFailedReading(vocab.ReasonUpstreamReplyCut)
 	case errors.Is(err, context.DeadlineExceeded):
 		return &ir.ErrorBody{Status: http.StatusGatewayTimeout, Code: ir.ErrorQuestionFailed, Reason: string(ir.QuestionErrorDeadlineExceeded),
-			Message: "the upstream call did not answer before the caller's deadline"}
+			Message: "the upstream call did not answer before its deadline"}
 	}
 	return &ir.ErrorBody{Status: http.StatusServiceUnavailable, Code: codeUnavailable, Reason: vocab.ReasonUpstreamUnreachable,
 		Message: "the upstream deployment could not be reached"}

@@ -30,9 +30,12 @@ var (
 	// ErrReplyTooLarge: the reply is larger than the body limit, and was
 	// not read past it.
 	ErrReplyTooLarge = errors.New("target: the upstream reply is larger than the body limit")
-	// ErrReplyCut: the reply broke off mid-body (the connection closed or
-	// was reset).
+	// ErrReplyCut: the reply broke off after it began (the connection
+	// closed or was reset mid-head or mid-body).
 	ErrReplyCut = errors.New("target: the upstream reply broke off before its end")
+	// ErrReplyMalformed: the reply is not well-formed HTTP/1.1 (its status
+	// line, a header, its framing or a chunk); its connection was closed.
+	ErrReplyMalformed = errors.New("target: the upstream reply is not well-formed HTTP/1.1")
 )
 
 // Error is the Router's answer to a non-2xx reply of a call carrying

@@ -1,0 +1,10 @@
+//go:build !unix
+
+package listener
+
+import "net"
+
+// NothingArrived cannot peek at a socket here, so it never says nothing
+// arrived: a caller that cannot tell must assume something did (the
+// Router then reuses no upstream connection).
+func NothingArrived(net.Conn) bool { return false }
