@@ -66,11 +66,8 @@ func (internalCodec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics
 	var url string
 	var body []byte
 	if len(b.Items) == 1 {
-		r := b.Items[0].Request
-		r.Model = &model
-		r.Options = cmp.Or(r.Options, b.Options)
 		url = base + vocab.PathDecisions
-		body, err = internalwire.EncodeRequest(&r)
+		body, err = decisionsBody(b.Items[0].Request, model, b.Options)
 	} else {
 		bundle := ir.Batch{Model: &model, Layout: b.Layout, Items: make([]ir.BatchItem, len(b.Items))}
 		for i := range b.Items {

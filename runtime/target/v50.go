@@ -27,6 +27,13 @@ import (
 // options differ are refused. The long-context flag is the standard's
 // header.
 //
+// A batch with an item whose reading no 5.0 request spells (Only40: a
+// vllm-sr/4.0 client's media overlap or preset-only question) goes instead
+// in the internal form, one POST /v1/decisions call per item under the
+// target's max_concurrency (planDecisions): the native endpoint every
+// vllm-sr/5.0 server serves, lossless, so the model reads each request as
+// a 4.0 runtime reads it.
+//
 // The reply is the batch response, each item's response read with the
 // extension members. A failed batch names the failing request as its
 // state: that item carries the error, and the call's other items, left
@@ -64,8 +71,12 @@ func (v50Codec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
 	return v50Reader.Listing(status, body)
 }
 
-// Plan writes b as one batch call.
+// Plan writes b as one batch call, or, when an item has a reading only the
+// internal form spells, as one /v1/decisions call per item.
 func (v50Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, error) {
+	if slices.ContainsFunc(b.Items, func(it ir.BatchItem) bool { return Only40(&it.Request) }) {
+		return planDecisions(b, t, p)
+	}
 	base, err := OneCallBase(b, t)
 	if err != nil {
 		return Plan{}, nil, err
@@ -152,11 +163,15 @@ func sameOptions(a, b *ir.Options) bool {
 	return reflect.DeepEqual(x, y)
 }
 
-// DecodeReply reads the batch call's reply into each item's result.
+// DecodeReply reads the batch call's reply into each item's result, or a
+// /v1/decisions call's into its one item's.
 func (v50Codec) DecodeReply(p Plan, call WireCall, reply WireReply) ([]ItemResult, error) {
 	items, ok := CallItems(&p, &call)
 	if !ok {
 		return nil, ErrCallNotInPlan
+	}
+	if isDecisionsCall(&call) {
+		return internalReader.SingleResults(&p, &call, items[0], &reply), nil
 	}
 	return v50Reader.BatchResults(&p, &call, items, &reply), nil
 }
