@@ -9,7 +9,6 @@ import (
 	"github.com/vllm-sr/systemone/generated/validate"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/target"
 )
 
@@ -20,10 +19,9 @@ func TestGoldenV50(t *testing.T) {
 
 var serve = target.Target{Deployment: "serve-vela", Endpoint: "http://127.0.0.1:8100/v1/systemone", Model: "vllm-sr/vela3-fast"}
 
-// TestBodiesAreVllmSR50: a batch call's body passes the generated 5.0
-// batch validator, and a plan has one such call or else only internal
-// /v1/decisions calls (the 4.0 reading), whose bodies pass the internal
-// validator.
+// TestBodiesAreVllmSR50: a plan is one call, whose body passes the
+// generated 5.0 batch validator, or, for the 4.0 reading, the internal
+// bundle validator.
 func TestBodiesAreVllmSR50(t *testing.T) {
 	dirs, _ := filepath.Glob("testdata/v50/*")
 	for _, dir := range dirs {
@@ -31,17 +29,17 @@ func TestBodiesAreVllmSR50(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(plan.Calls) != 1 {
+			t.Fatalf("%s: %d calls for one batch", dir, len(plan.Calls))
+		}
 		for _, call := range plan.Calls {
 			v, err := jsonvalue.Decode(call.Body, jsonvalue.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			problems := validate.BatchRequestVllmSR50(v)
-			switch {
-			case strings.HasSuffix(call.URL, "/v1/decisions"):
-				problems = validate.Request(table.SchemaInternal, v)
-			case len(plan.Calls) != 1:
-				t.Fatalf("%s: %d calls for one batch", dir, len(plan.Calls))
+			if strings.HasSuffix(call.URL, "/v1/bundle") {
+				problems = validate.BatchRequestInternal(v)
 			}
 			if problems != nil {
 				t.Errorf("%s: %+v", dir, problems)

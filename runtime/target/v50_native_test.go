@@ -54,9 +54,10 @@ func TestOnly40(t *testing.T) {
 	}
 }
 
-// TestV50PlansThe40Reading: a batch with an Only40 item goes as one
-// internal-form /v1/decisions call per item, a 4.0 batch without one as
-// the one 5.0 batch call, which a 5.0 listener's batches always are.
+// TestV50PlansThe40Reading: a batch with an Only40 item, a single request
+// as a batch of one, goes as one internal-form /v1/bundle call; a 4.0
+// batch without one as the one 5.0 batch call, which a 5.0 listener's
+// batches always are.
 func TestV50PlansThe40Reading(t *testing.T) {
 	const media = `"photo":{"state":["⟦i⟧","What happens here?"],"assets":{"⟦i⟧":{"type":"image","format":"png","data_base64":"iVBORw0KGgo="}},"questions":{"q":{"type":"noul","instructions":"Is it?"}}}`
 	const text = `"note":{"state":{"request":"hi"},"questions":{"q":{"type":"noul","instructions":"Is it?"}}}`
@@ -65,7 +66,8 @@ func TestV50PlansThe40Reading(t *testing.T) {
 		schema         table.SchemaID
 		urls           string
 	}{
-		{"4.0 with media in front", media + "," + text, table.SchemaVllmSR40, "/v1/decisions /v1/decisions"},
+		{"4.0 with media in front", media + "," + text, table.SchemaVllmSR40, "/v1/bundle"},
+		{"4.0 alone with media in front", media, table.SchemaVllmSR40, "/v1/bundle"},
 		{"4.0 without", text, table.SchemaVllmSR40, "/v1/systemone/batch"},
 		{"5.0 with the same array", media + "," + text, table.SchemaVllmSR50, "/v1/systemone/batch"},
 	} {
