@@ -21,6 +21,9 @@ type readingCase struct {
 	name, model, body string
 	// overlap: a valid 5.0 request that a 5.0 server reads otherwise.
 	overlap bool
+	// fails: a question fails in the runtime, so the fail-fast endpoints
+	// answer the failure and /v1/decisions carries it in its 200.
+	fails bool
 }
 
 // The media overlap as the issue met it: one PNG in front of one item,
@@ -39,6 +42,13 @@ const overlapObject = `{"model":"vllm-sr/%s","state":{"request":"Is the answer r
 	`"context":"Canberra is the capital of Australia.","answer":"The capital of Australia is Sydney."},` +
 	`"questions":{"correct":{"type":"noul","instructions":"Is the answer correct?"}%s}}`
 
+// A failed question beside an answered one, on the media overlap: the
+// runtime fails it (over names no key of the state), and the Router's
+// fail-fast answer is the runtime's own.
+const overlapFailed = `{"model":"vllm-sr/vela3-d3","state":["⟦img-1⟧","What happens here?"],` +
+	`"images":{"⟦img-1⟧":{"type":"image","format":"png","data_base64":"%s"}},"questions":{"ok":{"type":"noul","instructions":"Is it?"},` +
+	`"x":{"type":"noul","instructions":"Is it?","over":["missing"]}}}`
+
 const overlapSpan = `,"claims":{"type":"span","instructions":"Which claims are wrong?","criteria":{"wrong":"A wrong claim"}}`
 
 // readingCases are the whole 4.0 corpus (the legacy forms and the
@@ -46,24 +56,22 @@ const overlapSpan = `,"claims":{"type":"span","instructions":"Which claims are w
 func readingCases(t *testing.T) []readingCase {
 	t.Helper()
 	var out []readingCase
-	var png string
 	for _, c := range corpus.Cases {
 		body, err := corpus.FS.ReadFile(c.Path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, readingCase{name: c.Name, model: memberString(t, body, vocab.RequestModel), body: string(body)})
-		if c.Name == "images" {
-			png = dataBase64(t, body)
-		}
 	}
-	if len(out) < 20 || png == "" {
-		t.Fatalf("the corpus has %d cases and no PNG: too little to prove anything", len(out))
+	if len(out) < 20 {
+		t.Fatalf("the corpus has %d cases: too few to prove anything", len(out))
 	}
+	png := corpusPNG(t)
 	for _, spelling := range []string{vocab.RequestImages, vocab.RequestAssets} {
 		out = append(out, readingCase{name: "media overlap/" + spelling, model: "vllm-sr/decision3", body: fmt.Sprintf(overlapMedia, spelling, png),
 			overlap: spelling == vocab.RequestAssets})
 	}
+	out = append(out, readingCase{name: "media overlap/failed question", model: "vllm-sr/vela3-d3", body: fmt.Sprintf(overlapFailed, png), fails: true})
 	for _, model := range []string{"vela3", "vela3-fast", "vela2", "decision2"} {
 		span, roleAware := overlapSpan, true
 		if model == "decision2" { // a Decision family answers no span, and renders the state whole
@@ -111,8 +119,9 @@ func TestV40ListenerKeeps40Reading(t *testing.T) {
 				}
 				// The comparison is of answers: every sending is answered,
 				// but roles null off /v1/decisions, which only the
-				// internal form takes (the frozen 4.0 contract refuses it).
-				refused := strings.Contains(s.body, `"roles":null`) && s.path != vocab.PathDecisions
+				// internal form takes (the frozen 4.0 contract refuses it),
+				// and a failed question off /v1/decisions.
+				refused := (strings.Contains(s.body, `"roles":null`) || c.fails) && s.path != vocab.PathDecisions
 				if (wantStatus == http.StatusOK) == refused {
 					t.Errorf("the 4.0 runtime answered %d: %s", wantStatus, want)
 				}
@@ -220,12 +229,16 @@ func memberString(t *testing.T, body []byte, name string) string {
 	return v.Str()
 }
 
-// dataBase64 is the data of the first image of a body in the images form.
-func dataBase64(t *testing.T, body []byte) string {
+// corpusPNG is the PNG of the corpus's images form (legacy_form/images).
+func corpusPNG(t *testing.T) string {
 	t.Helper()
+	body, err := corpus.FS.ReadFile("legacy_form/images.json")
+	if err != nil {
+		t.Fatal(err)
+	}
 	images, _ := decodeValue(t, body).Get(vocab.RequestImages)
 	for _, m := range images.Members() {
-		if d, ok := m.Value.Get(vocab.AssetDataBase64); ok {
+		if d, ok := m.Value.Get(vocab.AssetDataBase64); ok && d.Kind() == jsonvalue.KindString {
 			return d.Str()
 		}
 	}
