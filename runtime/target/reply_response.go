@@ -118,7 +118,7 @@ func labelNouls(ar *internalwire.AnswerReader, answers []ir.Answer, reply jsonva
 				labels = make([][]ir.Answer, len(answers))
 			}
 			var a ir.Answer
-			answerOf(ar, &a, reply, QuestionRef{Name: m.Name, Type: table.QuestionNoul})
+			readAnswer(ar, &a, m.Value, QuestionRef{Name: m.Name, Type: table.QuestionNoul})
 			labels[i] = append(labels[i], a)
 		}
 	}
@@ -159,6 +159,11 @@ func answerOf(ar *internalwire.AnswerReader, a *ir.Answer, answers jsonvalue.Val
 		*a = failed(q, vocab.ReasonMissingAnswer, "the upstream answer has no answer for this question")
 		return
 	}
+	readAnswer(ar, a, v, q)
+}
+
+// readAnswer reads v, the answer the reply gives q, as answerOf does.
+func readAnswer(ar *internalwire.AnswerReader, a *ir.Answer, v jsonvalue.Value, q QuestionRef) {
 	reason := ar.Read(a, v, q.Type)
 	a.Name = q.Name
 	switch {

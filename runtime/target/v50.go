@@ -72,8 +72,10 @@ func (v50Codec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
 // Plan writes b as one batch call, or, when an item has a reading only the
 // internal form spells, as one internal /v1/bundle call.
 func (v50Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, error) {
-	if slices.ContainsFunc(b.Items, func(it ir.BatchItem) bool { return Only40(&it.Request) }) {
-		return planNative(b, t, p)
+	for i := range b.Items {
+		if Only40(&b.Items[i].Request) {
+			return planNative(b, t, p)
+		}
 	}
 	base, err := OneCallBase(b, t)
 	if err != nil {

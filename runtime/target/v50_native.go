@@ -24,8 +24,10 @@ import (
 // either, nor does a Router rule's (its questions are completed at load,
 // its roles explicit for a 5.0 target).
 func Only40(r *ir.Request) bool {
-	if slices.ContainsFunc(r.Questions, func(q ir.Question) bool { return q.Type == "" }) {
-		return true
+	for i := range r.Questions {
+		if r.Questions[i].Type == "" {
+			return true
+		}
 	}
 	if r.Roles.Mode != ir.RoleModeImplicit {
 		return false
