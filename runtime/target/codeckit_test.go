@@ -53,6 +53,22 @@ func readBatch(t testing.TB, body []byte, header http.Header) *ir.Batch {
 	return cr.Batch
 }
 
+// readCaseBatch reads a case's request: request.json with the 5.0
+// listener codec, or request40.json with the 4.0 one (4.0's readings:
+// implicit roles, preset-only questions).
+func readCaseBatch(t testing.TB, dir string, header http.Header) *ir.Batch {
+	t.Helper()
+	path := filepath.Join(dir, "request40.json")
+	if _, err := os.Stat(path); err != nil {
+		return readBatch(t, mustRead(t, filepath.Join(dir, "request.json")), header)
+	}
+	cr, err := listener.V40.Read(listener.EndpointBatch, mustRead(t, path), header)
+	if err != nil {
+		t.Fatalf("the 4.0 listener refuses the case's request: %v", err)
+	}
+	return cr.Batch
+}
+
 // Target builds a case's target, defaulted.
 func (f codecTargetFile) Target() tc.Target {
 	t := tc.Target{Deployment: f.Deployment, Endpoint: f.Endpoint, Model: f.Model,
@@ -77,8 +93,8 @@ func codecDeviations(t testing.TB, ids []string) []tc.Deviation {
 }
 
 // codecGolden runs every target codec case under dir (each a directory
-// holding request.json, target.json and optionally replies.json and
-// header.json) against codec and compares the transcript with the case's
+// holding request.json or request40.json, target.json and optionally
+// replies.json and header.json) against codec and compares the transcript with the case's
 // golden.txt.
 func codecGolden(t *testing.T, dir string, codec tc.Codec) {
 	cases, err := os.ReadDir(dir)
@@ -97,7 +113,7 @@ func codecGolden(t *testing.T, dir string, codec tc.Codec) {
 			readJSONOptional(t, filepath.Join(dir, "header.json"), &header)
 			var replies []codecReplyFile
 			readJSONOptional(t, filepath.Join(dir, "replies.json"), &replies)
-			batch := readBatch(t, mustRead(t, filepath.Join(dir, "request.json")), headerOf(header))
+			batch := readCaseBatch(t, dir, headerOf(header))
 			testkit.GoldenCheck(t, filepath.Join(dir, "golden.txt"), codecRun(t, codec, batch, tf.Target(), replies))
 		})
 	}

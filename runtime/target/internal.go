@@ -62,30 +62,43 @@ func (internalCodec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics
 	if err != nil {
 		return Plan{}, nil, err
 	}
-	model := t.Model
-	var url string
-	var body []byte
-	if len(b.Items) == 1 {
-		r := b.Items[0].Request
-		r.Model = &model
-		r.Options = cmp.Or(r.Options, b.Options)
-		url = base + vocab.PathDecisions
-		body, err = internalwire.EncodeRequest(&r)
-	} else {
-		bundle := ir.Batch{Model: &model, Layout: b.Layout, Items: make([]ir.BatchItem, len(b.Items))}
-		for i := range b.Items {
-			r := b.Items[i].Request
-			r.Model = nil                            // the bundle's model answers every item
-			r.Options = cmp.Or(r.Options, b.Options) // the bundle has no options of its own
-			bundle.Items[i] = ir.BatchItem{Name: b.Items[i].Name, Request: r}
-		}
-		url = base + vocab.PathBundle
-		body, err = internalwire.EncodeBundle(&bundle)
+	if len(b.Items) > 1 {
+		return planBundle(b, t, p, base)
 	}
+	body, err := decisionsBody(b.Items[0].Request, t.Model, b.Options)
 	if err != nil {
 		return Plan{}, nil, err
 	}
-	return oneCall(b, t, p, WireCall{Method: http.MethodPost, URL: url, Header: callHeader(false, false), Body: body}), nil, nil
+	return oneCall(b, t, p, WireCall{Method: http.MethodPost, URL: base + vocab.PathDecisions, Header: callHeader(false, false), Body: body}), nil, nil
+}
+
+// planBundle plans b as one POST /v1/bundle call to base in the internal
+// form: the target's model answers every item, and each item carries its
+// own options (the batch's, when it has none: a bundle has none of its
+// own), the long-context flag among them, in its body.
+func planBundle(b *ir.Batch, t Target, p Policy, base string) (Plan, ir.Diagnostics, error) {
+	model := t.Model
+	bundle := ir.Batch{Model: &model, Layout: b.Layout, Items: make([]ir.BatchItem, len(b.Items))}
+	for i := range b.Items {
+		r := b.Items[i].Request
+		r.Model = nil
+		r.Options = cmp.Or(r.Options, b.Options)
+		bundle.Items[i] = ir.BatchItem{Name: b.Items[i].Name, Request: r}
+	}
+	body, err := internalwire.EncodeBundle(&bundle)
+	if err != nil {
+		return Plan{}, nil, err
+	}
+	return oneCall(b, t, p, WireCall{Method: http.MethodPost, URL: base + vocab.PathBundle, Header: callHeader(false, false), Body: body}), nil, nil
+}
+
+// decisionsBody is r as a POST /v1/decisions body in the internal form,
+// losslessly as internalwire writes it, with model as its model and its
+// own options, else the batch's.
+func decisionsBody(r ir.Request, model string, batch *ir.Options) ([]byte, error) {
+	r.Model = &model
+	r.Options = cmp.Or(r.Options, batch)
+	return internalwire.EncodeRequest(&r)
 }
 
 // DecodeReply reads the call's reply: one response for /v1/decisions, a

@@ -3,11 +3,13 @@ package target
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // MaxDepth bounds the nesting of a body this package reads: a reply,
@@ -89,7 +91,62 @@ func (rd ReplyReader) response(v jsonvalue.Value, at ir.Path, questions []Questi
 	for i, q := range questions {
 		answerOf(&ar, &r.Answers[i], answers, q)
 	}
+	if rd.Extensions && len(r.Sets) > 0 {
+		r.Answers = labelNouls(&ar, r.Answers, answers)
+	}
 	return r, nil
+}
+
+// labelNouls returns answers with, after each answered set question, the
+// nouls the reply answers its labels with (a composed set: each label also
+// answers as a noul under <question>.<label>, a name no question of the
+// request has), in the reply's order, each read and vetted as an answer of
+// its own. answers are the questions' answers, in request order. The work
+// is linear in the reply's member names, whatever a reply holds.
+func labelNouls(ar *internalwire.AnswerReader, answers []ir.Answer, reply jsonvalue.Value) []ir.Answer {
+	index := make(map[string]int, len(answers))
+	for i := range answers {
+		index[answers[i].Name] = i
+	}
+	var labels [][]ir.Answer // per answer, its label nouls
+	for _, m := range reply.Members() {
+		if _, isQuestion := index[m.Name]; isQuestion {
+			continue
+		}
+		if i, ok := labelledSet(answers, index, m.Name); ok {
+			if labels == nil {
+				labels = make([][]ir.Answer, len(answers))
+			}
+			var a ir.Answer
+			readAnswer(ar, &a, m.Value, QuestionRef{Name: m.Name, Type: table.QuestionNoul})
+			labels[i] = append(labels[i], a)
+		}
+	}
+	if labels == nil {
+		return answers
+	}
+	out := make([]ir.Answer, 0, len(reply.Members()))
+	for i := range answers {
+		out = append(append(out, answers[i]), labels[i]...)
+	}
+	return out
+}
+
+// labelledSet returns the index of the answered set question name is a
+// label noul of, <question>.<label> with a label of at least one byte,
+// the shortest such question first.
+func labelledSet(answers []ir.Answer, index map[string]int, name string) (int, bool) {
+	for dot := strings.IndexByte(name, '.'); dot >= 0 && dot < len(name)-1; {
+		if i, ok := index[name[:dot]]; ok && answers[i].Type == table.QuestionSet && answers[i].Error == "" {
+			return i, true
+		}
+		next := strings.IndexByte(name[dot+1:], '.')
+		if next < 0 {
+			break
+		}
+		dot += 1 + next
+	}
+	return 0, false
 }
 
 // answerOf reads q's answer with ar; a missing or malformed answer fails q
@@ -102,6 +159,11 @@ func answerOf(ar *internalwire.AnswerReader, a *ir.Answer, answers jsonvalue.Val
 		*a = failed(q, vocab.ReasonMissingAnswer, "the upstream answer has no answer for this question")
 		return
 	}
+	readAnswer(ar, a, v, q)
+}
+
+// readAnswer reads v, the answer the reply gives q, as answerOf does.
+func readAnswer(ar *internalwire.AnswerReader, a *ir.Answer, v jsonvalue.Value, q QuestionRef) {
 	reason := ar.Read(a, v, q.Type)
 	a.Name = q.Name
 	switch {

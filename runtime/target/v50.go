@@ -20,12 +20,17 @@ import (
 // set: {model, requests, options}, the target's model, each item a
 // complete standard request with its roles (4.0's implicit roles spelled
 // out as the explicit roles they stand for), presets kept so trained
-// heads answer (a preset-only question is completed from the canonical
-// preset texts, since every 5.0 message is a complete standard message)
-// and the batch's options, deadline_ms included. Items of an internal
-// bundle carry their own options; a 5.0 batch has one set, so items whose
-// options differ are refused. The long-context flag is the standard's
-// header.
+// heads answer, and the batch's options, deadline_ms included. Items of
+// an internal bundle carry their own options; a 5.0 batch has one set, so
+// items whose options differ are refused. The long-context flag is the
+// standard's header.
+//
+// A batch with an item whose reading no 5.0 request spells (Only40: a
+// vllm-sr/4.0 client's media overlap, or a preset-only question, which a
+// complete 5.0 message would have to spell out) goes instead in the
+// internal form, as one POST /v1/bundle call to the model runtime
+// (planNative), lossless, so the model reads each request as a 4.0
+// runtime reads it.
 //
 // The reply is the batch response, each item's response read with the
 // extension members. A failed batch names the failing request as its
@@ -64,8 +69,14 @@ func (v50Codec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
 	return v50Reader.Listing(status, body)
 }
 
-// Plan writes b as one batch call.
+// Plan writes b as one batch call, or, when an item has a reading only the
+// internal form spells, as one internal /v1/bundle call.
 func (v50Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, error) {
+	for i := range b.Items {
+		if Only40(&b.Items[i].Request) {
+			return planNative(b, t, p)
+		}
+	}
 	base, err := OneCallBase(b, t)
 	if err != nil {
 		return Plan{}, nil, err
@@ -82,7 +93,6 @@ func (v50Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, err
 		r := b.Items[i].Request
 		long = long || LongContext(&r, b.Options)
 		r.Model, r.Options = nil, nil
-		r.Questions = completed(r.Questions)
 		out.Items[i] = ir.BatchItem{Name: b.Items[i].Name, Request: r}
 	}
 	body, err := v50Writer.AppendBatch(make([]byte, 0, 1024), out)
@@ -152,7 +162,8 @@ func sameOptions(a, b *ir.Options) bool {
 	return reflect.DeepEqual(x, y)
 }
 
-// DecodeReply reads the batch call's reply into each item's result.
+// DecodeReply reads the batch call's (or the bundle call's) reply into
+// each item's result: both answer with a batch response.
 func (v50Codec) DecodeReply(p Plan, call WireCall, reply WireReply) ([]ItemResult, error) {
 	items, ok := CallItems(&p, &call)
 	if !ok {
@@ -163,8 +174,10 @@ func (v50Codec) DecodeReply(p Plan, call WireCall, reply WireReply) ([]ItemResul
 
 // WriteRequest writes r alone as a POST /v1/systemone body with the full
 // extension set: the request writer the codec's batches are made of, each
-// preset-only question completed as Plan completes it, and the standard's
-// long-context header when r sets the flag.
+// preset-only question completed from its canonical text (a 5.0 body
+// spells every question whole; Plan sends such a request in the internal
+// form instead), and the standard's long-context header when r sets the
+// flag.
 func (v50Codec) WriteRequest(r *ir.Request, t Target) (WireCall, ir.Diagnostics, error) {
 	c := *r
 	c.Questions = completed(r.Questions)

@@ -2,8 +2,8 @@ package target_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/validate"
@@ -19,25 +19,31 @@ func TestGoldenV50(t *testing.T) {
 
 var serve = target.Target{Deployment: "serve-vela", Endpoint: "http://127.0.0.1:8100/v1/systemone", Model: "vllm-sr/vela3-fast"}
 
-// TestBodiesAreVllmSR50: the batch body passes the generated 5.0 batch
-// validator.
+// TestBodiesAreVllmSR50: a plan is one call, whose body passes the
+// generated 5.0 batch validator, or, for the 4.0 reading, the internal
+// bundle validator.
 func TestBodiesAreVllmSR50(t *testing.T) {
 	dirs, _ := filepath.Glob("testdata/v50/*")
 	for _, dir := range dirs {
-		raw, _ := os.ReadFile(filepath.Join(dir, "request.json"))
-		plan, _, err := target.V50.Plan(readBatch(t, raw, nil), serve, target.Policy{})
+		plan, _, err := target.V50.Plan(readCaseBatch(t, dir, nil), serve, target.Policy{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(plan.Calls) != 1 {
 			t.Fatalf("%s: %d calls for one batch", dir, len(plan.Calls))
 		}
-		v, err := jsonvalue.Decode(plan.Calls[0].Body, jsonvalue.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if problems := validate.BatchRequestVllmSR50(v); problems != nil {
-			t.Errorf("%s: %+v", dir, problems)
+		for _, call := range plan.Calls {
+			v, err := jsonvalue.Decode(call.Body, jsonvalue.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			problems := validate.BatchRequestVllmSR50(v)
+			if strings.HasSuffix(call.URL, "/v1/bundle") {
+				problems = validate.BatchRequestInternal(v)
+			}
+			if problems != nil {
+				t.Errorf("%s: %+v", dir, problems)
+			}
 		}
 	}
 }
