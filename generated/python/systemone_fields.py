@@ -4,7 +4,7 @@
 # The specifications: schema ID, path and sha256.
 SPECS = (
     {"schema": "systemone/0.2", "path": "specs/systemone/systemone-0.2.schema.yaml", "sha256": "2abbab29911f4431e98a873167c3bd4a9599037938217c6e6eec99a8f1bd9a87"},
-    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "7c4b558437d68d8040d4b4d6fbed23d934e6546f9f8ccd2ecb7641945df6799e"},
+    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "3996ee8692503a7b2d3a4c0f0f12de19f3787dc3efef5cebc32526a54e40c467"},
     {"schema": "vllm-sr/4.0", "path": "specs/systemone/vllm-sr-4.0.openapi.yaml", "sha256": "e80629fa14a74eef8d80e629f240d61f1a83b5168c7c6699b89001cd7e9ecc6e"},
 )
 
@@ -213,6 +213,7 @@ QUESTION_ERRORS = {
 # Request error code to HTTP status (0: the failed question's own).
 REQUEST_ERRORS = {
     "invalid_request": 400,
+    "validation_failed": 422,
     "unsupported_capability": 400,
     "unauthorized": 401,
     "model_not_found": 404,
@@ -286,6 +287,7 @@ ENDPOINTS = (
     ("POST", "/v1/systemone/batch", "extensions"),
     ("POST", "/v1/decisions", "extensions"),
     ("GET", "/health", "extensions"),
+    ("GET", "/v1/systemone/models", "extensions"),
     ("POST", "/v1/systemone", "contract_4_0"),
     ("POST", "/v1/decisions", "contract_4_0"),
     ("POST", "/v1/bundle", "contract_4_0"),

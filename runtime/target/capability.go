@@ -22,7 +22,7 @@ const (
 	CapVideo  Capability = vocab.AssetTypeVideo
 	// CapBatch: one call answers a batch (POST /v1/systemone/batch or
 	// /v1/bundle).
-	CapBatch Capability = "batch"
+	CapBatch Capability = vocab.FeatureBatch
 	// CapRoles: explicit roles reach the model.
 	CapRoles Capability = vocab.RequestRoles
 	// CapPresets: a preset reaches a trained head.
