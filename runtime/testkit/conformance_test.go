@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -178,3 +179,17 @@ func startRouterAt(t *testing.T, path string) string {
 }
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// A Router 5.0 listener whose configuration also has a systemone/0.2
+// deployment and a pool passes the 5.0 profile: every entry of its
+// listing carries version and features.
+func TestConformanceRouter50MixedListing(t *testing.T) {
+	upstream := startSrun(t, "vllm-sr/vela3-fast", "vllm-sr/5.0")
+	std := testkit.NewConformanceServer(t, testkit.ConformanceFaults{})
+	template, err := os.ReadFile("testdata/conformance/router-mixed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := startRouterWith(t, string(template), map[string]string{"UPSTREAM": upstream, "STANDARD": std.URL})
+	wantPass(t, runKit(t, url, "vela", table.SchemaVllmSR50))
+}
