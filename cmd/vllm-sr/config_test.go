@@ -143,3 +143,36 @@ func TestGuideExampleIsTheExampleFile(t *testing.T) {
 		t.Error("docs/router-config.md's complete example differs from docs/examples/router.yaml")
 	}
 }
+
+// A deployment declares its capabilities in the listing's feature words:
+// `preset` is one, the earlier `presets` and `extensions` are refused
+// with the words it takes.
+func TestConfigCheckCapabilityWords(t *testing.T) {
+	write := func(caps string) string {
+		path := t.TempDir() + "/router.yaml"
+		body := `listeners:
+  - name: public
+    address: 127.0.0.1:8080
+    apis:
+      systemone: {}
+deployments:
+  partner:
+    provider: systemone
+    endpoint: https://partner.example/v1/systemone
+    model: partner-decide-2
+    schema: vllm-sr/5.0
+    capabilities: ` + caps + "\n"
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	out, _, err := runCmd(t, "config", "check", write("[score, noul, preset]"))
+	if err != nil || !strings.Contains(out, "capabilities(declared)=[noul,preset,score]") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	out, _, err = runCmd(t, "config", "check", write("[noul, presets, extensions]"))
+	if err == nil || strings.Count(out, "unknown capability; allowed: noul, choice, score, box, set, span, track, image, video, roles, preset, over, head,") != 2 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}

@@ -8,12 +8,16 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/router"
 	"github.com/vllm-sr/systemone/runtime/srun"
+	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
@@ -45,6 +49,54 @@ func TestConformanceCommandPassesVllmSrun(t *testing.T) {
 		t.Fatalf("no passing summary line:\n%s", out)
 	}
 	for _, want := range []string{"ok    GET   /v1/models", "ok    POST  /v1/systemone/batch", "removed-form/choices"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report has no %q:\n%s", want, out)
+		}
+	}
+}
+
+// The command against vllm-srun serving vllm-sr/4.0, in that profile.
+func TestConformanceCommandPassesVllmSrun40(t *testing.T) {
+	url := startRuntimeWith(t, srun.Config{Model: "vllm-sr/vela3-fast", Schema: table.SchemaVllmSR40})
+	out, _, err := runConformance(t, "--url", url, "--schema", "vllm-sr/4.0", "--timeout", "10s")
+	if err != nil || !regexp.MustCompile(`(?m)^(\d+) cases: (\d+) ok, 0 FAIL \(vllm-sr/4\.0 at `).MatchString(out) {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// The command against a Router 5.0 listener whose configuration has a
+// vllm-sr/5.0 deployment (vllm-srun), a systemone/0.2 deployment (the
+// kit's standard server) and a pool over both: every case passes, the
+// listing's among them (every entry's version and features, the pool's
+// missing release date), and the standard's schema violations are 422.
+func TestConformanceCommandPassesRouterWithStandardAndPool(t *testing.T) {
+	std := testkit.NewConformanceServer(t, testkit.ConformanceFaults{})
+	template, err := os.ReadFile("../../runtime/testkit/testdata/conformance/router-mixed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := strings.NewReplacer("UPSTREAM", startRuntime(t), "STANDARD", std.URL).Replace(string(template))
+	path := filepath.Join(t.TempDir(), "router.yaml")
+	if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := router.LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	run, err := router.Start(ctx, cfg, router.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = run.Wait() })
+	out, _, err := runConformance(t, "--url", run.URL("public5"), "--model", "vela", "--timeout", "10s")
+	m := regexp.MustCompile(`(?m)^(\d+) cases: (\d+) ok, 0 FAIL \(vllm-sr/5\.0 at `).FindStringSubmatch(out)
+	if err != nil || m == nil || m[1] != m[2] {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"ok    GET   /v1/models", "invalid/missing-questions", "invalid/state-number"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report has no %q:\n%s", want, out)
 		}
@@ -121,9 +173,15 @@ func TestConformanceCommandRefusesBadFlags(t *testing.T) {
 // free loopback port and waits, bounded, for its self-test.
 func startRuntime(t testing.TB) string {
 	t.Helper()
+	return startRuntimeWith(t, srun.Config{Model: "vllm-sr/vela3-fast"})
+}
+
+// startRuntimeWith is startRuntime for cfg, on a free loopback port.
+func startRuntimeWith(t testing.TB, cfg srun.Config) string {
+	t.Helper()
+	cfg.Addr, cfg.Logger = "127.0.0.1:0", slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithCancel(context.Background())
-	run, err := srun.Start(ctx, srun.Config{Model: "vllm-sr/vela3-fast", Addr: "127.0.0.1:0",
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	run, err := srun.Start(ctx, cfg)
 	if err != nil {
 		cancel()
 		t.Fatal(err)

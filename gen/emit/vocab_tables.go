@@ -224,3 +224,25 @@ func vocabReasons(f *jen.File, m *model.Model, n *vocabNames) error {
 	f.Add(fn)
 	return nil
 }
+
+// vocabFeatures declares the listing's feature words and Features, every
+// one in the extension specification's order: the order a server lists
+// a model's features in.
+func vocabFeatures(f *jen.File, m *model.Model, n *vocabNames) error {
+	if len(m.Features) == 0 {
+		return nil
+	}
+	var defs, idents []jen.Code
+	for _, ft := range m.Features {
+		ident, note := n.claim("Feature"+vocabCamel(ft.Feature), "the feature "+ft.Feature)
+		defs = append(defs, jen.Id(ident).Op("=").Lit(ft.Feature).Comment(vocabComment(ft.Stands, note)))
+		idents = append(idents, jen.Id(ident))
+	}
+	fileComment(f, "Feature* are the words of a listing entry's features, which vllm-sr/auto\n"+
+		"routes by: each the spec word it stands for.")
+	f.Const().Defs(defs...)
+	fileComment(f, "Features are the feature words in the extension specification's order,\n"+
+		"the order a server lists a model's features in. Callers must not modify it.")
+	f.Var().Id("Features").Op("=").Index().String().Values(idents...)
+	return nil
+}

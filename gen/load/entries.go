@@ -207,6 +207,18 @@ type ErrorReasonEntry struct {
 	Pos         Position
 }
 
+// FeatureEntry is one word of a listing's features (extension format):
+// the spec word it stands for, by exactly one of Field (level.name),
+// Endpoint (METHOD /path) or Header.
+type FeatureEntry struct {
+	Feature     string
+	Field       string
+	Endpoint    string
+	Header      string
+	Description string
+	Pos         Position
+}
+
 // LimitEntry is a limit (extension format).
 type LimitEntry struct {
 	Name          string

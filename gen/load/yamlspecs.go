@@ -61,6 +61,8 @@ type Extensions struct {
 	Limits         []LimitEntry
 	// ErrorReasons are the fixed reason words, in spec order.
 	ErrorReasons []ErrorReasonEntry
+	// Features are the listing's feature words, in spec order.
+	Features []FeatureEntry
 	// Overrides apply to every schema that includes the extension set.
 	Overrides []OverrideEntry
 	// InternalForm is the internal wire form's schema; nil when the spec
@@ -241,6 +243,16 @@ func decodeExtensions(f File, root *yaml.Node) *Extensions {
 	for _, n := range seq(member(root, "error_reasons")) {
 		e.ErrorReasons = append(e.ErrorReasons, ErrorReasonEntry{
 			Reason:      scalarString(member(n, "reason")),
+			Description: scalarString(member(n, "description")),
+			Pos:         posOf(p, n),
+		})
+	}
+	for _, n := range seq(member(root, "features")) {
+		e.Features = append(e.Features, FeatureEntry{
+			Feature:     scalarString(member(n, "feature")),
+			Field:       scalarString(member(n, "field")),
+			Endpoint:    scalarString(member(n, "endpoint")),
+			Header:      scalarString(member(n, "header")),
 			Description: scalarString(member(n, "description")),
 			Pos:         posOf(p, n),
 		})

@@ -91,6 +91,7 @@ func (b *builder) build() {
 	b.buildHeadersStatusesConflicts()
 	b.buildRemovedForms()
 	b.buildErrorsAndLimits()
+	b.buildFeatures()
 	b.buildImplicitRoles()
 	b.buildOverrides()
 	b.buildSchemas()

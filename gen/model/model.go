@@ -44,6 +44,9 @@ type Model struct {
 	// ErrorReasons are the fixed words an error's or a failed answer's
 	// reason takes, in the extension spec's order.
 	ErrorReasons []ErrorReason `json:"error_reasons"`
+	// Features are the words of a listing entry's features, in the
+	// extension spec's order.
+	Features []Feature `json:"features,omitempty"`
 	// ImplicitRoles is 4.0's implicit role of each Router part name: the
 	// only definition of it in the project.
 	ImplicitRoles ImplicitRoles `json:"implicit_roles"`

@@ -157,6 +157,17 @@ type ErrorReason struct {
 	Description string `json:"description"`
 }
 
+// Feature is one word of a listing entry's features: the spec word it
+// stands for, which a server lists and vllm-sr/auto routes by.
+type Feature struct {
+	Feature string `json:"feature"`
+	// Stands says what the word stands for, for a person: "question type
+	// noul", "member question.preset", "endpoint POST /v1/systemone/batch",
+	// "header TypeSafe-Danger-Zone-Long-Context".
+	Stands      string `json:"stands"`
+	Description string `json:"description"`
+}
+
 // ImplicitRoles is 4.0's reading of an object state without roles: each
 // part name has a role; a key not listed has Default.
 type ImplicitRoles struct {

@@ -111,6 +111,7 @@ func QuestionError(kind string) (table.QuestionErrorKind, bool) {
 // RequestErrors are the request error codes and their statuses.
 var RequestErrors = []table.RequestErrorCode{
 	{Code: "invalid_request", Status: 400},
+	{Code: "validation_failed", Status: 422},
 	{Code: "unsupported_capability", Status: 400},
 	{Code: "unauthorized", Status: 401},
 	{Code: "model_not_found", Status: 404},
@@ -129,28 +130,30 @@ func RequestError(code string) (table.RequestErrorCode, bool) {
 	switch code {
 	case "invalid_request":
 		return RequestErrors[0], true
-	case "unsupported_capability":
+	case "validation_failed":
 		return RequestErrors[1], true
-	case "unauthorized":
+	case "unsupported_capability":
 		return RequestErrors[2], true
-	case "model_not_found":
+	case "unauthorized":
 		return RequestErrors[3], true
-	case "not_found":
+	case "model_not_found":
 		return RequestErrors[4], true
-	case "method_not_allowed":
+	case "not_found":
 		return RequestErrors[5], true
-	case "request_too_large":
+	case "method_not_allowed":
 		return RequestErrors[6], true
-	case "question_failed":
+	case "request_too_large":
 		return RequestErrors[7], true
-	case "upstream_error":
+	case "question_failed":
 		return RequestErrors[8], true
-	case "starting":
+	case "upstream_error":
 		return RequestErrors[9], true
-	case "unavailable":
+	case "starting":
 		return RequestErrors[10], true
-	case "overloaded":
+	case "unavailable":
 		return RequestErrors[11], true
+	case "overloaded":
+		return RequestErrors[12], true
 	}
 	return table.RequestErrorCode{}, false
 }
@@ -206,6 +209,7 @@ var Endpoints = []table.Endpoint{
 	{Method: "POST", Path: "/v1/systemone/batch", DefinedBy: "vllm-sr/5.0", Since: "5.0", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Method: "POST", Path: "/v1/decisions", DefinedBy: "vllm-sr/5.0", Since: "5.0", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Method: "GET", Path: "/health", DefinedBy: "vllm-sr/5.0", Since: "5.0", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Method: "GET", Path: "/v1/systemone/models", DefinedBy: "vllm-sr/5.0", Since: "5.0", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Method: "POST", Path: "/v1/systemone", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
 	{Method: "POST", Path: "/v1/decisions", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
 	{Method: "POST", Path: "/v1/bundle", DefinedBy: "vllm-sr/4.0", Since: "4.0", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
@@ -227,16 +231,18 @@ func EndpointOf(definedBy table.SchemaID, method string, path string) (table.End
 		return Endpoints[3], true
 	case "vllm-sr/5.0 GET /health":
 		return Endpoints[4], true
-	case "vllm-sr/4.0 POST /v1/systemone":
+	case "vllm-sr/5.0 GET /v1/systemone/models":
 		return Endpoints[5], true
-	case "vllm-sr/4.0 POST /v1/decisions":
+	case "vllm-sr/4.0 POST /v1/systemone":
 		return Endpoints[6], true
-	case "vllm-sr/4.0 POST /v1/bundle":
+	case "vllm-sr/4.0 POST /v1/decisions":
 		return Endpoints[7], true
-	case "vllm-sr/4.0 GET /v1/models":
+	case "vllm-sr/4.0 POST /v1/bundle":
 		return Endpoints[8], true
-	case "vllm-sr/4.0 GET /health":
+	case "vllm-sr/4.0 GET /v1/models":
 		return Endpoints[9], true
+	case "vllm-sr/4.0 GET /health":
+		return Endpoints[10], true
 	}
 	return table.Endpoint{}, false
 }

@@ -4,7 +4,7 @@
 # The specifications: schema ID, path and sha256.
 SPECS = (
     {"schema": "systemone/0.2", "path": "specs/systemone/systemone-0.2.schema.yaml", "sha256": "2abbab29911f4431e98a873167c3bd4a9599037938217c6e6eec99a8f1bd9a87"},
-    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "4fa24d97986faafce4e7dc3eb21bf8d3c01fa720e62b27f28d8cf0419f9e63ba"},
+    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "5856cac0f6b914429cf5307d6b7fdd2138b3dd6d7686f572a9264e073459ce10"},
     {"schema": "vllm-sr/4.0", "path": "specs/systemone/vllm-sr-4.0.openapi.yaml", "sha256": "e80629fa14a74eef8d80e629f240d61f1a83b5168c7c6699b89001cd7e9ecc6e"},
 )
 
@@ -213,6 +213,7 @@ QUESTION_ERRORS = {
 # Request error code to HTTP status (0: the failed question's own).
 REQUEST_ERRORS = {
     "invalid_request": 400,
+    "validation_failed": 422,
     "unsupported_capability": 400,
     "unauthorized": 401,
     "model_not_found": 404,
@@ -286,6 +287,7 @@ ENDPOINTS = (
     ("POST", "/v1/systemone/batch", "extensions"),
     ("POST", "/v1/decisions", "extensions"),
     ("GET", "/health", "extensions"),
+    ("GET", "/v1/systemone/models", "extensions"),
     ("POST", "/v1/systemone", "contract_4_0"),
     ("POST", "/v1/decisions", "contract_4_0"),
     ("POST", "/v1/bundle", "contract_4_0"),

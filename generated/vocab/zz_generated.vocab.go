@@ -3,14 +3,14 @@
 // Package vocab is the vocabulary of the System One specifications as Go
 // names: every member of every level, the members each schema accepts per
 // level, the endpoint paths, headers, limits, implicit roles, error codes
-// and kinds, and the fixed reason words. It is generated: edit the specs,
-// not this package.
+// and kinds, the fixed reason words and the listing's feature words. It is
+// generated: edit the specs, not this package.
 //
 // Names are Go CamelCase of the specs' spellings with a prefix per group
 // (<Level><Member>, Path, Header, Limit, Part, Role, Code, QuestionError,
-// Reason). Where two spellings would get the same name, the first in this
-// file keeps it and the next takes the smallest free number suffix, which
-// its comment explains.
+// Reason, Feature). Where two spellings would get the same name, the first
+// in this file keeps it and the next takes the smallest free number suffix,
+// which its comment explains.
 package vocab
 
 import "github.com/vllm-sr/systemone/runtime/table"
@@ -448,7 +448,7 @@ var Members = []table.LevelMembers{
 	{Schema: "vllm-sr/5.0", Level: "listing_entry", Members: []table.Member{
 		{Name: ListingEntryName, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
 		{Name: ListingEntryDescription, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
-		{Name: ListingEntryReleaseDate, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
+		{Name: ListingEntryReleaseDate, DefinedBy: "systemone/0.2", Disposition: "standard"},
 		{Name: ListingEntryVersion, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ListingEntryFeatures, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ListingEntryCard, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
@@ -599,7 +599,7 @@ var Members = []table.LevelMembers{
 	{Schema: "vllm-sr/4.0", Level: "listing_entry", Members: []table.Member{
 		{Name: ListingEntryName, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
 		{Name: ListingEntryDescription, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
-		{Name: ListingEntryReleaseDate, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
+		{Name: ListingEntryReleaseDate, DefinedBy: "systemone/0.2", Disposition: "standard"},
 		{Name: ListingEntryVersion, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ListingEntryFeatures, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ListingEntryCard, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
@@ -757,7 +757,7 @@ var Members = []table.LevelMembers{
 	{Schema: "internal", Level: "listing_entry", Members: []table.Member{
 		{Name: ListingEntryName, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
 		{Name: ListingEntryDescription, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
-		{Name: ListingEntryReleaseDate, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
+		{Name: ListingEntryReleaseDate, DefinedBy: "systemone/0.2", Disposition: "standard"},
 		{Name: ListingEntryVersion, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ListingEntryFeatures, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ListingEntryCard, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
@@ -949,12 +949,13 @@ func MembersOf(schema table.SchemaID, level table.Level) []table.Member {
 
 // Path* are the endpoint paths of the three specifications, in endpoint order.
 const (
-	PathSystemone      = "/v1/systemone"       // POST; served by systemone/0.2, vllm-sr/5.0, vllm-sr/4.0, internal
-	PathModels         = "/v1/models"          // GET; served by systemone/0.2, vllm-sr/5.0, vllm-sr/4.0, internal
-	PathSystemoneBatch = "/v1/systemone/batch" // POST; served by vllm-sr/5.0, vllm-sr/4.0, internal
-	PathDecisions      = "/v1/decisions"       // POST; served by vllm-sr/5.0, vllm-sr/4.0, internal
-	PathHealth         = "/health"             // GET; served by vllm-sr/5.0, vllm-sr/4.0, internal
-	PathBundle         = "/v1/bundle"          // POST; served by vllm-sr/4.0, internal
+	PathSystemone       = "/v1/systemone"        // POST; served by systemone/0.2, vllm-sr/5.0, vllm-sr/4.0, internal
+	PathModels          = "/v1/models"           // GET; served by systemone/0.2, vllm-sr/5.0, vllm-sr/4.0, internal
+	PathSystemoneBatch  = "/v1/systemone/batch"  // POST; served by vllm-sr/5.0, vllm-sr/4.0, internal
+	PathDecisions       = "/v1/decisions"        // POST; served by vllm-sr/5.0, vllm-sr/4.0, internal
+	PathHealth          = "/health"              // GET; served by vllm-sr/5.0, vllm-sr/4.0, internal
+	PathSystemoneModels = "/v1/systemone/models" // GET; served by vllm-sr/5.0, vllm-sr/4.0, internal
+	PathBundle          = "/v1/bundle"           // POST; served by vllm-sr/4.0, internal
 )
 
 // Header* are the HTTP headers the standard names, spelled as it writes them
@@ -1021,6 +1022,7 @@ var ImplicitRoles = []table.ImplicitRole{
 // Code* are the request error codes (an error's code).
 const (
 	CodeInvalidRequest        = "invalid_request"        // status 400
+	CodeValidationFailed      = "validation_failed"      // status 422
 	CodeUnsupportedCapability = "unsupported_capability" // status 400
 	CodeUnauthorized          = "unauthorized"           // status 401
 	CodeModelNotFound         = "model_not_found"        // status 404
@@ -1757,3 +1759,31 @@ func ReasonOf(reason string) (table.ErrorReason, bool) {
 	}
 	return table.ErrorReason{}, false
 }
+
+// Feature* are the words of a listing entry's features, which vllm-sr/auto
+// routes by: each the spec word it stands for.
+const (
+	FeatureNoul               = "noul"                // question type noul
+	FeatureChoice             = "choice"              // question type choice
+	FeatureScore              = "score"               // question type score
+	FeatureBox                = "box"                 // question type box
+	FeatureSet                = "set"                 // question type set
+	FeatureSpan               = "span"                // question type span
+	FeatureTrack              = "track"               // question type track
+	FeatureImage              = "image"               // asset type image
+	FeatureVideo              = "video"               // asset type video
+	FeatureRoles              = "roles"               // member request.roles
+	FeaturePreset             = "preset"              // member question.preset
+	FeatureOver               = "over"                // member question.over
+	FeatureHead               = "head"                // member question.head
+	FeatureDecisionAdapter    = "decision_adapter"    // member question.decision_adapter
+	FeatureAbstainProbability = "abstain_probability" // member answer.abstain_probability
+	FeatureOverflow           = "overflow"            // member question.overflow
+	FeatureRequireFullInput   = "require_full_input"  // member question.require_full_input
+	FeatureBatch              = "batch"               // endpoint POST /v1/systemone/batch
+	FeatureLongContext        = "long_context"        // header TypeSafe-Danger-Zone-Long-Context
+)
+
+// Features are the feature words in the extension specification's order,
+// the order a server lists a model's features in. Callers must not modify it.
+var Features = []string{FeatureNoul, FeatureChoice, FeatureScore, FeatureBox, FeatureSet, FeatureSpan, FeatureTrack, FeatureImage, FeatureVideo, FeatureRoles, FeaturePreset, FeatureOver, FeatureHead, FeatureDecisionAdapter, FeatureAbstainProbability, FeatureOverflow, FeatureRequireFullInput, FeatureBatch, FeatureLongContext}

@@ -168,7 +168,7 @@ func TestEveryAnswerMemberIsWritten(t *testing.T) {
 	collect(written, decodeJSON(t, string(body)), table.LevelResponse)
 	_, body = AnswerWriter{Legacy: true}.Error(fullError())
 	collect(written, decodeJSON(t, string(body)), table.LevelError)
-	body, _ = AnswerWriter{Legacy: true}.Listing(&ir.Listing{Models: []ir.ListedModel{{Name: "a", Version: new("5"), Features: []string{}, Card: decodeJSON(t, `{}`)}}})
+	body, _ = AnswerWriter{Legacy: true}.Listing(&ir.Listing{Models: []ir.ListedModel{{Name: "a", ReleaseDate: "2025-01-01", Version: new("5"), Features: []string{}, Card: decodeJSON(t, `{}`)}}})
 	collect(written, decodeJSON(t, string(body)), table.LevelListing)
 
 	checked := 0

@@ -41,8 +41,10 @@ func (w AnswerWriter) Listing(l *ir.Listing) ([]byte, error) {
 
 func appendListed(dst []byte, m *ir.ListedModel) []byte {
 	o := jsonvalue.OpenObject(dst)
-	appendStringMembers(&o, vocab.ListingEntryName, m.Name, vocab.ListingEntryDescription, m.Description,
-		vocab.ListingEntryReleaseDate, m.ReleaseDate)
+	appendStringMembers(&o, vocab.ListingEntryName, m.Name, vocab.ListingEntryDescription, m.Description)
+	if m.ReleaseDate != "" { // a name with no date of its own has none, never ""
+		appendStringMembers(&o, vocab.ListingEntryReleaseDate, m.ReleaseDate)
+	}
 	if m.Version != nil {
 		o.Name(vocab.ListingEntryVersion)
 		o.Dst = jsonvalue.AppendString(o.Dst, *m.Version)

@@ -21,7 +21,7 @@ func DumpRequest(r *Request) string {
 // DumpBatch writes a batch the way DumpRequest writes a request.
 func DumpBatch(b *Batch) string {
 	var d dumper
-	d.line(0, "batch")
+	d.line(0, "batch") //vocab:not-spec the dump's own heading word
 	field(&d, 1, vocab.BatchModel, b.Model, strconv.Quote)
 	for i := range b.Items {
 		d.line(1, "item "+strconv.Quote(b.Items[i].Name))

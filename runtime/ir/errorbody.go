@@ -31,6 +31,7 @@ const (
 	ErrorRequestTooLarge       ErrorCode = vocab.CodeRequestTooLarge
 	ErrorUnavailable           ErrorCode = vocab.CodeUnavailable
 	ErrorUnsupportedCapability ErrorCode = vocab.CodeUnsupportedCapability
+	ErrorValidationFailed      ErrorCode = vocab.CodeValidationFailed
 )
 
 // ErrorBody is an error answer: the HTTP status, the standard detail and

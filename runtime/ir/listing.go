@@ -12,7 +12,8 @@ type Listing struct {
 type ListedModel struct {
 	Name        string
 	Description string
-	// ReleaseDate is kept as written (YYYY-MM-DD or a full timestamp).
+	// ReleaseDate is kept as written (YYYY-MM-DD or a full timestamp);
+	// "" when absent, and a listing writes none then.
 	ReleaseDate string
 	// Version is the extension set version; nil when absent.
 	Version *string

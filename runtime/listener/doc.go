@@ -14,7 +14,10 @@
 // V50 is the standard (systemone/0.2) plus the extension set, and nothing
 // else. A member the schema does not define, at any depth, and each
 // removed 4.0 form are refused with 400 invalid_request naming the JSON
-// path (and the replacement); a question that breaks its schema otherwise
+// path (and the replacement), as the extension set says; any other schema
+// problem outside one question (a number state, no questions) is answered
+// as the standard answers it, 422 validation_failed with the standard's
+// detail list locating each member; a question that breaks its schema otherwise
 // (too many options, missing criteria, a wrong type inside it) fails on its
 // own as invalid_question, which on POST /v1/systemone answers the whole
 // request with 422 question_failed for the first such question in request

@@ -120,7 +120,7 @@ func EndpointWord(e Endpoint) string {
 	case EndpointSystemOne:
 		return "systemone"
 	case EndpointBatch:
-		return "batch"
+		return "batch" //vocab:not-spec the endpoint's metric label
 	case EndpointDecisions:
 		return "decisions"
 	case EndpointBundle:

@@ -34,6 +34,23 @@ func RefuseProblems(schema table.SchemaID, problems []table.Problem) *Refusal {
 	return &Refusal{Body: *e}
 }
 
+// RefuseValidation refuses a body that breaks the standard's schema
+// outside any one question as the standard answers it: 422
+// validation_failed, the message listing request (the problems that are
+// not one question's), the reason and limit those of its first, and the
+// standard's detail list with one item per problem of all (a question's
+// too: the standard lists every failed check), each locating its member
+// from the body, its type the problem's reason word.
+func RefuseValidation(schema table.SchemaID, request, all []table.Problem, root jsonvalue.Value) *Refusal {
+	r := RefuseProblems(schema, request)
+	r.Body.Status, r.Body.Code = ir.ErrorValidationFailed.Status(), ir.ErrorValidationFailed
+	r.Body.Detail = make([]ir.DetailItem, len(all))
+	for i, p := range all {
+		r.Body.Detail[i] = ir.DetailItem{Loc: locate(root, internalwire.SplitPointer(p.Path)), Msg: p.What(), Type: string(p.Reason)}
+	}
+	return r
+}
+
 // RefuseAt refuses a body for one rule the generated validator does not
 // express (two members that conflict): 400
 // invalid_request naming the member by its path.

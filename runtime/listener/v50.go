@@ -68,12 +68,28 @@ type readBlock struct {
 	request internalwire.RequestBlock
 }
 
-// v50Refuse turns a body's problems into its refusal: 400 for any problem
-// that is not one question's own, else 422 for the first failed question.
+// v50Refuse turns a body's problems into its refusal, as the standard
+// answers them with what the extension set changes: a member the schema
+// does not define, or a removed 4.0 form, anywhere, is 400
+// invalid_request naming it (the extension reference); any other problem
+// that is not one question's own breaks the standard's schema, 422
+// validation_failed with the standard's detail list; else the first failed
+// question answers the request, 422 question_failed.
 func v50Refuse(problems []table.Problem, root jsonvalue.Value, batch bool) error {
 	t := TriageProblems(problems, batch, nil)
-	if len(t.Request) > 0 {
-		return RefuseProblems(table.SchemaVllmSR50, t.Request)
+	var foreign, schema []table.Problem
+	for _, p := range t.Request {
+		if p.Reason == table.ReasonUnknownMember || p.Reason == table.ReasonRemovedForm {
+			foreign = append(foreign, p)
+		} else {
+			schema = append(schema, p)
+		}
+	}
+	switch {
+	case len(foreign) > 0:
+		return RefuseProblems(table.SchemaVllmSR50, append(foreign, schema...))
+	case len(schema) > 0:
+		return RefuseValidation(table.SchemaVllmSR50, schema, problems, root)
 	}
 	failures := t.Failures(root)
 	return RefuseQuestion(&failures[0], root, batch)

@@ -26,4 +26,10 @@
 // ExpandPreset turns a preset question into a complete standard question
 // from the canonical preset texts of the catalogue, never from hand-typed
 // text; the target codecs decide whether the preset member goes with it.
+//
+// Features and CardValue are a card as a listing entry lists it: its
+// feature words (generated/vocab's Feature*, in their order) and its JSON.
+// vllm-srun lists its model with them and the Router lists (and routes by)
+// a deployment of a catalogue model with the same, so the two servers
+// describe one model alike.
 package modelcheck

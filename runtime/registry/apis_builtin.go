@@ -58,7 +58,7 @@ func builtinAPIEntries() []API {
 		llm(Images, SchemaOpenAIV1, "/v1/images/*"),
 		{
 			Name:            SystemOne,
-			Paths:           []string{vocab.PathSystemone, vocab.PathSystemoneBatch, vocab.PathDecisions},
+			Paths:           []string{vocab.PathSystemone, vocab.PathSystemoneBatch, vocab.PathDecisions, vocab.PathSystemoneModels},
 			Kind:            KindDecision,
 			Schemas:         []table.SchemaID{table.SchemaVllmSR50, table.SchemaVllmSR40},
 			ListenerDefault: table.SchemaVllmSR50,

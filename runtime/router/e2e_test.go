@@ -28,6 +28,8 @@ func TestRouterEndToEnd(t *testing.T) {
 	t.Run("404 names the listener", func(t *testing.T) { testNotServed(t, e) })
 	t.Run("LLM requests forwarded unchanged", func(t *testing.T) { testLLM(t, e) })
 	t.Run("models per listener", func(t *testing.T) { testModels(t, e) })
+	t.Run("one listing, one feature vocabulary", func(t *testing.T) { testListingVocabulary(t, e) })
+	t.Run("GET /v1/systemone/models", func(t *testing.T) { testSystemOneModels(t, e) })
 	t.Run("decide stage", func(t *testing.T) { testDecide(t, e) })
 	t.Run("metrics", func(t *testing.T) { testMetrics(t, e) })
 	t.Run("a failed question fails a fail-fast request", func(t *testing.T) { testQuestionFailed(t, e) })

@@ -22,6 +22,8 @@ type env struct {
 	llm  *llmUpstream
 	run  *router.Running
 	path string
+	// vela is the vela3-fast runtime's root, which local-vela calls.
+	vela string
 }
 
 // llmUpstream records the LLM requests forwarded to it.
@@ -57,6 +59,7 @@ func newEnv(t *testing.T) *env {
 		"LLM": e.llm.srv.URL, "REC": e.rec.URL(), "DECISION1": e.tap.Server.URL, "VELA": vela.URL(),
 	})
 	e.run = startRouter(t, e.path)
+	e.vela = vela.URL()
 	return e
 }
 

@@ -80,11 +80,14 @@ func (h *listenerHandler) serve(w *listener.Served, req *http.Request) {
 			"listener "+quote(h.lst.Name)+" does not serve the "+api+" API"))
 		return
 	}
-	if kind == registry.KindDecision {
+	switch {
+	case kind == registry.KindDecision && path == vocab.PathSystemoneModels:
+		h.systemOneModels(w, req, served)
+	case kind == registry.KindDecision:
 		h.systemOne(w, req, served)
-		return
+	default:
+		h.llm(w, req, served)
 	}
-	h.llm(w, req, served)
 }
 
 // defaultSystemOne is a System One entry in the schema a System One

@@ -1,17 +1,21 @@
 package router
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"slices"
 	"strings"
 
+	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // models answers GET /v1/models with the served APIs' models only: the
@@ -38,11 +42,32 @@ func (h *listenerHandler) models(w http.ResponseWriter, req *http.Request) {
 	listener.WriteJSON(w, http.StatusOK, jsonvalue.Compact(body))
 }
 
+// systemOneModels answers GET /v1/systemone/models: the System One
+// listing alone, in the listener's schema, as GET /v1/models lists it
+// without the OpenAI data list of the LLM models the listener serves.
+func (h *listenerHandler) systemOneModels(w http.ResponseWriter, req *http.Request, api *routerconfig.ListenerAPI) {
+	if req.Method != http.MethodGet {
+		w.Header().Set("Allow", http.MethodGet)
+		h.answerError(w, api, nil, listener.ErrorOf(ir.ErrorMethodNotAllowed, vocab.ReasonMethodNotAllowed, "this endpoint takes GET"))
+		return
+	}
+	raw, err := api.Codec.AnswerListing(h.router.systemOneListing(req.Context(), api))
+	if err != nil {
+		h.answerError(w, api, nil, internalError(vocab.ReasonUnwritableListing, "the listing could not be written"))
+		return
+	}
+	listener.WriteJSON(w, http.StatusOK, raw)
+}
+
 // systemOneListing lists the deployment and pool keys a client of api can
-// name, sorted: each deployment with its upstream listing's version,
-// features and card when its target codec has a listing and the upstream
-// lists its model, else its capabilities as features; each pool with its
-// members' capabilities.
+// name, sorted. Every entry carries the extension set version the Router
+// answers with and its features in the vocabulary's order (target.Listed):
+// a deployment's capabilities, the words routing uses (its card's, as
+// vllm-srun lists them, else its declared ones, else its upstream
+// listing's, else its schema's); a pool's, every member's. A deployment
+// carries its upstream listing's release date and card where the upstream
+// lists its model, else its catalogue model's; a name with no release date
+// of its own (a pool) has none.
 func (r *Router) systemOneListing(ctx context.Context, api *routerconfig.ListenerAPI) *ir.Listing {
 	out := &ir.Listing{}
 	for _, name := range r.servedModels(api) {
@@ -75,35 +100,33 @@ func (r *Router) servedModels(api *routerconfig.ListenerAPI) []string {
 }
 
 func (r *Router) listedDeployment(ctx context.Context, d *routerconfig.Deployment) ir.ListedModel {
-	m := ir.ListedModel{Name: d.Name, Description: "System One deployment of " + d.Model + " (" + string(d.Schema) + ")"}
+	m := ir.ListedModel{Name: d.Name, Description: "System One deployment of " + d.Model + " (" + string(d.Schema) + ")",
+		Version: new(extensionVersion)}
+	if known, ok := catalog.Model(d.Model); ok {
+		m.ReleaseDate, m.Card = known.ReleaseDate, modelcheck.CardValue(&known.Card)
+	}
 	if e, ok := r.listings.entry(ctx, d); ok {
-		m.ReleaseDate, m.Version, m.Card = e.ReleaseDate, e.Version, e.Card
+		m.ReleaseDate = cmp.Or(e.ReleaseDate, m.ReleaseDate)
+		if e.Card.IsValid() {
+			m.Card = e.Card
+		}
 		if e.Description != "" {
 			m.Description = e.Description
 		}
 	}
-	m.Features = capNames(r.capabilities(ctx, d))
+	m.Features = tc.Listed(r.capabilities(ctx, d))
 	return m
 }
 
 func (r *Router) listedPool(ctx context.Context, p *routerconfig.Pool) ir.ListedModel {
-	var features []string
+	var caps tc.CapabilitySet
 	for _, member := range p.Members {
 		if d, ok := r.cfg.Deployment(member); ok {
-			features = append(features, capNames(r.capabilities(ctx, d))...)
+			caps = append(caps, r.capabilities(ctx, d)...)
 		}
 	}
-	slices.Sort(features)
-	return ir.ListedModel{Name: p.Name, Features: slices.Compact(features),
+	return ir.ListedModel{Name: p.Name, Version: new(extensionVersion), Features: tc.Listed(caps),
 		Description: "pool routed by capability over " + strings.Join(p.Members, ", ")}
-}
-
-func capNames[S ~[]E, E ~string](caps S) []string {
-	out := make([]string, len(caps))
-	for i, c := range caps {
-		out[i] = string(c)
-	}
-	return out
 }
 
 // llmModels are the LLM models the listener serves, sorted: each served

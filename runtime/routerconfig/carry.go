@@ -87,11 +87,11 @@ func unanswered(r *ir.Request, d *Deployment) []tc.Missing {
 }
 
 // presetAnswered: the card lists the preset, or the declared capabilities
-// include presets.
+// include preset.
 func presetAnswered(d *Deployment, name string) bool {
 	if d.Card != nil {
 		_, ok := d.Card.Preset(name)
 		return ok
 	}
-	return d.Capabilities.Has(tc.CapPresets)
+	return d.Capabilities.Has(tc.CapPreset)
 }

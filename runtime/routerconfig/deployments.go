@@ -8,16 +8,22 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
-// declarable are the capabilities a deployment may declare.
-var declarable = []tc.Capability{
-	tc.CapNoul, tc.CapChoice, tc.CapScore, tc.CapBox, tc.CapSet, tc.CapSpan, tc.CapTrack,
-	tc.CapImage, tc.CapVideo, tc.CapBatch, tc.CapRoles, tc.CapPresets, tc.CapExtensions, tc.CapLongContext,
-}
+// declarable are the capabilities a deployment may declare: the
+// listing's feature words, in the vocabulary's order.
+var declarable = func() []tc.Capability {
+	out := make([]tc.Capability, len(vocab.Features))
+	for i, f := range vocab.Features {
+		out[i] = tc.Capability(f)
+	}
+	return out
+}()
 
 var upstreamKeys = []string{"api_format", "endpoint", "schema", "models", "api_key_env"} //vocab:not-spec Router config key
 
@@ -186,25 +192,14 @@ func (l *loader) capabilities(n *yaml.Node, path string, hasCard bool) tc.Capabi
 }
 
 // capabilitiesOf is what a deployment answers and reads: its card's
-// question types, media, presets and roles; else the declared ones; else
-// everything its schema's codec carries.
+// features (modelcheck.Features, as vllm-srun lists them); else the
+// declared ones; else everything its schema's codec carries.
 func capabilitiesOf(d *Deployment) tc.CapabilitySet {
 	var out tc.CapabilitySet
 	switch {
 	case d.Card != nil:
-		for _, t := range d.Card.QuestionTypes {
-			out = append(out, tc.Capability(t))
-		}
-		for _, m := range d.Card.Modalities {
-			if m != table.ModalityText {
-				out = append(out, tc.Capability(m))
-			}
-		}
-		if len(d.Card.Presets) > 0 {
-			out = append(out, tc.CapPresets)
-		}
-		if d.Card.RoleAware {
-			out = append(out, tc.CapRoles)
+		for _, f := range modelcheck.Features(d.Card) {
+			out = append(out, tc.Capability(f))
 		}
 	case d.Declared != nil:
 		out = append(out, d.Declared...)

@@ -132,3 +132,14 @@ func (s *Server) meta(engine jsonvalue.Value, total, decide time.Duration) jsonv
 func millis(d time.Duration) float64 {
 	return float64(d.Microseconds()) / 1000
 }
+
+func member(name string, v jsonvalue.Value) jsonvalue.Member {
+	return jsonvalue.Member{Name: name, Value: v}
+}
+
+// object builds an object from members with distinct names, which every
+// caller here passes.
+func object(members ...jsonvalue.Member) jsonvalue.Value {
+	v, _ := jsonvalue.Object(members...)
+	return v
+}

@@ -128,7 +128,7 @@ func containsAny(list []any, want string) bool {
 func TestMetrics(t *testing.T) {
 	s := start(t, srun.Config{})
 	s.post("/v1/systemone", urgent).want(t, http.StatusOK)
-	s.post("/v1/systemone", `{"state": 1}`).want(t, http.StatusBadRequest)
+	s.post("/v1/systemone", `{"state": 1}`).want(t, http.StatusUnprocessableEntity)
 	r := s.get("/metrics")
 	if r.status != http.StatusOK || !strings.HasPrefix(r.header.Get("Content-Type"), "text/plain; version=0.0.4") {
 		t.Fatalf("status %d, content-type %q", r.status, r.header.Get("Content-Type"))
@@ -147,7 +147,7 @@ func TestMetrics(t *testing.T) {
 		want   float64
 	}{
 		{"vsr_requests_total", []string{"listener", "runtime", "api", "systemone", "endpoint", "/v1/systemone", "status", "200", "code", ""}, 1},
-		{"vsr_requests_total", []string{"endpoint", "/v1/systemone", "status", "400", "code", "invalid_request"}, 1},
+		{"vsr_requests_total", []string{"endpoint", "/v1/systemone", "status", "422", "code", "validation_failed"}, 1},
 		{"vsr_request_duration_seconds", []string{"endpoint", "/v1/systemone"}, 2},
 		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "runtime", "kind", "translate", "form", "systemone"}, 1},
 		{"vsr_ready", nil, 1},

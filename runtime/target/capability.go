@@ -1,45 +1,62 @@
 package target
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
-// The capabilities a codec or a deployment declares: the question types
-// by their type names, the media by their asset types, and the features
-// below.
+// The capabilities a codec or a deployment declares are the listing's
+// feature words (generated/vocab's Feature*, the extension spec's
+// features): what a server lists as a model's features is what the Router
+// routes by and a deployment declares, in one spelling. The question types
+// and media are their type names.
 const (
-	CapNoul   Capability = vocab.QuestionTypeNoul
-	CapChoice Capability = vocab.QuestionTypeChoice
-	CapScore  Capability = vocab.QuestionTypeScore
-	CapBox    Capability = vocab.QuestionTypeBox
-	CapSet    Capability = vocab.QuestionTypeSet
-	CapSpan   Capability = vocab.QuestionTypeSpan
-	CapTrack  Capability = vocab.QuestionTypeTrack
-	CapImage  Capability = vocab.AssetTypeImage
-	CapVideo  Capability = vocab.AssetTypeVideo
+	CapNoul   Capability = vocab.FeatureNoul
+	CapChoice Capability = vocab.FeatureChoice
+	CapScore  Capability = vocab.FeatureScore
+	CapBox    Capability = vocab.FeatureBox
+	CapSet    Capability = vocab.FeatureSet
+	CapSpan   Capability = vocab.FeatureSpan
+	CapTrack  Capability = vocab.FeatureTrack
+	CapImage  Capability = vocab.FeatureImage
+	CapVideo  Capability = vocab.FeatureVideo
 	// CapBatch: one call answers a batch (POST /v1/systemone/batch or
 	// /v1/bundle).
-	CapBatch Capability = "batch"
+	CapBatch Capability = vocab.FeatureBatch
 	// CapRoles: explicit roles reach the model.
-	CapRoles Capability = vocab.RequestRoles
-	// CapPresets: a preset reaches a trained head.
-	CapPresets Capability = "presets"
-	// CapExtensions: every vllm-sr/5.0 question field is carried.
-	CapExtensions Capability = "extensions"
-	// CapLongContext: the long-context flag is carried.
-	CapLongContext Capability = vocab.OptionsLongContext
+	CapRoles Capability = vocab.FeatureRoles
+	// CapPreset: a preset reaches a trained head.
+	CapPreset Capability = vocab.FeaturePreset
+	// CapLongContext: the long-context header is carried.
+	CapLongContext Capability = vocab.FeatureLongContext
 )
 
-// AllCapabilities returns every capability, sorted: what a codec whose
+// AllCapabilities returns every feature word, sorted: what a codec whose
 // schema carries all the runtime answers (vllm-sr/5.0, internal)
 // declares. A deployment's card narrows it to what its model answers.
 func AllCapabilities() CapabilitySet {
-	return CapabilitySet{CapBatch, CapBox, CapChoice, CapExtensions, CapImage,
-		CapLongContext, CapNoul, CapPresets, CapRoles, CapScore, CapSet, CapSpan,
-		CapTrack, CapVideo}
+	out := make(CapabilitySet, len(vocab.Features))
+	for i, f := range vocab.Features {
+		out[i] = Capability(f)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Listed are caps as a listing's features: in the vocabulary's order
+// (vocab.Features), the order every server lists a model's features in.
+// A capability that is no feature word is left out.
+func Listed(caps CapabilitySet) []string {
+	out := []string{}
+	for _, f := range vocab.Features {
+		if caps.Has(Capability(f)) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Missing is one thing a request needs that a target cannot carry: a

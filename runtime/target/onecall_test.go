@@ -5,25 +5,33 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // TestAllCapabilitiesSortedAndComplete: the set is sorted (Has relies on
-// it) and names each capability constant once.
+// it), names each capability constant, and is exactly the vocabulary's
+// feature words, each once.
 func TestAllCapabilitiesSortedAndComplete(t *testing.T) {
 	all := AllCapabilities()
 	if !slices.IsSorted(all) || len(slices.Compact(slices.Clone(all))) != len(all) {
 		t.Fatalf("not a sorted set: %v", all)
 	}
 	for _, c := range []Capability{CapNoul, CapChoice, CapScore, CapBox, CapSet, CapSpan, CapTrack,
-		CapImage, CapVideo, CapBatch, CapRoles, CapPresets, CapExtensions, CapLongContext} {
+		CapImage, CapVideo, CapBatch, CapRoles, CapPreset, CapLongContext} {
 		if !all.Has(c) {
 			t.Errorf("missing %s", c)
 		}
 	}
-	if len(all) != 14 {
-		t.Errorf("%d capabilities, want 14", len(all))
+	if len(all) != len(vocab.Features) {
+		t.Errorf("%d capabilities, the vocabulary has %d feature words", len(all), len(vocab.Features))
+	}
+	if got := Listed(all); !slices.Equal(got, vocab.Features) {
+		t.Errorf("Listed(all) = %v, want the vocabulary's order %v", got, vocab.Features)
+	}
+	if got := Listed(CapabilitySet{CapSpan, CapBatch, CapNoul, "x-unknown"}); !slices.Equal(got, []string{"noul", "span", "batch"}) {
+		t.Errorf("Listed keeps %v, want noul, span, batch in the vocabulary's order", got)
 	}
 }
 

@@ -55,7 +55,7 @@ var (
 //	3xx                     502 upstream_error   upstream_redirect
 //	400                     400 invalid_request  upstream_invalid_input (or its own code, reason, question)
 //	413                     413 request_too_large body_too_large
-//	422                     422 question_failed  upstream_invalid_question, or invalid_request when no question is named
+//	422                     422 question_failed  upstream_invalid_question, or validation_failed when no question is named
 //	429                     429 overloaded       upstream_rate_limited   Retry-After
 //	503                     503 unavailable      upstream_unavailable    Retry-After
 //	529                     529 overloaded       upstream_overloaded     Retry-After
@@ -146,6 +146,9 @@ func refusal(status int, rep upstreamReport) *ir.ErrorBody {
 		return questionFailedUpstream(status, rep, vocab.ReasonUpstreamInvalidInput, "the upstream refused its input")
 	}
 	code := ir.ErrorInvalidRequest
+	if status == http.StatusUnprocessableEntity { // a schema violation that names no question
+		code = ir.ErrorValidationFailed
+	}
 	if c, ok := fieldtable.RequestError(rep.Code); ok && c.Status == status {
 		code = ir.ErrorCode(rep.Code)
 	}

@@ -52,7 +52,9 @@ func conformanceCases(schema table.SchemaID) []confCase {
 // standardCases are what systemone/0.2 defines: standard questions of
 // every text type, the state's kinds, the official SDK's forms, the
 // limits, and unknown members. On a vllm-sr schema the same requests are
-// answered as that schema says (its status and error code).
+// answered as that schema says (its status and error code): vllm-sr/5.0
+// as the standard, but for the unknown members (400 naming them, as the
+// extension reference says); vllm-sr/4.0 as its frozen contract.
 func standardCases() []confCase {
 	return []confCase{
 		answered("question/noul", ask(noulQuestion("urgent"))),
@@ -70,7 +72,7 @@ func standardCases() []confCase {
 		refused("limit/choices-above-max", ask(choiceQuestion("team", int(vocab.LimitChoicesMax)+1)),
 			questionRefusal("team", vocab.LimitChoicesMax, vocab.ReasonTooMany, vocab.ReasonTooManyOptions)),
 		refused("limit/questions-below-min", confRequest{questions: []confQuestion{}},
-			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonTooFew, vocab.LimitQuestionsMin)),
+			violation(vocab.ReasonTooFew, vocab.LimitQuestionsMin, vocab.RequestQuestions)),
 		refused("unknown-member/request", ask(noulQuestion("urgent")).with(unknownMember, jsonvalue.Bool(true)),
 			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
 		refused("unknown-member/question", ask(withMember(noulQuestion("urgent"), unknownMember, jsonvalue.Bool(true))),
@@ -78,8 +80,8 @@ func standardCases() []confCase {
 		refused("unknown-member/noul-criteria", ask(withCriteriaMember(noulWithCriteria("blocked"), unknownMember)),
 			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
 		refused("invalid/state-number", confRequest{state: jsonvalue.Int(7), questions: []confQuestion{noulQuestion("urgent")}},
-			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonWrongType, 0, vocab.RequestState)),
-		refused("invalid/missing-questions", ask(), requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonMissingMember, 0, vocab.RequestQuestions)),
+			violation(vocab.ReasonWrongType, 0, vocab.RequestState)),
+		refused("invalid/missing-questions", ask(), violation(vocab.ReasonMissingMember, 0, vocab.RequestQuestions)),
 		refused("invalid/question-type", ask(confQuestion{name: "urgent", typ: "yes_or_no", instructions: jsonvalue.String("Is it urgent?")}),
 			questionRefusal("urgent", 0, vocab.ReasonNotInEnum)),
 	}

@@ -42,7 +42,7 @@ func batchCase() confCase {
 		"doc_1": {questions: []confQuestion{noulQuestion("urgent")}},
 		"doc_2": {state: objectState(), questions: []confQuestion{choiceQuestion("team", 3), scoreQuestion("severity", 3)}},
 	})
-	return confCase{name: "batch", method: http.MethodPost, path: vocab.PathSystemoneBatch, valid: true, body: b.bodyFor,
+	return confCase{name: "batch", method: http.MethodPost, path: vocab.PathSystemoneBatch, valid: true, body: b.bodyFor, //vocab:not-spec the case's name
 		answer: func(run *confRun, v jsonvalue.Value) []string { return checkBatch(run, b, v) }}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/vllm-sr/systemone/generated/corpus"
 	"github.com/vllm-sr/systemone/generated/fieldtable"
@@ -93,7 +94,8 @@ func checkListing(run *confRun, v jsonvalue.Value) []string {
 	}
 	for i, m := range models.Items() {
 		at := fmt.Sprintf("%s[%d].", vocab.ListingModels, i)
-		out = append(out, wantStrings(m, at, vocab.ListingEntryName, vocab.ListingEntryDescription, vocab.ListingEntryReleaseDate)...)
+		out = append(out, wantStrings(m, at, vocab.ListingEntryName, vocab.ListingEntryDescription)...)
+		out = append(out, checkReleaseDate(run, m, at)...)
 		if run.schema() == table.SchemaVllmSR50 {
 			out = append(out, checkEntryExtensions(m, at)...)
 		}
@@ -112,13 +114,47 @@ func checkListing(run *confRun, v jsonvalue.Value) []string {
 	return out
 }
 
+// checkReleaseDate: the standard requires a release_date string. A vllm-sr
+// listing may leave it out (the extension's override, for a name with no
+// date of its own, such as a Router's pool), and one it gives is a real
+// date: YYYY-MM-DD, or a timestamp that starts with one.
+func checkReleaseDate(run *confRun, m jsonvalue.Value, at string) []string {
+	d, has := m.Get(vocab.ListingEntryReleaseDate)
+	switch {
+	case !run.extended():
+		return wantStrings(m, at, vocab.ListingEntryReleaseDate)
+	case !has:
+		return nil
+	case d.Kind() != jsonvalue.KindString:
+		return []string{at + vocab.ListingEntryReleaseDate + " is not a string"}
+	}
+	if _, err := time.Parse(time.DateOnly, d.Str()[:min(len(d.Str()), len(time.DateOnly))]); err != nil {
+		return []string{at + vocab.ListingEntryReleaseDate + " is " + describe(d) + ", not a date (YYYY-MM-DD)"}
+	}
+	return nil
+}
+
 // checkEntryExtensions: a 5.0 entry gives the extension set's version and
-// its features; its card, when listed, is an object.
+// its features, each a word of the extension spec's features, once, in
+// that list's order; its card, when listed, is an object.
 func checkEntryExtensions(m jsonvalue.Value, at string) []string {
 	var out []string
 	out = append(out, wantString(m, vocab.ListingEntryVersion, extensionVersion(table.SchemaVllmSR50), at)...)
-	if f, _ := m.Get(vocab.ListingEntryFeatures); f.Kind() != jsonvalue.KindArray {
+	f, _ := m.Get(vocab.ListingEntryFeatures)
+	if f.Kind() != jsonvalue.KindArray {
 		out = append(out, at+vocab.ListingEntryFeatures+" is not an array")
+	}
+	last := -1
+	for i, word := range f.Items() {
+		where := fmt.Sprintf("%s%s[%d]", at, vocab.ListingEntryFeatures, i)
+		switch n := slices.Index(vocab.Features, word.Str()); {
+		case word.Kind() != jsonvalue.KindString || n < 0:
+			out = append(out, where+" is "+describe(word)+", not a feature word of the specification")
+		case n <= last:
+			out = append(out, where+" is "+describe(word)+", out of the specification's order (or listed twice)")
+		default:
+			last = n
+		}
 	}
 	if c, has := m.Get(vocab.ListingEntryCard); has && c.Kind() != jsonvalue.KindObject {
 		out = append(out, at+vocab.ListingEntryCard+" is not an object")

@@ -18,7 +18,11 @@ import (
 // extension's error table with that code's status, a reason word of the
 // spec's list and the limit it names; a question's failure is
 // question_failed with the question error's status and the question named.
-// vllm-sr/5.0 writes no 4.0 error member; vllm-sr/4.0 writes it too.
+// A body that breaks the standard's schema outside any one question is, on
+// vllm-sr/5.0 as on the standard, 422 with the detail list locating the
+// member (code validation_failed); vllm-sr/4.0 keeps its frozen 400
+// invalid_request. vllm-sr/5.0 writes no 4.0 error member; vllm-sr/4.0
+// writes it too.
 
 // refusal is what a case expects of an error answer.
 type refusal struct {
@@ -35,10 +39,28 @@ type refusal struct {
 	limit   int64
 	// names are words the detail must name (a member, a replacement).
 	names []string
+	// loc, when set, is where some item of a 422's detail list must
+	// locate the failed member, after "body".
+	loc []string
+	// legacyCode, when set, is the code vllm-sr/4.0 answers instead of
+	// code (with that code's status and no loc): the frozen 4.0 contract
+	// answers the standard's schema violations 400 invalid_request.
+	legacyCode string
 }
 
 func requestRefusal(code, reason string, limit int64, names ...string) refusal {
 	return refusal{code: code, reasons: []string{reason}, limit: limit, names: names}
+}
+
+// violation is a body that breaks the standard's schema outside any one
+// question, at the member loc names: the standard answers it 422 with its
+// detail list locating the member, and so does vllm-sr/5.0, the standard
+// plus extension fields (code validation_failed, with the reason and the
+// limit it names); vllm-sr/4.0 answers 400 invalid_request, as its frozen
+// contract does.
+func violation(reason string, limit int64, loc ...string) refusal {
+	return refusal{code: vocab.CodeValidationFailed, legacyCode: vocab.CodeInvalidRequest, reasons: []string{reason},
+		limit: limit, names: loc[len(loc)-1:], loc: loc}
 }
 
 // questionRefusal is question_failed for an invalid question: its
@@ -64,6 +86,9 @@ func (want refusal) status() int {
 func checkRefusal(run *confRun, r *confReply, want refusal) []string {
 	if !run.extended() {
 		return checkStandardRefusal(r, want)
+	}
+	if run.legacy() && want.legacyCode != "" {
+		want.code, want.loc = want.legacyCode, nil
 	}
 	if r.status != want.status() {
 		return []string{fmt.Sprintf("status %d, want %d %s%s", r.status, want.status(), want.code, detailHint(r))}
@@ -105,6 +130,9 @@ func checkStandardRefusal(r *confReply, want refusal) []string {
 	}
 	for i, item := range detail.Items() {
 		out = append(out, checkValidationItem(item, vocab.ErrorDetail+"["+strconv.Itoa(i)+"]")...)
+	}
+	if want.loc != nil {
+		out = append(out, checkLocated(detail, append([]string{"body"}, want.loc...))...)
 	}
 	return append(out, checkNamed(r.json, append(slices.Clone(want.names), want.question))...)
 }
@@ -167,8 +195,11 @@ func checkDetail(v jsonvalue.Value, want refusal) []string {
 		return []string{"the error has no " + vocab.ErrorDetail}
 	}
 	var out []string
-	if want.code == vocab.CodeQuestionFailed && want.status() == 422 {
+	switch {
+	case want.code == vocab.CodeQuestionFailed && want.status() == 422:
 		out = append(out, checkQuestionLoc(detail, want)...)
+	case want.loc != nil:
+		out = append(out, checkLocated(detail, append([]string{"body"}, want.loc...))...)
 	}
 	return append(out, checkNamed(v, want.names)...)
 }
@@ -176,14 +207,19 @@ func checkDetail(v jsonvalue.Value, want refusal) []string {
 // checkQuestionLoc: some item's loc is body, then (in a batch) requests
 // and the item's name, then questions and the question's name.
 func checkQuestionLoc(detail jsonvalue.Value, want refusal) []string {
-	if detail.Kind() != jsonvalue.KindArray {
-		return []string{vocab.ErrorDetail + " of a 422 is not the standard's list"}
-	}
 	prefix := []string{"body"}
 	if want.state != "" {
 		prefix = append(prefix, vocab.BatchRequests, want.state)
 	}
-	prefix = append(prefix, vocab.RequestQuestions, want.question)
+	return checkLocated(detail, append(prefix, vocab.RequestQuestions, want.question))
+}
+
+// checkLocated: detail is the standard's list, and some item's loc starts
+// with prefix; that item has the standard's members.
+func checkLocated(detail jsonvalue.Value, prefix []string) []string {
+	if detail.Kind() != jsonvalue.KindArray {
+		return []string{vocab.ErrorDetail + " of a 422 is not the standard's list"}
+	}
 	for _, item := range detail.Items() {
 		loc, _ := item.Get(vocab.ValidationItemLoc)
 		var got []string

@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -178,3 +180,53 @@ func startRouterAt(t *testing.T, path string) string {
 }
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// A Router 5.0 listener whose configuration also has a systemone/0.2
+// deployment and a pool passes the 5.0 profile: every entry of its
+// listing carries version and features.
+func TestConformanceRouter50MixedListing(t *testing.T) {
+	upstream := startSrun(t, "vllm-sr/vela3-fast", "vllm-sr/5.0")
+	std := testkit.NewConformanceServer(t, testkit.ConformanceFaults{})
+	template, err := os.ReadFile("testdata/conformance/router-mixed.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := startRouterWith(t, string(template), map[string]string{"UPSTREAM": upstream, "STANDARD": std.URL})
+	wantPass(t, runKit(t, url, "vela", table.SchemaVllmSR50))
+}
+
+// vllm-srun and the Router's 5.0 listener share the listener codec, so
+// they answer the standard's schema violations byte for byte alike: 422
+// validation_failed with the standard's detail list; and an unknown
+// member alike, 400 naming it.
+func TestSchemaViolationsAnsweredAlike(t *testing.T) {
+	runtime := startSrun(t, "vllm-sr/vela3-fast", "vllm-sr/5.0")
+	routerURL := startRouter(t, runtime)
+	for _, c := range []struct {
+		body   string
+		status int
+	}{
+		{`{"state":7,"questions":{"q":{"type":"noul","instructions":"Is it?"}}}`, 422},
+		{`{"state":"hi"}`, 422},
+		{`{"state":"hi","questions":{}}`, 422},
+		{`[]`, 422},
+		{`{"state":"hi","questions":{"q":{"type":"noul","instructions":"Is it?"}},"options":{"deadline_ms":0}}`, 422},
+		{`{"state":7,"questions":{},"colour":"red"}`, 400},
+	} {
+		var answers [2][]byte
+		for i, url := range []string{runtime, routerURL} {
+			resp, err := http.Post(url+"/v1/systemone", "application/json", strings.NewReader(c.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			answers[i], _ = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != c.status {
+				t.Errorf("%s: %s answered %d %s, want %d", c.body, url, resp.StatusCode, answers[i], c.status)
+			}
+		}
+		if !bytes.Equal(answers[0], answers[1]) {
+			t.Errorf("%s: vllm-srun answered %s, the Router %s", c.body, answers[0], answers[1])
+		}
+	}
+}

@@ -75,7 +75,8 @@ type HostileCase struct {
 	Body func() []byte
 	Want HostileWant
 	// On40 replaces Want on a vllm-sr/4.0 listener, OnRouter on the
-	// Router (and both, when both are set, OnRouter40).
+	// Router (and both, when both are set, OnRouter40). Without On40, a
+	// 422 validation_failed Want is 400 invalid_request on 4.0.
 	On40, OnRouter, OnRouter40 *HostileWant
 	// Names are texts the answer must carry (in any string of it): the
 	// member a refusal names, cut as it is cut.
@@ -91,6 +92,10 @@ func (c *HostileCase) want(t HostileTarget) HostileWant {
 		return *c.OnRouter
 	case legacy && c.On40 != nil:
 		return *c.On40
+	case legacy && c.Want.Code == vocab.CodeValidationFailed:
+		// The frozen 4.0 contract answers the standard's schema
+		// violations 400 invalid_request.
+		return bad(c.Want.Reason)
 	}
 	return c.Want
 }

@@ -119,6 +119,14 @@ func bad(reason string) HostileWant {
 	return HostileWant{Status: http.StatusBadRequest, Code: vocab.CodeInvalidRequest, Reason: reason}
 }
 
+// violated is a 422 validation_failed for reason: a body that breaks the
+// standard's schema outside any one question, which a vllm-sr/5.0 server
+// answers as the standard does (and a vllm-sr/4.0 listener 400
+// invalid_request: HostileCase.want).
+func violated(reason string) HostileWant {
+	return HostileWant{Status: http.StatusUnprocessableEntity, Code: vocab.CodeValidationFailed, Reason: reason}
+}
+
 // failed is a question_failed of status for reason.
 func failed(status int, reason string) HostileWant {
 	return HostileWant{Status: status, Code: vocab.CodeQuestionFailed, Reason: reason}

@@ -49,11 +49,11 @@ func syntaxCases() []HostileCase {
 	for i, b := range bodies {
 		out = append(out, HostileCase{Name: caseName("syntax", i, b.what), Body: raw(b.body), Want: invalid})
 	}
-	notObject := bad(vocab.ReasonWrongType)
+	notObject := violated(vocab.ReasonWrongType)
 	for i, body := range []string{`[]`, `"` + HostileCanary + `"`, `42`, `true`} { //vocab:not-spec a JSON literal body
 		out = append(out, HostileCase{Name: caseName("syntax-root", i, body), Body: raw(body), Want: notObject})
 	}
-	out = append(out, HostileCase{Name: "syntax-root/null", Body: raw(`null`), Want: bad(vocab.ReasonNotAllowedNull)})
+	out = append(out, HostileCase{Name: "syntax-root/null", Body: raw(`null`), Want: violated(vocab.ReasonNotAllowedNull)})
 	return out
 }
 
@@ -106,8 +106,8 @@ func depthCases() []HostileCase {
 
 func numberCases() []HostileCase {
 	opt := func(v string) func() []byte { return hq(okQ, `,"options":{"deadline_ms":`+v+`}`) }
-	wrong := bad(vocab.ReasonWrongType)
-	below := bad(vocab.ReasonBelowMinimum)
+	wrong := violated(vocab.ReasonWrongType)
+	below := violated(vocab.ReasonBelowMinimum)
 	return []HostileCase{
 		{Name: "numbers/00 deadline_ms 1500", Body: opt("1500"), Want: wantOK},
 		{Name: "numbers/01 deadline_ms 9223372036855 (overflows ns)", Body: opt("9223372036855"), Want: wantOK},
@@ -158,7 +158,7 @@ func endpointCases() []HostileCase {
 		{Name: "endpoint/09b decisions, one question answerable, one refused by the model check", Path: vocab.PathDecisions,
 			Body: hq(okQ + "," + q("b", `"type":"noul","over":["request"]`)), Want: wantOK},
 		{Name: "endpoint/10 batch of two", Path: vocab.PathSystemoneBatch, Body: batch(item("a", okQ) + "," + item("b", okQ)), Want: wantOK},
-		{Name: "endpoint/11 batch with no requests", Path: vocab.PathSystemoneBatch, Body: batch(""), Want: bad(vocab.ReasonTooFew)},
+		{Name: "endpoint/11 batch with no requests", Path: vocab.PathSystemoneBatch, Body: batch(""), Want: violated(vocab.ReasonTooFew)},
 		{Name: "endpoint/12 batch item with its own options", Path: vocab.PathSystemoneBatch,
 			Body: raw(`{"model":"` + HostileModel + `","requests":{"a":{"state":` + hostileState + `,"questions":{` + okQ + `},"options":{"deadline_ms":5}}}}`),
 			Want: bad(vocab.ReasonUnknownMember)},

@@ -1,7 +1,6 @@
 package testkit
 
 import (
-	"net/http"
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -103,9 +102,9 @@ func limitCases() []HostileCase {
 		{Name: "limits/03 span of 256 labels", Body: labels(256), Want: invalidQ(vocab.ReasonTooMany)},
 		{Name: "limits/04 score of 10 levels", Body: score(10), Want: wantOK},
 		{Name: "limits/05 score of 11 levels", Body: score(11), Want: invalidQ(vocab.ReasonTooMany)},
-		{Name: "limits/06 no questions", Body: hq(""), Want: bad(vocab.ReasonTooFew)},
-		{Name: "limits/07 questions missing", Body: raw(`{"model":"` + HostileModel + `","state":` + hostileState + `}`), Want: bad(vocab.ReasonMissingMember)},
-		{Name: "limits/08 state missing", Body: raw(`{"model":"` + HostileModel + `","questions":{` + okQ + `}}`), Want: bad(vocab.ReasonMissingMember)},
+		{Name: "limits/06 no questions", Body: hq(""), Want: violated(vocab.ReasonTooFew)},
+		{Name: "limits/07 questions missing", Body: raw(`{"model":"` + HostileModel + `","state":` + hostileState + `}`), Want: violated(vocab.ReasonMissingMember)},
+		{Name: "limits/08 state missing", Body: raw(`{"model":"` + HostileModel + `","questions":{` + okQ + `}}`), Want: violated(vocab.ReasonMissingMember)},
 		{Name: "limits/09 200 questions", Body: once(hq(numbered(200, noulQ("q%d")))), Want: wantOK},
 		{Name: "limits/10 body one byte past the limit", Body: overLimit, Want: wantTooLarge},
 		{Name: "limits/11 1000 unknown members", Body: once(func() []byte {
@@ -164,10 +163,10 @@ func assetCases() []HostileCase {
 		{Name: "assets/02 bad base64", Body: withAsset(placed, image("png", "!!not base64!!")), Want: notRead},
 		{Name: "assets/03 not an image", Body: withAsset(placed, image("png", "aGVsbG8gd29ybGQ=")), Want: notRead},
 		{Name: "assets/04 format mismatch", Body: withAsset(placed, image("jpeg", png)), Want: notRead},
-		{Name: "assets/05 unknown format", Body: withAsset(placed, image("gif", png)), Want: bad(vocab.ReasonNotInEnum)},
+		{Name: "assets/05 unknown format", Body: withAsset(placed, image("gif", png)), Want: violated(vocab.ReasonNotInEnum)},
 		{Name: "assets/06 unknown asset member", Body: withAsset(placed, `{"type":"image","format":"png","data_base64":"`+png+`","colour":1}`), Want: bad(vocab.ReasonUnknownMember)},
-		{Name: "assets/07 asset a string", Body: withAsset(placed, `"`+HostileCanary+`"`), Want: bad(vocab.ReasonWrongType)},
-		{Name: "assets/08 data missing", Body: withAsset(placed, `{"type":"image","format":"png"}`), Want: bad(vocab.ReasonMissingMember)},
+		{Name: "assets/07 asset a string", Body: withAsset(placed, `"`+HostileCanary+`"`), Want: violated(vocab.ReasonWrongType)},
+		{Name: "assets/08 data missing", Body: withAsset(placed, `{"type":"image","format":"png"}`), Want: violated(vocab.ReasonMissingMember)},
 		{Name: "assets/09 a video on a text model", Body: withAsset(`["img-1","`+HostileCanary+`"]`, `{"type":"video","format":"mp4","data_base64":"AAAA"}`), Want: badInput(vocab.ReasonVideoNotRead)},
 		{Name: "assets/10 placeholder in a question", Body: raw(`{"model":"` + HostileModel + `","state":` + placed + `,"questions":{` +
 			q("look", `"type":"noul","criteria":{"true":"img-1 shows it"}`) + `},"assets":{"img-1":` + image("png", png) + `}}`), Want: invalidQ(vocab.ReasonPlaceholderInQuestion)},
@@ -177,7 +176,7 @@ func assetCases() []HostileCase {
 	// whole, 400 unsupported_capability, where the runtime checks each
 	// question.
 	for i := range cases {
-		if cases[i].Want.Status != http.StatusBadRequest || cases[i].Want.Code != vocab.CodeInvalidRequest {
+		if w := cases[i].Want; w.Code != vocab.CodeInvalidRequest && w.Code != vocab.CodeValidationFailed {
 			cases[i].OnRouter = wantPtr(notCarriedWant)
 		}
 	}
