@@ -168,6 +168,15 @@ func (l *loader) deploymentSchema(d *Deployment, api registry.API, s section) bo
 	return true
 }
 
+// retiredCapabilities are the capability words of configurations from
+// before the listing's feature vocabulary, and the feature words each
+// stands for: presets is preset, and extensions (every vllm-sr/5.0
+// question member) is the question members' features.
+var retiredCapabilities = map[string][]string{
+	"presets":    {vocab.FeaturePreset},
+	"extensions": {vocab.FeaturePreset, vocab.FeatureOver, vocab.FeatureHead, vocab.FeatureDecisionAdapter, vocab.FeatureOverflow, vocab.FeatureRequireFullInput},
+}
+
 // capabilities reads a declared capability list; a model with a card
 // takes its capabilities from the card, so declaring them is an error.
 func (l *loader) capabilities(n *yaml.Node, path string, hasCard bool) tc.CapabilitySet {
@@ -181,6 +190,11 @@ func (l *loader) capabilities(n *yaml.Node, path string, hasCard bool) tc.Capabi
 	}
 	var out tc.CapabilitySet
 	for i, name := range names {
+		if words, retired := retiredCapabilities[name]; retired {
+			l.fail(at[i], fmt.Sprintf("%s[%d]", path, i), "%q is no longer a capability word: it stands for %s, the listing's feature words (vllm-sr config migrate rewrites it)",
+				name, strings.Join(words, ", "))
+			continue
+		}
 		if !slices.Contains(declarable, tc.Capability(name)) {
 			l.fail(at[i], fmt.Sprintf("%s[%d]", path, i), "unknown capability; allowed: %s", strings.Join(capNames(declarable), ", "))
 			continue

@@ -9,8 +9,9 @@ import (
 )
 
 // Migrate rewrites a configuration whose listeners still use the removed
-// listener-level fields into the apis form, and returns the new text and
-// whether anything changed (unchanged input comes back as it was).
+// listener-level fields into the apis form, and whose deployments declare
+// retired capability words, and returns the new text and whether anything
+// changed (unchanged input comes back as it was).
 //
 // The removed fields were:
 //
@@ -21,6 +22,8 @@ import (
 // APIs, each with the listed models that are not deployments or pools
 // (all models when models was absent), and, when systemone was on, a
 // systemone entry with its settings and the listed deployments and pools.
+// A deployment's retired capability words become the feature words they
+// stand for (retiredCapabilities).
 // Comments and key order are kept where the YAML library allows.
 func Migrate(file string, data []byte, apis *registry.APIs) ([]byte, bool, error) {
 	r := &reader{file: file}
@@ -39,6 +42,13 @@ func Migrate(file string, data []byte, apis *registry.APIs) ([]byte, bool, error
 	if listeners := lookup(root, "listeners"); listeners != nil && listeners.Kind == yaml.SequenceNode {
 		for i, l := range listeners.Content {
 			if m.listener(resolve(l), fmt.Sprintf("listeners[%d]", i)) {
+				changed = true
+			}
+		}
+	}
+	if deployments := lookup(root, "deployments"); deployments != nil && deployments.Kind == yaml.MappingNode {
+		for i := 1; i < len(deployments.Content); i += 2 {
+			if renameCapabilities(lookup(resolve(deployments.Content[i]), "capabilities")) {
 				changed = true
 			}
 		}
@@ -203,6 +213,37 @@ func (m *migrator) entry(settings []*yaml.Node, models *yaml.Node, list []*yaml.
 		e.Content = append(e.Content, scalar("models"), seq) //vocab:not-spec Router config key
 	}
 	return e
+}
+
+// renameCapabilities rewrites a deployment's retired capability words
+// (retiredCapabilities) as the feature words they stand for, each word
+// once, in place; it reports whether the list changed.
+func renameCapabilities(list *yaml.Node) bool {
+	if list == nil || list.Kind != yaml.SequenceNode {
+		return false
+	}
+	var out []*yaml.Node
+	seen, changed := map[string]bool{}, false
+	for _, item := range list.Content {
+		words := []string{resolve(item).Value}
+		if retired, ok := retiredCapabilities[words[0]]; ok {
+			words, changed = retired, true
+		}
+		for _, w := range words {
+			if !seen[w] {
+				seen[w] = true
+				if w == resolve(item).Value {
+					out = append(out, item)
+				} else {
+					out = append(out, scalar(w))
+				}
+			}
+		}
+	}
+	if changed {
+		list.Content = out
+	}
+	return changed
 }
 
 func scalar(s string) *yaml.Node {

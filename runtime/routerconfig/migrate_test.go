@@ -87,3 +87,39 @@ func TestMigratedConfigurationLoads(t *testing.T) {
 		t.Error("untouched had nothing to migrate")
 	}
 }
+
+// TestRetiredCapabilitiesPointAtMigrate: the capability words from before
+// the feature vocabulary are refused naming the words they stand for and
+// migrate, and the migrated configuration declares exactly those words.
+func TestRetiredCapabilitiesPointAtMigrate(t *testing.T) {
+	data, err := os.ReadFile("testdata/migrate/capabilities.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load("capabilities.yaml", data, builtin())
+	want := []string{
+		`deployments.gateway.capabilities[2]: "presets" is no longer a capability word: it stands for preset`,
+		`deployments.gateway.capabilities[3]: "extensions" is no longer a capability word: it stands for preset, over, head, decision_adapter, overflow, require_full_input`,
+	}
+	for _, w := range want {
+		if err == nil || !strings.Contains(err.Error(), w) || !strings.Contains(err.Error(), "vllm-sr config migrate") {
+			t.Errorf("load: %v\nwant a problem %q", err, w)
+		}
+	}
+	out, changed, err := Migrate("capabilities.yaml", data, registry.BuiltinAPIs())
+	if err != nil || !changed {
+		t.Fatalf("migrate: %v (changed %v)", err, changed)
+	}
+	c, err := Load("migrated.yaml", out, builtin())
+	if err != nil {
+		t.Fatalf("the migrated configuration does not load:\n%v\n%s", err, out)
+	}
+	d, _ := c.Deployment("gateway")
+	got := make([]string, len(d.Declared))
+	for i, w := range d.Declared {
+		got[i] = string(w)
+	}
+	if strings.Join(got, ",") != "batch,choice,decision_adapter,head,noul,over,overflow,preset,require_full_input" {
+		t.Errorf("declared %v", got)
+	}
+}
