@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -23,8 +24,13 @@ import (
 // request (zero when none).
 func (r *Router) forward(ctx context.Context, listenerName string, api *routerconfig.ListenerAPI, x *engine.Exchange,
 	took *routed) (out listener.Outcome, retryAfter time.Duration, e *ir.ErrorBody) {
-	if x.Model == "" {
-		return listener.Outcome{}, 0, listener.InvalidRequest(vocab.ReasonMissingModel, "the request names no model; name a deployment or a pool")
+	if x.Model == "" { // optional while the listener answers with one model
+		served := r.servedModels(api)
+		if len(served) != 1 {
+			return listener.Outcome{}, 0, listener.InvalidRequest(vocab.ReasonMissingModel,
+				"the request names no model, and listener "+quote(listenerName)+" serves "+strconv.Itoa(len(served))+" models; name a deployment or a pool")
+		}
+		x.Model = served[0]
 	}
 	d, direct := r.cfg.Deployment(x.Model)
 	pool, pooled := r.cfg.Pool(x.Model)
