@@ -132,6 +132,8 @@ func (e *Engine) planPassThrough(x *Exchange, rt Route) *ir.ErrorBody {
 // at its top and in each item alike: an item answers as the request alone
 // would, and the model a client named is the one it is answered with (the
 // Router's deployment or pool key, never the upstream's own model name).
+// A batch a server built itself names no model: its items keep the one
+// that answered them.
 func (x *Exchange) Call(ctx context.Context) (listener.Outcome, time.Duration, *ir.ErrorBody) {
 	x.Results = x.Route.Caller.Call(ctx, x)
 	if x.FailFast {
@@ -142,7 +144,9 @@ func (x *Exchange) Call(ctx context.Context) (listener.Outcome, time.Duration, *
 	batch := target.Reassemble(&x.Plan, x.Results)
 	batch.Model = &x.Model
 	for i := range batch.Responses { // copies of the results' responses
-		batch.Responses[i].Response.Model = &x.Model
+		if x.Model != "" { // a server's own batch (the Router's rules) keeps what answered
+			batch.Responses[i].Response.Model = &x.Model
+		}
 	}
 	if x.Single {
 		resp := &batch.Responses[0].Response
