@@ -37,7 +37,7 @@ var runtimeImports = map[string][]string{
 	"runtime/routerconfig": {"runtime/registry", "runtime/engine", "runtime/listener", "runtime/target", "runtime/modelcheck",
 		"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate", "generated/catalog"},
 	"runtime/router": {"runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/target",
-		"runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
+		"runtime/modelcheck", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
 	"runtime/srun": {"runtime/registry", "runtime/engine", "runtime/listener", "runtime/refscorer", "runtime/modelcheck",
 		"runtime/internalwire", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
 		"generated/vocab", "generated/fieldtable", "generated/catalog", "generated/corpus"},

@@ -40,6 +40,7 @@ func TestRouterEndToEnd(t *testing.T) {
 	t.Run("model optional while the listener serves one", func(t *testing.T) { testModelOptional(t, e) })
 	// after metrics, which counts the /v1/decisions requests before it
 	t.Run("decisions fail what the deployment cannot take per question", func(t *testing.T) { testDecisionsUncarried(t, e) })
+	t.Run("decisions with no valid question answer as the runtime", func(t *testing.T) { testDecisionsNoValidQuestion(t, e) })
 }
 
 func testBatchSplit(t *testing.T, e *env) {

@@ -53,10 +53,16 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 		}
 		chosen = c
 	} else {
+		decisions := x.Client != nil && x.Client.Endpoint == listener.EndpointDecisions
+		if decisions { // what d's card refuses fails its questions alone, as the runtime fails them (uncarried.go)
+			if refusal := failUnasked(x, d); refusal != nil {
+				return listener.Outcome{}, 0, refusal
+			}
+		}
 		caps := r.capabilities(ctx, d)
 		switch m := missing(d, caps, x.Batch); {
 		case len(m) == 0:
-		case x.Client != nil && x.Client.Endpoint == listener.EndpointDecisions: // what d cannot take fails its questions alone (uncarried.go)
+		case decisions: // what d cannot take fails its questions alone (uncarried.go)
 			if refusal := failUncarried(x, d, m); refusal != nil {
 				return listener.Outcome{}, 0, refusal
 			}
