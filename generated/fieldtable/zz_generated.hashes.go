@@ -12,7 +12,7 @@ const (
 	// SpecVllmSR50Path is the specification of vllm-sr/5.0.
 	SpecVllmSR50Path = "specs/systemone/vllm-sr-5.0.extensions.yaml"
 	// SpecVllmSR50SHA256 is the sha256 of specs/systemone/vllm-sr-5.0.extensions.yaml.
-	SpecVllmSR50SHA256 = "7c4b558437d68d8040d4b4d6fbed23d934e6546f9f8ccd2ecb7641945df6799e"
+	SpecVllmSR50SHA256 = "1d081bcb1924cda218e7c68cba4e9fd43e9f0d38984b08f59abe8ed55fb60fe3"
 	// SpecVllmSR40Path is the specification of vllm-sr/4.0.
 	SpecVllmSR40Path = "specs/systemone/vllm-sr-4.0.openapi.yaml"
 	// SpecVllmSR40SHA256 is the sha256 of specs/systemone/vllm-sr-4.0.openapi.yaml.

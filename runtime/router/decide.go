@@ -150,7 +150,10 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	x := &engine.Exchange{Batch: batch}
-	e := r.plan(x, d, r.capabilities(ctx, d), deadline)
+	e := r.checks.refusal(d) // not ready by its health (contract.go): every answer unknown
+	if e == nil {
+		e = r.plan(x, d, r.capabilities(ctx, d), deadline)
+	}
 	var out listener.Outcome
 	if e == nil {
 		out, _, e = x.Call(ctx)

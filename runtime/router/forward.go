@@ -53,6 +53,9 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 		}
 		chosen = c
 	} else {
+		if refusal := r.checks.refusal(d); refusal != nil { // not ready by its health (contract.go)
+			return listener.Outcome{}, 0, refusal
+		}
 		decisions := x.Client != nil && x.Client.Endpoint == listener.EndpointDecisions
 		if decisions { // what d's card refuses fails its questions alone, as the runtime fails them (uncarried.go)
 			if refusal := failUnasked(x, d); refusal != nil {

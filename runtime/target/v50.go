@@ -52,6 +52,7 @@ var v50Traits = Traits{
 	Capabilities: AllCapabilities(),
 	Stateless:    true,
 	ListingPath:  vocab.PathModels,
+	HealthPath:   vocab.PathHealth,
 	Native:       true,
 }
 
