@@ -3,8 +3,8 @@
 // Package vocab is the vocabulary of the System One specifications as Go
 // names: every member of every level, the members each schema accepts per
 // level, the endpoint paths, headers, limits, implicit roles, error codes
-// and kinds, and the fixed reason words. It is generated: edit the specs,
-// not this package.
+// and kinds, the fixed reason words and the asset types' formats. It is
+// generated: edit the specs, not this package.
 //
 // Names are Go CamelCase of the specs' spellings with a prefix per group
 // (<Level><Member>, Path, Header, Limit, Part, Role, Code, QuestionError,
@@ -1756,4 +1756,11 @@ func ReasonOf(reason string) (table.ErrorReason, bool) {
 		return Reasons[138], true
 	}
 	return table.ErrorReason{}, false
+}
+
+// AssetFormats are the file formats each asset type takes, by asset type,
+// in the order the specification that defines the type lists them.
+var AssetFormats = map[string][]string{
+	"image": {"png", "jpg", "jpeg"},
+	"video": {"mp4", "webm"},
 }
