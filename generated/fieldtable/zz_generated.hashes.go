@@ -12,7 +12,7 @@ const (
 	// SpecVllmSR50Path is the specification of vllm-sr/5.0.
 	SpecVllmSR50Path = "specs/systemone/vllm-sr-5.0.extensions.yaml"
 	// SpecVllmSR50SHA256 is the sha256 of specs/systemone/vllm-sr-5.0.extensions.yaml.
-	SpecVllmSR50SHA256 = "1d081bcb1924cda218e7c68cba4e9fd43e9f0d38984b08f59abe8ed55fb60fe3"
+	SpecVllmSR50SHA256 = "ba2c7a2db94c300d427352d76bc3817d62ddd14fcd73a70fcc5b180a4bbd0ac2"
 	// SpecVllmSR40Path is the specification of vllm-sr/4.0.
 	SpecVllmSR40Path = "specs/systemone/vllm-sr-4.0.openapi.yaml"
 	// SpecVllmSR40SHA256 is the sha256 of specs/systemone/vllm-sr-4.0.openapi.yaml.

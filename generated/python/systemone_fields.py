@@ -4,7 +4,7 @@
 # The specifications: schema ID, path and sha256.
 SPECS = (
     {"schema": "systemone/0.2", "path": "specs/systemone/systemone-0.2.schema.yaml", "sha256": "2abbab29911f4431e98a873167c3bd4a9599037938217c6e6eec99a8f1bd9a87"},
-    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "1d081bcb1924cda218e7c68cba4e9fd43e9f0d38984b08f59abe8ed55fb60fe3"},
+    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "ba2c7a2db94c300d427352d76bc3817d62ddd14fcd73a70fcc5b180a4bbd0ac2"},
     {"schema": "vllm-sr/4.0", "path": "specs/systemone/vllm-sr-4.0.openapi.yaml", "sha256": "e80629fa14a74eef8d80e629f240d61f1a83b5168c7c6699b89001cd7e9ecc6e"},
 )
 

@@ -87,7 +87,7 @@ func (r *Router) checkUpstream(ctx context.Context, d *routerconfig.Deployment) 
 		if rule.Deployment != d.Name {
 			continue
 		}
-		batch := &ir.Batch{Items: []ir.BatchItem{{Name: rule.Name, Request: ruleRequest(rule, d.Codec.Traits(), nil)}}}
+		batch := &ir.Batch{Items: []ir.BatchItem{{Name: rule.Name, Request: ruleRequest(rule, d.Codec.Traits(), turnInput{media: mediaOfTypes(rule.Media)})}}}
 		for _, m := range missing(d, caps, batch) {
 			out = append(out, Finding{Deployment: d.Name, Rule: rule.Name, Strict: true,
 				Message: "rule " + quote(rule.Name) + " refused: " + at + " does not answer " + m.What + " by its listing's features"})

@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v4"
 
+	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
@@ -86,6 +87,30 @@ func countText(card *table.Card, p modelcheck.Plan) string {
 	r, _ := card.Limits.Range(p.Type)
 	return "a " + string(p.Type) + " question with " + strconv.Itoa(n) + " " + unit +
 		" (the model reads " + strconv.Itoa(r.Min) + " to " + strconv.Itoa(r.Max) + ")"
+}
+
+// checkMedia refuses, one problem per medium, a rule reading a turn's
+// image or video that its deployment does not read: its schema cannot
+// carry the medium (systemone/0.2: video), or its card's modalities (else
+// its declared capabilities) lack it. A deployment with neither is
+// checked against its listing's features when the Router starts.
+func (l *loader) checkMedia(rule *Rule, d *Deployment, where map[ir.AssetType]listed) {
+	for _, m := range rule.Media {
+		verb := "does not read"
+		if _, refused := fieldtable.Refused(table.LevelAssetType, string(m)); refused && d.Codec != nil {
+			if _, carries := d.Codec.(tc.CarryChecker); carries {
+				verb = "cannot carry"
+			}
+		}
+		if verb == "does not read" && d.Capabilities.Has(tc.Capability(m)) {
+			continue
+		}
+		at := where[m]
+		l.fail(at.at, at.path, "rule %q refused: deployment %q (%s, model %q) %s the turn's %s (input %s)",
+			rule.Name, d.Name, d.Schema, d.Model, verb, m, m)
+		last := &l.problems[len(l.problems)-1]
+		last.Rule, last.Deployment = rule.Name, d.Name
+	}
 }
 
 func jsonPointer(p ir.Path) string {
