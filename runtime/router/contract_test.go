@@ -37,6 +37,8 @@ deployments:
     endpoint: {{PROXY}}/v1/systemone
     model: vllm-sr/vela3-fast
     schema: systemone/0.2
+pools:
+  auto: [old-runtime, standard]
 rules:
   urgent:
     deployment: old-runtime
@@ -134,6 +136,10 @@ func TestRuntimeContract(t *testing.T) {
 	}
 	if status, out := post(t, base+"/v1/systemone", strings.Replace(contractRequest, "%s", "standard", 1)); status != 200 {
 		t.Errorf("the systemone/0.2 deployment: %d %s", status, out)
+	}
+	status, out = post(t, base+"/v1/systemone", strings.Replace(contractRequest, "%s", "auto", 1))
+	if routing, _ := decodeJSON(t, out)["routing"].(map[string]any); status != 200 || routing["deployment"] != "standard" {
+		t.Errorf("the pool goes past the refused member: %d %s", status, out)
 	}
 	results, err := run.Router().Decide(context.Background(), []string{"urgent"}, map[string]string{"request": "the build is red"})
 	if err != nil || len(results) != 1 || len(results[0].Unknown) != 1 || results[0].Response.Answers[0].Reason != "runtime_contract_mismatch" {
