@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/router"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
@@ -113,15 +114,7 @@ func TestRuntimeContract(t *testing.T) {
 		t.Fatalf("--strict start: %v", err)
 	}
 
-	logs := &testkit.LogBuffer{}
-	ctx, cancel := context.WithCancel(context.Background())
-	run, err := router.Start(ctx, cfg, router.Options{CheckInterval: 40 * time.Millisecond,
-		Logger: slog.New(slog.NewJSONHandler(logs, nil))})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = run.Wait() })
+	run, logs := startRouterLogged(t, cfg, router.Options{CheckInterval: 40 * time.Millisecond})
 	base := run.URL("edge")
 
 	before := proxy.calls.Load()
@@ -194,4 +187,21 @@ func waitReadyBody(t *testing.T, base string, done func(readyBody) bool) readyBo
 	}
 	t.Fatalf("/ready never got there: %+v", r)
 	return r
+}
+
+// startRouterLogged starts the Router on cfg with opts, its logs (JSON,
+// from info) kept in the buffer it returns, and stops it when the test
+// ends.
+func startRouterLogged(t *testing.T, cfg *routerconfig.Config, opts router.Options) (*router.Running, *testkit.LogBuffer) {
+	t.Helper()
+	logs := &testkit.LogBuffer{}
+	opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	run, err := router.Start(ctx, cfg, opts)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); _ = run.Wait() })
+	return run, logs
 }

@@ -2,18 +2,15 @@ package router_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
-	"log/slog"
 	"strings"
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/router"
-	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // mediaConfig: rules on served traffic that read the turn's image, on a
@@ -93,14 +90,7 @@ func TestRulesReadTheTurnsMedia(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &testkit.LogBuffer{}
-	ctx, cancel := context.WithCancel(context.Background())
-	run, err := router.Start(ctx, cfg, router.Options{Logger: slog.New(slog.NewJSONHandler(logs, nil))})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = run.Wait() })
+	run, logs := startRouterLogged(t, cfg, router.Options{})
 	e := &rulesEnv{run: run}
 
 	dataURL := "data:image/png;base64," + pic
