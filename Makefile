@@ -4,8 +4,12 @@ PKGS := ./...
 
 .PHONY: help build install generate check-generated golden-update test lint run bench fuzz-smoke systemone-schemas-drift
 
+# The variables a ## line may name as $(NAME), printed with their values.
+HELP_VARS := PORT BENCH_COUNT FUZZTIME
+
 help: ## List the targets
-	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-18s %s\n", $$1, $$2}'
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-18s %s\n", $$1, $$2}' \
+		| sed $(foreach v,$(HELP_VARS),-e 's/$$($(v))/$($(v))/g')
 
 # The three commands. -buildvcs=auto stamps the VCS revision that
 # --version prints (an environment's GOFLAGS=-buildvcs=false would hide it).
@@ -42,7 +46,7 @@ lint: ## gofmt and go vet
 # (go run would leave its child running on the port).
 PORT ?= 8100
 
-run: build ## Serve vllm-sr/vela3-fast with the model runtime on localhost:$(PORT), 8100 unless PORT= says (docs/runtime.md)
+run: build ## Serve vllm-sr/vela3-fast with the model runtime on localhost:$(PORT) (PORT=N for another port; docs/runtime.md)
 	exec bin/vllm-srun serve vllm-sr/vela3-fast --device cpu --port $(PORT)
 
 # A count (Nx), not a duration: Go 1.26's fuzz coordinator can report a

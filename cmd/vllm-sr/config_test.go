@@ -68,6 +68,27 @@ func TestConfigCheckPrintsEveryRefusal(t *testing.T) {
 	}
 }
 
+// TestConfigCheckRefusesCardLimits: a 33-option choice and 33 span labels
+// on vela3-fast (its card: 32) fail config check, one line each naming
+// the rule, the deployment and the limit; 32 pass.
+func TestConfigCheckRefusesCardLimits(t *testing.T) {
+	out, _, err := runCmd(t, "config", "check", "../../runtime/routerconfig/testdata/check/card-limits.yaml")
+	if err == nil || !strings.Contains(err.Error(), "3 problems, 3 refused rules") {
+		t.Fatalf("got %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		`rule "topic33" refused: deployment "local-vela" (vllm-sr/5.0, model "vllm-sr/vela3-fast") does not answer a choice question with 33 options (the model reads 1 to 32)`,
+		`rule "entities33" refused: deployment "local-vela" (vllm-sr/5.0, model "vllm-sr/vela3-fast") does not answer a span question with 33 labels (the model reads 1 to 32)`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no line %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "topic32") || strings.Contains(out, "entities32") {
+		t.Errorf("a rule within the limits is refused:\n%s", out)
+	}
+}
+
 func TestConfigMigrate(t *testing.T) {
 	const legacy = "../../runtime/routerconfig/testdata/migrate/legacy.yaml"
 	out, _, err := runCmd(t, "config", "migrate", legacy)

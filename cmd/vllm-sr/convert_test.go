@@ -67,6 +67,19 @@ func TestConvertCommandErrors(t *testing.T) {
 	}
 }
 
+// TestConvertRefusalNamesTheBodysPaths: what the target schema cannot
+// carry is named by the paths the user wrote, and no deployment (convert
+// sends nothing anywhere).
+func TestConvertRefusalNamesTheBodysPaths(t *testing.T) {
+	body := `{"model":"m","state":"hi ⟦vid-1⟧","questions":{"p":{"type":"span","instructions":"Where?","criteria":{"e":"An e-mail address"}}},` +
+		`"assets":{"⟦vid-1⟧":{"type":"video","format":"mp4","data_base64":"AAAA"}}}`
+	_, err := runConvert(t, body, "--from", "vllm-sr/5.0", "--to", "systemone/0.2")
+	want := `the systemone/0.2 schema cannot carry the request: span question at questions.p.type; video asset at assets["⟦vid-1⟧"]`
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v\nwant %s", err, want)
+	}
+}
+
 // TestConvertBinary builds vllm-sr and runs it on every generated corpus
 // file and a hand-written one full of escapes and odd literals: the output
 // is the body, and a refused body exits non-zero with one line.

@@ -54,7 +54,8 @@ func newServe() *cobra.Command {
 	fl.DurationVar(&f.checkInterval, "check-interval", router.DefaultCheckInterval,
 		"how often each deployment's readiness (GET /ready) is checked")
 	fl.BoolVar(&f.strict, "strict", false,
-		"refuse to start (or reload) when a deployment's upstream does not list its model, or lists features a rule needs but lacks")
+		"refuse to start (or reload) when a deployment's upstream does not list its model, lists features a rule needs but lacks,\n"+
+			"or is a model runtime that reports a contract (api_version in GET /health) other than this Router's")
 	_ = cmd.MarkFlagRequired("config")
 	return cmd
 }

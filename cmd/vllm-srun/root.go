@@ -48,8 +48,7 @@ func newServe() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve MODEL",
 		Short: "Serve one model over the System One HTTP API",
-		Long: "serve answers POST /v1/systemone, /v1/systemone/batch, /v1/decisions and /v1/bundle,\n" +
-			"GET /v1/models, /health and /metrics with MODEL, until SIGINT or SIGTERM.\n" +
+		Long: "serve answers " + srun.Endpoints() + "\nwith MODEL, until SIGINT or SIGTERM.\n" +
 			"Models: " + strings.Join(srun.ModelNames(), ", ") + ".",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

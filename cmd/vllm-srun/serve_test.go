@@ -96,6 +96,7 @@ func TestServeBinary(t *testing.T) {
 		t.Fatalf("the binary did not log its address:\n%s", logs)
 	}
 	waitHealthy(t, base)
+	checkHelpEndpoints(t, bin, base)
 
 	resp, err := http.Post(base+"/v1/systemone", "application/json", strings.NewReader(`{
 "state": "Our export button fails with a 500 since this morning. Open a ticket.",
@@ -147,4 +148,50 @@ func waitHealthy(t *testing.T, base string) {
 		}
 	}
 	t.Fatal("the binary was not healthy within 10s")
+}
+
+// checkHelpEndpoints: serve --help names every endpoint, /ready among
+// them, and each one it names answers its method on the running binary
+// (neither 404 nor 405); a path it does not name is 404, so the probe can
+// fail.
+func checkHelpEndpoints(t *testing.T, bin, base string) {
+	t.Helper()
+	help, err := exec.Command(bin, "serve", "--help").Output()
+	if err != nil {
+		t.Fatalf("serve --help: %v", err)
+	}
+	text, _, _ := strings.Cut(string(help), "with MODEL")
+	endpoints := map[string]string{} // path to method
+	method := ""
+	for _, word := range strings.Fields(strings.NewReplacer(",", " ", " and ", " ").Replace(text)) {
+		switch {
+		case word == http.MethodPost || word == http.MethodGet:
+			method = word
+		case strings.HasPrefix(word, "/"):
+			endpoints[word] = method
+		}
+	}
+	for _, want := range []string{"/ready", "/health", "/metrics", "/v1/models", "/v1/systemone", "/v1/decisions"} {
+		if endpoints[want] == "" {
+			t.Errorf("serve --help does not name %s: %s", want, text)
+		}
+	}
+	probe := func(method, path string) int {
+		req, _ := http.NewRequest(method, base+path, strings.NewReader("{}"))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for path, method := range endpoints {
+		if status := probe(method, path); status == http.StatusNotFound || status == http.StatusMethodNotAllowed {
+			t.Errorf("serve --help names %s %s, which answers %d", method, path, status)
+		}
+	}
+	if status := probe(http.MethodGet, "/v1/not-an-endpoint"); status != http.StatusNotFound {
+		t.Errorf("an unnamed path answers %d, want 404", status)
+	}
 }

@@ -19,14 +19,14 @@ func (o Options) vocab(m *model.Model) ([]File, error) {
 	packageComment(f, "Package vocab is the vocabulary of the System One specifications as Go\n"+
 		"names: every member of every level, the members each schema accepts per\n"+
 		"level, the endpoint paths, headers, limits, implicit roles, error codes\n"+
-		"and kinds, the fixed reason words and the listing's feature words. It is\n"+
-		"generated: edit the specs, not this package.\n\n"+
+		"and kinds, the fixed reason words, the listing's feature words and the\n"+
+		"asset types' formats. It is generated: edit the specs, not this package.\n\n"+
 		"Names are Go CamelCase of the specs' spellings with a prefix per group\n"+
 		"(<Level><Member>, Path, Header, Limit, Part, Role, Code, QuestionError,\n"+
 		"Reason, Feature). Where two spellings would get the same name, the first\n"+
 		"in this file keeps it and the next takes the smallest free number suffix,\n"+
 		"which its comment explains.")
-	n := newVocabNames("Members", "MembersOf", "ImplicitRoles", "ImplicitRoleDefault", "Reasons", "ReasonOf", "Features")
+	n := newVocabNames("Members", "MembersOf", "ImplicitRoles", "ImplicitRoleDefault", "Reasons", "ReasonOf", "Features", "AssetFormats")
 	consts, err := vocabMemberConsts(f, m, n)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ func (o Options) vocab(m *model.Model) ([]File, error) {
 		return nil, err
 	}
 	for _, add := range []func(*jen.File, *model.Model, *vocabNames) error{
-		vocabPaths, vocabHeaders, vocabLimits, vocabImplicitRoles, vocabErrors, vocabReasons, vocabFeatures,
+		vocabPaths, vocabHeaders, vocabLimits, vocabImplicitRoles, vocabErrors, vocabReasons, vocabFeatures, vocabAssetFormats,
 	} {
 		if err := add(f, m, n); err != nil {
 			return nil, err

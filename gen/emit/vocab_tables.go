@@ -246,3 +246,26 @@ func vocabFeatures(f *jen.File, m *model.Model, n *vocabNames) error {
 	f.Var().Id("Features").Op("=").Index().String().Values(idents...)
 	return nil
 }
+
+// vocabAssetFormats declares AssetFormats: the file formats each asset
+// type takes, by type, as the specification defining the type lists
+// them (asset_type formats).
+func vocabAssetFormats(f *jen.File, m *model.Model, _ *vocabNames) error {
+	var entries []jen.Code
+	for _, fd := range m.Fields {
+		if fd.Level != table.LevelAssetType || len(fd.Formats) == 0 {
+			continue
+		}
+		formats := make([]jen.Code, len(fd.Formats))
+		for i, x := range fd.Formats {
+			formats[i] = jen.Lit(x)
+		}
+		entries = append(entries, jen.Line().Lit(fd.Name).Op(":").Values(formats...))
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	fileComment(f, "AssetFormats are the file formats each asset type takes, by asset type,\nin the order the specification that defines the type lists them.")
+	f.Var().Id("AssetFormats").Op("=").Map(jen.String()).Index().String().Values(append(entries, jen.Line())...)
+	return nil
+}

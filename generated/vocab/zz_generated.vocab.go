@@ -3,8 +3,8 @@
 // Package vocab is the vocabulary of the System One specifications as Go
 // names: every member of every level, the members each schema accepts per
 // level, the endpoint paths, headers, limits, implicit roles, error codes
-// and kinds, the fixed reason words and the listing's feature words. It is
-// generated: edit the specs, not this package.
+// and kinds, the fixed reason words, the listing's feature words and the
+// asset types' formats. It is generated: edit the specs, not this package.
 //
 // Names are Go CamelCase of the specs' spellings with a prefix per group
 // (<Level><Member>, Path, Header, Limit, Part, Role, Code, QuestionError,
@@ -1139,6 +1139,12 @@ const (
 	ReasonStarting = "starting"
 	// The upstream deployment could not be reached: the call could not be sent, or nothing of a reply came back.
 	ReasonUpstreamUnreachable = "upstream_unreachable"
+	// A rule reads the turn's images or videos, and the turn has one the Router cannot send as an asset: a remote URL or a file id (the Router fetches nothing), or a type or format no asset type takes. The rule's answers are unknown.
+	ReasonMediaNotRead = "media_not_read"
+	// The turn's images and videos a rule reads would make its call larger than the body_bytes limit allows them; the rule's answers are unknown.
+	ReasonMediaTooLarge = "media_too_large"
+	// The deployment's model runtime reports a contract (api_version in GET /health) other than the Router's; the Router and its model runtime come from one release. Answered 503 unavailable.
+	ReasonRuntimeContractMismatch = "runtime_contract_mismatch"
 	// The upstream answered with a body its schema does not define.
 	ReasonInvalidUpstreamReply = "invalid_upstream_reply"
 	// The upstream answered with a redirect (3xx), which the Router never follows.
@@ -1378,6 +1384,9 @@ var Reasons = []table.ErrorReason{
 	{Reason: ReasonOverloaded, Description: "The server has as many requests in flight as it admits."},
 	{Reason: ReasonStarting, Description: "The server is starting: its model is loading or running its self-test."},
 	{Reason: ReasonUpstreamUnreachable, Description: "The upstream deployment could not be reached: the call could not be sent, or nothing of a reply came back."},
+	{Reason: ReasonMediaNotRead, Description: "A rule reads the turn's images or videos, and the turn has one the Router cannot send as an asset: a remote URL or a file id (the Router fetches nothing), or a type or format no asset type takes. The rule's answers are unknown."},
+	{Reason: ReasonMediaTooLarge, Description: "The turn's images and videos a rule reads would make its call larger than the body_bytes limit allows them; the rule's answers are unknown."},
+	{Reason: ReasonRuntimeContractMismatch, Description: "The deployment's model runtime reports a contract (api_version in GET /health) other than the Router's; the Router and its model runtime come from one release. Answered 503 unavailable."},
 	{Reason: ReasonInvalidUpstreamReply, Description: "The upstream answered with a body its schema does not define."},
 	{Reason: ReasonUpstreamRedirect, Description: "The upstream answered with a redirect (3xx), which the Router never follows."},
 	{Reason: ReasonUpstreamReplyTooLarge, Description: "The upstream's reply is larger than the body_bytes limit; the Router stopped reading it there."},
@@ -1566,196 +1575,202 @@ func ReasonOf(reason string) (table.ErrorReason, bool) {
 		return Reasons[42], true
 	case "upstream_unreachable":
 		return Reasons[43], true
-	case "invalid_upstream_reply":
+	case "media_not_read":
 		return Reasons[44], true
-	case "upstream_redirect":
+	case "media_too_large":
 		return Reasons[45], true
-	case "upstream_reply_too_large":
+	case "runtime_contract_mismatch":
 		return Reasons[46], true
-	case "upstream_reply_cut":
+	case "invalid_upstream_reply":
 		return Reasons[47], true
-	case "upstream_malformed_reply":
+	case "upstream_redirect":
 		return Reasons[48], true
-	case "upstream_refused":
+	case "upstream_reply_too_large":
 		return Reasons[49], true
-	case "upstream_server_error":
+	case "upstream_reply_cut":
 		return Reasons[50], true
-	case "upstream_rate_limited":
+	case "upstream_malformed_reply":
 		return Reasons[51], true
-	case "upstream_overloaded":
+	case "upstream_refused":
 		return Reasons[52], true
-	case "batch_call_failed":
+	case "upstream_server_error":
 		return Reasons[53], true
-	case "missing_item":
+	case "upstream_rate_limited":
 		return Reasons[54], true
-	case "missing_answer":
+	case "upstream_overloaded":
 		return Reasons[55], true
-	case "answer_not_object":
+	case "batch_call_failed":
 		return Reasons[56], true
-	case "answer_without_type":
+	case "missing_item":
 		return Reasons[57], true
-	case "answer_type_mismatch":
+	case "missing_answer":
 		return Reasons[58], true
-	case "unknown_question_error":
+	case "answer_not_object":
 		return Reasons[59], true
-	case "choice_missing":
+	case "answer_without_type":
 		return Reasons[60], true
-	case "noul_missing":
+	case "answer_type_mismatch":
 		return Reasons[61], true
-	case "noul_not_number":
+	case "unknown_question_error":
 		return Reasons[62], true
-	case "score_missing":
+	case "choice_missing":
 		return Reasons[63], true
-	case "score_not_number":
+	case "noul_missing":
 		return Reasons[64], true
-	case "confidence_not_number":
+	case "noul_not_number":
 		return Reasons[65], true
-	case "abstain_probability_not_number":
+	case "score_missing":
 		return Reasons[66], true
-	case "probabilities_missing":
+	case "score_not_number":
 		return Reasons[67], true
-	case "probabilities_not_numbers":
+	case "confidence_not_number":
 		return Reasons[68], true
-	case "legend_not_object":
+	case "abstain_probability_not_number":
 		return Reasons[69], true
-	case "box_missing":
+	case "probabilities_missing":
 		return Reasons[70], true
-	case "box_edge_missing":
+	case "probabilities_not_numbers":
 		return Reasons[71], true
-	case "input_coverage_unknown":
+	case "legend_not_object":
 		return Reasons[72], true
-	case "answer_out_of_range":
+	case "box_missing":
 		return Reasons[73], true
-	case "answer_key_mismatch":
+	case "box_edge_missing":
 		return Reasons[74], true
-	case "upstream_invalid_question":
+	case "input_coverage_unknown":
 		return Reasons[75], true
-	case "upstream_invalid_input":
+	case "answer_out_of_range":
 		return Reasons[76], true
-	case "upstream_invalid_model_output":
+	case "answer_key_mismatch":
 		return Reasons[77], true
-	case "upstream_deadline_exceeded":
+	case "upstream_invalid_question":
 		return Reasons[78], true
-	case "upstream_unavailable":
+	case "upstream_invalid_input":
 		return Reasons[79], true
-	case "missing_type":
+	case "upstream_invalid_model_output":
 		return Reasons[80], true
-	case "question_type_not_answered":
+	case "upstream_deadline_exceeded":
 		return Reasons[81], true
-	case "preset_not_answered":
+	case "upstream_unavailable":
 		return Reasons[82], true
-	case "preset_type_mismatch":
+	case "missing_type":
 		return Reasons[83], true
-	case "span_head_not_answered":
+	case "question_type_not_answered":
 		return Reasons[84], true
-	case "decision_adapter_not_answered":
+	case "preset_not_answered":
 		return Reasons[85], true
-	case "over_not_answered":
+	case "preset_type_mismatch":
 		return Reasons[86], true
-	case "over_needs_object_state":
+	case "span_head_not_answered":
 		return Reasons[87], true
-	case "over_unknown_key":
+	case "decision_adapter_not_answered":
 		return Reasons[88], true
-	case "overflow_not_answered":
+	case "over_not_answered":
 		return Reasons[89], true
-	case "threshold_not_answered":
+	case "over_needs_object_state":
 		return Reasons[90], true
-	case "threshold_out_of_range":
+	case "over_unknown_key":
 		return Reasons[91], true
-	case "at_not_answered":
+	case "overflow_not_answered":
 		return Reasons[92], true
-	case "rate_not_answered":
+	case "threshold_not_answered":
 		return Reasons[93], true
-	case "missing_criteria":
+	case "threshold_out_of_range":
 		return Reasons[94], true
-	case "criteria_not_allowed":
+	case "at_not_answered":
 		return Reasons[95], true
-	case "bad_noul_criteria":
+	case "rate_not_answered":
 		return Reasons[96], true
-	case "too_few_options":
+	case "missing_criteria":
 		return Reasons[97], true
-	case "too_many_options":
+	case "criteria_not_allowed":
 		return Reasons[98], true
-	case "too_few_labels":
+	case "bad_noul_criteria":
 		return Reasons[99], true
-	case "too_many_labels":
+	case "too_few_options":
 		return Reasons[100], true
-	case "too_few_levels":
+	case "too_many_options":
 		return Reasons[101], true
-	case "too_many_levels":
+	case "too_few_labels":
 		return Reasons[102], true
-	case "placeholder_in_question":
+	case "too_many_labels":
 		return Reasons[103], true
-	case "unknown_placeholder":
+	case "too_few_levels":
 		return Reasons[104], true
-	case "unplaced_asset":
+	case "too_many_levels":
 		return Reasons[105], true
-	case "bad_base64":
+	case "placeholder_in_question":
 		return Reasons[106], true
-	case "bad_image":
+	case "unknown_placeholder":
 		return Reasons[107], true
-	case "format_mismatch":
+	case "unplaced_asset":
 		return Reasons[108], true
-	case "image_not_read":
+	case "bad_base64":
 		return Reasons[109], true
-	case "video_not_read":
+	case "bad_image":
 		return Reasons[110], true
-	case "too_many_images":
+	case "format_mismatch":
 		return Reasons[111], true
-	case "too_many_videos":
+	case "image_not_read":
 		return Reasons[112], true
-	case "image_side_too_small":
+	case "video_not_read":
 		return Reasons[113], true
-	case "image_side_too_large":
+	case "too_many_images":
 		return Reasons[114], true
-	case "image_area_too_small":
+	case "too_many_videos":
 		return Reasons[115], true
-	case "image_area_too_large":
+	case "image_side_too_small":
 		return Reasons[116], true
-	case "image_file_too_large":
+	case "image_side_too_large":
 		return Reasons[117], true
-	case "video_file_too_large":
+	case "image_area_too_small":
 		return Reasons[118], true
-	case "video_too_long":
+	case "image_area_too_large":
 		return Reasons[119], true
-	case "missing_media":
+	case "image_file_too_large":
 		return Reasons[120], true
-	case "needs_one_video":
+	case "video_file_too_large":
 		return Reasons[121], true
-	case "unreadable_video":
+	case "video_too_long":
 		return Reasons[122], true
-	case "at_beyond_video":
+	case "missing_media":
 		return Reasons[123], true
-	case "input_too_long":
+	case "needs_one_video":
 		return Reasons[124], true
-	case "input_truncated":
+	case "unreadable_video":
 		return Reasons[125], true
-	case "question_too_long":
+	case "at_beyond_video":
 		return Reasons[126], true
-	case "scan_budget":
+	case "input_too_long":
 		return Reasons[127], true
-	case "deadline_passed":
+	case "input_truncated":
 		return Reasons[128], true
-	case "request_cancelled":
+	case "question_too_long":
 		return Reasons[129], true
-	case "engine_failed":
+	case "scan_budget":
 		return Reasons[130], true
-	case "no_answer":
+	case "deadline_passed":
 		return Reasons[131], true
-	case "invalid_question":
+	case "request_cancelled":
 		return Reasons[132], true
-	case "invalid_input":
+	case "engine_failed":
 		return Reasons[133], true
-	case "max_length_exceeded":
+	case "no_answer":
 		return Reasons[134], true
-	case "scan_budget_exceeded":
+	case "invalid_question":
 		return Reasons[135], true
-	case "invalid_model_output":
+	case "invalid_input":
 		return Reasons[136], true
-	case "deadline_exceeded":
+	case "max_length_exceeded":
 		return Reasons[137], true
-	case "unavailable":
+	case "scan_budget_exceeded":
 		return Reasons[138], true
+	case "invalid_model_output":
+		return Reasons[139], true
+	case "deadline_exceeded":
+		return Reasons[140], true
+	case "unavailable":
+		return Reasons[141], true
 	}
 	return table.ErrorReason{}, false
 }
@@ -1787,3 +1802,10 @@ const (
 // Features are the feature words in the extension specification's order,
 // the order a server lists a model's features in. Callers must not modify it.
 var Features = []string{FeatureNoul, FeatureChoice, FeatureScore, FeatureBox, FeatureSet, FeatureSpan, FeatureTrack, FeatureImage, FeatureVideo, FeatureRoles, FeaturePreset, FeatureOver, FeatureHead, FeatureDecisionAdapter, FeatureAbstainProbability, FeatureOverflow, FeatureRequireFullInput, FeatureBatch, FeatureLongContext}
+
+// AssetFormats are the file formats each asset type takes, by asset type,
+// in the order the specification that defines the type lists them.
+var AssetFormats = map[string][]string{
+	"image": {"png", "jpg", "jpeg"},
+	"video": {"mp4", "webm"},
+}

@@ -14,8 +14,9 @@ import (
 	"github.com/vllm-sr/systemone/runtime/target"
 )
 
-// convertTarget is the target convert writes for: its name in refusals,
-// and an endpoint nothing is sent to.
+// convertTarget is the target convert writes for, with an endpoint
+// nothing is sent to; its name never reaches a message (a refusal names
+// the body's own paths).
 var convertTarget = target.Target{Deployment: "convert", Endpoint: "http://convert.invalid/v1/systemone"}
 
 // Result is a converted body and what the codecs recorded on the way.
@@ -75,6 +76,10 @@ func (e *Engine) Translate(from, to table.SchemaID, deviationIDs []string, body 
 		return Result{}, fmt.Errorf("the %s schema refuses the body: %w", from, err)
 	}
 	call, wdiags, err := codec.WriteRequest(r, convertTarget)
+	if ce, ok := errors.AsType[*target.CarryError](err); ok {
+		// Named by the body's own paths: no deployment is involved.
+		return Result{}, fmt.Errorf("the %s schema cannot carry the request: %s", to, (&target.CarryError{Missing: target.Unbatched(ce.Missing)}).What())
+	}
 	if err != nil {
 		return Result{}, fmt.Errorf("the %s schema cannot carry the request: %w", to, err)
 	}

@@ -117,7 +117,7 @@ func (e *Engine) planPassThrough(x *Exchange, rt Route) *ir.ErrorBody {
 	if err != nil {
 		return planFailed(err)
 	}
-	if x.Model == rt.Target.Model && !x.rewritten && len(plan.Calls) == 1 {
+	if deref(x.Batch.Model) == rt.Target.Model && !x.rewritten && len(plan.Calls) == 1 { // the client's own model, not one a server filled in
 		plan.Calls[0].Body = x.Client.Body
 	}
 	x.Plan, x.PassThrough = plan, true
@@ -128,7 +128,12 @@ func (e *Engine) planPassThrough(x *Exchange, rt Route) *ir.ErrorBody {
 // Call has x's route's caller answer its plan and reassembles the answer:
 // on a fail-fast exchange the first failure answers the whole request,
 // with the delay its upstream asked for; otherwise each failed item's
-// questions carry their errors. Responses name x.Model.
+// questions carry their errors. Every response names x.Model, a batch's
+// at its top and in each item alike: an item answers as the request alone
+// would, and the model a client named is the one it is answered with (the
+// Router's deployment or pool key, never the upstream's own model name).
+// A batch a server built itself names no model: its items keep the one
+// that answered them.
 func (x *Exchange) Call(ctx context.Context) (listener.Outcome, time.Duration, *ir.ErrorBody) {
 	x.Results = x.Route.Caller.Call(ctx, x)
 	if x.FailFast {
@@ -138,6 +143,11 @@ func (x *Exchange) Call(ctx context.Context) (listener.Outcome, time.Duration, *
 	}
 	batch := target.Reassemble(&x.Plan, x.Results)
 	batch.Model = &x.Model
+	for i := range batch.Responses { // copies of the results' responses
+		if x.Model != "" { // a server's own batch (the Router's rules) keeps what answered
+			batch.Responses[i].Response.Model = &x.Model
+		}
+	}
 	if x.Single {
 		resp := &batch.Responses[0].Response
 		resp.Model = &x.Model

@@ -47,6 +47,24 @@ type Plan struct {
 // its input, then its length. It returns the plan, or the first failure.
 func Question(model table.Model, req *ir.Request, q *ir.Question) (Plan, *Failure) {
 	card := &model.Card
+	p, f := Asked(card, req, q)
+	if f != nil {
+		return p, f
+	}
+	p.Input = ForQuestion(card.RoleAware, req, q, p.Type)
+	p.QuestionText = QuestionText(q, p.Criteria)
+	if f := checkInput(card, req, q, &p); f != nil {
+		return p, f
+	}
+	return p, checkLength(card, req, q, &p)
+}
+
+// Asked checks the question itself against card, what the card alone
+// decides: its type and preset, its extension fields, its criteria and
+// their counts; not what it reads (its input and length). It is the first
+// part of Question, and what a server that holds only the card (the
+// Router, at load and before a call) can check the same way.
+func Asked(card *table.Card, req *ir.Request, q *ir.Question) (Plan, *Failure) {
 	p := Plan{Type: q.Type, Criteria: q.Criteria}
 	if f := resolvePreset(card, q, &p); f != nil {
 		return p, f
@@ -57,15 +75,7 @@ func Question(model table.Model, req *ir.Request, q *ir.Question) (Plan, *Failur
 	if f := checkFields(card, req, q, &p); f != nil {
 		return p, f
 	}
-	if f := checkCriteria(card, p.Type, p.Criteria); f != nil {
-		return p, f
-	}
-	p.Input = ForQuestion(card.RoleAware, req, q, p.Type)
-	p.QuestionText = QuestionText(q, p.Criteria)
-	if f := checkInput(card, req, q, &p); f != nil {
-		return p, f
-	}
-	return p, checkLength(card, req, q, &p)
+	return p, checkCriteria(card, p.Type, p.Criteria)
 }
 
 // resolvePreset finds the trained head: a preset the card lists, whose

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
@@ -27,19 +28,28 @@ type choice struct {
 
 // choose returns the first member of pool, in pool order, that answers
 // every question type of b and reads its media (by card, listing or
-// declared capabilities) and whose schema carries b. When none can, the
-// refusal is 400 unsupported_capability naming, for each member, what it
-// is missing.
+// declared capabilities) and whose schema carries b, skipping a member its
+// health refuses (contract.go). When none can, the refusal is the first
+// capable member's health refusal (503) if there is one, else 400
+// unsupported_capability naming, for each member, what it is missing.
 func (r *Router) choose(ctx context.Context, pool *routerconfig.Pool, b *ir.Batch, single bool) (choice, *ir.ErrorBody) {
 	var why []string
+	var refused *ir.ErrorBody
 	for _, member := range pool.Members {
 		d, _ := r.cfg.Deployment(member) // the loader checked that each member names one
 		caps := r.capabilities(ctx, d)
 		m := missing(d, caps, b)
 		if len(m) == 0 {
+			if e := r.checks.refusal(d); e != nil {
+				refused = cmp.Or(refused, e)
+				continue
+			}
 			return choice{deployment: d, caps: caps}, nil
 		}
 		why = append(why, (&tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}).Error())
+	}
+	if refused != nil {
+		return choice{}, refused
 	}
 	return choice{}, listener.ErrorOf(ir.ErrorUnsupportedCapability, vocab.ReasonNoCapableMember,
 		"no member of pool "+quote(pool.Name)+" can answer the request: "+strings.Join(why, "; "))

@@ -116,12 +116,5 @@ func unbatched(m []tc.Missing, single bool) []tc.Missing {
 	if !single {
 		return m
 	}
-	out := make([]tc.Missing, len(m))
-	for i, x := range m {
-		if len(x.Path) >= 2 && x.Path[0].Name == vocab.BatchRequests {
-			x.Path = x.Path[2:]
-		}
-		out[i] = x
-	}
-	return out
+	return tc.Unbatched(m)
 }

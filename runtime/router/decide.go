@@ -1,14 +1,17 @@
 package router
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -64,11 +67,19 @@ type RuleResult struct {
 // schema carries it, so each rule is bounded by its own timeout. The
 // batches run concurrently. Results come back in the order the rules
 // were named.
+//
+// A rule whose input names image or video reads none here: Decide gives
+// text parts only (the served traffic's turn media are read by runRules).
 func (r *Router) Decide(ctx context.Context, rules []string, input map[string]string) ([]RuleResult, error) {
 	picked, err := r.rules(rules, input)
 	if err != nil {
 		return nil, err
 	}
+	return r.decide(ctx, picked, turnInput{parts: input}), nil
+}
+
+// decide evaluates the picked rules as one stage over in (Decide).
+func (r *Router) decide(ctx context.Context, picked []*routerconfig.Rule, in turnInput) []RuleResult {
 	type batchKey struct {
 		deployment string
 		timeout    time.Duration
@@ -83,7 +94,7 @@ func (r *Router) Decide(ctx context.Context, rules []string, input map[string]st
 	var wg sync.WaitGroup
 	for _, g := range groups {
 		wg.Go(func() {
-			results := r.decideOn(ctx, g, input)
+			results := r.decideOn(ctx, g, in)
 			mu.Lock()
 			for _, res := range results {
 				byRule[res.Rule] = res
@@ -96,7 +107,7 @@ func (r *Router) Decide(ctx context.Context, rules []string, input map[string]st
 	for i, rule := range picked {
 		out[i] = byRule[rule.Name]
 	}
-	return out, nil
+	return out
 }
 
 // rules resolves the rule names and checks the input's part names.
@@ -133,14 +144,24 @@ func (r *Router) ruleNames() []string {
 
 // decideOn sends rules bound to one deployment with one timeout_ms as
 // one batch through the engine: planned by the deployment's codec, called
-// over HTTP, and reassembled per rule.
-func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input map[string]string) []RuleResult {
+// over HTTP, and reassembled per rule. A rule that cannot go is answered
+// unknown without a call (held): every rule, while the deployment's health
+// refuses it; a rule reading turn media the Router cannot send, or more
+// of it than the batch's share of the body limit (maxRuleMediaBytes).
+func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in turnInput) []RuleResult {
 	d, _ := r.cfg.Deployment(rules[0].Deployment)
 	var timeout time.Duration
 	batch := &ir.Batch{}
+	held := map[string]*ir.ErrorBody{}
+	refused := r.checks.refusal(d) // not ready by its health (contract.go)
+	var mediaBytes int64
 	for _, rule := range rules {
 		timeout = max(timeout, rule.Timeout)
-		batch.Items = append(batch.Items, ir.BatchItem{Name: rule.Name, Request: ruleRequest(rule, d.Codec.Traits(), input)})
+		if e := cmp.Or(refused, mediaRefusal(rule, &in.media, &mediaBytes)); e != nil {
+			held[rule.Name] = e
+			continue
+		}
+		batch.Items = append(batch.Items, ir.BatchItem{Name: rule.Name, Request: ruleRequest(rule, d.Codec.Traits(), in)})
 	}
 	ms := timeout.Milliseconds()
 	batch.Options = &ir.Options{DeadlineMs: &ms}
@@ -149,20 +170,27 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input
 	// deployment's listing for its capabilities included.
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	x := &engine.Exchange{Batch: batch}
-	e := r.plan(x, d, r.capabilities(ctx, d), deadline)
-	var out listener.Outcome
-	if e == nil {
-		out, _, e = x.Call(ctx)
+	answered := map[string]*ir.Response{}
+	if len(batch.Items) > 0 {
+		x := &engine.Exchange{Batch: batch}
+		e := r.plan(x, d, r.capabilities(ctx, d), deadline)
+		var out listener.Outcome
+		if e == nil {
+			out, _, e = x.Call(ctx)
+		}
+		for i, it := range batch.Items {
+			if e != nil {
+				held[it.Name] = e
+				continue
+			}
+			answered[it.Name] = &out.Batch.Responses[i].Response
+		}
 	}
 	results := make([]RuleResult, len(rules))
 	for i, rule := range rules {
-		res := RuleResult{Rule: rule.Name, Deployment: d.Name}
-		if e == nil {
-			resp := out.Batch.Responses[i].Response
-			res.Response = &resp
-		} else {
-			res.Response = &ir.Response{Answers: failedRule(rule, e), Usage: &ir.Usage{}}
+		res := RuleResult{Rule: rule.Name, Deployment: d.Name, Response: answered[rule.Name]}
+		if res.Response == nil {
+			res.Response = &ir.Response{Answers: failedRule(rule, held[rule.Name]), Usage: &ir.Usage{}}
 		}
 		res.Outcome = OutcomeAnswered
 		for _, a := range res.Response.Answers {
@@ -178,6 +206,33 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input
 	return results
 }
 
+// maxRuleMediaBytes bounds the turn media one rule batch carries, in
+// base64 bytes summed over its rules: half the body_bytes limit, which
+// every call is under, leaving the rest to the state's text. A rule's
+// media that would pass it are not sent.
+const maxRuleMediaBytes = vocab.LimitBodyBytes / 2
+
+// mediaRefusal is why rule cannot read the turn's media (nil when it can,
+// or reads none), adding what it would send to *total: a medium of a type
+// it reads that the Router cannot send, or more than maxRuleMediaBytes in
+// the batch so far.
+func mediaRefusal(rule *routerconfig.Rule, media *turnMedia, total *int64) *ir.ErrorBody {
+	if len(rule.Media) == 0 {
+		return nil
+	}
+	if t := media.unreadFor(rule.Media); t != "" {
+		return &ir.ErrorBody{Status: http.StatusBadRequest, Code: ir.ErrorInvalidRequest, Reason: vocab.ReasonMediaNotRead,
+			Message: "the turn has a " + string(t) + " the Router cannot send as an asset: not a base64 data: URL or source of a format " + string(t) + " assets take (the Router fetches nothing)"}
+	}
+	n := media.mediaBytes(rule.Media)
+	if *total+n > maxRuleMediaBytes {
+		return &ir.ErrorBody{Status: http.StatusRequestEntityTooLarge, Code: ir.ErrorRequestTooLarge, Reason: vocab.ReasonMediaTooLarge, Limit: new(int64(maxRuleMediaBytes)),
+			Message: "the turn's media the rule reads would pass the batch's share of the body limit"}
+	}
+	*total += n
+	return nil
+}
+
 // failedRule answers every question of a rule whose batch could not be
 // planned with the error's question code.
 func failedRule(rule *routerconfig.Rule, e *ir.ErrorBody) []ir.Answer {
@@ -189,21 +244,29 @@ func failedRule(rule *routerconfig.Rule, e *ir.ErrorBody) []ir.Answer {
 }
 
 // ruleRequest is the request a rule sends: its questions over a state of
-// its input parts, part name to text in the rule's order. The parts keep
-// the roles they have always had: explicit roles (the generated implicit
-// role of each part name), except where the target's schema reads a
-// state's keys as implicit roles (the internal form), which leaves roles
-// absent: the same roles.
-func ruleRequest(rule *routerconfig.Rule, traits tc.Traits, input map[string]string) ir.Request {
+// its input parts, part name to text in the rule's order, with the turn's
+// media the rule reads in front of it as assets (["⟦img-1⟧", "⟦vid-1⟧",
+// {parts}]). The parts keep the roles they have always had: explicit roles
+// (the generated implicit role of each part name), except where the
+// target's schema reads a state's keys as implicit roles (the internal
+// form), which leaves roles absent: the same roles. Media in front keep
+// explicit roles there too: implicit roles are 4.0's reading, where such
+// an array labels its assets instead.
+func ruleRequest(rule *routerconfig.Rule, traits tc.Traits, in turnInput) ir.Request {
 	state := make([]jsonvalue.Member, len(rule.Input))
 	roles := ir.Roles{Mode: ir.RoleModeExplicit}
 	for i, part := range rule.Input {
-		state[i] = jsonvalue.Member{Name: part, Value: jsonvalue.String(input[part])}
+		state[i] = jsonvalue.Member{Name: part, Value: jsonvalue.String(in.parts[part])}
 		roles.Parts = append(roles.Parts, ir.RolePart{Key: part, Role: ir.Role(fieldtable.ImplicitRole(part))})
 	}
-	if traits.ImplicitRoles {
-		roles = ir.Roles{Mode: ir.RoleModeImplicit}
-	}
 	obj, _ := jsonvalue.Object(state...)
-	return ir.Request{State: obj, Roles: roles, Questions: slices.Clone(rule.Questions)}
+	assets, placeholders := in.media.forRule(rule.Media)
+	if len(assets) == 0 {
+		if traits.ImplicitRoles {
+			roles = ir.Roles{Mode: ir.RoleModeImplicit}
+		}
+		return ir.Request{State: obj, Roles: roles, Questions: slices.Clone(rule.Questions)}
+	}
+	return ir.Request{State: jsonvalue.Array(append(placeholders, obj)...), Roles: roles, Assets: assets,
+		Questions: slices.Clone(rule.Questions)}
 }

@@ -32,6 +32,9 @@
 //     to a deployment, where each question that needs it fails alone
 //     inside the 200, as vllm-srun fails one its model does not answer
 //     (uncarried.go).
+//   - A deployment whose health refuses it (a runtime of another
+//     contract, contract.go) gets no call: its requests are 503, its
+//     rules' answers unknown, and a pool goes past it.
 //   - On /v1/systemone and /v1/systemone/batch the first failure in
 //     request order answers the whole request (the engine's reassembly);
 //     per-question errors inside a 200 are only for /v1/decisions and

@@ -2,6 +2,7 @@ package router_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -104,6 +105,63 @@ func testDecisionsUncarried(t *testing.T, e *env) {
 			t.Errorf("the runtime got %d calls, want the direct one", n)
 		}
 	})
+}
+
+// testDecisionsNoValidQuestion: /v1/decisions answers a request none of
+// whose questions the model's card lets it answer alike on the Router and
+// the runtime (the schemas design's rule 8): the same status, code, reason,
+// detail and per-question kinds, and through the Router with no upstream
+// call. A request with one such question fails that one alone, with the
+// runtime's own error, reason and message.
+func testDecisionsNoValidQuestion(t *testing.T, e *env) {
+	options := make([]string, 65) // decision1 reads choices of 1 to 64 options
+	for i := range options {
+		options[i] = fmt.Sprintf(`"o%d":"Option %d"`, i, i)
+	}
+	bad := `"a":{"type":"noul","instructions":"Is it urgent?","preset":"no_such_preset"},` +
+		`"b":{"type":"choice","instructions":"Which one?","criteria":{` + strings.Join(options, ",") + `}},` +
+		`"c":{"type":"noul","instructions":"Is it urgent?","over":["request"]}`
+	body := `{"model":"vllm-sr/decision1","state":{"request":"the server is down"},"questions":{` + bad + `}}`
+	before := len(e.tap.Got("/v1/decisions"))
+	status, viaRouter := post(t, e.url("public5", "/v1/decisions"), body)
+	if n := len(e.tap.Got("/v1/decisions")) - before; n != 0 {
+		t.Errorf("the runtime got %d calls through the Router, want none", n)
+	}
+	directStatus, direct := post(t, e.tap.Server.URL+"/v1/decisions", body)
+	r, d := decodeJSON(t, viaRouter), decodeJSON(t, direct)
+	if status != 400 || directStatus != 400 || r["code"] != "invalid_request" || r["reason"] != "no_valid_question" {
+		t.Fatalf("through the Router %d %s, from the runtime %d %s", status, viaRouter, directStatus, direct)
+	}
+	for _, member := range []string{"code", "reason", "detail"} {
+		if fmt.Sprint(r[member]) != fmt.Sprint(d[member]) {
+			t.Errorf("%s through the Router %v, from the runtime %v", member, r[member], d[member])
+		}
+	}
+	if !strings.Contains(fmt.Sprint(r["detail"]), "the model's card does not list this preset (invalid_question)") {
+		t.Errorf("the detail does not give the runtime's words: %v", r["detail"])
+	}
+	// One such question among answered ones fails alone, as on the runtime.
+	body = `{"model":"vllm-sr/decision1","state":{"request":"the server is down"},"questions":{` + bad +
+		`,"urgent":{"type":"noul","instructions":"Is it urgent?"}}}`
+	status, viaRouter = post(t, e.url("public5", "/v1/decisions"), body)
+	directStatus, direct = post(t, e.tap.Server.URL+"/v1/decisions", body)
+	if status != 200 || directStatus != 200 {
+		t.Fatalf("through the Router %d %s, from the runtime %d %s", status, viaRouter, directStatus, direct)
+	}
+	ra, _ := decodeJSON(t, viaRouter)["answers"].(map[string]any)
+	da, _ := decodeJSON(t, direct)["answers"].(map[string]any)
+	for _, name := range []string{"a", "b", "c"} {
+		rq, _ := ra[name].(map[string]any)
+		dq, _ := da[name].(map[string]any)
+		for _, member := range []string{"type", "error", "reason", "message", "limit"} {
+			if fmt.Sprint(rq[member]) != fmt.Sprint(dq[member]) || dq["error"] == nil {
+				t.Errorf("question %s, %s: through the Router %v, from the runtime %v", name, member, rq, dq)
+			}
+		}
+	}
+	if u, _ := ra["urgent"].(map[string]any); u["noul"] == nil {
+		t.Errorf("urgent not answered through the Router: %s", viaRouter)
+	}
 }
 
 // jsonKeys lists the names of body's object member as written.

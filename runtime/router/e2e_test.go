@@ -38,8 +38,11 @@ func TestRouterEndToEnd(t *testing.T) {
 	t.Run("unknown model lists the served keys", func(t *testing.T) { testUnknownModel(t, e) })
 	t.Run("413 above 32 MiB without reading past it", func(t *testing.T) { testBodyLimit(t, e) })
 	t.Run("gzip System One body", func(t *testing.T) { testGzipBody(t, e) })
+	t.Run("a batch names the client's model in every item", func(t *testing.T) { testBatchNaming(t, e) })
+	t.Run("model optional while the listener serves one", func(t *testing.T) { testModelOptional(t, e) })
 	// after metrics, which counts the /v1/decisions requests before it
 	t.Run("decisions fail what the deployment cannot take per question", func(t *testing.T) { testDecisionsUncarried(t, e) })
+	t.Run("decisions with no valid question answer as the runtime", func(t *testing.T) { testDecisionsNoValidQuestion(t, e) })
 }
 
 func testBatchSplit(t *testing.T, e *env) {

@@ -55,7 +55,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	e.path = writeConfig(t, string(template), map[string]string{
-		"P5": freePort(t), "P4": freePort(t), "PL": freePort(t),
+		"P5": freePort(t), "P4": freePort(t), "PL": freePort(t), "P1": freePort(t),
 		"LLM": e.llm.srv.URL, "REC": e.rec.URL(), "DECISION1": e.tap.Server.URL, "VELA": vela.URL(),
 	})
 	e.run = startRouter(t, e.path)

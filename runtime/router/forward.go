@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -23,8 +24,13 @@ import (
 // request (zero when none).
 func (r *Router) forward(ctx context.Context, listenerName string, api *routerconfig.ListenerAPI, x *engine.Exchange,
 	took *routed) (out listener.Outcome, retryAfter time.Duration, e *ir.ErrorBody) {
-	if x.Model == "" {
-		return listener.Outcome{}, 0, listener.InvalidRequest(vocab.ReasonMissingModel, "the request names no model; name a deployment or a pool")
+	if x.Model == "" { // optional while the listener answers with one model
+		served := r.servedModels(api)
+		if len(served) != 1 {
+			return listener.Outcome{}, 0, listener.InvalidRequest(vocab.ReasonMissingModel,
+				"the request names no model, and listener "+quote(listenerName)+" serves "+strconv.Itoa(len(served))+" models; name a deployment or a pool")
+		}
+		x.Model = served[0]
 	}
 	d, direct := r.cfg.Deployment(x.Model)
 	pool, pooled := r.cfg.Pool(x.Model)
@@ -47,10 +53,19 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 		}
 		chosen = c
 	} else {
+		if refusal := r.checks.refusal(d); refusal != nil { // not ready by its health (contract.go)
+			return listener.Outcome{}, 0, refusal
+		}
+		decisions := x.Client != nil && x.Client.Endpoint == listener.EndpointDecisions
+		if decisions { // what d's card refuses fails its questions alone, as the runtime fails them (uncarried.go)
+			if refusal := failUnasked(x, d); refusal != nil {
+				return listener.Outcome{}, 0, refusal
+			}
+		}
 		caps := r.capabilities(ctx, d)
 		switch m := missing(d, caps, x.Batch); {
 		case len(m) == 0:
-		case x.Client != nil && x.Client.Endpoint == listener.EndpointDecisions: // what d cannot take fails its questions alone (uncarried.go)
+		case decisions: // what d cannot take fails its questions alone (uncarried.go)
 			if refusal := failUncarried(x, d, m); refusal != nil {
 				return listener.Outcome{}, 0, refusal
 			}

@@ -22,13 +22,24 @@ import (
 //   - context: the system and developer turns, one per line;
 //   - candidate: empty (an LLM request carries none).
 //
-// Text is a turn's text content; images, audio and other media are left
-// out. A part the request does not have is empty text.
+// Text is a turn's text content; a part the request does not have is
+// empty text. The last user turn's images and videos are read only for a
+// rule whose input names them (llmmedia.go); audio and other media are
+// left out.
 
-// turn is one message of an LLM request, its role normalised.
+// turn is one message of an LLM request, its role normalised, with its
+// content as sent (a list of parts may carry media).
 type turn struct {
-	role string
-	text string
+	role    string
+	text    string
+	content json.RawMessage
+}
+
+// turnInput is what rules read of one LLM request: the state parts, part
+// name to text, and the last user turn's media.
+type turnInput struct {
+	parts map[string]string
+	media turnMedia
 }
 
 // The normalised roles.
@@ -39,19 +50,35 @@ const (
 	roleTool      = "tool"
 )
 
-// llmParts reads the parts of an LLM request body of the named API; false
-// when the body is not one the Router can read (not JSON, compressed, a
-// multipart upload), which leaves every rule's answer unknown.
-func llmParts(api string, body []byte) (map[string]string, bool) {
+// llmParts reads the parts of an LLM request body of the named API, and
+// with withMedia the last user turn's media; false when the body is not one
+// the Router can read (not JSON, compressed, a multipart upload), which
+// leaves every rule's answer unknown.
+func llmParts(api string, body []byte, withMedia bool) (turnInput, bool) {
 	read, ok := turnReaders[api]
 	if !ok {
-		return nil, false
+		return turnInput{}, false
 	}
 	turns, ok := read(body)
 	if !ok {
-		return nil, false
+		return turnInput{}, false
 	}
-	return partsOf(turns), true
+	in := turnInput{parts: partsOf(turns)}
+	if last := lastUser(turns); withMedia && last >= 0 {
+		in.media = contentMedia(turns[last].content)
+	}
+	return in, true
+}
+
+// lastUser is the index of the last user turn, -1 for none.
+func lastUser(turns []turn) int {
+	last := -1
+	for i, t := range turns {
+		if t.role == roleUser {
+			last = i
+		}
+	}
+	return last
 }
 
 // turnReaders read each LLM API's request into turns, by registry name.
@@ -111,7 +138,7 @@ func chatTurns(body []byte) ([]turn, bool) {
 	}
 	out := make([]turn, 0, len(req.Messages))
 	for _, m := range req.Messages {
-		out = append(out, turn{role: normalRole(m.Role), text: contentText(m.Content)})
+		out = append(out, turn{role: normalRole(m.Role), text: contentText(m.Content), content: m.Content})
 	}
 	return out, true
 }
@@ -135,7 +162,7 @@ func messagesTurns(body []byte) ([]turn, bool) {
 		if role == roleUser && onlyToolResults(m.Content) {
 			role = roleTool
 		}
-		out = append(out, turn{role: role, text: contentText(m.Content)})
+		out = append(out, turn{role: role, text: contentText(m.Content), content: m.Content})
 	}
 	return out, true
 }
@@ -184,7 +211,7 @@ func responsesTurns(body []byte) ([]turn, bool) {
 		if it.Type == "function_call_output" {
 			out = append(out, turn{role: roleTool, text: it.Output})
 		} else if it.Role != "" {
-			out = append(out, turn{role: normalRole(it.Role), text: contentText(it.Content)})
+			out = append(out, turn{role: normalRole(it.Role), text: contentText(it.Content), content: it.Content})
 		}
 	}
 	return out, true
@@ -215,12 +242,7 @@ func normalRole(role string) string {
 
 // partsOf builds the parts from the turns, around the last user turn.
 func partsOf(turns []turn) map[string]string {
-	last := -1
-	for i, t := range turns {
-		if t.role == roleUser {
-			last = i
-		}
-	}
+	last := lastUser(turns)
 	var history, previous, context, tools []string
 	parts := map[string]string{}
 	for i, t := range turns {

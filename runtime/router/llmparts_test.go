@@ -36,19 +36,19 @@ func TestLLMParts(t *testing.T) {
 			map[string]string{"request": "a", "tool_results": "b"}},
 		{"images", `{"model":"m","prompt":"a red fox"}`, map[string]string{"request": "a red fox"}},
 	} {
-		got, ok := llmParts(c.api, []byte(c.body))
+		got, ok := llmParts(c.api, []byte(c.body), true)
 		if !ok {
 			t.Errorf("%s: not read", c.api)
 			continue
 		}
 		for _, part := range routerconfig.InputParts {
-			if got[part] != c.want[part] {
-				t.Errorf("%s: %s = %q, want %q", c.api, part, got[part], c.want[part])
+			if got.parts[part] != c.want[part] {
+				t.Errorf("%s: %s = %q, want %q", c.api, part, got.parts[part], c.want[part])
 			}
 		}
 	}
 	for _, body := range []string{"not json", `{"messages":"x"}`, "\x1f\x8b\x08"} {
-		if _, ok := llmParts("chat_completions", []byte(body)); ok {
+		if _, ok := llmParts("chat_completions", []byte(body), true); ok {
 			t.Errorf("%q read as a chat completion", body)
 		}
 	}

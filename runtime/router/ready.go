@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -21,20 +22,33 @@ const (
 )
 
 // check is a deployment's last readiness check: a GET of its listing
-// (the target codec's Traits().ListingPath), up on a 2xx reply.
+// (the target codec's Traits().ListingPath), up on a 2xx reply, and of
+// its runtime's contract where its schema has one (contract.go), which a
+// named outcome of its health overrides.
 type check struct {
 	up bool
-	// outcome is the reply's status, or no_reply.
+	// outcome is the health's named outcome, else the listing reply's
+	// status, or no_reply.
 	outcome string
-	at      time.Time
+	// contract is the contract the runtime reported; "" for none.
+	contract string
+	at       time.Time
 }
 
-// checks are the deployments' last readiness checks, by deployment name.
-// They outlive a reload: a deployment the new configuration keeps keeps
-// its last check until the next round.
+// checks are the deployments' last readiness checks and health, by
+// deployment name. They outlive a reload: a deployment the new
+// configuration keeps keeps its last check until the next round.
 type checks struct {
-	mu   sync.Mutex
-	last map[string]check
+	mu     sync.Mutex
+	last   map[string]check
+	health map[string]health
+	// refused holds the refusal of each deployment whose health refuses
+	// its requests (contract.go); nil or empty while none is.
+	refused atomic.Pointer[map[string]refusal]
+}
+
+func newChecks() *checks {
+	return &checks{last: map[string]check{}, health: map[string]health{}}
 }
 
 // checkLoop checks every deployment of the configuration in force at
@@ -62,6 +76,15 @@ func (r *Router) checkAll(ctx context.Context) {
 		d := &r.cfg.Deployments[i]
 		wg.Go(func() {
 			c := r.checkOne(ctx, d)
+			if h, read := r.readContract(ctx, d); read {
+				r.noteHealth(ctx, d, h)
+			}
+			if h := r.checks.healthOf(d.Name); h.endpoint == d.Endpoint {
+				if h.outcome != "" {
+					c.up, c.outcome = false, h.outcome
+				}
+				c.contract = h.contract
+			}
 			r.checks.mu.Lock()
 			r.checks.last[d.Name] = c
 			r.checks.mu.Unlock()
@@ -113,9 +136,11 @@ func (r *Router) readiness() (bool, []byte) {
 			if c.up {
 				state = checkUp
 			}
-			members = append(members,
-				jsonvalue.Member{Name: "outcome", Value: jsonvalue.String(c.outcome)},
-				jsonvalue.Member{Name: "checked_at", Value: jsonvalue.String(c.at.UTC().Format(time.RFC3339))})
+			members = append(members, jsonvalue.Member{Name: "outcome", Value: jsonvalue.String(c.outcome)})
+			if c.contract != "" {
+				members = append(members, jsonvalue.Member{Name: vocab.HealthAPIVersion, Value: jsonvalue.String(c.contract)})
+			}
+			members = append(members, jsonvalue.Member{Name: "checked_at", Value: jsonvalue.String(c.at.UTC().Format(time.RFC3339))})
 		}
 		ready = ready && c.up
 		members = append([]jsonvalue.Member{{Name: vocab.HealthStatus, Value: jsonvalue.String(state)}}, members...)

@@ -41,13 +41,13 @@ type verdict struct {
 // call; each rule's on_unknown then decides.
 func (r *Router) runRules(ctx context.Context, names []string, api string, body []byte) (verdict, error) {
 	var v verdict
-	parts, readable := llmParts(api, body)
+	picked, err := r.rules(names, nil)
+	if err != nil {
+		return v, err
+	}
+	in, readable := llmParts(api, body, slices.ContainsFunc(picked, func(rule *routerconfig.Rule) bool { return len(rule.Media) > 0 }))
 	if readable {
-		results, err := r.Decide(ctx, names, parts)
-		if err != nil {
-			return v, err
-		}
-		v.results = results
+		v.results = r.decide(ctx, picked, in)
 	} else {
 		for _, name := range names { // each names a rule: checked at load
 			rule, _ := r.cfg.Rule(name)

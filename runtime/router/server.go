@@ -106,7 +106,7 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 		caller.conns = &upstreamConns{maxIdle: upstreamIdleConns(cfg), dial: opts.DialContext}
 	}
 	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: caller,
-		systemone: systemone, log: log, metrics: metrics, checks: &checks{last: map[string]check{}}, opts: opts, ownClient: ownClient,
+		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), opts: opts, ownClient: ownClient,
 		front: &listener.Front{Metrics: metrics.Metrics, IDs: listener.NewRequestIDs(), Log: log,
 			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}
 	return r.withConfig(cfg), nil

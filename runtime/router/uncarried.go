@@ -1,6 +1,7 @@
 package router
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
@@ -8,6 +9,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
@@ -34,29 +36,68 @@ import (
 // video_not_read (invalid_input). Each message is the CarryError's line
 // for that question: the deployment and what it cannot carry, where.
 func failUncarried(x *engine.Exchange, d *routerconfig.Deployment, m []tc.Missing) *ir.ErrorBody {
-	cr := x.Client
 	byQuestion, media := uncarriedByQuestion(m)
+	medium := firstMedium(media, x.Batch.Items[0].Request.Assets) // fails every question that has no failure of its own
+	return failAlone(x, func(q *ir.Question) (listener.QuestionFailure, bool) {
+		switch qm := byQuestion[q.Name]; {
+		case len(qm) > 0:
+			return listener.QuestionFailure{Error: ir.QuestionErrorInvalidQuestion, Reason: questionReason(q, qm[0]), Message: uncarriedLine(d, qm)}, true
+		case medium != "":
+			return listener.QuestionFailure{Error: ir.QuestionErrorInvalidInput, Reason: notRead(medium), Message: uncarriedLine(d, media)}, true
+		}
+		return listener.QuestionFailure{}, false
+	})
+}
+
+// failUnasked fails on their own the questions of x that d's card
+// refuses as the runtime's model check refuses them before it reads the
+// input (modelcheck.Asked: type, preset, extension fields, criteria and
+// their counts), with the runtime's own error, reason, limit and message,
+// so a question the runtime would fail never goes upstream and a request
+// none of whose questions is left gets the runtime's 400 without a call.
+// A deployment without a card, or whose schema checks what it carries
+// (systemone/0.2: zero-shot, presets expanded), is left to its checks.
+func failUnasked(x *engine.Exchange, d *routerconfig.Deployment) *ir.ErrorBody {
+	if _, carries := d.Codec.(tc.CarryChecker); d.Card == nil || carries {
+		return nil
+	}
+	req := &x.Batch.Items[0].Request
+	return failAlone(x, func(q *ir.Question) (listener.QuestionFailure, bool) {
+		p, f := modelcheck.Asked(d.Card, req, q)
+		if f == nil {
+			return listener.QuestionFailure{}, false
+		}
+		return listener.QuestionFailure{Type: cmp.Or(q.Type, p.Type), Error: f.Code, Reason: string(f.Reason), Message: f.Message, Limit: f.Limit}, true
+	})
+}
+
+// failAlone fails on their own the questions of a /v1/decisions exchange
+// that fail says fail (its failure's index and name are filled in, and
+// its type when it gives none), adds them to the client request's
+// question failures in request order, and leaves them out of what is
+// planned. When no question is left it returns the refusal that answers
+// the request, as vllm-srun's.
+func failAlone(x *engine.Exchange, fail func(q *ir.Question) (listener.QuestionFailure, bool)) *ir.ErrorBody {
+	cr := x.Client
 	questions := x.Batch.Items[0].Request.Questions // a /v1/decisions request's items share its questions
-	assets := x.Batch.Items[0].Request.Assets
 	indexes := clientIndexes(len(questions), cr.QuestionFailures)
 	failures := slices.Clone(cr.QuestionFailures)
 	failed := map[string]bool{}
-	medium := firstMedium(media, assets) // fails every question that has no failure of its own
 	for i := range questions {
 		q := &questions[i]
-		f := listener.QuestionFailure{Index: indexes[i], Name: q.Name, Type: questionType(q)}
-		switch qm := byQuestion[q.Name]; {
-		case len(qm) > 0:
-			f.Error, f.Reason = ir.QuestionErrorInvalidQuestion, questionReason(q, qm[0])
-			f.Message = uncarriedLine(d, qm)
-		case medium != "":
-			f.Error, f.Reason = ir.QuestionErrorInvalidInput, notRead(medium)
-			f.Message = uncarriedLine(d, media)
-		default:
+		f, fails := fail(q)
+		if !fails {
 			continue
+		}
+		f.Index, f.Name = indexes[i], q.Name
+		if f.Type == "" {
+			f.Type = questionType(q)
 		}
 		failures = append(failures, f)
 		failed[q.Name] = true
+	}
+	if len(failed) == 0 {
+		return nil
 	}
 	slices.SortStableFunc(failures, func(a, b listener.QuestionFailure) int { return a.Index - b.Index })
 	cr.QuestionFailures = failures

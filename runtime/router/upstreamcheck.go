@@ -20,6 +20,10 @@ type Finding struct {
 	Rule       string
 	Message    string
 	Strict     bool
+	// known: the same finding was made before (a reload's start check
+	// finding a runtime contract unchanged), so it is logged again only
+	// as an error.
+	known bool
 }
 
 // CheckUpstreams asks each deployment's upstream for its model listing
@@ -32,20 +36,26 @@ type Finding struct {
 //     declares no capabilities, a rule asking what the listing's features
 //     (its card's question types) do not answer, as at load (strict);
 //   - a listing that could not be read (a warning even under --strict:
-//     readiness reports an upstream that is down).
+//     readiness reports an upstream that is down);
+//   - a runtime that reports a contract other than the Router's in its
+//     GET /health (strict), where the schema has one (contract.go).
 //
-// A deployment whose schema has no listing is not asked. The listings
+// A deployment whose schema has neither a listing nor a health path is not
+// asked. The listings
 // read are kept for routing, as a request's first fetch would be.
 func (r *Router) CheckUpstreams(ctx context.Context) []Finding {
 	per := make([][]Finding, len(r.cfg.Deployments))
 	var wg sync.WaitGroup
 	for i := range r.cfg.Deployments {
 		d := &r.cfg.Deployments[i]
-		if d.Codec == nil || d.Codec.Traits().ListingPath == "" {
+		if d.Codec == nil || d.Codec.Traits().ListingPath == "" && d.Codec.Traits().HealthPath == "" {
 			continue
 		}
 		wg.Go(func() {
-			per[i] = r.checkUpstream(ctx, d)
+			per[i] = r.contractFinding(ctx, d)
+			if d.Codec.Traits().ListingPath != "" {
+				per[i] = append(per[i], r.checkUpstream(ctx, d)...)
+			}
 		})
 	}
 	wg.Wait()
@@ -77,7 +87,7 @@ func (r *Router) checkUpstream(ctx context.Context, d *routerconfig.Deployment) 
 		if rule.Deployment != d.Name {
 			continue
 		}
-		batch := &ir.Batch{Items: []ir.BatchItem{{Name: rule.Name, Request: ruleRequest(rule, d.Codec.Traits(), nil)}}}
+		batch := &ir.Batch{Items: []ir.BatchItem{{Name: rule.Name, Request: ruleRequest(rule, d.Codec.Traits(), turnInput{media: mediaOfTypes(rule.Media)})}}}
 		for _, m := range missing(d, caps, batch) {
 			out = append(out, Finding{Deployment: d.Name, Rule: rule.Name, Strict: true,
 				Message: "rule " + quote(rule.Name) + " refused: " + at + " does not answer " + m.What + " by its listing's features"})
@@ -113,7 +123,9 @@ func (r *Router) checkUpstreamsAtStart(ctx context.Context) error {
 			errs = append(errs, errors.New(f.Message))
 			continue
 		}
-		r.log.LogAttrs(ctx, slog.LevelWarn, f.Message, attrs...)
+		if !f.known {
+			r.log.LogAttrs(ctx, slog.LevelWarn, f.Message, attrs...)
+		}
 	}
 	return errors.Join(errs...)
 }

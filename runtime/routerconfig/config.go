@@ -194,12 +194,21 @@ var onUnknownValues = []string{string(OnUnknownFail), string(OnUnknownMatch), st
 var InputParts = []string{vocab.PartRequest, vocab.PartHistory, vocab.PartPreviousTurns, vocab.PartPreviousAnswer,
 	vocab.PartToolResults, vocab.PartCandidate, vocab.PartAnswer, vocab.PartContext}
 
+// InputMedia are the media a rule's input may list besides its parts: the
+// turn's images and videos, which the Router places in front of the
+// state's parts, images first (the API guide's media layout).
+var InputMedia = []ir.AssetType{ir.AssetImage, ir.AssetVideo}
+
 // Rule is one named decision the Router asks a deployment.
 type Rule struct {
 	Name       string
 	Deployment string
 	// Input are the state parts the Router builds, in order.
-	Input     []string
+	Input []string
+	// Media are the turn's media the rule reads, in InputMedia order,
+	// whatever order its input lists them in: placed in front of the
+	// parts, each an asset.
+	Media     []ir.AssetType
 	Timeout   time.Duration
 	OnUnknown OnUnknown
 	// Questions are the rule's questions in the IR, in file order: every

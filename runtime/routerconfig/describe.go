@@ -3,6 +3,7 @@ package routerconfig
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -45,8 +46,12 @@ func Describe(c *Config) string {
 		line("pool %s [%s]", p.Name, strings.Join(p.Members, ","))
 	}
 	for _, r := range c.Rules {
+		input := slices.Clone(r.Input)
+		for _, m := range r.Media {
+			input = append(input, string(m))
+		}
 		line("rule %s deployment=%s input=[%s] timeout=%s on_unknown=%s match=[%s]%s", r.Name, r.Deployment,
-			strings.Join(r.Input, ","), r.Timeout, r.OnUnknown, matchText(r.Match), actionText(&r))
+			strings.Join(input, ","), r.Timeout, r.OnUnknown, matchText(r.Match), actionText(&r))
 		for _, q := range r.Questions {
 			preset := ""
 			if q.Preset != nil {

@@ -50,7 +50,7 @@ func (l *loader) rule(name string, s section) (Rule, bool) {
 		}
 	}
 	before := len(l.problems)
-	l.readRest(&rule, s)
+	media := l.readRest(&rule, s)
 	questions, has := s.value("questions") //vocab:not-spec Router config key
 	if !hasDeployment || !has {
 		return rule, false
@@ -64,23 +64,17 @@ func (l *loader) rule(name string, s section) (Rule, bool) {
 	// problem of its own; its match is read either way.
 	if d != nil && d.Codec != nil && len(l.problems) == before {
 		l.checkCarry(&rule, req, d, at, questions)
+		l.checkMedia(&rule, d, media)
 	}
 	l.readMatch(&rule, s)
 	return rule, len(l.problems) == before
 }
 
 // readRest reads a rule's input, timeout_ms, on_unknown, action and
-// route, those present.
-func (l *loader) readRest(rule *Rule, s section) {
+// route, those present, and returns where the input lists each medium.
+func (l *loader) readRest(rule *Rule, s section) map[ir.AssetType]listed {
 	l.readAction(rule, s)
-	// The state parts: known part names, at least one.
-	if n, has := s.value("input"); has { //vocab:not-spec Router config key
-		rule.Input, _ = l.items(n, s.at("input"), "lists no part", func(p string, at *yaml.Node, path string) { //vocab:not-spec Router config key
-			if !slices.Contains(InputParts, p) {
-				l.fail(at, path, "unknown part; allowed: %s", strings.Join(InputParts, ", "))
-			}
-		})
-	}
+	media := l.readInput(rule, s)
 	if n, has := s.value("timeout_ms"); has {
 		if ms, ok := l.integer(n, s.at("timeout_ms"), 1, maxTimeoutMs); ok {
 			rule.Timeout = time.Duration(ms) * time.Millisecond
@@ -89,6 +83,46 @@ func (l *loader) readRest(rule *Rule, s section) {
 	if v, ok := s.oneOf("on_unknown", onUnknownValues); ok {
 		rule.OnUnknown = OnUnknown(v)
 	}
+	return media
+}
+
+// listed is where a list names an item: its node and its location.
+type listed struct {
+	at   *yaml.Node
+	path string
+}
+
+// readInput reads a rule's input: known part names, at least one, and
+// the turn's media (image, video), in InputMedia order.
+func (l *loader) readInput(rule *Rule, s section) map[ir.AssetType]listed {
+	n, has := s.value("input") //vocab:not-spec Router config key
+	if !has {
+		return nil
+	}
+	allowed := slices.Clone(InputParts)
+	for _, m := range InputMedia {
+		allowed = append(allowed, string(m))
+	}
+	media := map[ir.AssetType]listed{}
+	items, ok := l.items(n, s.at("input"), "lists no part", func(p string, at *yaml.Node, path string) { //vocab:not-spec Router config key
+		switch m := ir.AssetType(p); {
+		case slices.Contains(InputParts, p):
+			rule.Input = append(rule.Input, p)
+		case !slices.Contains(InputMedia, m):
+			l.fail(at, path, "unknown part; allowed: %s", strings.Join(allowed, ", "))
+		default: // listed once: strList refuses an item listed twice
+			media[m] = listed{at: at, path: path}
+		}
+	})
+	for _, m := range InputMedia {
+		if media[m].at != nil {
+			rule.Media = append(rule.Media, m)
+		}
+	}
+	if ok && len(items) > 0 && len(rule.Input) == 0 && len(rule.Media) > 0 {
+		l.fail(n, s.at("input"), "lists no part: a turn's media go in front of the state's parts, so a rule reads at least one (request, ...)") //vocab:not-spec Router config key
+	}
+	return media
 }
 
 // questions reads a rule's questions as a 5.0 request over the rule's

@@ -10,7 +10,7 @@ import (
 
 // APIVersion is the model runtime contract the server speaks, reported as
 // api_version by GET /health: a Router refuses a runtime of any other.
-const APIVersion = "5.0.0"
+const APIVersion = listener.RuntimeContract
 
 // ExtensionVersion is the vllm-sr extension set the server answers with,
 // reported by GET /health and in each GET /v1/models entry.

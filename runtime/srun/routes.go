@@ -29,7 +29,7 @@ func (s *Server) routes() map[string]route {
 		vocab.PathModels:                   {http.MethodGet, s.handleModels},
 		vocab.PathHealth:                   {http.MethodGet, s.handleHealth},
 		pathReady:                          {http.MethodGet, s.handleHealth},
-		"/metrics":                         {http.MethodGet, s.metrics.Handler().ServeHTTP},
+		"/metrics":                         {http.MethodGet, s.serveMetrics},
 	}
 }
 

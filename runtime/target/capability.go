@@ -81,11 +81,31 @@ type CarryError struct {
 // Error returns one line: deployment "d" (schema) cannot carry: what at
 // path; what at path.
 func (e *CarryError) Error() string {
+	return "deployment " + quote(e.Deployment) + " (" + e.Schema + ") cannot carry: " + e.What()
+}
+
+// What is the list of what is missing, "what at path; what at path", names
+// cut: the line reaches clients.
+func (e *CarryError) What() string {
 	missing := make([]string, len(e.Missing))
 	for i, m := range e.Missing {
-		missing[i] = m.What + " at " + m.Path.Clipped(len(m.Path)).String() // names cut: the line reaches clients
+		missing[i] = m.What + " at " + m.Path.Clipped(len(m.Path)).String()
 	}
-	return "deployment " + quote(e.Deployment) + " (" + e.Schema + ") cannot carry: " + strings.Join(missing, "; ")
+	return strings.Join(missing, "; ")
+}
+
+// Unbatched is m with the requests.<item> prefix of paths inside a
+// batch body dropped: the paths of a single request, as its client wrote
+// it (a request alone travels as the batch item SingleItem).
+func Unbatched(m []Missing) []Missing {
+	out := make([]Missing, len(m))
+	for i, x := range m {
+		if len(x.Path) >= 2 && x.Path[0].Name == vocab.BatchRequests {
+			x.Path = x.Path[2:]
+		}
+		out[i] = x
+	}
+	return out
 }
 
 // ErrorBody is the refusal a client gets: 400 unsupported_capability with

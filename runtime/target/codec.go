@@ -105,6 +105,12 @@ type Traits struct {
 	// ListingPath is the schema's GET model listing, below the target's
 	// base URL (ListingDecoder reads it); "" for none.
 	ListingPath string
+	// HealthPath is the GET, below the target's base URL, at which a
+	// server of the schema reports the model runtime contract it speaks
+	// (api_version, a vllm-sr runtime's GET /health), which a Router
+	// refuses when it is not its own; "" for a schema whose servers have
+	// no such contract (the standard's).
+	HealthPath string
 	// Native: the schema is vllm-sr's own, whose servers also read the
 	// internal form on the native endpoints (/v1/decisions, /v1/bundle),
 	// so a request its listener planned pass-through may go there with

@@ -57,6 +57,7 @@ var v50Traits = Traits{
 	Capabilities: AllCapabilities(),
 	Stateless:    true,
 	ListingPath:  vocab.PathModels,
+	HealthPath:   vocab.PathHealth,
 	Native:       true,
 }
 
