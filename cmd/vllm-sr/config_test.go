@@ -166,8 +166,9 @@ func TestGuideExampleIsTheExampleFile(t *testing.T) {
 }
 
 // A deployment declares its capabilities in the listing's feature words:
-// `preset` is one, the earlier `presets` and `extensions` are refused
-// with the words it takes.
+// `preset` is one; an unknown word is refused with the words it takes,
+// and the earlier `presets` and `extensions` with the feature words they
+// stand for.
 func TestConfigCheckCapabilityWords(t *testing.T) {
 	write := func(caps string) string {
 		path := t.TempDir() + "/router.yaml"
@@ -192,8 +193,9 @@ deployments:
 	if err != nil || !strings.Contains(out, "capabilities(declared)=[noul,preset,score]") {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	out, _, err = runCmd(t, "config", "check", write("[noul, presets, extensions]"))
-	if err == nil || strings.Count(out, "unknown capability; allowed: noul, choice, score, box, set, span, track, image, video, roles, preset, over, head,") != 2 {
+	out, _, err = runCmd(t, "config", "check", write("[noul, presets, extensions, answers]"))
+	if err == nil || strings.Count(out, "is no longer a capability word") != 2 || strings.Count(out, "(vllm-sr config migrate rewrites it)") != 2 ||
+		strings.Count(out, "unknown capability; allowed: noul, choice, score, box, set, span, track, image, video, roles, preset, over, head,") != 1 {
 		t.Fatalf("%v\n%s", err, out)
 	}
 }

@@ -114,6 +114,12 @@ func TestV40ListenerKeeps40Reading(t *testing.T) {
 			t.Run(c.name+"/"+s.name, func(t *testing.T) {
 				wantStatus, want := send(t, direct[c.model]+s.path, s.body, s.header)
 				gotStatus, got := send(t, router+s.path, s.body, s.header)
+				if c.fails && s.path == vocab.PathDecisions {
+					// The Router fails a question the card refuses itself,
+					// with the runtime's words, and sends the rest: the
+					// model reads, and counts, only the answered ones.
+					got, want = unused(got), unused(want)
+				}
 				if gotStatus != wantStatus || !bytes.Equal(untimed(got), untimed(want)) {
 					t.Errorf("through the Router 4.0 listener: %d %s\nfrom the 4.0 runtime:          %d %s", gotStatus, got, wantStatus, want)
 				}
@@ -185,6 +191,12 @@ func batchOfTwo(t *testing.T, body string) string {
 // timings is meta's timings member, the one part of an answer that is
 // not deterministic (return_meta): how long this request took.
 var timings = regexp.MustCompile(`"timings":\{[^{}]*\}`)
+
+// usage is a response's usage member.
+var usage = regexp.MustCompile(`"usage":\{[^{}]*\}`)
+
+// unused is body with its usage left out.
+func unused(body []byte) []byte { return usage.ReplaceAll(body, []byte(`"usage":{}`)) }
 
 // untimed is body with meta's timings left out.
 func untimed(body []byte) []byte { return timings.ReplaceAll(body, []byte(`"timings":{}`)) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
 // The Router's listings over HTTP: one feature vocabulary (the extension
@@ -153,6 +154,11 @@ func TestListedFeaturesRoute(t *testing.T) {
 		if r.Method == http.MethodGet && r.URL.Path == vocab.PathModels {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(`{"models":[{"name":"partner-vela","description":"A partner's Vela","release_date":"2026-02-01","version":"5.0","features":` + features + `}]}`))
+			return
+		}
+		if r.Method == http.MethodGet && r.URL.Path == vocab.PathHealth { // the contract check
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"status":"ok","api_version":"` + listener.RuntimeContract + `"}`))
 			return
 		}
 		posts.Add(1)
