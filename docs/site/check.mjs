@@ -169,7 +169,7 @@ async function main() {
   const files = new Map();
   let links = 0;
   let anchors = 0;
-  for (const [route, r] of results) {
+  for (const r of results.values()) {
     for (const href of r.links) {
       links++;
       const u = new URL(href);

@@ -169,7 +169,7 @@ func component(ref string) (string, bool) {
 
 // pages returns every page of the document and its sidebar category: the
 // overview as the category's own page, then the operations and schemas.
-func (d *apiDoc) pages() ([]emit.File, item, error) {
+func (d *apiDoc) pages() ([]emit.File, item) {
 	var files []emit.File
 	ops := &category{Type: "category", Label: "Operations"}
 	for _, o := range d.ops {
@@ -185,7 +185,7 @@ func (d *apiDoc) pages() ([]emit.File, item, error) {
 	c := &category{Type: "category", Label: d.schema + " OpenAPI",
 		Link:  &categoryLink{Type: "doc", ID: docID(overview.Path)},
 		Items: []item{{cat: ops}, {cat: schemas}}}
-	return append([]emit.File{overview}, files...), item{cat: c}, nil
+	return append([]emit.File{overview}, files...), item{cat: c}
 }
 
 // page is a generated page: front matter, the generated-file header, and

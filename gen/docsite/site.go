@@ -192,10 +192,7 @@ func reference(in Input) ([]emit.File, *category, error) {
 		}
 	}
 	for _, d := range docs {
-		pages, it, err := d.pages()
-		if err != nil {
-			return nil, nil, err
-		}
+		pages, it := d.pages()
 		files = append(files, pages...)
 		c.Items = append(c.Items, it)
 	}
