@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build install generate check-generated golden-update test lint run bench fuzz-smoke systemone-schemas-drift
+.PHONY: help build install generate check-generated golden-update test lint run bench fuzz-smoke systemone-schemas-drift site
 
 # The variables a ## line may name as $(NAME), printed with their values.
 HELP_VARS := PORT BENCH_COUNT FUZZTIME
@@ -72,3 +72,17 @@ bench: ## Run the listener, jsonvalue, internalwire and Router benchmarks (-coun
 
 systemone-schemas-drift: ## Compare our systemone/0.2 description with the published OpenAPI: fetches the spec's source.url, or PUBLISHED=file offline; fails on any difference or failed fetch
 	$(GO) run ./cmd/srgen drift $(if $(PUBLISHED),--published "$(PUBLISHED)",--fetch)
+
+# The doc site: docs/site is a Docusaurus 3 project pinned by its
+# package-lock.json; srgen writes the pages into docs/site/docs, Docusaurus
+# builds them into docs/site/build (failing on a broken link or anchor),
+# and check.mjs loads every page in the system's headless Chromium
+# (CHROMIUM, default /usr/bin/chromium; Debian's package chromium).
+SITE := docs/site
+CHROMIUM ?= /usr/bin/chromium
+
+site: ## Build the doc site with the pinned Docusaurus (docs/site) and check every page in headless Chromium
+	npm ci --prefix $(SITE) --no-audit --no-fund
+	$(GO) run ./cmd/srgen docs --out $(SITE)/docs
+	NO_UPDATE_NOTIFIER=1 npm --prefix $(SITE) run build
+	CHROMIUM=$(CHROMIUM) npm --prefix $(SITE) run check

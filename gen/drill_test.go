@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vllm-sr/systemone/gen/docsite"
 )
 
 // TestSpecDrill is the maintainer's drill of specs/README.md, run on a copy
@@ -126,13 +128,17 @@ func copyModule(t *testing.T) string {
 	}
 	for _, dir := range []string{"specs", "gen", "generated", "runtime", "cmd", "docs"} {
 		err := filepath.WalkDir(filepath.Join(repoRoot, dir), func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
+			rel, _ := filepath.Rel(repoRoot, p)
+			switch {
+			case err != nil:
 				return err
-			}
-			if strings.Contains(p, "node_modules") {
+			// npm's packages, and the doc site project with what make site
+			// leaves in it (its packages, pages and build), are no source.
+			case d.IsDir() && (d.Name() == "node_modules" || rel == filepath.Join("docs", docsite.SiteDir)):
+				return filepath.SkipDir
+			case d.IsDir():
 				return nil
 			}
-			rel, _ := filepath.Rel(repoRoot, p)
 			copyFile(t, p, filepath.Join(root, rel))
 			return nil
 		})

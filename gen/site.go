@@ -13,7 +13,8 @@ import (
 )
 
 // SiteFiles returns the doc site (package docsite) of the repository at
-// root: its guides from docs/, and as its reference exactly the files
+// root: a landing page opened by README.md's first paragraph, its guides
+// from docs/ and docs/design/, and as its reference exactly the files
 // `srgen generate` writes under docs/reference (every emitter's, so an
 // emitter added there, such as the OpenAPI document's, is on the site too)
 // plus the frozen vllm-sr/4.0 OpenAPI document. Paths are relative to the
@@ -42,8 +43,13 @@ func SiteFiles(m *model.Model, root string) ([]emit.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		return nil, err
+	}
 	return docsite.Assemble(docsite.Input{
 		Docs:      os.DirFS(filepath.Join(root, path.Dir(o.DocsDir))),
+		Readme:    readme,
 		Reference: ref,
 		Frozen:    []docsite.Frozen{{Name: emit.OpenAPIFileName(contract.SchemaID), Source: contract.Path, Data: data}},
 	})

@@ -129,9 +129,11 @@ func Run(ctx context.Context, c Config) (Result, error) {
 }
 
 // WriteDocs writes the doc site into the directory out (`srgen docs
-// --out DIR`, SiteFiles). It only creates or replaces its own files and
-// removes nothing, since out may be any directory.
-func WriteDocs(ctx context.Context, root, out string) ([]emit.File, error) {
+// --out DIR`, SiteFiles) and returns what it changed. out may hold other
+// files (the Docusaurus project's, the user's): srgen replaces the files it
+// writes and removes only the ones its previous run wrote there and this
+// one does not, by the manifest it keeps in out (write.ApplyManifest).
+func WriteDocs(ctx context.Context, root, out string) ([]write.Change, error) {
 	m, err := Build(root)
 	if err != nil {
 		return nil, err
@@ -143,13 +145,7 @@ func WriteDocs(ctx context.Context, root, out string) ([]emit.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	disk := write.OSFS{Root: out}
-	for _, f := range files {
-		if err := disk.WriteFile(f.Path, f.Data); err != nil {
-			return nil, err
-		}
-	}
-	return files, nil
+	return write.ApplyManifest(write.OSFS{Root: out}, files)
 }
 
 // Lint loads the specs and the corpus and builds the model, which runs

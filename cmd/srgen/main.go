@@ -15,6 +15,7 @@ import (
 	"github.com/vllm-sr/systemone/gen"
 	"github.com/vllm-sr/systemone/gen/drift"
 	"github.com/vllm-sr/systemone/gen/model"
+	"github.com/vllm-sr/systemone/gen/write"
 )
 
 func main() {
@@ -105,13 +106,21 @@ func newRoot() *cobra.Command {
 func newDocs(root *string) *cobra.Command {
 	var out string
 	cmd := &cobra.Command{
-		Use:   "docs",
-		Short: "Write the doc site into --out: the guides, the reference pages with front matter, sidebars.js",
-		Args:  cobra.NoArgs,
+		Use: "docs",
+		Short: "Write the doc site into --out: a landing page, the guides, the reference pages, a page per OpenAPI operation and schema, sidebars.js; " +
+			"removes only files its previous run there wrote (listed in --out's " + write.ManifestName + ")",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			files, err := gen.WriteDocs(cmd.Context(), *root, out)
-			for _, f := range files {
-				fmt.Fprintln(cmd.OutOrStdout(), "wrote", f.Path)
+			changes, err := gen.WriteDocs(cmd.Context(), *root, out)
+			for _, c := range changes {
+				verb := "wrote"
+				if c.Kind == write.ChangeExtra {
+					verb = "removed"
+				}
+				fmt.Fprintln(cmd.OutOrStdout(), verb, c.Path)
+			}
+			if err == nil {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: %d files changed\n", out, len(changes))
 			}
 			return err
 		},

@@ -8,13 +8,19 @@ import (
 )
 
 // FrontMatter is a page's Docusaurus front matter. Every page of the site
-// carries exactly these three keys.
+// carries id, title and sidebar_label; description and slug are optional.
 type FrontMatter struct {
 	// ID is the page's file name without .md: links name files, the
 	// sidebar names IDs, and the two must agree.
 	ID           string
 	Title        string
 	SidebarLabel string
+	// Description is one sentence on what the page is for: the page's meta
+	// description, and what the landing page says of a guide.
+	Description string
+	// Slug is the page's URL path when it is not its file's: "/" for the
+	// landing page.
+	Slug string
 }
 
 const fenceLine = "---"
@@ -25,7 +31,15 @@ func (fm FrontMatter) Format() string {
 		"id: " + yamlScalar(fm.ID) + "\n" +
 		"title: " + yamlScalar(fm.Title) + "\n" +
 		"sidebar_label: " + yamlScalar(fm.SidebarLabel) + "\n" +
+		optional("description", fm.Description) + optional("slug", fm.Slug) +
 		fenceLine + "\n"
+}
+
+func optional(key, value string) string {
+	if value == "" {
+		return ""
+	}
+	return key + ": " + yamlScalar(value) + "\n"
 }
 
 // Prepend puts the front matter before body, a blank line between: a
@@ -38,8 +52,8 @@ func (fm FrontMatter) Prepend(body []byte) []byte {
 // ParseFrontMatter splits data into its front matter and the rest. ok is
 // false when data has none (it does not start with a "---" line). The
 // block is "key: value" lines, each value a plain or double-quoted YAML
-// scalar; a key other than id, title and sidebar_label, a key twice, a
-// missing or empty one, or a plain value YAML would not read as that
+// scalar; a key other than FrontMatter's, a key twice, a missing or empty
+// id, title or sidebar_label, or a plain value YAML would not read as that
 // string is an error, so a misspelt key cannot pass unnoticed.
 func ParseFrontMatter(data []byte) (fm FrontMatter, body []byte, ok bool, err error) {
 	rest, found := bytes.CutPrefix(data, []byte(fenceLine+"\n"))
@@ -50,20 +64,24 @@ func ParseFrontMatter(data []byte) (fm FrontMatter, body []byte, ok bool, err er
 	if !found {
 		return FrontMatter{}, data, true, fmt.Errorf("front matter: no closing %q line", fenceLine)
 	}
-	fields := map[string]*string{"id": &fm.ID, "title": &fm.Title, "sidebar_label": &fm.SidebarLabel}
+	fields := map[string]*string{"id": &fm.ID, "title": &fm.Title, "sidebar_label": &fm.SidebarLabel,
+		"description": &fm.Description, "slug": &fm.Slug}
 	seen := map[string]bool{}
 	for i, line := range strings.Split(string(block), "\n") {
 		key, raw, found := strings.Cut(line, ":")
 		dst, known := fields[key]
 		switch {
 		case !found || !known:
-			return fm, body, true, fmt.Errorf("front matter line %d: %q is not id, title or sidebar_label", i+2, line)
+			return fm, body, true, fmt.Errorf("front matter line %d: %q is not id, title, sidebar_label, description or slug", i+2, line)
 		case seen[key]:
 			return fm, body, true, fmt.Errorf("front matter line %d: %s given twice", i+2, key)
 		}
 		seen[key] = true
 		if *dst, err = parseScalar(strings.TrimSpace(raw)); err != nil {
 			return fm, body, true, fmt.Errorf("front matter line %d: %s: %w", i+2, key, err)
+		}
+		if *dst == "" {
+			return fm, body, true, fmt.Errorf("front matter line %d: %s is empty", i+2, key)
 		}
 	}
 	for _, key := range []string{"id", "title", "sidebar_label"} {

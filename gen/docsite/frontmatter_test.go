@@ -11,6 +11,7 @@ func TestFrontMatterRoundTrip(t *testing.T) {
 		{ID: "systemone-0.2", Title: "systemone/0.2: our description", SidebarLabel: "systemone/0.2"},
 		{ID: "x", Title: "# not a comment", SidebarLabel: "5.0"},
 		{ID: "y", Title: `say "yes"`, SidebarLabel: "true"},
+		{ID: "index", Title: "Home", SidebarLabel: "Overview", Description: "Where to start: the guides.", Slug: "/"},
 	} {
 		data := fm.Prepend([]byte("# Body\n"))
 		got, body, ok, err := ParseFrontMatter(data)
@@ -22,7 +23,8 @@ func TestFrontMatterRoundTrip(t *testing.T) {
 
 func TestFrontMatterRefusals(t *testing.T) {
 	for _, c := range []struct{ name, data, want string }{
-		{"misspelt key", "---\nid: a\ntitle: A\nsidebar-label: A\n---\n", "is not id, title or sidebar_label"},
+		{"misspelt key", "---\nid: a\ntitle: A\nsidebar-label: A\n---\n", "is not id, title, sidebar_label, description or slug"},
+		{"empty description", "---\nid: a\ntitle: A\nsidebar_label: A\ndescription: \"\"\n---\n", "description is empty"},
 		{"missing key", "---\nid: a\ntitle: A\n---\n", "sidebar_label is missing"},
 		{"key twice", "---\nid: a\nid: b\ntitle: A\nsidebar_label: A\n---\n", "id given twice"},
 		{"unquoted colon", "---\nid: a\ntitle: A: B\nsidebar_label: A\n---\n", "must be double-quoted"},

@@ -2,7 +2,6 @@ package docsite
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"path"
@@ -11,21 +10,23 @@ import (
 	"github.com/vllm-sr/systemone/gen/emit"
 )
 
-// Section is one sidebar category of guides: file names under docs/, in
-// the order the sidebar lists them.
+// Section is one sidebar category of guides: paths under docs/, in the
+// order the sidebar lists them.
 type Section struct {
 	Label  string
 	Guides []string
 }
 
-// GuideSections are the guides, by sidebar category. Every docs/*.md is
-// in exactly one (a test checks), so a new guide cannot be left off the
-// site.
+// GuideSections are the guides, by sidebar category. Every Markdown file
+// under docs/ but the generated reference/ and the site project's site/
+// is in exactly one (a test checks), so a new guide cannot be left off
+// the site.
 var GuideSections = []Section{
 	{Label: "Start here", Guides: []string{"getting-started.md", "writing-a-client.md"}},
 	{Label: "Operate", Guides: []string{"operating-a-listener.md", "configuring-deployments.md", "scaling.md", "errors.md", "conformance.md"}},
 	{Label: "In depth", Guides: []string{"runtime.md", "router.md", "router-config.md", "deviations.md",
 		"reference-scorer.md", "performance.md"}},
+	{Label: "Design", Guides: []string{"design/architecture.md"}},
 }
 
 const (
@@ -34,6 +35,10 @@ const (
 	ReferenceDir = "reference"
 	// ReferenceLabel is the sidebar category of the reference pages.
 	ReferenceLabel = "Reference"
+	// SiteDir is the Docusaurus project under docs/, which is no guide.
+	SiteDir = "site"
+	// LandingPage is the site's front page, at its root URL.
+	LandingPage = "index.md"
 	// SidebarFile is the Docusaurus sidebar: point the docs plugin's
 	// sidebarPath at it.
 	SidebarFile = "sidebars.js"
@@ -46,6 +51,9 @@ type Input struct {
 	// Docs is the repository's docs/ directory: the guides and the files
 	// they link to.
 	Docs fs.FS
+	// Readme is the repository's README.md, whose title and first
+	// paragraph open the landing page.
+	Readme []byte
 	// Reference are the files `srgen generate` writes under docs/reference,
 	// named relative to it, in emitter order.
 	Reference []emit.File
@@ -63,21 +71,29 @@ type Frozen struct {
 }
 
 // Assemble returns the site's files, paths relative to its root: the
-// guides and the non-Markdown files they link to under docs/, the
-// reference pages with front matter, a page per OpenAPI document, and the
-// sidebar, which lists every page once.
+// landing page, the guides and the non-Markdown files they link to under
+// docs/, the reference pages with front matter, the pages of each OpenAPI
+// document, and the sidebar, which lists every page once.
 func Assemble(in Input) ([]emit.File, error) {
-	files, sidebar, err := guides(in.Docs)
+	files, sections, err := guides(in.Docs)
 	if err != nil {
 		return nil, err
 	}
 	files = append(files, linkedAssets(in.Docs, files)...)
-	ref, c, err := reference(in)
+	ref, refs, err := reference(in)
 	if err != nil {
 		return nil, err
 	}
-	files = append(files, ref...)
-	data, err := sidebarJS(append(sidebar, c))
+	landing, err := landingPage(in.Readme, files, sections, ref, refs)
+	if err != nil {
+		return nil, err
+	}
+	files = append(append([]emit.File{landing}, files...), ref...)
+	sidebar := []item{docItem(landing.Path)}
+	for _, c := range sections {
+		sidebar = append(sidebar, item{cat: c})
+	}
+	data, err := sidebarJS(append(sidebar, item{cat: refs}))
 	if err != nil {
 		return nil, err
 	}
@@ -85,27 +101,27 @@ func Assemble(in Input) ([]emit.File, error) {
 }
 
 // guides returns the guides as they are, and a sidebar category per
-// section. A guide must carry front matter whose id is its file name.
-func guides(docs fs.FS) ([]emit.File, []category, error) {
+// section. A guide must carry front matter whose id is its file name, and
+// a description, which the landing page shows.
+func guides(docs fs.FS) ([]emit.File, []*category, error) {
 	var files []emit.File
-	var sidebar []category
+	var sidebar []*category
 	for _, s := range GuideSections {
-		c := category{Type: "category", Label: s.Label}
+		c := &category{Type: "category", Label: s.Label, Collapsed: expanded}
 		for _, name := range s.Guides {
 			data, err := fs.ReadFile(docs, name)
 			if err != nil {
 				return nil, nil, err
 			}
-			id := strings.TrimSuffix(name, ".md")
 			fm, _, ok, err := ParseFrontMatter(data)
 			switch {
 			case err != nil:
 				return nil, nil, fmt.Errorf("docs/%s: %w", name, err)
-			case !ok || fm.ID != id:
-				return nil, nil, fmt.Errorf("docs/%s: needs front matter with id %q", name, id)
+			case !ok || fm.ID != pageID(name) || fm.Description == "":
+				return nil, nil, fmt.Errorf("docs/%s: needs front matter with id %q and a description", name, pageID(name))
 			}
 			files = append(files, emit.File{Path: name, Data: data})
-			c.Items = append(c.Items, id)
+			c.Items = append(c.Items, docItem(name))
 		}
 		sidebar = append(sidebar, c)
 	}
@@ -138,44 +154,47 @@ func linkedAssets(docs fs.FS, guides []emit.File) []emit.File {
 
 // reference returns the reference files under ReferenceDir and their
 // sidebar category: the generated pages with front matter, in emitter
-// order, then a page for each OpenAPI document, generated then frozen.
-func reference(in Input) ([]emit.File, category, error) {
-	c := category{Type: "category", Label: ReferenceLabel}
-	var files, pages []emit.File
+// order, then the pages of each OpenAPI document, generated then frozen,
+// each document a category of its own.
+func reference(in Input) ([]emit.File, *category, error) {
+	c := &category{Type: "category", Label: ReferenceLabel, Collapsed: expanded}
+	var files []emit.File
+	var docs []*apiDoc
 	add := func(name string, data []byte) {
 		files = append(files, emit.File{Path: path.Join(ReferenceDir, name), Data: data})
 	}
 	openAPI := func(name string, data []byte, source string) error {
 		add(name, data)
-		p, err := openAPIPage(name, data, source)
-		pages = append(pages, p)
+		d, err := loadAPIDoc(name, data, source)
+		docs = append(docs, d)
 		return err
 	}
 	for _, f := range in.Reference {
 		switch {
 		case strings.HasSuffix(f.Path, openAPISuffix):
 			if err := openAPI(f.Path, f.Data, ""); err != nil {
-				return nil, c, err
+				return nil, nil, err
 			}
 		case path.Ext(f.Path) != ".md":
 			add(f.Path, f.Data)
 		default:
 			fm, err := generatedFrontMatter(f.Path, f.Data)
 			if err != nil {
-				return nil, c, err
+				return nil, nil, err
 			}
 			add(f.Path, fm.Prepend(f.Data))
-			c.Items = append(c.Items, ReferenceDir+"/"+fm.ID)
+			c.Items = append(c.Items, docItem(path.Join(ReferenceDir, f.Path)))
 		}
 	}
 	for _, f := range in.Frozen {
 		if err := openAPI(f.Name, f.Data, f.Source); err != nil {
-			return nil, c, err
+			return nil, nil, err
 		}
 	}
-	for _, p := range pages {
-		add(p.Path, p.Data)
-		c.Items = append(c.Items, ReferenceDir+"/"+strings.TrimSuffix(p.Path, ".md"))
+	for _, d := range docs {
+		pages, it := d.pages()
+		files = append(files, pages...)
+		c.Items = append(c.Items, it)
 	}
 	return files, c, nil
 }
@@ -194,7 +213,7 @@ func generatedFrontMatter(name string, data []byte) (FrontMatter, error) {
 		return FrontMatter{}, fmt.Errorf("%s: a generated page needs a # heading for its title", name)
 	}
 	label, _, _ := strings.Cut(title, ": ")
-	return FrontMatter{ID: strings.TrimSuffix(name, ".md"), Title: title, SidebarLabel: label}, nil
+	return FrontMatter{ID: pageID(name), Title: title, SidebarLabel: label}, nil
 }
 
 // firstHeading is the text of the first "# " line, backticks removed (a
@@ -206,45 +225,4 @@ func firstHeading(data []byte) string {
 		}
 	}
 	return ""
-}
-
-// category is a Docusaurus sidebar category; items are doc IDs, which are
-// paths without .md relative to the docs directory.
-type category struct {
-	Type  string   `json:"type"`
-	Label string   `json:"label"`
-	Items []string `json:"items"`
-}
-
-// sidebarJS writes the sidebar as a CommonJS module whose value is JSON,
-// so ReadSidebar can read it back without a JavaScript engine.
-func sidebarJS(cats []category) ([]byte, error) {
-	data, err := json.MarshalIndent(map[string][]category{SidebarName: cats}, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return []byte(sidebarPrefix + string(data) + ";\n"), nil
-}
-
-const sidebarPrefix = "// Code generated by srgen. DO NOT EDIT.\n" +
-	"// The Docusaurus sidebar of the doc site (gen/docsite): the guides, then the reference.\n" +
-	"module.exports = "
-
-// ReadSidebar returns the doc IDs of the sidebar sidebarJS wrote, by
-// category label, and the labels in order.
-func ReadSidebar(data []byte) (items map[string][]string, labels []string, err error) {
-	body, ok := strings.CutPrefix(string(data), sidebarPrefix)
-	if !ok {
-		return nil, nil, fmt.Errorf("%s: not written by srgen", SidebarFile)
-	}
-	var sb map[string][]category
-	if err := json.Unmarshal([]byte(strings.TrimSuffix(body, ";\n")), &sb); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", SidebarFile, err)
-	}
-	items = map[string][]string{}
-	for _, c := range sb[SidebarName] {
-		items[c.Label] = c.Items
-		labels = append(labels, c.Label)
-	}
-	return items, labels, nil
 }

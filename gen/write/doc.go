@@ -7,6 +7,8 @@
 //
 // Ownership is explicit (Ownership): srgen removes a file only when it is a
 // zz_generated.* file under one of the generated roots, or any file under a
-// directory srgen owns whole. Hand-written files elsewhere are never
-// touched, even when they sit next to generated ones.
+// directory srgen owns whole, or a file its manifest lists (ApplyManifest,
+// for `srgen docs --out DIR`, whose DIR may hold anything). Hand-written
+// files elsewhere are never touched, even when they sit next to generated
+// ones.
 package write

@@ -22,12 +22,18 @@ type Ownership struct {
 	GeneratedRoots []string
 	// OwnedDirs are trees in which every file is srgen's.
 	OwnedDirs []string
+	// Files are single files that are srgen's wherever they are: the ones
+	// a manifest lists (ApplyManifest).
+	Files map[string]bool
 }
 
 // Owns reports whether srgen owns the file at name.
 func (o Ownership) Owns(name string) bool {
 	if strings.Contains("/"+name, "/__pycache__/") {
 		return false // Python's byte-code cache, written when a test imports a table
+	}
+	if o.Files[name] {
+		return true
 	}
 	for _, dir := range o.OwnedDirs {
 		if under(name, dir) {
@@ -154,6 +160,18 @@ func extraFiles(disk FS, own Ownership, produced map[string]bool) ([]Change, err
 				continue
 			}
 			seen[name] = true
+			out = append(out, Change{Path: name, Kind: ChangeExtra})
+		}
+	}
+	for name := range own.Files {
+		if seen[name] || produced[name] {
+			continue
+		}
+		switch _, err := disk.ReadFile(name); {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		default:
 			out = append(out, Change{Path: name, Kind: ChangeExtra})
 		}
 	}
