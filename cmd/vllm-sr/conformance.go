@@ -8,18 +8,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/vllm-sr/systemone/runtime/conformance"
 	"github.com/vllm-sr/systemone/runtime/table"
-	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // newConformance is `vllm-sr conformance`: the black-box conformance kit
-// of runtime/testkit run against the server at --url.
+// (runtime/conformance) run against the server at --url.
 func newConformance() *cobra.Command {
 	var url, model, schema, keyEnv string
 	var asJSON bool
 	var timeout time.Duration
 	var schemas []string
-	for _, s := range testkit.ConformanceSchemas {
+	for _, s := range conformance.Schemas {
 		schemas = append(schemas, string(s))
 	}
 	cmd := &cobra.Command{
@@ -35,7 +35,7 @@ func newConformance() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			report, err := testkit.RunConformance(cmd.Context(), testkit.ConformanceOptions{
+			report, err := conformance.Run(cmd.Context(), conformance.Options{
 				URL: url, Model: model, Schema: table.SchemaID(schema), APIKey: key, Timeout: timeout})
 			if err != nil {
 				return err
@@ -59,7 +59,7 @@ func newConformance() *cobra.Command {
 	cmd.Flags().StringVar(&schema, "schema", string(table.SchemaVllmSR50), "the schema the server claims: "+strings.Join(schemas, ", "))
 	cmd.Flags().StringVar(&keyEnv, "api-key-env", "", "the environment variable holding an API key, sent as a bearer token")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write the report as JSON")
-	cmd.Flags().DurationVar(&timeout, "timeout", testkit.DefaultConformanceTimeout, "the longest each HTTP call may take")
+	cmd.Flags().DurationVar(&timeout, "timeout", conformance.DefaultTimeout, "the longest each HTTP call may take")
 	_ = cmd.MarkFlagRequired("url")
 	return cmd
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/conformance"
 	"github.com/vllm-sr/systemone/runtime/router"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -71,7 +72,7 @@ func TestConformanceCommandPassesVllmSrun40(t *testing.T) {
 // missing release date), and the standard's schema violations are 422.
 func TestConformanceCommandPassesRouterWithStandardAndPool(t *testing.T) {
 	std := testkit.NewConformanceServer(t, testkit.ConformanceFaults{})
-	template, err := os.ReadFile("../../runtime/testkit/testdata/conformance/router-mixed.yaml")
+	template, err := os.ReadFile("../../runtime/conformance/testdata/router-mixed.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestConformanceCommandPassesRouterWithStandardAndPool(t *testing.T) {
 func TestConformanceCommandFailsBrokenServer(t *testing.T) {
 	srv := testkit.NewConformanceServer(t, testkit.ConformanceFaults{NoulOutOfRange: true, DropProbability: true, AcceptUnknown: true})
 	out, _, err := runConformance(t, "--url", srv.URL, "--schema", "systemone/0.2", "--json")
-	var report testkit.ConformanceReport
+	var report conformance.Report
 	if jerr := json.Unmarshal([]byte(out), &report); jerr != nil {
 		t.Fatalf("the output is not the JSON report: %v\n%s", jerr, out)
 	}

@@ -170,6 +170,15 @@ func mapMember(v jsonvalue.Value, name string, fn func(jsonvalue.Value) jsonvalu
 	return object(ms...)
 }
 
+func object(ms ...jsonvalue.Member) jsonvalue.Value {
+	v, _ := jsonvalue.Object(ms...)
+	return v
+}
+
+func member(name string, v jsonvalue.Value) jsonvalue.Member {
+	return jsonvalue.Member{Name: name, Value: v}
+}
+
 // withoutUnknown drops the members the unknown_member problems point at
 // and returns the other problems: how a server that ignores unknown
 // members reads the body.

@@ -1,6 +1,7 @@
 // Package testkit is the one test-support package of the runtime and of
-// srgen's tests, and the conformance kit: only _test.go files and `vllm-sr
-// conformance` (cmd/vllm-sr/conformance.go) import it. It holds
+// srgen's tests: only _test.go files import it (gen/architecture_test.go),
+// so nothing of it, nor `testing`, go-cmp or kin-openapi, which it
+// imports, is linked into a command. It holds
 //
 //   - golden files (GoldenCheck, GoldenCheckTree): compare test output with
 //     want files under testdata/, or rewrite them when asked;
@@ -14,14 +15,10 @@
 //   - capture (ScrapeMetrics, LogBuffer): a server's Prometheus families
 //     read over HTTP, and a log destination its goroutines write to while
 //     the test reads it;
-//   - the conformance kit (RunConformance, ConformanceReport): black-box
-//     cases built from the specs (generated/vocab, generated/fieldtable)
-//     and the golden corpus (generated/corpus), sent over HTTP, each call
-//     with a timeout, to any server that claims systemone/0.2,
-//     vllm-sr/5.0 or vllm-sr/4.0, each answer checked against what that
-//     schema defines, reported as text or JSON; and its test servers
-//     (NewConformanceServer): a systemone/0.2 server that keeps the
-//     standard, or breaks it as ConformanceFaults say;
+//   - the conformance kit's test servers (NewConformanceServer): a
+//     systemone/0.2 server that keeps the standard, or breaks it as
+//     ConformanceFaults say, for the tests of runtime/conformance (the
+//     kit itself, which `vllm-sr conformance` runs) and of the command;
 //   - the hostile-input suite (HostileCases, RunHostile,
 //     CheckWholeBodyClient, CheckConcurrentBombs): requests a hostile
 //     client sends, run over loopback HTTP against vllm-srun and the

@@ -1,4 +1,4 @@
-package testkit
+package conformance
 
 import (
 	"bytes"
@@ -20,12 +20,12 @@ import (
 // share, the set and span types where the model's card declares them,
 // options.return_meta, and the removed 4.0 forms, each refused with 400
 // naming its replacement.
-func extensionCases() []confCase {
+func extensionCases() []testCase {
 	cases := sharedCases()
 	cases = append(cases,
 		cardCase(answered("question/set", ask(setQuestion("topics"))), vocab.QuestionTypeSet),
-		cardCase(answered("question/span", confRequest{state: jsonvalue.String("Send the contract to jo.muller@example.com before Friday."),
-			questions: []confQuestion{spanQuestion("pii")}}), vocab.QuestionTypeSpan),
+		cardCase(answered("question/span", request{state: jsonvalue.String("Send the contract to jo.muller@example.com before Friday."),
+			questions: []question{spanQuestion("pii")}}), vocab.QuestionTypeSpan),
 		metaCase(),
 	)
 	return append(cases, removedFormCases()...)
@@ -34,34 +34,34 @@ func extensionCases() []confCase {
 // legacyCases are vllm-sr/4.0's own: the shared cases, answered in the
 // 4.0 shapes, and the corpus's 4.0 forms of the standard question types,
 // accepted.
-func legacyCases() []confCase {
+func legacyCases() []testCase {
 	return append(sharedCases(), legacyFormCases()...)
 }
 
 // sharedCases are what vllm-sr/5.0 defines and a 4.0 listener also
 // serves: /health, the batch endpoint, /v1/decisions, and the error table
 // (unknown model and path, invalid JSON, the body limit).
-func sharedCases() []confCase {
+func sharedCases() []testCase {
 	failing := scoreQuestion("severity", int(vocab.LimitLevelsMin)-1)
-	return []confCase{
+	return []testCase{
 		healthCase(),
 		batchCase(),
-		batchRefused("batch/question-failed", map[string]confRequest{
+		batchRefused("batch/question-failed", map[string]request{
 			"a": ask(noulQuestion("urgent")),
 			"b": ask(failing),
 		}, refusal{code: vocab.CodeQuestionFailed, kind: vocab.QuestionErrorInvalidQuestion, question: "severity", state: "b",
 			reasons: []string{vocab.ReasonTooFew, vocab.ReasonTooFewLevels}, limit: vocab.LimitLevelsMin}),
-		batchRefused("batch/unknown-member", map[string]confRequest{
+		batchRefused("batch/unknown-member", map[string]request{
 			"a": ask(noulQuestion("urgent")).with(unknownMember, jsonvalue.Int(1)),
 		}, requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
 		decisionsCase(ask(noulQuestion("urgent"), failing), "severity"),
-		schemaValid(refused("error/unknown-model", confRequest{questions: []confQuestion{noulQuestion("urgent")}, noModel: true}.
+		schemaValid(refused("error/unknown-model", request{questions: []question{noulQuestion("urgent")}, noModel: true}.
 			with(vocab.RequestModel, jsonvalue.String("x-conformance/no-such-model")),
 			requestRefusal(vocab.CodeModelNotFound, vocab.ReasonUnknownModel, 0))),
 		{name: "error/unknown-path", method: http.MethodGet, path: "/v1/x-conformance-unknown",
 			refuse: requestRefusal(vocab.CodeNotFound, vocab.ReasonUnknownPath, 0)},
 		{name: "error/invalid-json", method: http.MethodPost, path: vocab.PathSystemone,
-			body:   func(*confRun) []byte { return []byte(`{"state": "unfinished`) },
+			body:   func(*runner) []byte { return []byte(`{"state": "unfinished`) },
 			refuse: requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonInvalidJSON, 0)},
 		bodyLimitCase(),
 	}
@@ -69,18 +69,18 @@ func sharedCases() []confCase {
 
 // schemaValid marks a refused case whose request follows the schema: the
 // server refuses it for what it names (a model it does not serve).
-func schemaValid(c confCase) confCase {
+func schemaValid(c testCase) testCase {
 	c.valid = true
 	return c
 }
 
 // listingCase checks GET /v1/models and keeps the model it lists first
 // (when the options name none) and the question types its card declares.
-func listingCase() confCase {
-	return confCase{name: "listing", method: http.MethodGet, path: vocab.PathModels, valid: true, answer: checkListing}
+func listingCase() testCase {
+	return testCase{name: "listing", method: http.MethodGet, path: vocab.PathModels, valid: true, answer: checkListing}
 }
 
-func checkListing(run *confRun, v jsonvalue.Value) []string {
+func checkListing(run *runner, v jsonvalue.Value) []string {
 	var out []string
 	if run.legacy() {
 		out = append(out, checkLegacyListing(v)...)
@@ -118,7 +118,7 @@ func checkListing(run *confRun, v jsonvalue.Value) []string {
 // listing may leave it out (the extension's override, for a name with no
 // date of its own, such as a Router's pool), and one it gives is a real
 // date: YYYY-MM-DD, or a timestamp that starts with one.
-func checkReleaseDate(run *confRun, m jsonvalue.Value, at string) []string {
+func checkReleaseDate(run *runner, m jsonvalue.Value, at string) []string {
 	d, has := m.Get(vocab.ListingEntryReleaseDate)
 	switch {
 	case !run.extended():
@@ -191,9 +191,9 @@ func extensionVersion(schema table.SchemaID) string {
 
 // healthCase: GET /health answers 200 with a status; 5.0 adds the
 // extension set version.
-func healthCase() confCase {
-	return confCase{name: "health", method: http.MethodGet, path: vocab.PathHealth, valid: true,
-		answer: func(run *confRun, v jsonvalue.Value) []string {
+func healthCase() testCase {
+	return testCase{name: "health", method: http.MethodGet, path: vocab.PathHealth, valid: true,
+		answer: func(run *runner, v jsonvalue.Value) []string {
 			out := wantStrings(v, "", vocab.HealthStatus)
 			if !run.legacy() {
 				out = append(out, wantString(v, vocab.HealthVersion, extensionVersion(run.schema()), "")...)
@@ -203,26 +203,26 @@ func healthCase() confCase {
 }
 
 // cardCase runs c only when the model's card declares question type t.
-func cardCase(c confCase, t string) confCase {
-	c.applies = func(run *confRun) bool { return slices.Contains(run.questionTypes, t) }
+func cardCase(c testCase, t string) testCase {
+	c.applies = func(run *runner) bool { return slices.Contains(run.questionTypes, t) }
 	return c
 }
 
-func setQuestion(name string) confQuestion {
-	return confQuestion{name: name, typ: vocab.QuestionTypeSet, instructions: jsonvalue.String("Which topics does the message raise?"),
+func setQuestion(name string) question {
+	return question{name: name, typ: vocab.QuestionTypeSet, instructions: jsonvalue.String("Which topics does the message raise?"),
 		criteria: texts("billing", "Payments and invoices", "outage", "Errors and downtime")}
 }
 
-func spanQuestion(name string) confQuestion {
-	return confQuestion{name: name, typ: vocab.QuestionTypeSpan, instructions: jsonvalue.String("Which words are personal data?"),
+func spanQuestion(name string) question {
+	return question{name: name, typ: vocab.QuestionTypeSpan, instructions: jsonvalue.String("Which words are personal data?"),
 		criteria: texts("EMAIL", "An email address")}
 }
 
 // metaCase: with options.return_meta the response adds a meta object.
-func metaCase() confCase {
+func metaCase() testCase {
 	req := ask(noulQuestion("urgent")).with(vocab.RequestOptions, object(member(vocab.OptionsReturnMeta, jsonvalue.Bool(true))))
 	c := answered("options/return_meta", req)
-	c.answer = func(run *confRun, v jsonvalue.Value) []string {
+	c.answer = func(run *runner, v jsonvalue.Value) []string {
 		out := checkResponse(run, req, v, "")
 		if m, _ := v.Get(vocab.ResponseMeta); m.Kind() != jsonvalue.KindObject {
 			out = append(out, vocab.ResponseMeta+" is "+describe(m)+", want an object")
@@ -235,11 +235,11 @@ func metaCase() confCase {
 // bodyLimitCase sends a request that decodes to one byte more than the
 // body limit: gzip keeps it small on the wire. A vllm-sr server refuses
 // it with 413 request_too_large naming the limit.
-func bodyLimitCase() confCase {
-	return confCase{name: "limit/body-bytes", method: http.MethodPost, path: vocab.PathSystemone,
+func bodyLimitCase() testCase {
+	return testCase{name: "limit/body-bytes", method: http.MethodPost, path: vocab.PathSystemone,
 		header: http.Header{"Content-Encoding": {"gzip"}},
-		body: func(run *confRun) []byte {
-			valid := confRequest{questions: []confQuestion{noulQuestion("urgent")}}.bodyFor(run)
+		body: func(run *runner) []byte {
+			valid := request{questions: []question{noulQuestion("urgent")}}.bodyFor(run)
 			pad := int(vocab.LimitBodyBytes) + 1 - len(valid)
 			padded := append(append(valid[:len(valid)-1:len(valid)-1], bytes.Repeat([]byte(" "), pad)...), '}')
 			return gzipped(padded, gzip.BestSpeed)
@@ -247,18 +247,27 @@ func bodyLimitCase() confCase {
 		refuse: requestRefusal(vocab.CodeRequestTooLarge, vocab.ReasonBodyTooLarge, vocab.LimitBodyBytes)}
 }
 
+// gzipped is b compressed with gzip at level.
+func gzipped(b []byte, level int) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, level)
+	_, _ = zw.Write(b)
+	_ = zw.Close()
+	return buf.Bytes()
+}
+
 // removedFormCases send each corpus request of a 4.0 form that
 // vllm-sr/5.0 removed from requests; each is refused with 400
 // invalid_request removed_form, naming the form and its replacement.
-func removedFormCases() []confCase {
-	var cases []confCase
+func removedFormCases() []testCase {
+	var cases []testCase
 	for _, cc := range corpus.Cases {
 		form, ok := removedRequestForm(cc.Form)
 		if cc.Kind != table.CorpusLegacyForm || !ok {
 			continue
 		}
-		cases = append(cases, confCase{name: "removed-form/" + cc.Name, method: http.MethodPost, path: vocab.PathSystemone,
-			body:   func(run *confRun) []byte { return corpusBody(cc, run.model) },
+		cases = append(cases, testCase{name: "removed-form/" + cc.Name, method: http.MethodPost, path: vocab.PathSystemone,
+			body:   func(run *runner) []byte { return corpusBody(cc, run.model) },
 			refuse: requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonRemovedForm, 0, form.Form, form.ReplacedBy)})
 	}
 	return cases

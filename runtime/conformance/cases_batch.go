@@ -1,4 +1,4 @@
-package testkit
+package conformance
 
 import (
 	"fmt"
@@ -12,17 +12,17 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// confBatch is a batch of named requests, in order.
-type confBatch struct {
+// batch is a batch of named requests, in order.
+type batch struct {
 	names []string
-	items map[string]confRequest
+	items map[string]request
 }
 
-func newBatch(items map[string]confRequest) confBatch {
-	return confBatch{names: slices.Sorted(maps.Keys(items)), items: items}
+func newBatch(items map[string]request) batch {
+	return batch{names: slices.Sorted(maps.Keys(items)), items: items}
 }
 
-func (b confBatch) bodyFor(run *confRun) []byte {
+func (b batch) bodyFor(run *runner) []byte {
 	var ms []jsonvalue.Member
 	if run.model != "" {
 		ms = append(ms, member(vocab.BatchModel, jsonvalue.String(run.model)))
@@ -37,16 +37,16 @@ func (b confBatch) bodyFor(run *confRun) []byte {
 
 // batchCase: each request of a batch is answered under its name, in
 // order, as it would be alone, and the batch's usage sums theirs.
-func batchCase() confCase {
-	b := newBatch(map[string]confRequest{
-		"doc_1": {questions: []confQuestion{noulQuestion("urgent")}},
-		"doc_2": {state: objectState(), questions: []confQuestion{choiceQuestion("team", 3), scoreQuestion("severity", 3)}},
+func batchCase() testCase {
+	b := newBatch(map[string]request{
+		"doc_1": {questions: []question{noulQuestion("urgent")}},
+		"doc_2": {state: objectState(), questions: []question{choiceQuestion("team", 3), scoreQuestion("severity", 3)}},
 	})
-	return confCase{name: "batch", method: http.MethodPost, path: vocab.PathSystemoneBatch, valid: true, body: b.bodyFor, //vocab:not-spec the case's name
-		answer: func(run *confRun, v jsonvalue.Value) []string { return checkBatch(run, b, v) }}
+	return testCase{name: "batch", method: http.MethodPost, path: vocab.PathSystemoneBatch, valid: true, body: b.bodyFor, //vocab:not-spec the case's name
+		answer: func(run *runner, v jsonvalue.Value) []string { return checkBatch(run, b, v) }}
 }
 
-func checkBatch(run *confRun, b confBatch, v jsonvalue.Value) []string {
+func checkBatch(run *runner, b batch, v jsonvalue.Value) []string {
 	out := wantStrings(v, "", vocab.BatchResponseModel)
 	responses, _ := v.Get(vocab.BatchResponseResponses)
 	if got := memberNames(responses); !slices.Equal(got, b.names) {
@@ -78,17 +78,17 @@ func sameInt(v jsonvalue.Value, n int64) bool {
 }
 
 // batchRefused is a batch the server must refuse as want says.
-func batchRefused(name string, items map[string]confRequest, want refusal) confCase {
-	return confCase{name: name, method: http.MethodPost, path: vocab.PathSystemoneBatch, body: newBatch(items).bodyFor, refuse: want}
+func batchRefused(name string, items map[string]request, want refusal) testCase {
+	return testCase{name: name, method: http.MethodPost, path: vocab.PathSystemoneBatch, body: newBatch(items).bodyFor, refuse: want}
 }
 
 // decisionsCase: POST /v1/decisions answers the valid questions and the
 // failed one in the same 200, the failed one with its error kind, reason
 // and message in place of an answer. The failed question breaks a limit
 // of the schema, so every server fails it.
-func decisionsCase(req confRequest, failed string) confCase {
-	return confCase{name: "decisions/failed-question", method: http.MethodPost, path: vocab.PathDecisions, body: req.bodyFor,
-		answer: func(run *confRun, v jsonvalue.Value) []string {
+func decisionsCase(req request, failed string) testCase {
+	return testCase{name: "decisions/failed-question", method: http.MethodPost, path: vocab.PathDecisions, body: req.bodyFor,
+		answer: func(run *runner, v jsonvalue.Value) []string {
 			answers, _ := v.Get(vocab.ResponseAnswers)
 			return append(checkEnvelope(run, v, ""), checkAnswers(run, req.questions, answers, vocab.ResponseAnswers, failed)...)
 		}}
@@ -96,7 +96,7 @@ func decisionsCase(req confRequest, failed string) confCase {
 
 // checkFailedAnswer: a failed question's answer names its type, an error
 // kind of the spec, a reason word and a message, and carries no answer.
-func checkFailedAnswer(q confQuestion, a jsonvalue.Value, at string) []string {
+func checkFailedAnswer(q question, a jsonvalue.Value, at string) []string {
 	if a.Kind() != jsonvalue.KindObject {
 		return []string{at + " is " + describe(a) + ", want the failed question's error"}
 	}
@@ -114,8 +114,8 @@ func checkFailedAnswer(q confQuestion, a jsonvalue.Value, at string) []string {
 // legacyFormCases send the corpus's 4.0 forms that use only the
 // standard's text question types (choices, levels, states, long_context,
 // implicit roles); a vllm-sr/4.0 server answers each in the 4.0 shape.
-func legacyFormCases() []confCase {
-	var cases []confCase
+func legacyFormCases() []testCase {
+	var cases []testCase
 	for _, cc := range corpus.Cases {
 		if cc.Kind != table.CorpusLegacyForm {
 			continue
@@ -124,9 +124,9 @@ func legacyFormCases() []confCase {
 		if !ok {
 			continue
 		}
-		cases = append(cases, confCase{name: "legacy-form/" + cc.Name, method: http.MethodPost, path: cc.Endpoint, valid: true,
-			body:   func(run *confRun) []byte { return corpusBody(cc, run.model) },
-			answer: func(run *confRun, v jsonvalue.Value) []string { return checkLegacyResponse(run, req, v) }})
+		cases = append(cases, testCase{name: "legacy-form/" + cc.Name, method: http.MethodPost, path: cc.Endpoint, valid: true,
+			body:   func(run *runner) []byte { return corpusBody(cc, run.model) },
+			answer: func(run *runner, v jsonvalue.Value) []string { return checkLegacyResponse(run, req, v) }})
 	}
 	return cases
 }
@@ -134,15 +134,15 @@ func legacyFormCases() []confCase {
 // legacyRequest reads a corpus request's states and questions, 4.0's
 // choices and levels read as criteria; false when it asks for anything
 // but the standard's text question types (presets, media, set, span).
-func legacyRequest(cc table.CorpusCase) (confLegacy, bool) {
+func legacyRequest(cc table.CorpusCase) (legacyForm, bool) {
 	v, err := jsonvalue.Decode(corpusBody(cc, ""), jsonvalue.Options{})
 	if err != nil {
-		return confLegacy{}, false
+		return legacyForm{}, false
 	}
-	var req confLegacy
+	var req legacyForm
 	for _, name := range []string{vocab.RequestImages, vocab.RequestVideos, vocab.RequestAssets} {
 		if _, has := v.Get(name); has {
-			return confLegacy{}, false
+			return legacyForm{}, false
 		}
 	}
 	states, _ := v.Get(vocab.RequestStates)
@@ -151,16 +151,16 @@ func legacyRequest(cc table.CorpusCase) (confLegacy, bool) {
 	for _, m := range qs.Members() {
 		q, ok := legacyQuestion(m.Name, m.Value)
 		if !ok {
-			return confLegacy{}, false
+			return legacyForm{}, false
 		}
 		req.questions = append(req.questions, q)
 	}
 	return req, len(req.questions) > 0
 }
 
-func legacyQuestion(name string, v jsonvalue.Value) (confQuestion, bool) {
+func legacyQuestion(name string, v jsonvalue.Value) (question, bool) {
 	t, _ := v.Get(vocab.QuestionType)
-	q := confQuestion{name: name, typ: t.Str()}
+	q := question{name: name, typ: t.Str()}
 	if !slices.Contains([]string{vocab.QuestionTypeNoul, vocab.QuestionTypeChoice, vocab.QuestionTypeScore}, q.typ) {
 		return q, false
 	}
@@ -175,18 +175,18 @@ func legacyQuestion(name string, v jsonvalue.Value) (confQuestion, bool) {
 	return q, true
 }
 
-// confLegacy is a 4.0 request: its questions, and its states' names when
+// legacyForm is a 4.0 request: its questions, and its states' names when
 // it is a states request.
-type confLegacy struct {
+type legacyForm struct {
 	states    []string
-	questions []confQuestion
+	questions []question
 }
 
 // checkLegacyResponse checks a 4.0 answer: a states request's answers
 // under each state's name, in order; any other's as a standard response.
-func checkLegacyResponse(run *confRun, req confLegacy, v jsonvalue.Value) []string {
+func checkLegacyResponse(run *runner, req legacyForm, v jsonvalue.Value) []string {
 	if req.states == nil {
-		return checkResponse(run, confRequest{questions: req.questions}, v, "")
+		return checkResponse(run, request{questions: req.questions}, v, "")
 	}
 	states, _ := v.Get(vocab.ResponseStates)
 	if got := memberNames(states); !slices.Equal(got, req.states) {

@@ -1,4 +1,4 @@
-package testkit
+package conformance
 
 import (
 	"net/http"
@@ -10,36 +10,36 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// confCase is one conformance case: one request and the check of its
+// testCase is one conformance case: one request and the check of its
 // answer.
-type confCase struct {
+type testCase struct {
 	// name is the case's short name in the report.
 	name   string
 	method string
 	path   string
 	header http.Header
 	// body is the request body; nil sends none.
-	body func(*confRun) []byte
+	body func(*runner) []byte
 	// valid reports whether the request follows the schema.
 	valid bool
 	// applies, when set, says whether the case runs against this server
 	// (a question type its card declares).
-	applies func(*confRun) bool
+	applies func(*runner) bool
 	// answer, when set, wants a 200 JSON object and returns every way its
 	// body breaks the specification; otherwise the server must refuse the
 	// request as refuse says.
-	answer func(*confRun, jsonvalue.Value) []string
+	answer func(*runner, jsonvalue.Value) []string
 	refuse refusal
 }
 
 // unknownMember is a member name no specification defines.
 const unknownMember = "x_conformance_unknown"
 
-// conformanceCases are the cases of schema, in the order they run: the
+// casesFor are the cases of schema, in the order they run: the
 // listing first (it names the model when the options do not), then the
 // standard's cases, then the schema's own.
-func conformanceCases(schema table.SchemaID) []confCase {
-	cases := append([]confCase{listingCase()}, standardCases()...)
+func casesFor(schema table.SchemaID) []testCase {
+	cases := append([]testCase{listingCase()}, standardCases()...)
 	switch schema {
 	case table.SchemaVllmSR50:
 		cases = append(cases, extensionCases()...)
@@ -55,15 +55,15 @@ func conformanceCases(schema table.SchemaID) []confCase {
 // answered as that schema says (its status and error code): vllm-sr/5.0
 // as the standard, but for the unknown members (400 naming them, as the
 // extension reference says); vllm-sr/4.0 as its frozen contract.
-func standardCases() []confCase {
-	return []confCase{
+func standardCases() []testCase {
+	return []testCase{
 		answered("question/noul", ask(noulQuestion("urgent"))),
 		answered("question/choice", ask(choiceQuestion("team", 3))),
 		answered("question/score", ask(scoreQuestion("severity", 3))),
 		answered("question/every-type", ask(noulQuestion("urgent"), choiceQuestion("team", 3), scoreQuestion("severity", 5), noulWithCriteria("blocked"))),
-		answered("state/object", confRequest{state: objectState(), questions: []confQuestion{noulQuestion("urgent")}}),
-		answered("state/array", confRequest{state: jsonvalue.Array(jsonvalue.String("The export fails."), jsonvalue.String("It is urgent.")),
-			questions: []confQuestion{choiceQuestion("team", 2)}}),
+		answered("state/object", request{state: objectState(), questions: []question{noulQuestion("urgent")}}),
+		answered("state/array", request{state: jsonvalue.Array(jsonvalue.String("The export fails."), jsonvalue.String("It is urgent.")),
+			questions: []question{choiceQuestion("team", 2)}}),
 		answered("sdk/typesafe-js-0.6.0", sdkRequest()),
 		refused("limit/levels-below-min", ask(scoreQuestion("severity", int(vocab.LimitLevelsMin)-1)),
 			questionRefusal("severity", vocab.LimitLevelsMin, vocab.ReasonTooFew, vocab.ReasonTooFewLevels)),
@@ -71,7 +71,7 @@ func standardCases() []confCase {
 			questionRefusal("severity", vocab.LimitLevelsMax, vocab.ReasonTooMany, vocab.ReasonTooManyLevels)),
 		refused("limit/choices-above-max", ask(choiceQuestion("team", int(vocab.LimitChoicesMax)+1)),
 			questionRefusal("team", vocab.LimitChoicesMax, vocab.ReasonTooMany, vocab.ReasonTooManyOptions)),
-		refused("limit/questions-below-min", confRequest{questions: []confQuestion{}},
+		refused("limit/questions-below-min", request{questions: []question{}},
 			violation(vocab.ReasonTooFew, vocab.LimitQuestionsMin, vocab.RequestQuestions)),
 		refused("unknown-member/request", ask(noulQuestion("urgent")).with(unknownMember, jsonvalue.Bool(true)),
 			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
@@ -79,29 +79,29 @@ func standardCases() []confCase {
 			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
 		refused("unknown-member/noul-criteria", ask(withCriteriaMember(noulWithCriteria("blocked"), unknownMember)),
 			requestRefusal(vocab.CodeInvalidRequest, vocab.ReasonUnknownMember, 0, unknownMember)),
-		refused("invalid/state-number", confRequest{state: jsonvalue.Int(7), questions: []confQuestion{noulQuestion("urgent")}},
+		refused("invalid/state-number", request{state: jsonvalue.Int(7), questions: []question{noulQuestion("urgent")}},
 			violation(vocab.ReasonWrongType, 0, vocab.RequestState)),
 		refused("invalid/missing-questions", ask(), violation(vocab.ReasonMissingMember, 0, vocab.RequestQuestions)),
-		refused("invalid/question-type", ask(confQuestion{name: "urgent", typ: "yes_or_no", instructions: jsonvalue.String("Is it urgent?")}),
+		refused("invalid/question-type", ask(question{name: "urgent", typ: "yes_or_no", instructions: jsonvalue.String("Is it urgent?")}),
 			questionRefusal("urgent", 0, vocab.ReasonNotInEnum)),
 	}
 }
 
 // answered is a POST /v1/systemone case whose answer must be a 200 with
 // an answer of the right type and range for every question.
-func answered(name string, req confRequest) confCase {
-	return confCase{name: name, method: http.MethodPost, path: vocab.PathSystemone, valid: true, body: req.bodyFor,
-		answer: func(run *confRun, v jsonvalue.Value) []string { return checkResponse(run, req, v, "") }}
+func answered(name string, req request) testCase {
+	return testCase{name: name, method: http.MethodPost, path: vocab.PathSystemone, valid: true, body: req.bodyFor,
+		answer: func(run *runner, v jsonvalue.Value) []string { return checkResponse(run, req, v, "") }}
 }
 
 // refused is a POST /v1/systemone case whose request the server must
 // refuse as want says.
-func refused(name string, req confRequest, want refusal) confCase {
-	return confCase{name: name, method: http.MethodPost, path: vocab.PathSystemone, body: req.bodyFor, refuse: want}
+func refused(name string, req request, want refusal) testCase {
+	return testCase{name: name, method: http.MethodPost, path: vocab.PathSystemone, body: req.bodyFor, refuse: want}
 }
 
-// confQuestion is one question a case asks.
-type confQuestion struct {
+// question is one question a case asks.
+type question struct {
 	name string
 	typ  string
 	// instructions and criteria are omitted when zero.
@@ -111,7 +111,7 @@ type confQuestion struct {
 	extra []jsonvalue.Member
 }
 
-func (q confQuestion) value() jsonvalue.Value {
+func (q question) value() jsonvalue.Value {
 	ms := []jsonvalue.Member{member(vocab.QuestionType, jsonvalue.String(q.typ))}
 	if q.instructions.IsValid() {
 		ms = append(ms, member(vocab.QuestionInstructions, q.instructions))
@@ -124,7 +124,7 @@ func (q confQuestion) value() jsonvalue.Value {
 
 // options are a choice's option keys, or a set's or span's labels, in
 // order; nil for other types.
-func (q confQuestion) options() []string {
+func (q question) options() []string {
 	if q.criteria.Kind() != jsonvalue.KindObject || q.typ == vocab.QuestionTypeNoul {
 		return nil
 	}
@@ -132,14 +132,14 @@ func (q confQuestion) options() []string {
 }
 
 // levels is a score's number of levels.
-func (q confQuestion) levels() int { return q.criteria.Len() }
+func (q question) levels() int { return q.criteria.Len() }
 
-// confRequest is one standard request a case sends.
-type confRequest struct {
+// request is one standard request a case sends.
+type request struct {
 	// state defaults to a sentence when zero.
 	state jsonvalue.Value
 	// questions nil leaves the member out.
-	questions []confQuestion
+	questions []question
 	// extra are more request members, written last.
 	extra []jsonvalue.Member
 	// noModel leaves the model out even when the run names one.
@@ -147,9 +147,9 @@ type confRequest struct {
 }
 
 // ask is a request of the default state asking qs.
-func ask(qs ...confQuestion) confRequest { return confRequest{questions: qs} }
+func ask(qs ...question) request { return request{questions: qs} }
 
-func (req confRequest) value(model string) jsonvalue.Value {
+func (req request) value(model string) jsonvalue.Value {
 	var ms []jsonvalue.Member
 	if model != "" && !req.noModel {
 		ms = append(ms, member(vocab.RequestModel, jsonvalue.String(model)))
@@ -169,10 +169,10 @@ func (req confRequest) value(model string) jsonvalue.Value {
 	return object(append(ms, req.extra...)...)
 }
 
-func (req confRequest) bodyFor(run *confRun) []byte { return jsonvalue.Compact(req.value(run.model)) }
+func (req request) bodyFor(run *runner) []byte { return jsonvalue.Compact(req.value(run.model)) }
 
 // with is req with one more member, written last.
-func (req confRequest) with(name string, v jsonvalue.Value) confRequest {
+func (req request) with(name string, v jsonvalue.Value) request {
 	req.extra = append(slices.Clone(req.extra), member(name, v))
 	return req
 }
@@ -197,12 +197,12 @@ func texts(pairs ...string) jsonvalue.Value {
 	return object(ms...)
 }
 
-func noulQuestion(name string) confQuestion {
-	return confQuestion{name: name, typ: vocab.QuestionTypeNoul,
+func noulQuestion(name string) question {
+	return question{name: name, typ: vocab.QuestionTypeNoul,
 		instructions: jsonvalue.String("Does the user report a problem that blocks their work?")}
 }
 
-func noulWithCriteria(name string) confQuestion {
+func noulWithCriteria(name string) question {
 	q := noulQuestion(name)
 	q.criteria = texts(vocab.NoulCriteriaTrue, "The user cannot go on with their task", vocab.NoulCriteriaFalse, "The user can go on")
 	return q
@@ -210,7 +210,7 @@ func noulWithCriteria(name string) confQuestion {
 
 // choiceQuestion has n options, o1 to on; the last option's description
 // is null, as the standard allows.
-func choiceQuestion(name string, n int) confQuestion {
+func choiceQuestion(name string, n int) question {
 	var ms []jsonvalue.Member
 	for i := 1; i <= n; i++ {
 		desc := jsonvalue.String("Team " + strconv.Itoa(i) + " of the support desk")
@@ -219,27 +219,27 @@ func choiceQuestion(name string, n int) confQuestion {
 		}
 		ms = append(ms, member("o"+strconv.Itoa(i), desc))
 	}
-	return confQuestion{name: name, typ: vocab.QuestionTypeChoice,
+	return question{name: name, typ: vocab.QuestionTypeChoice,
 		instructions: jsonvalue.String("Which team should handle this request?"), criteria: object(ms...)}
 }
 
 // scoreQuestion has n levels, lowest first.
-func scoreQuestion(name string, n int) confQuestion {
+func scoreQuestion(name string, n int) question {
 	var items []jsonvalue.Value
 	for i := range n {
 		items = append(items, jsonvalue.String("Severity level "+strconv.Itoa(i)))
 	}
-	return confQuestion{name: name, typ: vocab.QuestionTypeScore,
+	return question{name: name, typ: vocab.QuestionTypeScore,
 		instructions: jsonvalue.String("How severe is the problem?"), criteria: jsonvalue.Array(items...)}
 }
 
-func withMember(q confQuestion, name string, v jsonvalue.Value) confQuestion {
+func withMember(q question, name string, v jsonvalue.Value) question {
 	q.extra = append(slices.Clone(q.extra), member(name, v))
 	return q
 }
 
 // withCriteriaMember adds a member named name to a noul's criteria.
-func withCriteriaMember(q confQuestion, name string) confQuestion {
+func withCriteriaMember(q question, name string) question {
 	q.criteria = object(append(slices.Clone(q.criteria.Members()), member(name, jsonvalue.String("Maybe")))...)
 	return q
 }
@@ -252,12 +252,12 @@ func objectState() jsonvalue.Value {
 // sdkRequest is the body the official JavaScript SDK @typesafe-ai/sdk
 // 0.6.0 sends: a noul without criteria, a choice with a null description,
 // a score, and a noul whose instructions are null.
-func sdkRequest() confRequest {
+func sdkRequest() request {
 	choice := choiceQuestion("b", 2)
 	choice.instructions = jsonvalue.String("Which?")
 	score := scoreQuestion("s", 2)
 	score.instructions = jsonvalue.String("How?")
-	return confRequest{state: texts("note", "hi"), questions: []confQuestion{
+	return request{state: texts("note", "hi"), questions: []question{
 		{name: "a", typ: vocab.QuestionTypeNoul, instructions: jsonvalue.String("Is it?")},
 		choice, score,
 		{name: "n", typ: vocab.QuestionTypeNoul, instructions: jsonvalue.Null()},

@@ -1,4 +1,4 @@
-package testkit
+package conformance
 
 import (
 	"fmt"
@@ -83,7 +83,7 @@ func (want refusal) status() int {
 
 // checkRefusal checks an error answer against want, as the run's schema
 // writes errors.
-func checkRefusal(run *confRun, r *confReply, want refusal) []string {
+func checkRefusal(run *runner, r *reply, want refusal) []string {
 	if !run.extended() {
 		return checkStandardRefusal(r, want)
 	}
@@ -116,7 +116,7 @@ func checkRefusal(run *confRun, r *confReply, want refusal) []string {
 // checkStandardRefusal: 422 with a detail list whose items have loc, msg
 // and type, and which names every word want names (the failed question,
 // an unknown member).
-func checkStandardRefusal(r *confReply, want refusal) []string {
+func checkStandardRefusal(r *reply, want refusal) []string {
 	if r.status != 422 {
 		return []string{fmt.Sprintf("status %d, want 422 (a schema violation)%s", r.status, detailHint(r))}
 	}

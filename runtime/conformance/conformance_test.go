@@ -1,4 +1,4 @@
-package testkit_test
+package conformance_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/conformance"
 	"github.com/vllm-sr/systemone/runtime/router"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -75,7 +76,7 @@ func TestConformanceBrokenServer(t *testing.T) {
 	if err := report.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	testkit.GoldenCheck(t, "testdata/conformance/broken-standard.txt", []byte(strings.ReplaceAll(text.String(), srv.URL, "URL")))
+	testkit.GoldenCheck(t, "testdata/broken-standard.txt", []byte(strings.ReplaceAll(text.String(), srv.URL, "URL")))
 }
 
 // A server that does not answer fails every case with the reason, and the
@@ -88,20 +89,20 @@ func TestConformanceNoServer(t *testing.T) {
 }
 
 func TestConformanceRefusesBadOptions(t *testing.T) {
-	for _, opts := range []testkit.ConformanceOptions{
+	for _, opts := range []conformance.Options{
 		{URL: "http://127.0.0.1:1", Schema: "vllm-sr/6.0"},
 		{URL: "127.0.0.1:8100", Schema: table.SchemaVllmSR50},
 		{URL: "ftp://host", Schema: table.SchemaVllmSR50},
 	} {
-		if _, err := testkit.RunConformance(context.Background(), opts); err == nil {
+		if _, err := conformance.Run(context.Background(), opts); err == nil {
 			t.Errorf("%+v: no error", opts)
 		}
 	}
 }
 
-func runKit(t *testing.T, url, model string, schema table.SchemaID) *testkit.ConformanceReport {
+func runKit(t *testing.T, url, model string, schema table.SchemaID) *conformance.Report {
 	t.Helper()
-	report, err := testkit.RunConformance(context.Background(), testkit.ConformanceOptions{
+	report, err := conformance.Run(context.Background(), conformance.Options{
 		URL: url, Model: model, Schema: schema, Timeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func runKit(t *testing.T, url, model string, schema table.SchemaID) *testkit.Con
 	return report
 }
 
-func wantPass(t *testing.T, report *testkit.ConformanceReport) {
+func wantPass(t *testing.T, report *conformance.Report) {
 	t.Helper()
 	for _, f := range report.Results {
 		if !f.OK {
@@ -187,7 +188,7 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 func TestConformanceRouter50MixedListing(t *testing.T) {
 	upstream := startSrun(t, "vllm-sr/vela3-fast", "vllm-sr/5.0")
 	std := testkit.NewConformanceServer(t, testkit.ConformanceFaults{})
-	template, err := os.ReadFile("testdata/conformance/router-mixed.yaml")
+	template, err := os.ReadFile("testdata/router-mixed.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

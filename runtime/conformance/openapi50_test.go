@@ -1,4 +1,4 @@
-package testkit_test
+package conformance_test
 
 import (
 	"bytes"
@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/gen/openapicheck"
+	"github.com/vllm-sr/systemone/runtime/conformance"
 	"github.com/vllm-sr/systemone/runtime/table"
-	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // Live traffic against the generated vllm-sr/5.0 OpenAPI document
@@ -54,10 +54,10 @@ const videoDeployment = `  video:
 func checkLive(t *testing.T, url, model string) {
 	t.Helper()
 	doc := openapiDoc(t)
-	var seen []testkit.ConformanceExchange
-	_, err := testkit.RunConformance(context.Background(), testkit.ConformanceOptions{URL: url, Model: model,
+	var seen []conformance.Exchange
+	_, err := conformance.Run(context.Background(), conformance.Options{URL: url, Model: model,
 		Schema: table.SchemaVllmSR50, Timeout: 10 * time.Second,
-		Observe: func(x testkit.ConformanceExchange) { seen = append(seen, x) }})
+		Observe: func(x conformance.Exchange) { seen = append(seen, x) }})
 	if err != nil {
 		t.Fatal(err)
 	}

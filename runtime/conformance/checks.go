@@ -1,4 +1,4 @@
-package testkit
+package conformance
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ import (
 func probabilitySlack(n int) float64 { return 0.01 + 0.005*float64(n) }
 
 // checkSuccess checks a 200 JSON object answer, then its body with body.
-func checkSuccess(r *confReply, body func(jsonvalue.Value) []string) []string {
+func checkSuccess(r *reply, body func(jsonvalue.Value) []string) []string {
 	if r.status != 200 {
 		return []string{fmt.Sprintf("status %d, want 200%s", r.status, detailHint(r))}
 	}
@@ -37,7 +37,7 @@ func checkSuccess(r *confReply, body func(jsonvalue.Value) []string) []string {
 }
 
 // checkJSONObject: the answer is a JSON object sent as application/json.
-func checkJSONObject(r *confReply) []string {
+func checkJSONObject(r *reply) []string {
 	var out []string
 	if ct := r.header.Get(vocab.HeaderContentType); !strings.HasPrefix(ct, "application/json") {
 		out = append(out, fmt.Sprintf("content-type %q, want application/json", ct))
@@ -50,7 +50,7 @@ func checkJSONObject(r *confReply) []string {
 
 // detailHint is ": <detail>" for an error answer, so a failure says what
 // the server objected to.
-func detailHint(r *confReply) string {
+func detailHint(r *reply) string {
 	if text := detailText(r.json); text != "" {
 		return ": " + text
 	}
@@ -59,7 +59,7 @@ func detailHint(r *confReply) string {
 
 // checkResponse checks a standard response to req at the path at ("" for
 // the body, "responses.a." in a batch).
-func checkResponse(run *confRun, req confRequest, v jsonvalue.Value, at string) []string {
+func checkResponse(run *runner, req request, v jsonvalue.Value, at string) []string {
 	out := checkEnvelope(run, v, at)
 	answers, _ := v.Get(vocab.ResponseAnswers)
 	if answers.Kind() != jsonvalue.KindObject {
@@ -72,7 +72,7 @@ func checkResponse(run *confRun, req confRequest, v jsonvalue.Value, at string) 
 // checkAnswers checks the answers to qs, an object at the path at: the
 // names (checkAnswerNames), then each answer; the question named failed,
 // when there is one, must have failed (checkFailedAnswer).
-func checkAnswers(run *confRun, qs []confQuestion, answers jsonvalue.Value, at, failed string) []string {
+func checkAnswers(run *runner, qs []question, answers jsonvalue.Value, at, failed string) []string {
 	out := checkAnswerNames(run, qs, answers, at)
 	for _, q := range qs {
 		a, has := answers.Get(q.name)
@@ -88,7 +88,7 @@ func checkAnswers(run *confRun, qs []confQuestion, answers jsonvalue.Value, at, 
 
 // checkEnvelope checks what a response carries beside its answers: the
 // model's name and the usage (which a 4.0 response may leave out).
-func checkEnvelope(run *confRun, v jsonvalue.Value, at string) []string {
+func checkEnvelope(run *runner, v jsonvalue.Value, at string) []string {
 	var out []string
 	if m, _ := v.Get(vocab.ResponseModel); m.Kind() != jsonvalue.KindString || m.Str() == "" {
 		out = append(out, at+vocab.ResponseModel+" is not a non-empty string")
@@ -117,7 +117,7 @@ func checkUsage(u jsonvalue.Value, at string) []string {
 // checkAnswerNames: there is one answer per question, under its name,
 // and no other (but a composed set's <question>.<label> nouls); on a
 // vllm-sr schema, in the request's order.
-func checkAnswerNames(run *confRun, qs []confQuestion, answers jsonvalue.Value, at string) []string {
+func checkAnswerNames(run *runner, qs []question, answers jsonvalue.Value, at string) []string {
 	var out, order []string
 	asked := map[string]bool{}
 	for _, q := range qs {
@@ -147,7 +147,7 @@ func checkAnswerNames(run *confRun, qs []confQuestion, answers jsonvalue.Value, 
 }
 
 // composedName reports whether name is <set question>.<label>.
-func composedName(qs []confQuestion, name string) bool {
+func composedName(qs []question, name string) bool {
 	for _, q := range qs {
 		if label, ok := strings.CutPrefix(name, q.name+"."); ok && q.typ == vocab.QuestionTypeSet && slices.Contains(q.options(), label) {
 			return true
@@ -157,7 +157,7 @@ func composedName(qs []confQuestion, name string) bool {
 }
 
 // checkAnswer checks one answer against its question.
-func checkAnswer(run *confRun, q confQuestion, a jsonvalue.Value, at string) []string {
+func checkAnswer(run *runner, q question, a jsonvalue.Value, at string) []string {
 	if a.Kind() != jsonvalue.KindObject {
 		return []string{at + " is not an object"}
 	}
@@ -182,7 +182,7 @@ func checkAnswer(run *confRun, q confQuestion, a jsonvalue.Value, at string) []s
 	return out
 }
 
-func checkChoice(q confQuestion, a jsonvalue.Value, at string) []string {
+func checkChoice(q question, a jsonvalue.Value, at string) []string {
 	opts := q.options()
 	var out []string
 	if c, _ := a.Get(vocab.AnswerChoice); c.Kind() != jsonvalue.KindString || !slices.Contains(opts, c.Str()) {
@@ -192,7 +192,7 @@ func checkChoice(q confQuestion, a jsonvalue.Value, at string) []string {
 	return append(out, unitNumber(a, vocab.AnswerConfidence, at, true)...)
 }
 
-func checkScore(q confQuestion, a jsonvalue.Value, at string) []string {
+func checkScore(q question, a jsonvalue.Value, at string) []string {
 	keys := levelKeys(q.levels())
 	var out []string
 	s, _ := a.Get(vocab.AnswerScore)
@@ -251,7 +251,7 @@ func unitNumber(a jsonvalue.Value, name, at string, required bool) []string {
 
 // checkExtensionMembers checks the response members a vllm-sr server adds
 // for set and span questions: sets, spans and thresholds.
-func checkExtensionMembers(run *confRun, qs []confQuestion, v jsonvalue.Value, at string) []string {
+func checkExtensionMembers(run *runner, qs []question, v jsonvalue.Value, at string) []string {
 	var out []string
 	for _, q := range qs {
 		switch q.typ {
@@ -270,7 +270,7 @@ func checkExtensionMembers(run *confRun, qs []confQuestion, v jsonvalue.Value, a
 	return out
 }
 
-func checkSet(q confQuestion, v jsonvalue.Value, at string) []string {
+func checkSet(q question, v jsonvalue.Value, at string) []string {
 	sets, _ := v.Get(vocab.ResponseSets)
 	s, _ := sets.Get(q.name)
 	if s.Kind() != jsonvalue.KindObject {
@@ -296,7 +296,7 @@ func checkSet(q confQuestion, v jsonvalue.Value, at string) []string {
 	return out
 }
 
-func checkSpans(q confQuestion, v jsonvalue.Value, at string) []string {
+func checkSpans(q question, v jsonvalue.Value, at string) []string {
 	spans, _ := v.Get(vocab.ResponseSpans)
 	list, _ := spans.Get(q.name)
 	if list.Kind() != jsonvalue.KindArray {
