@@ -87,7 +87,8 @@ func TestRuntimeImportRules(t *testing.T) {
 
 // TestTestkitImporters: no non-test file of the module outside
 // runtime/testkit imports it, so test support (and the testing package,
-// go-cmp and kin-openapi it brings) stays out of every command.
+// go-cmp and kin-openapi it brings) stays out of every command;
+// TestCommandsLinkNoTestCode checks the commands' whole import graphs.
 func TestTestkitImporters(t *testing.T) {
 	for _, top := range []string{"cmd", "gen", "generated", "runtime"} {
 		err := filepath.WalkDir(filepath.Join(repoRoot, top), func(path string, d os.DirEntry, err error) error {
