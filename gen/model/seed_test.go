@@ -2,7 +2,9 @@ package model
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,101 +109,261 @@ var seedDisposition = map[string]table.Disposition{
 	"never sent":      table.DispositionNeverSent,
 }
 
-// TestExtensionSpecMatchesSeed: every field the seed names is defined
-// exactly once by the extension spec, at its level, with the seed's type
-// text, version, families, question types, disposition and description;
-// and the spec defines no field at those levels the seed lacks, except an
-// answer member that a question type the seed names declares as part of
-// its own definition.
-func TestExtensionSpecMatchesSeed(t *testing.T) {
+// TestExtensionSpecCarriesTheSeed: every row of the seed is in the
+// extension spec as the seed gives it (compareWithSeed), and a row missing
+// or given differently fails naming the row. The spec may grow past the
+// seed, as the procedures of specs/README.md grow it: what it adds is
+// logged (go test -v -run TestExtensionSpecCarriesTheSeed ./gen/model/),
+// never failed.
+func TestExtensionSpecCarriesTheSeed(t *testing.T) {
 	m := repoModel(t)
 	tables := parseSeed(t, readSeed(t))
-	named := map[FieldKey]bool{}
-	checked := 0
+	rows := map[string]int{}
 	for _, tb := range tables {
-		level, ok := seedLevels[tb.section]
-		if !ok {
-			continue
-		}
-		for _, row := range tb.rows {
-			if len(row) != 6 {
-				t.Fatalf("%s row %v: want 6 cells", tb.section, row)
-			}
-			name, qts := seedName(row[0])
-			named[FieldKey{Level: level, Name: name}] = true
-			checkSeedField(t, m, level, name, qts, row)
-			checked++
-		}
+		rows[tb.section] += len(tb.rows)
 	}
-	if checked < 30 {
-		t.Fatalf("parsed only %d seed fields; the seed parser is broken", checked)
+	fieldRows := 0
+	for section := range seedLevels {
+		fieldRows += rows[section]
 	}
-	for _, f := range m.SpecFields(SpecExtensions) {
-		levelInSeed := false
-		for _, l := range seedLevels {
-			levelInSeed = levelInSeed || l == f.Level
-		}
-		if !levelInSeed || named[f.Key()] {
-			continue
-		}
-		if f.DeclaredBy != "" && named[FieldKey{Level: table.LevelQuestionType, Name: string(f.DeclaredBy)}] {
-			continue
-		}
-		t.Errorf("the extension spec defines %s.%s, which the seed does not name", f.Level, f.Name)
+	if fieldRows < 30 || rows["Endpoint"] == 0 || rows["Removed forms"] == 0 {
+		t.Fatalf("parsed %d field rows and the sections %v; the seed parser is broken", fieldRows, rows)
+	}
+	report := compareWithSeed(m, tables)
+	for _, p := range report.problems {
+		t.Error(p)
+	}
+	for _, a := range report.additions {
+		t.Log("beyond the seed: " + a)
 	}
 }
 
-func checkSeedField(t *testing.T, m *Model, level table.Level, name string, qts []table.QuestionType, row []string) {
-	t.Helper()
+// The comparison fails on a seed row the spec gives differently or lacks,
+// naming the row, and reports what the spec adds without failing on it.
+func TestSeedComparisonFailsAndReports(t *testing.T) {
+	tables := parseSeed(t, readSeed(t))
+	m := repoModel(t)
+	m.Field(SpecExtensions, table.LevelRequest, "roles").Description = "Changed."
+	m.Endpoints = slices.DeleteFunc(m.Endpoints, func(e Endpoint) bool { return e.Path == "/health" })
+	m.Fields = append(m.Fields, Field{Spec: SpecExtensions, Level: table.LevelQuestion, Name: "drill_extra"})
+	m.Endpoints = append(m.Endpoints, Endpoint{Spec: SpecExtensions, Method: "GET", Path: "/v1/drill"})
+	report := compareWithSeed(m, tables)
+	wantProblems := []string{
+		`seed row Request "roles": description = "Changed.", seed "Which state keys hold`,
+		`seed row Endpoint "GET /health": not in the extension spec`,
+	}
+	if len(report.problems) != len(wantProblems) {
+		t.Fatalf("problems %q, want %d", report.problems, len(wantProblems))
+	}
+	for i, want := range wantProblems {
+		if !strings.HasPrefix(report.problems[i], want) {
+			t.Errorf("problem %q, want it to start %q", report.problems[i], want)
+		}
+	}
+	for _, want := range []string{"field question.drill_extra", "endpoint GET /v1/drill"} {
+		if !slices.ContainsFunc(report.additions, func(a string) bool { return strings.HasPrefix(a, want) }) {
+			t.Errorf("the additions %q do not name %s", report.additions, want)
+		}
+	}
+}
+
+// seedReport is what comparing the spec with the seed found: problems, a
+// seed row the spec lacks or gives differently, which fail; and additions,
+// what the spec defines that no seed row names, which are reported.
+type seedReport struct {
+	problems, additions []string
+}
+
+// compareWithSeed compares every row of every seed table with the
+// extension spec: a field row with the field defined once at its level
+// with the row's type text, since, families, disposition, description and
+// question types; an endpoint row with the endpoint and its since,
+// families and description; a removed form row with the form at its level
+// and its replacement and note. A table it does not know is a problem, so
+// no seed row goes unchecked. Then it lists the spec's additions.
+func compareWithSeed(m *Model, tables []seedTable) seedReport {
+	var r seedReport
+	fields := map[FieldKey]bool{}
+	endpoints := map[string]bool{}
+	forms := map[string]bool{}
+	for _, tb := range tables {
+		level, isField := seedLevels[tb.section]
+		for _, row := range tb.rows {
+			at := fmt.Sprintf("seed row %s %q", tb.section, row[0])
+			var problems []string
+			switch {
+			case isField && len(row) == 6:
+				name, qts := seedName(row[0])
+				fields[FieldKey{Level: level, Name: name}] = true
+				problems = seedFieldProblems(m, level, name, qts, row)
+			case tb.section == "Endpoint" && len(row) == 4:
+				endpoints[row[0]] = true
+				problems = seedEndpointProblems(m, row)
+			case tb.section == "Removed forms" && len(row) == 4:
+				forms[row[1]+"."+row[0]] = true
+				problems = seedFormProblems(m, row)
+			default:
+				problems = []string{fmt.Sprintf("a row of %d cells in a table the test does not read", len(row))}
+			}
+			for _, p := range problems {
+				r.problems = append(r.problems, at+": "+p)
+			}
+		}
+	}
+	r.additions = seedAdditions(m, fields, endpoints, forms)
+	return r
+}
+
+func seedFieldProblems(m *Model, level table.Level, name string, qts []table.QuestionType, row []string) []string {
 	count := 0
 	for _, f := range m.SpecFields(SpecExtensions) {
 		if f.Name == name && f.Level == level {
 			count++
 		}
 	}
-	if count != 1 {
-		t.Errorf("%s.%s is defined %d times in the extension spec, want once", level, name, count)
-		return
+	switch count {
+	case 0:
+		return []string{fmt.Sprintf("%s.%s is not in the extension spec", level, name)}
+	case 1:
+	default:
+		return []string{fmt.Sprintf("%s.%s is defined %d times in the extension spec, want once", level, name, count)}
 	}
 	f := m.Field(SpecExtensions, level, name)
+	var out []string
+	differs := func(what string, got any, seed string) {
+		out = append(out, fmt.Sprintf("%s = %q, seed %q", what, got, seed))
+	}
 	if f.TypeText != row[1] {
-		t.Errorf("%s.%s type text = %q, seed %q", level, name, f.TypeText, row[1])
+		differs("type text", f.TypeText, row[1])
 	}
 	if f.Since != row[2] {
-		t.Errorf("%s.%s since = %q, seed %q", level, name, f.Since, row[2])
+		differs("since", f.Since, row[2])
 	}
-	checkSeedFamilies(t, m, f, row[3])
+	if p := seedFamiliesProblem(m, f.Families, f.FamiliesText, row[3]); p != "" {
+		out = append(out, p)
+	}
 	if got, want := f.Disposition, seedDisposition[row[4]]; got != want || want == "" {
-		t.Errorf("%s.%s disposition = %q, seed %q", level, name, got, row[4])
+		differs("disposition", got, row[4])
 	}
 	if f.Description != row[5] {
-		t.Errorf("%s.%s description = %q, seed %q", level, name, f.Description, row[5])
+		differs("description", f.Description, row[5])
 	}
-	if strings.Join(qtStrings(f.QuestionTypes), ",") != strings.Join(qtStrings(qts), ",") {
-		t.Errorf("%s.%s question types = %v, seed %v", level, name, f.QuestionTypes, qts)
+	if got, want := strings.Join(qtStrings(f.QuestionTypes), ", "), strings.Join(qtStrings(qts), ", "); got != want {
+		differs("question types", got, want)
 	}
+	return out
 }
 
-func checkSeedFamilies(t *testing.T, m *Model, f *Field, cell string) {
-	t.Helper()
+// seedFamiliesProblem compares families with the seed's cell: "all" (every
+// family), "the Router" (none: the Router adds it) or a list.
+func seedFamiliesProblem(m *Model, families []table.Family, text, cell string) string {
+	var names []string
+	for _, fam := range families {
+		names = append(names, string(fam))
+	}
+	ok := false
 	switch cell {
 	case "all":
-		if f.FamiliesText != "all" || len(f.Families) != len(m.Families) {
-			t.Errorf("%s.%s families = %v (%q), seed all", f.Level, f.Name, f.Families, f.FamiliesText)
-		}
+		ok = text == "all" && len(families) == len(m.Families)
 	case "the Router":
-		if f.FamiliesText != cell || len(f.Families) != 0 {
-			t.Errorf("%s.%s families = %v (%q), seed %q", f.Level, f.Name, f.Families, f.FamiliesText, cell)
-		}
+		ok = text == cell && len(families) == 0
 	default:
-		var got []string
-		for _, fam := range f.Families {
-			got = append(got, string(fam))
+		ok = strings.Join(names, ", ") == cell
+	}
+	if ok {
+		return ""
+	}
+	return fmt.Sprintf("families = %v (%q), seed %q", names, text, cell)
+}
+
+func seedEndpointProblems(m *Model, row []string) []string {
+	ep := extensionEndpoint(m, row[0])
+	if ep == nil {
+		return []string{"not in the extension spec"}
+	}
+	var out []string
+	if ep.Since != row[1] {
+		out = append(out, fmt.Sprintf("since = %q, seed %q", ep.Since, row[1]))
+	}
+	if ep.FamiliesText != row[2] {
+		out = append(out, fmt.Sprintf("families = %q, seed %q", ep.FamiliesText, row[2]))
+	}
+	if ep.Description != row[3] {
+		out = append(out, fmt.Sprintf("description = %q, seed %q", ep.Description, row[3]))
+	}
+	return out
+}
+
+// seedFormProblems: the form is removed at the row's level, with its
+// replacement and note.
+func seedFormProblems(m *Model, row []string) []string {
+	for _, rf := range m.RemovedForms {
+		if rf.Form != row[0] || string(rf.Level) != row[1] {
+			continue
 		}
-		if strings.Join(got, ", ") != cell {
-			t.Errorf("%s.%s families = %v, seed %q", f.Level, f.Name, got, cell)
+		var out []string
+		if rf.ReplacedBy != row[2] {
+			out = append(out, fmt.Sprintf("replaced by = %q, seed %q", rf.ReplacedBy, row[2]))
+		}
+		if rf.Note != row[3] {
+			out = append(out, fmt.Sprintf("note = %q, seed %q", rf.Note, row[3]))
+		}
+		return out
+	}
+	return []string{fmt.Sprintf("no removed form %s at level %s in the extension spec", row[0], row[1])}
+}
+
+// seedAdditions lists what the extension spec defines beyond the seed's
+// rows, in spec order: each field at a level the seed tabulates; the
+// fields of each level it does not (the members of objects it describes in
+// prose, such as options); endpoints; removed forms; and the vocabularies
+// the seed has no table of (error reasons, listing features).
+func seedAdditions(m *Model, fields map[FieldKey]bool, endpoints, forms map[string]bool) []string {
+	var out []string
+	seedLevel := map[table.Level]bool{}
+	for _, l := range seedLevels {
+		seedLevel[l] = true
+	}
+	untabulated := map[table.Level][]string{}
+	var levels []table.Level
+	for _, f := range m.SpecFields(SpecExtensions) {
+		switch {
+		case fields[f.Key()]:
+		case !seedLevel[f.Level]:
+			if untabulated[f.Level] == nil {
+				levels = append(levels, f.Level)
+			}
+			untabulated[f.Level] = append(untabulated[f.Level], f.Name)
+		case f.DeclaredBy != "":
+			out = append(out, fmt.Sprintf("field %s.%s (an answer member of question type %s)", f.Level, f.Name, f.DeclaredBy))
+		default:
+			out = append(out, fmt.Sprintf("field %s.%s", f.Level, f.Name))
 		}
 	}
+	for _, l := range levels {
+		out = append(out, fmt.Sprintf("fields of %s, a level the seed has no table of: %s", l, strings.Join(untabulated[l], ", ")))
+	}
+	for _, e := range m.Endpoints {
+		if e.Spec == SpecExtensions && !endpoints[e.Method+" "+e.Path] {
+			out = append(out, fmt.Sprintf("endpoint %s %s", e.Method, e.Path))
+		}
+	}
+	for _, rf := range m.RemovedForms {
+		if !forms[string(rf.Level)+"."+rf.Form] {
+			out = append(out, fmt.Sprintf("removed form %s at level %s", rf.Form, rf.Level))
+		}
+	}
+	var reasons, features []string
+	for _, r := range m.ErrorReasons {
+		reasons = append(reasons, r.Reason)
+	}
+	for _, f := range m.Features {
+		features = append(features, f.Feature)
+	}
+	out = append(out,
+		fmt.Sprintf("%d error reasons, which the seed has no table of: %s", len(reasons), strings.Join(reasons, ", ")),
+		fmt.Sprintf("%d listing features, which the seed has no table of: %s", len(features), strings.Join(features, ", ")))
+	return out
 }
 
 func qtStrings(qts []table.QuestionType) []string {
@@ -210,42 +372,6 @@ func qtStrings(qts []table.QuestionType) []string {
 		out[i] = string(q)
 	}
 	return out
-}
-
-// TestEndpointsAndRemovedFormsMatchSeed: the seed's endpoint and removed
-// form tables, row for row.
-func TestEndpointsAndRemovedFormsMatchSeed(t *testing.T) {
-	m := repoModel(t)
-	seen := map[string]bool{}
-	for _, tb := range parseSeed(t, readSeed(t)) {
-		seen[tb.section] = true
-		switch tb.section {
-		case "Endpoint":
-			for _, row := range tb.rows {
-				ep := extensionEndpoint(m, row[0])
-				if ep == nil {
-					t.Errorf("seed endpoint %s is not in the extension spec", row[0])
-					continue
-				}
-				if ep.Since != row[1] || ep.FamiliesText != row[2] || ep.Description != row[3] {
-					t.Errorf("endpoint %s = %q %q %q, seed %v", row[0], ep.Since, ep.FamiliesText, ep.Description, row[1:])
-				}
-			}
-		case "Removed forms":
-			if len(tb.rows) != len(m.RemovedForms) {
-				t.Fatalf("%d removed forms, seed %d", len(m.RemovedForms), len(tb.rows))
-			}
-			for i, row := range tb.rows {
-				rf := m.RemovedForms[i]
-				if rf.Form != row[0] || string(rf.Level) != row[1] || rf.ReplacedBy != row[2] || rf.Note != row[3] {
-					t.Errorf("removed form %d = %q %q %q %q, seed %v", i, rf.Form, rf.Level, rf.ReplacedBy, rf.Note, row)
-				}
-			}
-		}
-	}
-	if !seen["Endpoint"] || !seen["Removed forms"] {
-		t.Fatalf("the seed parser found sections %v, not the endpoint and removed form tables", seen)
-	}
 }
 
 // extensionEndpoint finds an extension spec endpoint by "METHOD /path".
