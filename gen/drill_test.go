@@ -19,9 +19,11 @@ import (
 
 // TestSpecDrill is the maintainer's drill of specs/README.md, run on a copy
 // of the repository: add a stripped extension field to the request options
-// and a stripped question member, run srgen, and change nothing else. The
-// runtime then builds and passes its tests, the reference docs name the
-// fields, vllm-sr/5.0 → internal → vllm-sr/5.0 keeps them byte for byte,
+// and a stripped question member, run srgen, refresh the model golden as
+// the procedure says, and change nothing else. The whole module then
+// builds and passes its tests (the seed test among them, which logs the
+// two fields as beyond the seed), the reference docs name the fields,
+// vllm-sr/5.0 → internal → vllm-sr/5.0 keeps them byte for byte,
 // systemone/0.2 strips them, and a vllm-sr/5.0 model runtime accepts them
 // and refuses a misspelling naming it. It builds the whole module once, so
 // -short skips it. The copy's tests run with -short, which leaves out only
@@ -40,8 +42,23 @@ func TestSpecDrill(t *testing.T) {
 	addDrillFields(t, filepath.Join(root, "specs/systemone/vllm-sr-5.0.extensions.yaml"))
 	run(t, root, "go", "run", "./cmd/srgen", "generate")
 	run(t, root, "go", "run", "./cmd/srgen", "check")
+	runEnv(t, root, []string{"SRGEN_UPDATE_GOLDEN=1"}, "go", "test", "-count=1", "./gen/model/")
 	run(t, root, "go", "vet", "./runtime/...", "./cmd/...")
-	run(t, root, "go", "test", "-count=1", "-short", "./runtime/...", "./cmd/...")
+	run(t, root, "go", "test", "-count=1", "-short", "./...")
+
+	golden, err := os.ReadFile(filepath.Join(root, "gen/model/testdata/model.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := run(t, root, "go", "test", "-count=1", "-v", "-run", "^TestExtensionSpecCarriesTheSeed$", "./gen/model/")
+	for _, want := range []string{"beyond the seed: field question.drill_tag", "drill_note"} {
+		if !strings.Contains(seed, want) {
+			t.Errorf("the seed test does not report %q:\n%s", want, seed)
+		}
+	}
+	if !bytes.Contains(golden, []byte(`"drill_tag"`)) {
+		t.Error("the refreshed model golden does not hold drill_tag")
+	}
 
 	ref, err := os.ReadFile(filepath.Join(root, "docs/reference/extension-reference.md"))
 	if err != nil {
@@ -167,11 +184,17 @@ func copyFile(t *testing.T, from, to string) {
 // output when it fails.
 func run(t *testing.T, dir, name string, args ...string) string {
 	t.Helper()
+	return runEnv(t, dir, nil, name, args...)
+}
+
+// runEnv is run with env added to the environment.
+func runEnv(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "SRGEN_DRILL_COPY=1")
+	cmd.Env = append(append(os.Environ(), "SRGEN_DRILL_COPY=1"), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
