@@ -35,8 +35,8 @@ type testCase struct {
 // unknownMember is a member name no specification defines.
 const unknownMember = "x_conformance_unknown"
 
-// casesFor are the cases of schema, in the order they run: the
-// listing first (it names the model when the options do not), then the
+// casesFor are the cases of schema, in the order they run: the listing
+// first (it names the model when the options do not), then the
 // standard's cases, then the schema's own.
 func casesFor(schema table.SchemaID) []testCase {
 	cases := append([]testCase{listingCase()}, standardCases()...)
