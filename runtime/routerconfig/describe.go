@@ -44,6 +44,9 @@ func Describe(c *Config) string {
 	for _, p := range c.Pools {
 		line("pool %s [%s]", p.Name, strings.Join(p.Members, ","))
 	}
+	if c.Tracing.On() {
+		line("tracing %s sample_ratio=%s", c.Tracing.OTLPEndpoint, strconv.FormatFloat(c.Tracing.SampleRatio, 'g', -1, 64))
+	}
 	for _, r := range c.Rules {
 		line("rule %s deployment=%s input=[%s] timeout=%s on_unknown=%s match=[%s]%s", r.Name, r.Deployment,
 			strings.Join(r.Input, ","), r.Timeout, r.OnUnknown, matchText(r.Match), actionText(&r))
