@@ -150,7 +150,7 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, input
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	x := &engine.Exchange{Batch: batch}
-	e := r.plan(x, d, r.capabilities(ctx, d), deadline)
+	e := r.plan(ctx, x, d, r.capabilities(ctx, d), deadline)
 	var out listener.Outcome
 	if e == nil {
 		out, _, e = x.Call(ctx)
