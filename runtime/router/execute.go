@@ -38,7 +38,7 @@ type httpCaller struct {
 	metrics *Metrics
 	// log gets each failed call with the upstream's words.
 	log *slog.Logger
-	// tracing records each call's span; nil: off (tracing.go).
+	// tracing records each call's span; nil: off (tracing_spans.go).
 	tracing *tracing
 	// callTimeout bounds a call of Go's client whose context has no
 	// deadline; zero is defaultCallTimeout (upstream.go).

@@ -116,7 +116,7 @@ func (run *Running) shutdown(servers []*http.Server) error {
 	if r.ownClient { // no call is left to make
 		r.caller.closeIdle()
 	}
-	errs = append(errs, r.stopTracing()) // the spans still queued go out
+	r.stopTracing() // the spans still queued go out
 	err := errors.Join(errs...)
 	if err != nil {
 		r.log.Error("stopped", slog.String("error", err.Error())) //vocab:not-spec log attribute key

@@ -6,12 +6,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/router"
 )
 
@@ -264,5 +266,26 @@ func TestTracingReloadKeepsSettings(t *testing.T) {
 	}
 	if status := tr.send(t, "/v1/systemone", traceSystemOne, "", ""); status != 200 {
 		t.Errorf("after the reloads: status %d", status)
+	}
+}
+
+// A collector that is down costs the requests nothing: they are answered
+// as ever, their trace context still goes upstream, and the Router still
+// stops cleanly, within its shutdown timeout (the failed export is the
+// SDK's error handler's, which vllm-sr serve points at its log).
+func TestTracingCollectorDown(t *testing.T) {
+	up := newTraceUpstream(t)
+	tr := startTraceRouter(t, up, "tracing:\n  otlp_endpoint: http://127.0.0.1:"+freePort(t)+"\n",
+		router.Options{Timeouts: listener.Timeouts{ShutdownTimeout: 500 * time.Millisecond}})
+	for range 3 {
+		if status := tr.send(t, "/v1/systemone", traceSystemOne, clientTraceparent, clientTracestate); status != 200 {
+			t.Fatalf("status %d with the collector down", status)
+		}
+	}
+	checkPassedOn(t, up.last(t, "/v1/systemone"), "01")
+	start := time.Now()
+	tr.stop() // fails the test if the stop reports an error
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the stop took %s with the collector down; the shutdown timeout is 500ms", took)
 	}
 }
