@@ -113,10 +113,7 @@ func noRequestData(t testing.TB, ss spans) {
 // upstream. Spans name configuration and fixed words only.
 func TestTracingSpans(t *testing.T) {
 	up := newTraceUpstream(t)
-	for _, c := range []struct {
-		name   string
-		client *http.Client
-	}{{"own connections", nil}, {"Go's client", &http.Client{}}} {
+	for _, c := range callWays {
 		t.Run(c.name, func(t *testing.T) {
 			exp := newKeptSpans()
 			tr := startTraceRouter(t, up, tracingOn("1"), router.Options{Client: c.client, SpanExporter: exp})

@@ -231,6 +231,14 @@ func checkPassedOn(t testing.TB, got arrival, flags string) string {
 	return spanID
 }
 
+// callWays are the two ways the Router's System One calls go: its own
+// connections to an http:// deployment (no Options.Client) and Go's
+// client.
+var callWays = []struct {
+	name   string
+	client *http.Client
+}{{"own connections", nil}, {"Go's client", &http.Client{}}}
+
 // The paths a trace context is sent upstream on: a System One call and
 // the LLM pass-through.
 var tracePaths = []struct{ path, body string }{{"/v1/systemone", traceSystemOne}, {"/v1/chat/completions", traceChat}}
@@ -242,10 +250,7 @@ var tracePaths = []struct{ path, body string }{{"/v1/systemone", traceSystemOne}
 // tracestate with it.
 func TestTraceContextTracingOff(t *testing.T) {
 	up := newTraceUpstream(t)
-	for _, c := range []struct {
-		name   string
-		client *http.Client
-	}{{"own connections", nil}, {"Go's client", &http.Client{}}} {
+	for _, c := range callWays {
 		t.Run(c.name, func(t *testing.T) {
 			tr := startTraceRouter(t, up, "", router.Options{Client: c.client})
 			for _, p := range tracePaths {
