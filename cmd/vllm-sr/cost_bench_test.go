@@ -30,8 +30,13 @@ import (
 // costMinRequests); the CPU time is its process's utime+stime from /proc
 // (all threads, including exited ones), read before and after.
 //
+// A second Router process, router-traceparent, gets the same requests
+// each with a client's W3C traceparent, which it passes on with a span id
+// of its own (tracing off, as the other's): what propagating a trace
+// costs.
+//
 // Reported: <proxy>-cpu-us/req, the ratios router/rproxy,
-// router/router-nethttp and router/nginx,
+// router/router-nethttp, router-traceparent/router and router/nginx,
 // and each proxy's p50 latency added over calling the deployment directly
 // (<proxy>-added-p50-us). Run with a fixed count, so the tick-granular CPU
 // clock (10 ms) is a small part of each reading:
@@ -43,7 +48,9 @@ func BenchmarkRouterCost(b *testing.B) {
 	}
 	upstream := startRuntime(b) // serves vllm-sr/vela3-fast, costModel
 	targets := []*costTarget{{name: "direct", url: upstream}}
-	targets = append(targets, startRouterProxy(b, upstream), startRouterNetHTTP(b, upstream), startReverseProxy(b, upstream))
+	traced := startRouterProxy(b, upstream)
+	traced.name, traced.traceparent = "router-traceparent", costTraceparent
+	targets = append(targets, startRouterProxy(b, upstream), startRouterNetHTTP(b, upstream), startReverseProxy(b, upstream), traced)
 	if nginx := startNginx(b, upstream); nginx != nil {
 		targets = append(targets, nginx)
 	}
@@ -52,7 +59,7 @@ func BenchmarkRouterCost(b *testing.B) {
 	body := []byte(costRequest)
 	for _, t := range targets {
 		for range 50 { // warm up connections and caches; every proxy must answer 200
-			if err := costPost(client, t.url, body); err != nil {
+			if err := costPost(client, t.url, body, t.traceparent); err != nil {
 				b.Fatalf("%s: %v", t.name, err)
 			}
 		}
@@ -81,6 +88,7 @@ func BenchmarkRouterCost(b *testing.B) {
 	}
 	b.ReportMetric(cpu["router"]/cpu["rproxy"], "router/rproxy")
 	b.ReportMetric(cpu["router"]/cpu["router-nethttp"], "router/router-nethttp")
+	b.ReportMetric(cpu["router-traceparent"]/cpu["router"], "router-traceparent/router")
 	if cpu["nginx"] > 0 {
 		b.ReportMetric(cpu["router"]/cpu["nginx"], "router/nginx")
 	}
@@ -90,6 +98,8 @@ const (
 	costModel       = "vllm-sr/vela3-fast"
 	costConcurrency = 8
 	costRound       = 1000
+	// costTraceparent is the router-traceparent target's client trace.
+	costTraceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 	costMinRequests = 5000
 	// costRequest is a 5.0 request of a few question types, about 1 KB.
 	costRequest = `{"model":"` + costModel + `","state":"Customer writes: my card was charged twice for the same order and the support line keeps hanging up. I need this fixed today or I will dispute it with the bank.",` +
@@ -105,6 +115,8 @@ type costTarget struct {
 	pid       int // 0: no process of its own (direct)
 	cpu       time.Duration
 	latencies []time.Duration
+	// traceparent is sent with each request when not "".
+	traceparent string
 }
 
 // run sends n requests from costConcurrency clients and adds the CPU time
@@ -128,7 +140,7 @@ func (t *costTarget) run(client *http.Client, body []byte, n int) error {
 		wg.Go(func() {
 			for range next {
 				start := time.Now()
-				err := costPost(client, t.url, body)
+				err := costPost(client, t.url, body, t.traceparent)
 				took := time.Since(start)
 				mu.Lock()
 				t.latencies = append(t.latencies, took)
@@ -155,8 +167,17 @@ func cmpErr(first, err error) error {
 	return err
 }
 
-func costPost(client *http.Client, url string, body []byte) error {
-	resp, err := client.Post(url+"/v1/systemone", "application/json", bytes.NewReader(body))
+// costPost sends the request, with traceparent when it is not "".
+func costPost(client *http.Client, url string, body []byte, traceparent string) error {
+	req, err := http.NewRequest(http.MethodPost, url+"/v1/systemone", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if traceparent != "" {
+		req.Header.Set("Traceparent", traceparent)
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		return err
 	}

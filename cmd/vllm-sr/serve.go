@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel"
 
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/router"
@@ -90,6 +92,11 @@ func (f *serveFlags) serve(cmd *cobra.Command) error {
 		return err
 	}
 	defer logs.Close() // the buffered log lines, written before exit
+	// The OpenTelemetry SDK reports a failed span export (tracing in the
+	// configuration) through its process-wide handler: into the log.
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
+		log.Warn("trace export failed", slog.String("error", err.Error())) //vocab:not-spec log attribute key
+	}))
 
 	cfg, err := loadConfig(cmd, f.config) // problems one per line, as config check prints them
 	if err != nil {

@@ -173,7 +173,7 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in tu
 	answered := map[string]*ir.Response{}
 	if len(batch.Items) > 0 {
 		x := &engine.Exchange{Batch: batch}
-		e := r.plan(x, d, r.capabilities(ctx, d), deadline)
+		e := r.plan(ctx, x, d, r.capabilities(ctx, d), deadline)
 		var out listener.Outcome
 		if e == nil {
 			out, _, e = x.Call(ctx)

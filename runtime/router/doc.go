@@ -24,6 +24,14 @@
 // calls where the target has no batch), and applies each rule's
 // on_unknown policy.
 //
+// Every request carries its W3C trace context (tracecontext.go): a
+// client's traceparent goes upstream on each call with the Router's own
+// span id, and with the configuration's tracing section the Router
+// records a server span per request, its listener read, plan, calls and
+// answer, exported over OTLP/HTTP by the OpenTelemetry SDK (tracing.go,
+// tracing_spans.go, tracing_llm.go). Tracing off, a request without a
+// traceparent costs nothing.
+//
 // Invariants:
 //   - Plans and diagnostics are decided by the codecs; this package runs
 //     them and counts them (metrics.go), never rewrites them.
@@ -44,5 +52,6 @@
 //     traits and seams.
 //   - Error reasons are fixed words and messages never copy request
 //     values; configuration names (listeners, deployments, pools, rules)
-//     are not request data and may be named.
+//     are not request data and may be named. Span names and attributes
+//     follow the same rule.
 package router

@@ -38,6 +38,8 @@ type httpCaller struct {
 	metrics *Metrics
 	// log gets each failed call with the upstream's words.
 	log *slog.Logger
+	// tracing records each call's span; nil: off (tracing_spans.go).
+	tracing *tracing
 	// callTimeout bounds a call of Go's client whose context has no
 	// deadline; zero is defaultCallTimeout (upstream.go).
 	callTimeout time.Duration
@@ -113,7 +115,9 @@ func (c *httpCaller) window(ctx context.Context, p *tc.Plan, rt *engine.Route) [
 // gets), and each of its items' errors names the deployment.
 func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call *tc.WireCall) []tc.ItemResult {
 	counted := c.metrics.startCall(ctx, registry.SystemOne, rt.Target.Deployment)
-	reply := c.send(ctx, call)
+	callCtx, sp := c.tracing.startCall(ctx, rt, call)
+	reply := c.send(callCtx, call)
+	endCall(sp, &reply)
 	counted.end(reply.Status, reply.Err)
 	if reply.Err != nil || reply.Status < 200 || reply.Status > 299 {
 		c.logFailure(ctx, rt.Target.Deployment, &reply)
@@ -180,6 +184,7 @@ func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 	if requestID != "" {
 		req.Header.Set(listener.HeaderXRequestID, requestID)
 	}
+	setTraceHeaders(req.Header, ctx) // req.Header is the call's own copy
 	resp, err := c.client.Do(req)
 	if err != nil {
 		if replied.Load() && ctx.Err() == nil && !isTimeout(err) {

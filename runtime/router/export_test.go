@@ -1,6 +1,7 @@
 package router
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -24,3 +25,9 @@ func (run *Running) Router() *Router { return run.current.Load() }
 
 // Addr is the address the listener named name listens on; nil for none.
 func (run *Running) Addr(name string) net.Addr { return run.addrs[name] }
+
+// StartTracing starts the span export Start would, for a Router from New.
+func (r *Router) StartTracing(ctx context.Context) error { return r.startTracing(ctx) }
+
+// StopTracing exports the queued spans and stops the export.
+func (r *Router) StopTracing() { r.stopTracing() }

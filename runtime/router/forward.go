@@ -75,7 +75,7 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 		}
 		chosen = choice{deployment: d, caps: caps}
 	}
-	if e := r.plan(x, chosen.deployment, chosen.caps, deadline); e != nil {
+	if e := r.plan(ctx, x, chosen.deployment, chosen.caps, deadline); e != nil {
 		return listener.Outcome{}, 0, e
 	}
 	*took = routed{deployment: chosen.deployment.Name, calls: len(x.Plan.Calls), passThrough: x.PassThrough}
@@ -87,14 +87,16 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 }
 
 // plan has the engine plan x for d, with the capabilities r resolved, and
-// counts the plan's diagnostics.
-func (r *Router) plan(x *engine.Exchange, d *routerconfig.Deployment, caps tc.CapabilitySet, deadline time.Time) *ir.ErrorBody {
+// counts the plan's diagnostics, in the request's plan span.
+func (r *Router) plan(ctx context.Context, x *engine.Exchange, d *routerconfig.Deployment, caps tc.CapabilitySet, deadline time.Time) *ir.ErrorBody {
+	sp := r.tracing.startPlan(ctx, d.Name, string(d.Schema))
 	e := r.engine.Plan(x, engine.Route{Codec: d.Codec, Target: target(d, caps), Policy: tc.Policy{Deadline: deadline},
 		Deviations: d.Deviations, Caller: r.caller})
 	if e == nil && len(x.Diagnostics) > 0 {
 		r.metrics.recordTarget(d.Name, x.Diagnostics)
 	}
 	authorizeCalls(&x.Plan, d.APIKey) // the deployment's key, if any (auth.go)
+	endPlan(sp, x, e)
 	return e
 }
 

@@ -59,6 +59,12 @@ func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Runnin
 		run.addrs[lst.Name] = ln.Addr()
 		servers = append(servers, r.opts.Server(&liveHandler{run: run, name: lst.Name}, r.log))
 	}
+	if err := r.startTracing(ctx); err != nil { // tracing.go
+		for _, l := range lns {
+			_ = l.Close()
+		}
+		return nil, err
+	}
 	failed := make(chan error, len(servers))
 	for i, s := range servers {
 		go func() {
@@ -110,6 +116,7 @@ func (run *Running) shutdown(servers []*http.Server) error {
 	if r.ownClient { // no call is left to make
 		r.caller.closeIdle()
 	}
+	r.stopTracing() // the spans still queued go out
 	err := errors.Join(errs...)
 	if err != nil {
 		r.log.Error("stopped", slog.String("error", err.Error())) //vocab:not-spec log attribute key
@@ -132,6 +139,9 @@ func (run *Running) Reload(path string) error {
 	cfg, err := LoadConfig(path)
 	if err == nil {
 		err = sameListeners(cur.cfg, cfg)
+	}
+	if err == nil {
+		err = sameTracing(cur.cfg, cfg) // tracing.go
 	}
 	if err == nil { // the start check, on the new configuration (upstreamcheck.go)
 		err = cur.withConfig(cfg).checkUpstreamsAtStart(context.Background())

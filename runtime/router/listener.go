@@ -33,10 +33,12 @@ const pathReady = "/ready"
 const extensionVersion = "5.0"
 
 // ServeHTTP serves one request through the Router's front (request id,
-// deadlines, metrics, access log).
+// deadlines, metrics, access log) in its trace (tracecontext.go).
 func (h *listenerHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	served, req := h.router.front.Begin(w, req, h.lst.Name)
 	defer h.router.front.Finish(served, req)
+	req, sp := h.router.traceRequest(req, served)
+	defer endRequest(sp, req, served)
 	h.serve(served, req)
 }
 

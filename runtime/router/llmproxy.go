@@ -86,6 +86,8 @@ func (h *listenerHandler) forwardLLM(w http.ResponseWriter, req *http.Request, a
 		return
 	}
 	listener.NoteModel(req.Context(), model) // one of u's configured models (or none): not request data
+	// The pass-through's client span (tracing_llm.go).
+	call := h.router.tracing.startLLMCall(req, api.API.Name, u.Name, target)
 	proxy := &httputil.ReverseProxy{
 		Transport: h.router.llmTransport(api.API.Name, u.Name),
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -98,17 +100,22 @@ func (h *listenerHandler) forwardLLM(w http.ResponseWriter, req *http.Request, a
 				pr.Out.Header.Del(vocab.HeaderAuthorization)
 			}
 			authorize(pr.Out.Header, u.APIKey)
+			setTraceHeaders(pr.Out.Header, pr.Out.Context()) // the Router's trace context, never the client's as it came
+			call.sending(pr.Out)
 		},
-		ModifyResponse: refuseRedirect, // a redirect is an upstream error, never relayed (redirects.go)
+		ModifyResponse: call.modifyResponse(refuseRedirect), // a redirect is an upstream error, never relayed (redirects.go)
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			h.router.log.LogAttrs(r.Context(), slog.LevelWarn, "llm upstream failed",
 				slog.String("listener", h.lst.Name), slog.String("upstream", u.Name), slog.String("upstream_err", err.Error()))
-			h.llmFail(w, api, llmUpstreamFailed(llmUpstreamFailure(err)))
+			reason, message := llmUpstreamFailure(err)
+			call.failed(reason)
+			h.llmFail(w, api, llmUpstreamFailed(reason, message))
 		},
 	}
 	h.router.log.LogAttrs(req.Context(), slog.LevelInfo, "llm request",
 		slog.String("listener", h.lst.Name), slog.String("api", api.API.Name), slog.String("upstream", u.Name))
-	proxy.ServeHTTP(w, req)
+	proxy.ServeHTTP(w, call.request(req))
+	call.end()
 }
 
 // applyRoute is where a fired route rule sends the request: the route's

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
 	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -44,6 +46,10 @@ type Options struct {
 	listener.Timeouts
 	// CheckInterval is how often each deployment's readiness is checked.
 	CheckInterval time.Duration
+	// SpanExporter receives the spans of a configuration with tracing on
+	// (tracing.go); nil is OTLP/HTTP to its tracing.otlp_endpoint. Only
+	// Start exports: a Router from New alone records no spans.
+	SpanExporter sdktrace.SpanExporter
 	// StrictUpstreams makes the start check's findings about deployments'
 	// listings (a model not listed, a rule the listed features do not
 	// answer) errors that stop a start or refuse a reload, not warnings
@@ -75,6 +81,9 @@ type Router struct {
 	listings *listings
 	handlers map[string]*listenerHandler // by listener name
 	opts     Options
+	// tracing exports the spans of the requests served; nil: tracing is
+	// off, and a client's trace context is only passed on (tracing.go).
+	tracing *tracing
 	// ownClient is whether opts.Client is the Router's own (none was
 	// given): its shutdown then closes the client's idle upstream
 	// connections, which would otherwise outlive it.

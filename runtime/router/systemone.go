@@ -26,6 +26,7 @@ const maxBodyBytes = vocab.LimitBodyBytes
 func (h *listenerHandler) systemOne(w *listener.Served, req *http.Request, api *routerconfig.ListenerAPI) {
 	var took routed
 	_, cr := h.serveSystemOne(w, req, api, listener.Endpoint(req.URL.Path), &took)
+	traceRouted(req.Context(), api, &took)
 	if took.deployment != "" {
 		w.AddAttrs(slog.String("deployment", took.deployment), slog.Int("upstream_calls", took.calls),
 			slog.Bool("pass_through_bytes", took.passThrough))
@@ -53,13 +54,16 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	// The tolerant-server guidance is to accept gzip request bodies; the
 	// calls the Router makes upstream are new requests with no
 	// Content-Encoding.
+	read := h.router.tracing.startRead(req.Context(), api)
 	body, e := listener.ReadBody(w, req, maxBodyBytes)
 	if e != nil {
+		endWith(read, e)
 		status := h.answerError(w, api, nil, e)
 		bodylimit.Linger(w, req) // an early answer: let a client still sending read it
 		return status, nil
 	}
 	x, e := engine.Read(api.Codec, endpoint, body, req.Header)
+	endWith(read, e)
 	if e != nil {
 		return h.answerError(w, api, nil, e), nil
 	}
@@ -69,6 +73,8 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	if e == nil && cr.Endpoint == listener.EndpointDecisions {
 		e = listener.NoValidQuestion(out, cr.QuestionFailures) // as vllm-srun answers it
 	}
+	_, sp := h.router.tracing.start(req.Context(), spanAnswer)
+	defer sp.end()
 	if e != nil {
 		setRetryAfter(w.Header(), e.Status, retryAfter)
 		return h.answerError(w, api, cr, e), cr

@@ -166,7 +166,8 @@ func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *up
 	}()
 	conn.read = 0
 	var ok bool
-	if conn.head, ok = appendRequestHead(conn.head[:0], t, call, requestID); !ok {
+	parent, state := traceHeaders(ctx)
+	if conn.head, ok = appendRequestHead(conn.head[:0], t, call, requestID, parent, state); !ok {
 		return tc.WireReply{Err: errRequestHeader}, false
 	}
 	if err := listener.WriteBuffers(conn.Conn, conn.head, call.Body); err != nil {
@@ -215,10 +216,11 @@ func headFailure(ctx context.Context, err error, read int64) error {
 var errRequestHeader = errors.New("router: a call's header is not a valid HTTP field")
 
 // appendRequestHead is the request line and headers of call: the call's
-// own headers (canonical keys, as the codecs build them), the request id
-// and the body's length; not ok when a header name or value is not a
-// valid field (a CR or LF in one would end the head early).
-func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, requestID string) (_ []byte, ok bool) {
+// own headers (canonical keys, as the codecs build them), the request id,
+// the W3C trace context (traceparent and tracestate, "" for none) and the
+// body's length; not ok when a header name or value is not a valid field
+// (a CR or LF in one would end the head early).
+func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, requestID, traceparent, tracestate string) (_ []byte, ok bool) {
 	b = append(b, call.Method...)
 	b = append(b, ' ')
 	b = append(b, t.requestURI...)
@@ -240,6 +242,20 @@ func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, requestID
 		b = append(b, listener.HeaderXRequestID...)
 		b = append(b, ": "...)
 		b = append(b, requestID...)
+		b = append(b, "\r\n"...)
+	}
+	// Written by the propagator (traceHeaders), or a client's tracestate
+	// it read: checked as a field, as the call's own headers are.
+	for _, h := range [2][2]string{{headerTraceparent, traceparent}, {headerTracestate, tracestate}} {
+		if h[1] == "" {
+			continue
+		}
+		if !validFieldValue(h[1]) {
+			return b, false
+		}
+		b = append(b, h[0]...)
+		b = append(b, ": "...)
+		b = append(b, h[1]...)
 		b = append(b, "\r\n"...)
 	}
 	b = append(b, "Content-Length: "...)

@@ -275,9 +275,11 @@ func validFieldName(name []byte) bool {
 }
 
 // validFieldValue: a header value holds no control character but tab.
-func validFieldValue(v []byte) bool {
-	for _, c := range v {
-		if (c < ' ' && c != '\t') || c == 0x7f {
+// It reads bytes or a string, so a value written from a string is checked
+// without a copy.
+func validFieldValue[T ~string | ~[]byte](v T) bool {
+	for i := range len(v) {
+		if c := v[i]; (c < ' ' && c != '\t') || c == 0x7f {
 			return false
 		}
 	}

@@ -22,6 +22,8 @@ type Config struct {
 	Deployments  []Deployment
 	Pools        []Pool
 	Rules        []Rule
+	// Tracing is where spans are exported; zero: nowhere (tracing.go).
+	Tracing Tracing
 }
 
 // Listener is one address the Router serves clients on.

@@ -45,6 +45,9 @@ func Describe(c *Config) string {
 	for _, p := range c.Pools {
 		line("pool %s [%s]", p.Name, strings.Join(p.Members, ","))
 	}
+	if c.Tracing.On() {
+		line("tracing %s sample_ratio=%s", c.Tracing.OTLPEndpoint, strconv.FormatFloat(c.Tracing.SampleRatio, 'g', -1, 64))
+	}
 	for _, r := range c.Rules {
 		input := slices.Clone(r.Input)
 		for _, m := range r.Media {

@@ -124,7 +124,7 @@ type loader struct {
 	declaredRules []string
 }
 
-var topKeys = []string{"admin_address", "listeners", "upstreams", "deployments", "pools", "rules"} //vocab:not-spec Router config key
+var topKeys = []string{"admin_address", "listeners", "upstreams", "deployments", "pools", "rules", "tracing"} //vocab:not-spec Router config key
 
 func (l *loader) load(root *yaml.Node) {
 	top, ok := l.fields(root, "", topKeys, nil)
@@ -148,4 +148,7 @@ func (l *loader) load(root *yaml.Node) {
 		l.rules(n)
 	}
 	l.checkRuleRefs()
+	if n, ok := top.value("tracing"); ok {
+		l.tracing(n)
+	}
 }
