@@ -71,7 +71,10 @@ type Router struct {
 	// request (listener.Front).
 	front *listener.Front
 	// checks are the deployments' last readiness checks (ready.go).
-	checks   *checks
+	checks *checks
+	// config is what /ready says of the configuration in force and of
+	// the last refused reload (configstate.go).
+	config   *configState
 	listings *listings
 	handlers map[string]*listenerHandler // by listener name
 	opts     Options
@@ -106,9 +109,11 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 		caller.conns = &upstreamConns{maxIdle: upstreamIdleConns(cfg), dial: opts.DialContext}
 	}
 	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: caller,
-		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), opts: opts, ownClient: ownClient,
+		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), config: &configState{}, opts: opts, ownClient: ownClient,
 		front: &listener.Front{Metrics: metrics.Metrics, IDs: listener.NewRequestIDs(), Log: log,
 			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}
+	r.config.applied(cfg, time.Now())
+	metrics.configInForce(cfg.SHA256)
 	return r.withConfig(cfg), nil
 }
 
