@@ -106,7 +106,7 @@ func (run *Running) shutdown(servers []*http.Server) error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(servers))
 	for i, s := range servers {
-		wg.Go(func() { errs[i] = r.opts.Shutdown(s) })
+		wg.Go(func() { errs[i] = r.opts.Shutdown(s, r.front) })
 	}
 	wg.Wait()
 	if r.ownClient { // no call is left to make
