@@ -149,6 +149,7 @@ const EndpointUnknown = "unknown"
 // (Cut) is counted and logged as cut, at ERROR: its client got no answer,
 // whatever the handler wrote.
 func (f *Front) Finish(s *Served, r *http.Request) {
+	defer f.serving.Add(-1) // once the line is logged (Timeouts.Shutdown waits for it)
 	now := time.Now()
 	s.writeDeadline(now)
 	if s.Status == 0 {
@@ -163,7 +164,6 @@ func (f *Front) Finish(s *Served, r *http.Request) {
 	m.inFlight.WithLabelValues(s.Listener).Dec()
 	m.requests.WithLabelValues(s.Listener, s.API, s.Endpoint, StatusLabel(s.Status), s.Code).Inc()
 	m.duration.WithLabelValues(s.Listener, s.API, s.Endpoint).Observe(took.Seconds())
-	f.serving.Add(-1)
 	level := AccessLevel(s.Status)
 	switch {
 	case cut:

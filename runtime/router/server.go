@@ -71,10 +71,7 @@ type Router struct {
 	// request (listener.Front).
 	front *listener.Front
 	// checks are the deployments' last readiness checks (ready.go).
-	checks *checks
-	// config is what /ready says of the configuration in force and of
-	// the last refused reload (configstate.go).
-	config   *configState
+	checks   *checks
 	listings *listings
 	handlers map[string]*listenerHandler // by listener name
 	opts     Options
@@ -82,6 +79,9 @@ type Router struct {
 	// given): its shutdown then closes the client's idle upstream
 	// connections, which would otherwise outlive it.
 	ownClient bool
+	// config is what /ready says of the configuration in force and of
+	// the last refused reload (configstate.go).
+	config *configState
 }
 
 // LoadConfig loads the configuration at path with the built-in API and
