@@ -31,8 +31,9 @@ func newConfigCheck() *cobra.Command {
 		Long: "check loads FILE strictly. It prints every problem, one line each with its line and column;\n" +
 			"a rule its deployment cannot carry or answer is refused on a line naming the rule and the\n" +
 			"deployment. It exits non-zero if there is any. A configuration it accepts is described, one\n" +
-			"fact per line. With --specs DIR it also hashes the specification files under DIR (the\n" +
-			"repository root) against the ones the codecs were built from.",
+			"fact per line; its warnings (a key file any user can read) go to standard error. With\n" +
+			"--specs DIR it also hashes the specification files under DIR (the repository root) against\n" +
+			"the ones the codecs were built from.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			regs := routerconfig.BuiltinRegistries()
@@ -51,6 +52,9 @@ func newConfigCheck() *cobra.Command {
 			}
 			if err != nil {
 				return err
+			}
+			for _, w := range c.Warnings { // they do not refuse the configuration
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w.String())
 			}
 			_, err = fmt.Fprint(cmd.OutOrStdout(), routerconfig.Describe(c))
 			return err

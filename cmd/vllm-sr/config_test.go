@@ -36,6 +36,25 @@ func TestConfigCheckAcceptsTheDocumentedExample(t *testing.T) {
 	}
 }
 
+// config check accepts a configuration whose key file any user can read,
+// with a warning on standard error naming the file, never its key.
+func TestConfigCheckWarnsOfAnOpenKeyFile(t *testing.T) {
+	dir := t.TempDir()
+	keys := dir + "/clients.keys"
+	if err := os.WriteFile(keys, []byte("sk-open-1\n"), 0o644); err != nil || os.Chmod(keys, 0o644) != nil {
+		t.Fatal(err)
+	}
+	config := dir + "/router.yaml"
+	if err := os.WriteFile(config, []byte("listeners:\n  - name: edge\n    address: 127.0.0.1:8080\n    api_keys_file: clients.keys\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, err := runCmd(t, "config", "check", config)
+	want := "warning: " + config + ":4:20: listeners[0].api_keys_file: the key file " + keys + " is open to every user (mode 0644)"
+	if err != nil || !strings.HasPrefix(errOut, want) || !strings.Contains(out, "api_keys_file="+keys) || strings.Contains(out+errOut, "sk-open-1") {
+		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
+	}
+}
+
 // TestConfigCheckSpecs: --specs hashes the specification files under a
 // root, so a root with other bytes fails before the configuration loads.
 func TestConfigCheckSpecs(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -61,17 +62,22 @@ func (t Timeouts) Server(h http.Handler, log *slog.Logger) *http.Server {
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 }
 
-// Shutdown stops s gracefully: no new connections, and the requests in
-// flight get ShutdownTimeout to finish; past it s is closed, and the
-// error says so.
-func (t Timeouts) Shutdown(s *http.Server) error {
+// Shutdown stops s, served through f, gracefully: no new connections,
+// and the requests in flight get ShutdownTimeout to finish. Past it s is
+// closed, which cuts the requests still in flight: f logs each as cut,
+// never with a status its client did not get (Front.Cut), and Shutdown
+// waits up to CutGrace for their handlers to return, so that their lines
+// are logged. The error says the time ran out.
+func (t Timeouts) Shutdown(s *http.Server, f *Front) error {
 	ctx, cancel := context.WithTimeout(context.Background(), t.ShutdownTimeout)
 	defer cancel()
-	if s.Shutdown(ctx) != nil {
-		_ = s.Close()
-		return errors.New("shutdown timed out with requests in flight")
+	if s.Shutdown(ctx) == nil {
+		return nil
 	}
-	return nil
+	f.Cut(time.Now())
+	_ = s.Close()
+	f.waitServed(CutGrace)
+	return errors.New("shutdown timed out with requests in flight")
 }
 
 // Front is what a System One server does around every request it serves,
@@ -87,6 +93,11 @@ type Front struct {
 	// ReadTimeout bounds reading a request body, from when the handler
 	// starts; WriteTimeout bounds each write of the answer. Zero is none.
 	ReadTimeout, WriteTimeout time.Duration
+
+	// serving counts the requests between Begin and Finish; cutAt is when
+	// a shutdown closed their connections (Cut), in Unix nanoseconds, 0
+	// before.
+	serving, cutAt atomic.Int64
 }
 
 // Begin starts serving r on the listener named listenerName: it takes
@@ -94,8 +105,8 @@ type Front struct {
 // in r's header (so a proxied request carries it upstream), puts the
 // returned *Served in r's context, counts the request in flight, clears
 // any write deadline a previous request on the connection left, and
-// starts the body-read deadline of a request that has a body. The caller
-// answers through the *Served and calls Finish.
+// counts the bytes read of a request's body, under its body-read
+// deadline. The caller answers through the *Served and calls Finish.
 func (f *Front) Begin(w http.ResponseWriter, r *http.Request, listenerName string) (*Served, *http.Request) {
 	id := r.Header.Get(HeaderXRequestID)
 	if !WellFormedRequestID(id) {
@@ -118,12 +129,12 @@ func (f *Front) Begin(w http.ResponseWriter, r *http.Request, listenerName strin
 	if f.WriteTimeout > 0 {
 		_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	}
-	if f.ReadTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
-		if http.NewResponseController(w).SetReadDeadline(s.start.Add(f.ReadTimeout)) == nil {
-			s.body = readDeadlineBody{ReadCloser: r.Body, w: w}
-			r.Body = &s.body
-		}
+	if r.Body != nil && r.Body != http.NoBody {
+		s.body = servedBody{ReadCloser: r.Body, w: w}
+		s.body.deadline = f.ReadTimeout > 0 && http.NewResponseController(w).SetReadDeadline(s.start.Add(f.ReadTimeout)) == nil
+		r.Body = &s.body
 	}
+	f.serving.Add(1)
 	f.Metrics.inFlight.WithLabelValues(listenerName).Inc()
 	return s, r
 }
@@ -134,12 +145,19 @@ const EndpointUnknown = "unknown"
 // Finish ends serving s: it bounds the final flush of the answer by the
 // write timeout, counts the request (vsr_requests_total, its duration)
 // and writes its access log line: ERROR for a 5xx, WARN for a 4xx, else
-// INFO (DEBUG for a probe that succeeded).
+// INFO (DEBUG for a probe that succeeded). A request a shutdown cut
+// (Cut) is counted and logged as cut, at ERROR: its client got no answer,
+// whatever the handler wrote.
 func (f *Front) Finish(s *Served, r *http.Request) {
+	defer f.serving.Add(-1) // once the line is logged (Timeouts.Shutdown waits for it)
 	now := time.Now()
 	s.writeDeadline(now)
 	if s.Status == 0 {
 		s.Status = http.StatusOK // a handler that wrote nothing answered 200
+	}
+	cut := f.wasCut(s)
+	if cut {
+		s.Status, s.Code, s.Reason = 0, "", "" // none of them reached the client
 	}
 	took := now.Sub(s.start)
 	m := f.Metrics
@@ -147,18 +165,29 @@ func (f *Front) Finish(s *Served, r *http.Request) {
 	m.requests.WithLabelValues(s.Listener, s.API, s.Endpoint, StatusLabel(s.Status), s.Code).Inc()
 	m.duration.WithLabelValues(s.Listener, s.API, s.Endpoint).Observe(took.Seconds())
 	level := AccessLevel(s.Status)
-	if s.Probe && level == slog.LevelInfo {
+	switch {
+	case cut:
+		level = slog.LevelError
+	case s.Probe && level == slog.LevelInfo:
 		level = slog.LevelDebug
 	}
 	ctx := r.Context()
 	if !f.Log.Enabled(ctx, level) {
 		return
 	}
-	attrs := append(s.accessBuf[:0],
+	// The line's attributes are gathered on the stack: LogAttrs copies
+	// them into its record, so they need no storage of their own.
+	var buf [accessAttrs]slog.Attr
+	attrs := append(buf[:0],
 		slog.String("method", s.method), slog.String("path", s.Endpoint), slog.String("listener", s.Listener), //vocab:not-spec log attribute keys
 		slog.String("api", s.API), slog.String("model", s.Model), //vocab:not-spec log attribute keys
-		slog.Int("status", s.Status), slog.String("code", s.Code), //vocab:not-spec log attribute keys
-		slog.Float64("duration_ms", float64(took.Microseconds())/1000))
+		slog.Int("status", s.Status), slog.String("code", s.Code), slog.String("reason", s.Reason), //vocab:not-spec log attribute keys
+		slog.Float64("duration_ms", float64(took.Microseconds())/1000),
+		slog.String("client_address", r.RemoteAddr), slog.String("user_agent", logUserAgent(r.Header["User-Agent"])), //vocab:not-spec log attribute keys
+		slog.Int64("request_bytes", s.body.n), slog.Int64("response_bytes", s.written)) //vocab:not-spec log attribute keys
+	if cut {
+		attrs = append(attrs, slog.String("cut", cutByShutdown)) //vocab:not-spec log attribute key
+	}
 	if cause := s.Cause(); cause != "" {
 		attrs = append(attrs, slog.String("upstream_cause", cause))
 	}

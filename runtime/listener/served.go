@@ -88,8 +88,10 @@ type Served struct {
 	Model string
 	// Status is the status answered; 0 until WriteHeader.
 	Status int
-	// Code is the answer's error code, "" for none.
-	Code string
+	// Code is the answer's error code, "" for none; Reason its System One
+	// reason, a word of the specification's error_reasons ("" for none,
+	// and for an LLM API's failures, whose shapes have only a code).
+	Code, Reason string
 	// Probe marks a health, readiness or metrics request, logged at DEBUG
 	// when it succeeds.
 	Probe bool
@@ -100,14 +102,19 @@ type Served struct {
 	writeTimeout time.Duration
 	cause        atomic.Pointer[string]
 	attrs        []slog.Attr // added by AddAttrs, in addedBuf while they fit
+	// written counts the answer's body bytes the connection took (Write).
+	written int64
 
 	// Storage a request uses in place of allocations of its own, sized for
-	// the usual request: the body under its read deadline, the attributes
-	// a handler adds, and the access line's attributes (Finish).
-	body      readDeadlineBody
-	addedBuf  [8]slog.Attr
-	accessBuf [16]slog.Attr
+	// the usual request: the body, counted under its read deadline, and
+	// the attributes a handler adds.
+	body     servedBody
+	addedBuf [8]slog.Attr
 }
+
+// accessAttrs is room for an access line's attributes (Finish): its own
+// 13, cut and upstream_cause, and addedBuf's.
+const accessAttrs = 15 + len(Served{}.addedBuf)
 
 // WriteHeader records the final status and sets the request id headers;
 // informational statuses pass through.
@@ -129,7 +136,9 @@ func (s *Served) Write(b []byte) (int, error) {
 		s.WriteHeader(http.StatusOK)
 	}
 	s.writeDeadline(time.Now())
-	return s.ResponseWriter.Write(b)
+	n, err := s.ResponseWriter.Write(b)
+	s.written += int64(n)
+	return n, err
 }
 
 // Unwrap lets http.ResponseController (Flush, deadlines) and the body
@@ -198,10 +207,14 @@ func WriteJSON(w http.ResponseWriter, status int, body []byte) {
 
 // SetCode records the error code w's request is answered with, when w is
 // (or wraps) a *Served.
-func SetCode(w http.ResponseWriter, code string) {
+func SetCode(w http.ResponseWriter, code string) { SetError(w, code, "") }
+
+// SetError records the error code and System One reason w's request is
+// answered with, when w is (or wraps) a *Served.
+func SetError(w http.ResponseWriter, code, reason string) {
 	for w != nil {
 		if s, ok := w.(*Served); ok {
-			s.Code = code
+			s.Code, s.Reason = code, reason
 			return
 		}
 		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
@@ -212,27 +225,34 @@ func SetCode(w http.ResponseWriter, code string) {
 	}
 }
 
-// readDeadlineBody is a request body read under the server's body-read
-// deadline, which it lifts once the whole body has been read: the
-// server's background read that notices a client going away then never
-// times out while the handler works. A body that failed keeps the
-// deadline, so the server's drain of its rest cannot wait on the client,
-// and says it failed (bodylimit.FailedBody): a client that stalled past the
-// deadline is not sending, so the refusal's lingering read must not give
-// it a later deadline.
-type readDeadlineBody struct {
+// servedBody is a request body as the server reads it: its bytes
+// counted (as sent, before any content coding is undone), under the
+// server's body-read deadline when it has one (deadline), which it lifts
+// once the whole body has been read: the server's background read that
+// notices a client going away then never times out while the handler
+// works. A body that failed keeps the deadline, so the server's drain of
+// its rest cannot wait on the client, and says it failed
+// (bodylimit.FailedBody): a client that stalled past the deadline is not
+// sending, so the refusal's lingering read must not give it a later
+// deadline.
+type servedBody struct {
 	io.ReadCloser
-	w      http.ResponseWriter
-	done   bool
-	failed bool
+	w        http.ResponseWriter
+	n        int64
+	deadline bool
+	done     bool
+	failed   bool
 }
 
-func (b *readDeadlineBody) Read(p []byte) (int, error) {
+func (b *servedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
+	b.n += int64(n)
 	switch {
 	case err == io.EOF && !b.done:
 		b.done = true
-		_ = http.NewResponseController(b.w).SetReadDeadline(time.Time{})
+		if b.deadline {
+			_ = http.NewResponseController(b.w).SetReadDeadline(time.Time{})
+		}
 	case err != nil && err != io.EOF:
 		b.failed = true
 	}
@@ -240,7 +260,7 @@ func (b *readDeadlineBody) Read(p []byte) (int, error) {
 }
 
 // ReadFailed reports whether a read of the body failed (bodylimit.FailedBody).
-func (b *readDeadlineBody) ReadFailed() bool { return b.failed }
+func (b *servedBody) ReadFailed() bool { return b.failed }
 
 // MethodWord is the request method when it is a standard one, so a log
 // line or label never carries an arbitrary client token.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
@@ -42,6 +43,7 @@ func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Runnin
 	}
 	run := &Running{addrs: map[string]net.Addr{}, checkNow: make(chan struct{}, 1), done: make(chan struct{})}
 	run.current.Store(r)
+	logWarnings(r.log, cfg) // configstate.go
 	var servers []*http.Server
 	var lns []net.Listener
 	if err := r.checkUpstreamsAtStart(ctx); err != nil { // upstreamcheck.go
@@ -110,7 +112,7 @@ func (run *Running) shutdown(servers []*http.Server) error {
 	var wg sync.WaitGroup
 	errs := make([]error, len(servers))
 	for i, s := range servers {
-		wg.Go(func() { errs[i] = r.opts.Shutdown(s) })
+		wg.Go(func() { errs[i] = r.opts.Shutdown(s, r.front) })
 	}
 	wg.Wait()
 	if r.ownClient { // no call is left to make
@@ -131,7 +133,9 @@ func (run *Running) shutdown(servers []*http.Server) error {
 // requests in flight finish with the configuration they started with,
 // the next ones get the new one, and no connection is dropped. An invalid
 // configuration is refused with every problem logged, one per line, and
-// the one in force is kept. It is what `vllm-sr serve` calls on SIGHUP.
+// the one in force is kept. Either way the reload is counted by result
+// and shown in GET /ready, a refused one's problems until one is applied
+// (configstate.go). It is what `vllm-sr serve` calls on SIGHUP.
 func (run *Running) Reload(path string) error {
 	run.reloadMu.Lock()
 	defer run.reloadMu.Unlock()
@@ -151,10 +155,16 @@ func (run *Running) Reload(path string) error {
 			cur.log.Error("configuration problem", slog.String("problem", problem))
 		}
 		cur.log.Error("reload refused: the configuration in force is kept", slog.String("config", path))
+		cur.config.refused(err, time.Now())
+		cur.metrics.reloaded(reloadRefused)
 		return err
 	}
 	run.current.Store(cur.withConfig(cfg))
-	cur.log.Info("configuration reloaded", slog.String("config", path))
+	cur.config.applied(cfg, time.Now())
+	cur.metrics.configInForce(cfg.SHA256)
+	cur.metrics.reloaded(reloadApplied)
+	cur.log.Info("configuration reloaded", slog.String("config", path), slog.String("sha256", cfg.SHA256)) //vocab:not-spec log attribute key
+	logWarnings(cur.log, cfg)
 	select {
 	case run.checkNow <- struct{}{}:
 	default:

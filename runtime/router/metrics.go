@@ -20,6 +20,14 @@ const (
 	MetricUpstreamCallsInFlight = "vsr_upstream_calls_in_flight"
 	MetricTargetDiagnostics     = "vsr_systemone_target_diagnostics_total"
 	MetricRuleOutcomes          = "vsr_rule_outcomes_total"
+	MetricConfigReloads         = "vsr_config_reloads_total"
+	MetricConfigInfo            = "vsr_config_info"
+)
+
+// The results of a reload, vsr_config_reloads_total's result label.
+const (
+	reloadApplied = "applied"
+	reloadRefused = "refused"
 )
 
 // outcomeNoReply is the outcome of an upstream call that got no HTTP
@@ -38,6 +46,11 @@ type Metrics struct {
 	callsNow    *prometheus.GaugeVec
 	targetDiags *prometheus.CounterVec
 	rules       *prometheus.CounterVec
+	reloads     *prometheus.CounterVec
+	configInfo  *prometheus.GaugeVec
+	// configSHA is the SHA-256 vsr_config_info is labelled with.
+	configMu  sync.Mutex
+	configSHA string
 	// upstreams holds each API's upstream's call series (upstreamKey →
 	// *upstreamSeries).
 	upstreams sync.Map
@@ -61,10 +74,34 @@ func newMetrics() *Metrics {
 		rules: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricRuleOutcomes,
 			Help: "Rule evaluations on served traffic and by decide, by rule and outcome."},
 			[]string{"rule", "outcome"}), //vocab:not-spec metric labels
+		reloads: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricConfigReloads,
+			Help: "Configuration reloads (SIGHUP), by result: applied, or refused (the configuration in force kept)."},
+			[]string{"result"}), //vocab:not-spec metric labels
+		configInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: MetricConfigInfo,
+			Help: "1, labelled with the SHA-256 of the configuration file in force."},
+			[]string{"sha256"}), //vocab:not-spec metric labels
 	}
-	m.Registry().MustRegister(m.calls, m.callTime, m.callsNow, m.targetDiags, m.rules)
+	m.reloads.WithLabelValues(reloadApplied)
+	m.reloads.WithLabelValues(reloadRefused)
+	m.Registry().MustRegister(m.calls, m.callTime, m.callsNow, m.targetDiags, m.rules, m.reloads, m.configInfo)
 	return m
 }
+
+// configInForce makes the configuration of SHA-256 sha vsr_config_info's
+// one series: it is set before the previous one is deleted, so a scrape
+// never finds none.
+func (m *Metrics) configInForce(sha string) {
+	m.configMu.Lock()
+	defer m.configMu.Unlock()
+	m.configInfo.WithLabelValues(sha).Set(1)
+	if m.configSHA != "" && m.configSHA != sha {
+		m.configInfo.DeleteLabelValues(m.configSHA)
+	}
+	m.configSHA = sha
+}
+
+// reloaded counts a reload with its result (reloadApplied, reloadRefused).
+func (m *Metrics) reloaded(result string) { m.reloads.WithLabelValues(result).Inc() }
 
 // RuleOutcome counts one evaluation of the rule named rule with its
 // outcome (a fixed word, such as matched, not_matched or unknown).

@@ -154,7 +154,7 @@ func (r *Router) readiness() (bool, []byte) {
 	byName, _ := jsonvalue.Object(deployments...)
 	body, _ := jsonvalue.Object(
 		jsonvalue.Member{Name: vocab.HealthStatus, Value: jsonvalue.String(status)},
-		jsonvalue.Member{Name: "configuration", Value: jsonvalue.String("loaded")},
+		jsonvalue.Member{Name: "configuration", Value: r.config.member()}, // configstate.go
 		jsonvalue.Member{Name: "deployments", Value: byName})
 	return ready, jsonvalue.Compact(body)
 }

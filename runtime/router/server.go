@@ -88,6 +88,9 @@ type Router struct {
 	// given): its shutdown then closes the client's idle upstream
 	// connections, which would otherwise outlive it.
 	ownClient bool
+	// config is what /ready says of the configuration in force and of
+	// the last refused reload (configstate.go).
+	config *configState
 }
 
 // LoadConfig loads the configuration at path with the built-in API and
@@ -115,9 +118,11 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 		caller.conns = &upstreamConns{maxIdle: upstreamIdleConns(cfg), dial: opts.DialContext}
 	}
 	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: caller,
-		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), opts: opts, ownClient: ownClient,
+		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), config: &configState{}, opts: opts, ownClient: ownClient,
 		front: &listener.Front{Metrics: metrics.Metrics, IDs: listener.NewRequestIDs(), Log: log,
 			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}
+	r.config.applied(cfg, time.Now())
+	metrics.configInForce(cfg.SHA256)
 	return r.withConfig(cfg), nil
 }
 

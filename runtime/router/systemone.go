@@ -90,7 +90,7 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 // answerError writes e in the client's schema and returns the status.
 func (h *listenerHandler) answerError(w http.ResponseWriter, api *routerconfig.ListenerAPI, cr *listener.ClientRequest, e *ir.ErrorBody) int {
 	status, body := api.Codec.AnswerError(cr, e)
-	listener.SetCode(w, string(e.Code))
+	listener.SetError(w, string(e.Code), e.Reason)
 	listener.WriteJSON(w, status, body)
 	return status
 }

@@ -24,6 +24,14 @@ type Config struct {
 	Rules        []Rule
 	// Tracing is where spans are exported; zero: nowhere (tracing.go).
 	Tracing Tracing
+	// SHA256 is the hex SHA-256 of the configuration's bytes as loaded
+	// (the file's, for LoadFile): which configuration is in force. Key
+	// files are not in it.
+	SHA256 string
+	// Warnings are what the configuration should change but may keep
+	// (a key file any user can read), in file order; they do not refuse
+	// the load.
+	Warnings []Problem
 }
 
 // Listener is one address the Router serves clients on.
@@ -39,11 +47,12 @@ type Listener struct {
 	// Rules name the rules run on every LLM request the listener serves,
 	// in order, before its API's own (ListenerAPI.Rules).
 	Rules []string
-	// APIKeysEnv names the environment variable APIKeys were read from at
-	// load. With keys, every request but /health, /ready and /metrics must
-	// present one as Authorization: Bearer; nil: no key is needed.
-	APIKeysEnv string
-	APIKeys    []Secret
+	// APIKeysEnv names the environment variable, or APIKeysFile the key
+	// file, APIKeys were read from at load (one of the two). With keys,
+	// every request but /health, /ready and /metrics must present one as
+	// Authorization: Bearer; nil: no key is needed.
+	APIKeysEnv, APIKeysFile string
+	APIKeys                 []Secret
 }
 
 // RulesFor is the rules run on a request of api, in order: the
@@ -113,10 +122,11 @@ type Upstream struct {
 	Schema table.SchemaID
 	// Models are the client model names it serves.
 	Models []string
-	// APIKeyEnv names the environment variable APIKey was read from at
-	// load; the key goes upstream as Authorization: Bearer. Empty: none.
-	APIKeyEnv string
-	APIKey    Secret
+	// APIKeyEnv names the environment variable, or APIKeyFile the key
+	// file, APIKey was read from at load (one of the two); the key goes
+	// upstream as Authorization: Bearer. Empty: none.
+	APIKeyEnv, APIKeyFile string
+	APIKey                Secret
 }
 
 // Deployment is one System One model endpoint the Router calls.
@@ -143,11 +153,12 @@ type Deployment struct {
 	// and medium: the card's, else the declared ones, else everything the
 	// schema carries.
 	Capabilities target.CapabilitySet
-	// APIKeyEnv names the environment variable APIKey was read from at
-	// load; the key goes upstream as Authorization: Bearer on every call
-	// and listing fetch. Empty: none.
-	APIKeyEnv string
-	APIKey    Secret
+	// APIKeyEnv names the environment variable, or APIKeyFile the key
+	// file, APIKey was read from at load (one of the two); the key goes
+	// upstream as Authorization: Bearer on every call and listing fetch.
+	// Empty: none.
+	APIKeyEnv, APIKeyFile string
+	APIKey                Secret
 }
 
 // Target returns the deployment as a codec's plan target, made for every

@@ -25,7 +25,7 @@ var declarable = func() []tc.Capability {
 	return out
 }()
 
-var upstreamKeys = []string{"api_format", "endpoint", "schema", "models", "api_key_env"} //vocab:not-spec Router config key
+var upstreamKeys = []string{"api_format", "endpoint", "schema", "models", keyAPIKeyEnv, keyAPIKeyFile} //vocab:not-spec Router config key
 
 func (l *loader) upstreams(n *yaml.Node) {
 	required := []string{"api_format", "endpoint", "models"} //vocab:not-spec Router config key
@@ -51,7 +51,7 @@ func (l *loader) upstreams(n *yaml.Node) {
 			l.llmEndpointPath(s, urlPath)
 		}
 		u.Models, _, _ = l.strList(s.m["models"].Value, s.at("models")) //vocab:not-spec Router config key
-		u.APIKeyEnv, u.APIKey = l.apiKeyEnv(s, "api_key_env")
+		u.APIKeyEnv, u.APIKeyFile, u.APIKey = l.apiKey(s)
 		l.cfg.Upstreams = append(l.cfg.Upstreams, u)
 	})
 	slices.SortFunc(l.cfg.Upstreams, func(a, b Upstream) int { return strings.Compare(a.Name, b.Name) })
@@ -86,7 +86,7 @@ func endpoint(s section) (string, string) {
 	return url, strings.TrimSuffix(u.Path, "/")
 }
 
-var deploymentKeys = []string{"provider", "endpoint", "model", "schema", "deviations", "max_concurrency", "capabilities", "api_key_env"} //vocab:not-spec Router config key
+var deploymentKeys = []string{"provider", "endpoint", "model", "schema", "deviations", "max_concurrency", "capabilities", keyAPIKeyEnv, keyAPIKeyFile} //vocab:not-spec Router config key
 
 func (l *loader) deployments(n *yaml.Node) {
 	required := []string{"provider", "endpoint", "model"} //vocab:not-spec Router config key
@@ -115,7 +115,7 @@ func (l *loader) deployment(name string, s section) Deployment {
 	if schemaOK && d.Endpoint != "" && !strings.HasSuffix(urlPath, api.Paths[0]) {
 		s.fail("endpoint", "must end in %[1]s, the %[2]s endpoint (for example http://host:port%[1]s)", api.Paths[0], d.Schema)
 	}
-	d.APIKeyEnv, d.APIKey = l.apiKeyEnv(s, "api_key_env")
+	d.APIKeyEnv, d.APIKeyFile, d.APIKey = l.apiKey(s)
 	if n, has := s.value("deviations"); has {
 		ids, at, good := l.strList(n, s.at("deviations"))
 		if good && schemaOK {

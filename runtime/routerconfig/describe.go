@@ -22,13 +22,13 @@ func Describe(c *Config) string {
 		if l.Listed {
 			how = "listed APIs"
 		}
-		line("listener %s %s (%s)%s%s", l.Name, l.Address, how, keyed("api_keys_env", l.APIKeysEnv), ruleList(l.Rules))
+		line("listener %s %s (%s)%s%s%s", l.Name, l.Address, how, keyed(keyAPIKeysEnv, l.APIKeysEnv), keyed(keyAPIKeysFile, l.APIKeysFile), ruleList(l.Rules))
 		for _, a := range l.APIs {
 			line("  %s %s models=%s%s%s", a.API.Name, a.Schema, models(a.Models), settings(a.Settings), ruleList(a.Rules))
 		}
 	}
 	for _, u := range c.Upstreams {
-		line("upstream %s %s %s %s models=%s%s", u.Name, u.API, u.Schema, u.Endpoint, models(u.Models), keyed("api_key_env", u.APIKeyEnv))
+		line("upstream %s %s %s %s models=%s%s%s", u.Name, u.API, u.Schema, u.Endpoint, models(u.Models), keyed(keyAPIKeyEnv, u.APIKeyEnv), keyed(keyAPIKeyFile, u.APIKeyFile))
 	}
 	for _, d := range c.Deployments {
 		card := "declared"
@@ -38,9 +38,9 @@ func Describe(c *Config) string {
 		case d.Declared == nil:
 			card = "schema"
 		}
-		line("deployment %s %s %s model=%s max_concurrency=%d deviations=[%s] capabilities(%s)=[%s]%s",
+		line("deployment %s %s %s model=%s max_concurrency=%d deviations=[%s] capabilities(%s)=[%s]%s%s",
 			d.Name, d.Schema, d.Endpoint, strconv.Quote(d.Model), d.MaxConcurrency,
-			strings.Join(d.DeviationIDs, ","), card, strings.Join(capNames(d.Capabilities), ","), keyed("api_key_env", d.APIKeyEnv))
+			strings.Join(d.DeviationIDs, ","), card, strings.Join(capNames(d.Capabilities), ","), keyed(keyAPIKeyEnv, d.APIKeyEnv), keyed(keyAPIKeyFile, d.APIKeyFile))
 	}
 	for _, p := range c.Pools {
 		line("pool %s [%s]", p.Name, strings.Join(p.Members, ","))
@@ -66,13 +66,13 @@ func Describe(c *Config) string {
 	return b.String()
 }
 
-// keyed is " key=NAME" for an environment variable's name (never its
-// value), "" for none.
-func keyed(key, env string) string {
-	if env == "" {
+// keyed is " key=NAME" for an environment variable's name or a key
+// file's path (never a key), "" for none.
+func keyed(key, name string) string {
+	if name == "" {
 		return ""
 	}
-	return " " + key + "=" + env
+	return " " + key + "=" + name
 }
 
 func ruleList(names []string) string {

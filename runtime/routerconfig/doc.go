@@ -16,9 +16,11 @@
 // must be able to match, and a route rule must route to an upstream of
 // each API it runs on.
 //
-// Credentials are read from the environment at load into Secret values,
-// which print as "[redacted]" everywhere: no key reaches a log line, an
-// error or Describe.
+// Credentials are read at load, from the environment or from key files
+// (read again at every load, so a reload rotates them), into Secret
+// values, which print as "[redacted]" everywhere: no key reaches a log
+// line, an error or Describe. A key file's problems name the file and
+// the line, never a key.
 //
 // API, schema and deviation names resolve through the registries
 // (registry.APIs, registry.Schemas) the caller passes in, so a new API or

@@ -12,7 +12,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-var listenerKeys = []string{"name", "address", "apis", "rules", "api_keys_env"} //vocab:not-spec Router config key
+var listenerKeys = []string{"name", "address", "apis", "rules", keyAPIKeysEnv, keyAPIKeysFile} //vocab:not-spec Router config key
 
 // removedListenerKeys are the listener-level fields apis replaced.
 var removedListenerKeys = map[string]string{
@@ -57,7 +57,7 @@ func (l *loader) listeners(n *yaml.Node) {
 			lst.Listed = true
 			lst.APIs = l.listenerAPIs(n, s.at("apis"), at)
 		}
-		lst.APIKeysEnv, lst.APIKeys = l.apiKeysEnv(s, "api_keys_env")
+		lst.APIKeysEnv, lst.APIKeysFile, lst.APIKeys = l.apiKeys(s)
 		if n, has := s.value("rules"); has { //vocab:not-spec Router config key
 			lst.Rules = l.ruleNames(n, s.at("rules"), ruleRef{listener: at}) //vocab:not-spec Router config key
 		}

@@ -2,6 +2,8 @@ package routerconfig
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"regexp"
 	"slices"
@@ -93,6 +95,10 @@ func Load(file string, data []byte, regs Registries) (*Config, error) {
 		slices.SortStableFunc(r.problems, func(a, b Problem) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
 		return nil, &LoadError{Problems: r.problems}
 	}
+	slices.SortStableFunc(r.warnings, func(a, b Problem) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
+	c.Warnings = r.warnings
+	sum := sha256.Sum256(data)
+	c.SHA256 = hex.EncodeToString(sum[:])
 	return c, nil
 }
 

@@ -15,6 +15,9 @@ import (
 type reader struct {
 	file     string
 	problems []Problem
+	// warnings are what the configuration should change but may keep:
+	// they do not refuse the load.
+	warnings []Problem
 }
 
 // fail records a problem at node n (nil: no position).
@@ -145,6 +148,13 @@ func (s section) at(key string) string { return join(s.path, key) }
 // fail records a problem at key's value, which is present.
 func (s section) fail(key, format string, args ...any) {
 	s.r.fail(s.m[key].Value, join(s.path, key), format, args...)
+}
+
+// warn records a warning at key's value, which is present.
+func (s section) warn(key, format string, args ...any) {
+	n := s.m[key].Value
+	s.r.warnings = append(s.r.warnings, Problem{File: s.r.file, Line: n.Line, Column: n.Column,
+		Path: join(s.path, key), Message: fmt.Sprintf(format, args...)})
 }
 
 // str reads key as a non-empty string; false when absent or not one.

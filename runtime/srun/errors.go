@@ -35,7 +35,7 @@ func unknownPath() *ir.ErrorBody {
 // writeError answers with an error body in the client's schema. req is
 // nil when the request was not read.
 func (s *Server) writeError(w http.ResponseWriter, req *listener.ClientRequest, e *ir.ErrorBody) {
-	listener.SetCode(w, string(e.Code))
+	listener.SetError(w, string(e.Code), e.Reason)
 	listener.WriteJSON(w, e.Status, s.errorBody(w.Header(), req, e))
 }
 

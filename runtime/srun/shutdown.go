@@ -77,7 +77,7 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 // shutdown that ran out of time.
 func (s *Server) shutdown(hs *http.Server, cause error) error {
 	s.log.Info("shutting down", slog.Int("in_flight", s.admission.inFlight()))
-	if e := errors.Join(cause, s.cfg.Shutdown(hs)); e != nil {
+	if e := errors.Join(cause, s.cfg.Shutdown(hs, s.front)); e != nil {
 		s.log.Error("stopped", slog.String("error", e.Error())) //vocab:not-spec slog attribute key
 		return e
 	}
