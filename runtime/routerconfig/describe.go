@@ -38,9 +38,10 @@ func Describe(c *Config) string {
 		case d.Declared == nil:
 			card = "schema"
 		}
-		line("deployment %s %s %s model=%s max_concurrency=%d deviations=[%s] capabilities(%s)=[%s]%s",
+		line("deployment %s %s %s model=%s max_concurrency=%d deviations=[%s] capabilities(%s)=[%s]%s%s",
 			d.Name, d.Schema, d.Endpoint, strconv.Quote(d.Model), d.MaxConcurrency,
-			strings.Join(d.DeviationIDs, ","), card, strings.Join(capNames(d.Capabilities), ","), keyed("api_key_env", d.APIKeyEnv))
+			strings.Join(d.DeviationIDs, ","), card, strings.Join(capNames(d.Capabilities), ","), keyed("api_key_env", d.APIKeyEnv),
+			fleetText(d.Fleet))
 	}
 	for _, p := range c.Pools {
 		line("pool %s [%s]", p.Name, strings.Join(p.Members, ","))
