@@ -42,6 +42,9 @@ func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Runnin
 	}
 	run := &Running{addrs: map[string]net.Addr{}, checkNow: make(chan struct{}, 1), done: make(chan struct{})}
 	run.current.Store(r)
+	published := func(*callHealth) { run.current.Load().publishReady() } // a circuit's change shows at once (circuit.go)
+	r.fleet.changed.Store(&published)
+	r.publishReady() // vsr_ready and the gauges before the first round (ready.go)
 	var servers []*http.Server
 	var lns []net.Listener
 	if err := r.checkUpstreamsAtStart(ctx); err != nil { // upstreamcheck.go
@@ -143,7 +146,9 @@ func (run *Running) Reload(path string) error {
 		cur.log.Error("reload refused: the configuration in force is kept", slog.String("config", path))
 		return err
 	}
-	run.current.Store(cur.withConfig(cfg))
+	next := cur.withConfig(cfg)
+	run.current.Store(next)
+	next.publishReady()
 	cur.log.Info("configuration reloaded", slog.String("config", path))
 	select {
 	case run.checkNow <- struct{}{}:

@@ -38,6 +38,9 @@ type Metrics struct {
 	callsNow    *prometheus.GaugeVec
 	targetDiags *prometheus.CounterVec
 	rules       *prometheus.CounterVec
+	// fleet are the deployments' health, retries and failovers
+	// (fleetmetrics.go).
+	fleet *fleetMetrics
 	// upstreams holds each API's upstream's call series (upstreamKey →
 	// *upstreamSeries).
 	upstreams sync.Map
@@ -49,7 +52,7 @@ func newMetrics() *Metrics {
 		Metrics: listener.NewMetrics("vllm-sr"),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricUpstreamCalls,
 			Help: "Calls to upstreams (System One deployments, LLM upstreams), by API, upstream and outcome: the HTTP status, or no_reply."},
-			append(upstream, "outcome")),
+			append(upstream, "outcome")), //vocab:not-spec metric label
 		callTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: MetricUpstreamCallDuration,
 			Help: "Time from sending an upstream call to the end of its reply's headers (System One: of its body), by API and upstream.", Buckets: listener.DurationBuckets},
 			upstream),
@@ -63,6 +66,7 @@ func newMetrics() *Metrics {
 			[]string{"rule", "outcome"}), //vocab:not-spec metric labels
 	}
 	m.Registry().MustRegister(m.calls, m.callTime, m.callsNow, m.targetDiags, m.rules)
+	m.fleet = newFleetMetrics(m.Registry())
 	return m
 }
 
