@@ -303,7 +303,7 @@ func TestTimeoutMs(t *testing.T) {
 // refused; a probe that answers closes it, and /ready is 200 again.
 func TestCircuitBreaker(t *testing.T) {
 	flaky := newSwitchUpstream(t, "503")
-	path := fleetConfig(t, fleetDeployment("flaky", flaky.endpoint(), "    required: true\n    circuit: {failures: 3, cool_down_ms: 500}\n"), "")
+	path := fleetConfig(t, fleetDeployment("flaky", flaky.endpoint(), "    required: true\n    circuit: {failures: 3, cool_down_ms: 1500}\n"), "")
 	cfg, err := router.LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
@@ -318,7 +318,8 @@ func TestCircuitBreaker(t *testing.T) {
 		}
 	}
 	a := ask(t, base+"/v1/systemone", fleetRequest("flaky"))
-	if a.status != 503 || a.reason != "circuit_open" || a.retryAfter != "1" || !strings.Contains(a.body, `deployment \"flaky\"`) || flaky.calls.Load() != 3 {
+	if a.status != 503 || a.reason != "circuit_open" || a.retryAfter != "2" && a.retryAfter != "1" || // the cool-down left, rounded up
+		!strings.Contains(a.body, `deployment \"flaky\"`) || flaky.calls.Load() != 3 {
 		t.Errorf("open: %d Retry-After %q after %d calls %s", a.status, a.retryAfter, flaky.calls.Load(), a.body)
 	}
 	status, out := get(t, base+"/ready")
@@ -334,7 +335,7 @@ func TestCircuitBreaker(t *testing.T) {
 		t.Errorf("vsr_ready %v, want 0", v)
 	}
 
-	time.Sleep(600 * time.Millisecond) // half-open: one probe, which fails
+	time.Sleep(1600 * time.Millisecond) // half-open: one probe, which fails
 	if a := ask(t, base+"/v1/systemone", fleetRequest("flaky")); a.status != 503 || a.reason != "upstream_unavailable" || flaky.calls.Load() != 4 {
 		t.Errorf("failed probe: %d after %d calls %s", a.status, flaky.calls.Load(), a.body)
 	}
@@ -343,7 +344,7 @@ func TestCircuitBreaker(t *testing.T) {
 	}
 
 	flaky.set("slow-ms:800")
-	time.Sleep(600 * time.Millisecond)
+	time.Sleep(1600 * time.Millisecond)
 	probe := make(chan answered, 1)
 	go func() { probe <- ask(t, base+"/v1/systemone", fleetRequest("flaky")) }()
 	for flaky.calls.Load() != 5 { // the probe is out
@@ -407,5 +408,31 @@ func TestPoolBatchFailover(t *testing.T) {
 	}
 	if split.calls.Load() != 4 || whole.calls.Load() != 2 {
 		t.Errorf("split %d calls, whole %d, want 4 and 2: a plan that got an answer is not failed over", split.calls.Load(), whole.calls.Load())
+	}
+}
+
+// TestRetriesNeverPastDeadline: a retry waits for the reply's Retry-After
+// when it is longer than the backoff, and is not made when that wait
+// would end past the caller's deadline: the client gets the failure at
+// once, not after the deadline.
+func TestRetriesNeverPastDeadline(t *testing.T) {
+	busy := newSwitchUpstream(t, "503-after-ms:50")
+	path := fleetConfig(t, fleetDeployment("busy", busy.endpoint(), "    retries: 3\n    circuit: {failures: 0}\n"), "")
+	base := startRouter(t, path).URL("edge")
+	withDeadline := func(ms string) string {
+		return strings.Replace(fleetRequest("busy"), `"questions"`, `"options":{"deadline_ms":`+ms+`},"questions"`, 1)
+	}
+
+	if a := ask(t, base+"/v1/systemone", withDeadline("5000")); a.status != 503 || a.reason != "upstream_unavailable" || busy.calls.Load() != 4 {
+		t.Errorf("short delays: %d after %d calls, want 503 after 4 (1 and 3 retries) %s", a.status, busy.calls.Load(), a.body)
+	}
+	busy.set("503-after-ms:2000")
+	start := time.Now()
+	a := ask(t, base+"/v1/systemone", withDeadline("1000"))
+	if took := time.Since(start); a.status != 503 || a.reason != "upstream_unavailable" || busy.calls.Load() != 5 || took > 900*time.Millisecond {
+		t.Errorf("a delay past the deadline: %d after %d calls in %s, want 503 after 5, at once %s", a.status, busy.calls.Load(), took, a.body)
+	}
+	if a.retryAfter != "2" {
+		t.Errorf("Retry-After %q, want the upstream's 2", a.retryAfter)
 	}
 }

@@ -106,6 +106,8 @@ func judge(ctx context.Context, reply *tc.WireReply) outcome {
 		return judgeStatus(reply.Status)
 	case errors.Is(err, tc.ErrReplyCut), errors.Is(err, tc.ErrReplyTooLarge), errors.Is(err, tc.ErrReplyMalformed):
 		return outcomeNeutral // a reply began: the upstream is up, and broken
+	case errors.Is(err, errRequestHeader):
+		return outcomeNeutral // the call could not be written: the Router's, not the upstream's
 	}
 	return outcomeFailed // refused, reset before a reply, or past the call's own bound
 }
