@@ -139,7 +139,9 @@ func TestRuntimeContract(t *testing.T) {
 		t.Errorf("the rule on old-runtime: %+v %v", results, err)
 	}
 
-	ready := waitReadyBody(t, base, func(r readyBody) bool { return r.Deployments["standard"].Status == "up" })
+	ready := waitReadyBody(t, base, func(r readyBody) bool { // both checked: each is written as its own check ends
+		return r.Deployments["standard"].Status == "up" && r.Deployments["old-runtime"].Status != "unchecked"
+	})
 	old := ready.Deployments["old-runtime"]
 	// old-runtime is not required: the Router stays ready (TestReadiness).
 	if ready.Status != "ready" || old.Status != "down" || old.Outcome != "runtime_contract_mismatch" || old.APIVersion != "4.0.0" {
