@@ -34,6 +34,8 @@ var LevelOrder = []table.Level{
 	table.LevelBatchResponse,
 	table.LevelSpanItem,
 	table.LevelSetResult,
+	table.LevelRouting,
+	table.LevelRoutingTry,
 	table.LevelUsage,
 	table.LevelError,
 	table.LevelErrorDetail,

@@ -99,6 +99,17 @@ var Fields = []table.Field{
 	{Name: "probability", Level: "span_item", DefinedBy: "vllm-sr/5.0", Type: "number", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "selected", Level: "set_result", DefinedBy: "vllm-sr/5.0", Type: "array of string", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "probabilities", Level: "set_result", DefinedBy: "vllm-sr/5.0", Type: "object of number", Required: true, Since: "5.0", Families: []table.Family{"vela2", "vela3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "recipe", Level: "routing", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "decision", Level: "routing", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "algorithm", Level: "routing", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "stage", Level: "routing", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "deployment", Level: "routing", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "model", Level: "routing", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "calls", Level: "routing", DefinedBy: "vllm-sr/5.0", Type: "integer", Required: true, Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "tries", Level: "routing", DefinedBy: "vllm-sr/5.0", Type: "array of object", Required: true, Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "deployment", Level: "routing_try", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "outcome", Level: "routing_try", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "calls", Level: "routing_try", DefinedBy: "vllm-sr/5.0", Type: "integer", Required: true, Since: "5.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "code", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "question", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "state", Level: "error", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
@@ -432,34 +443,62 @@ func FieldOf(definedBy table.SchemaID, level table.Level, name string) (table.Fi
 			case "probabilities":
 				return Fields[88], true
 			}
+		case "routing":
+			switch name {
+			case "recipe":
+				return Fields[89], true
+			case "decision":
+				return Fields[90], true
+			case "algorithm":
+				return Fields[91], true
+			case "stage":
+				return Fields[92], true
+			case "deployment":
+				return Fields[93], true
+			case "model":
+				return Fields[94], true
+			case "calls":
+				return Fields[95], true
+			case "tries":
+				return Fields[96], true
+			}
+		case "routing_try":
+			switch name {
+			case "deployment":
+				return Fields[97], true
+			case "outcome":
+				return Fields[98], true
+			case "calls":
+				return Fields[99], true
+			}
 		case "error":
 			switch name {
 			case "code":
-				return Fields[89], true
+				return Fields[100], true
 			case "question":
-				return Fields[90], true
+				return Fields[101], true
 			case "state":
-				return Fields[91], true
+				return Fields[102], true
 			case "reason":
-				return Fields[92], true
+				return Fields[103], true
 			case "limit":
-				return Fields[93], true
+				return Fields[104], true
 			}
 		case "listing_entry":
 			switch name {
 			case "version":
-				return Fields[94], true
+				return Fields[105], true
 			case "features":
-				return Fields[95], true
+				return Fields[106], true
 			case "card":
-				return Fields[96], true
+				return Fields[107], true
 			}
 		case "health":
 			switch name {
 			case "status":
-				return Fields[97], true
+				return Fields[108], true
 			case "version":
-				return Fields[98], true
+				return Fields[109], true
 			}
 		}
 	case "vllm-sr/4.0":
@@ -467,159 +506,159 @@ func FieldOf(definedBy table.SchemaID, level table.Level, name string) (table.Fi
 		case "request":
 			switch name {
 			case "model":
-				return Fields[99], true
+				return Fields[110], true
 			case "state":
-				return Fields[100], true
+				return Fields[111], true
 			case "questions":
-				return Fields[101], true
+				return Fields[112], true
 			case "images":
-				return Fields[102], true
+				return Fields[113], true
 			case "videos":
-				return Fields[103], true
+				return Fields[114], true
 			case "states":
-				return Fields[104], true
+				return Fields[115], true
 			case "options":
-				return Fields[105], true
+				return Fields[116], true
 			}
 		case "bundle":
 			switch name {
 			case "model":
-				return Fields[106], true
+				return Fields[117], true
 			case "requests":
-				return Fields[107], true
+				return Fields[118], true
 			}
 		case "options":
 			switch name {
 			case "long_context":
-				return Fields[108], true
+				return Fields[119], true
 			}
 		case "question":
 			switch name {
 			case "type":
-				return Fields[109], true
+				return Fields[120], true
 			case "instructions":
-				return Fields[110], true
+				return Fields[121], true
 			case "preset":
-				return Fields[111], true
+				return Fields[122], true
 			case "choices":
-				return Fields[112], true
+				return Fields[123], true
 			case "levels":
-				return Fields[113], true
+				return Fields[124], true
 			case "labels":
-				return Fields[114], true
+				return Fields[125], true
 			}
 		case "asset":
 			switch name {
 			case "format":
-				return Fields[115], true
+				return Fields[126], true
 			case "data_base64":
-				return Fields[116], true
+				return Fields[127], true
 			}
 		case "answer":
 			switch name {
 			case "type":
-				return Fields[117], true
+				return Fields[128], true
 			case "noul":
-				return Fields[118], true
+				return Fields[129], true
 			case "choice":
-				return Fields[119], true
+				return Fields[130], true
 			case "score":
-				return Fields[120], true
+				return Fields[131], true
 			case "confidence":
-				return Fields[121], true
+				return Fields[132], true
 			case "probabilities":
-				return Fields[122], true
+				return Fields[133], true
 			case "legend":
-				return Fields[123], true
+				return Fields[134], true
 			case "box":
-				return Fields[124], true
+				return Fields[135], true
 			case "error":
-				return Fields[125], true
+				return Fields[136], true
 			case "reason":
-				return Fields[126], true
+				return Fields[137], true
 			case "message":
-				return Fields[127], true
+				return Fields[138], true
 			}
 		case "box_region":
 			switch name {
 			case "top":
-				return Fields[128], true
+				return Fields[139], true
 			case "bottom":
-				return Fields[129], true
+				return Fields[140], true
 			case "left":
-				return Fields[130], true
+				return Fields[141], true
 			case "right":
-				return Fields[131], true
+				return Fields[142], true
 			}
 		case "response":
 			switch name {
 			case "model":
-				return Fields[132], true
+				return Fields[143], true
 			case "answers":
-				return Fields[133], true
+				return Fields[144], true
 			case "states":
-				return Fields[134], true
+				return Fields[145], true
 			case "usage":
-				return Fields[135], true
+				return Fields[146], true
 			}
 		case "batch_response":
 			switch name {
 			case "model":
-				return Fields[136], true
+				return Fields[147], true
 			case "responses":
-				return Fields[137], true
+				return Fields[148], true
 			}
 		case "usage":
 			switch name {
 			case "input_tokens":
-				return Fields[138], true
+				return Fields[149], true
 			case "output_tokens":
-				return Fields[139], true
+				return Fields[150], true
 			}
 		case "error":
 			switch name {
 			case "error":
-				return Fields[140], true
+				return Fields[151], true
 			}
 		case "legacy_error":
 			switch name {
 			case "code":
-				return Fields[141], true
+				return Fields[152], true
 			case "message":
-				return Fields[142], true
+				return Fields[153], true
 			case "question":
-				return Fields[143], true
+				return Fields[154], true
 			case "state":
-				return Fields[144], true
+				return Fields[155], true
 			case "reason":
-				return Fields[145], true
+				return Fields[156], true
 			case "limit":
-				return Fields[146], true
+				return Fields[157], true
 			}
 		case "listing":
 			switch name {
 			case "object":
-				return Fields[147], true
+				return Fields[158], true
 			case "data":
-				return Fields[148], true
+				return Fields[159], true
 			}
 		case "legacy_list_item":
 			switch name {
 			case "id":
-				return Fields[149], true
+				return Fields[160], true
 			case "object":
-				return Fields[150], true
+				return Fields[161], true
 			case "created":
-				return Fields[151], true
+				return Fields[162], true
 			case "owned_by":
-				return Fields[152], true
+				return Fields[163], true
 			}
 		case "health":
 			switch name {
 			case "status":
-				return Fields[153], true
+				return Fields[164], true
 			case "api_version":
-				return Fields[154], true
+				return Fields[165], true
 			}
 		}
 	}
@@ -759,6 +798,16 @@ func Known(schema table.SchemaID, level table.Level, name string) bool {
 			case "selected", "probabilities":
 				return true
 			}
+		case "routing":
+			switch name {
+			case "recipe", "decision", "algorithm", "stage", "deployment", "model", "calls", "tries":
+				return true
+			}
+		case "routing_try":
+			switch name {
+			case "deployment", "outcome", "calls":
+				return true
+			}
 		case "usage":
 			switch name {
 			case "input_tokens", "output_tokens":
@@ -860,6 +909,16 @@ func Known(schema table.SchemaID, level table.Level, name string) bool {
 		case "set_result":
 			switch name {
 			case "selected", "probabilities":
+				return true
+			}
+		case "routing":
+			switch name {
+			case "recipe", "decision", "algorithm", "stage", "deployment", "model", "calls", "tries":
+				return true
+			}
+		case "routing_try":
+			switch name {
+			case "deployment", "outcome", "calls":
 				return true
 			}
 		case "usage":
@@ -973,6 +1032,16 @@ func Known(schema table.SchemaID, level table.Level, name string) bool {
 		case "set_result":
 			switch name {
 			case "selected", "probabilities":
+				return true
+			}
+		case "routing":
+			switch name {
+			case "recipe", "decision", "algorithm", "stage", "deployment", "model", "calls", "tries":
+				return true
+			}
+		case "routing_try":
+			switch name {
+			case "deployment", "outcome", "calls":
 				return true
 			}
 		case "usage":

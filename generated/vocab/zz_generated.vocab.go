@@ -175,6 +175,27 @@ const (
 	SetResultProbabilities = "probabilities" // defined by vllm-sr/5.0
 )
 
+// Routing* name the members of level routing:
+// every specification's, in specification order.
+const (
+	RoutingRecipe     = "recipe"     // defined by vllm-sr/5.0
+	RoutingDecision   = "decision"   // defined by vllm-sr/5.0
+	RoutingAlgorithm  = "algorithm"  // defined by vllm-sr/5.0
+	RoutingStage      = "stage"      // defined by vllm-sr/5.0
+	RoutingDeployment = "deployment" // defined by vllm-sr/5.0
+	RoutingModel      = "model"      // defined by vllm-sr/5.0
+	RoutingCalls      = "calls"      // defined by vllm-sr/5.0
+	RoutingTries      = "tries"      // defined by vllm-sr/5.0
+)
+
+// RoutingTry* name the members of level routing_try:
+// every specification's, in specification order.
+const (
+	RoutingTryDeployment = "deployment" // defined by vllm-sr/5.0
+	RoutingTryOutcome    = "outcome"    // defined by vllm-sr/5.0
+	RoutingTryCalls      = "calls"      // defined by vllm-sr/5.0
+)
+
 // Usage* name the members of level usage:
 // every specification's, in specification order.
 const (
@@ -419,6 +440,21 @@ var Members = []table.LevelMembers{
 		{Name: SetResultSelected, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
 		{Name: SetResultProbabilities, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
 	}},
+	{Schema: "vllm-sr/5.0", Level: "routing", Members: []table.Member{
+		{Name: RoutingRecipe, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingDecision, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingAlgorithm, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingStage, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingDeployment, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingModel, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingCalls, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingTries, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+	}},
+	{Schema: "vllm-sr/5.0", Level: "routing_try", Members: []table.Member{
+		{Name: RoutingTryDeployment, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingTryOutcome, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingTryCalls, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+	}},
 	{Schema: "vllm-sr/5.0", Level: "usage", Members: []table.Member{
 		{Name: UsageInputTokens, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
 		{Name: UsageOutputTokens, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
@@ -558,6 +594,21 @@ var Members = []table.LevelMembers{
 	{Schema: "vllm-sr/4.0", Level: "set_result", Members: []table.Member{
 		{Name: SetResultSelected, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
 		{Name: SetResultProbabilities, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+	}},
+	{Schema: "vllm-sr/4.0", Level: "routing", Members: []table.Member{
+		{Name: RoutingRecipe, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingDecision, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingAlgorithm, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingStage, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingDeployment, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingModel, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingCalls, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingTries, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+	}},
+	{Schema: "vllm-sr/4.0", Level: "routing_try", Members: []table.Member{
+		{Name: RoutingTryDeployment, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingTryOutcome, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingTryCalls, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
 	}},
 	{Schema: "vllm-sr/4.0", Level: "usage", Members: []table.Member{
 		{Name: UsageInputTokens, DefinedBy: "systemone/0.2", Disposition: "standard"},
@@ -717,6 +768,21 @@ var Members = []table.LevelMembers{
 		{Name: SetResultSelected, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
 		{Name: SetResultProbabilities, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
 	}},
+	{Schema: "internal", Level: "routing", Members: []table.Member{
+		{Name: RoutingRecipe, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingDecision, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingAlgorithm, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingStage, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingDeployment, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingModel, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingCalls, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingTries, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+	}},
+	{Schema: "internal", Level: "routing_try", Members: []table.Member{
+		{Name: RoutingTryDeployment, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingTryOutcome, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: RoutingTryCalls, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+	}},
 	{Schema: "internal", Level: "usage", Members: []table.Member{
 		{Name: UsageInputTokens, DefinedBy: "systemone/0.2", Disposition: "standard"},
 		{Name: UsageOutputTokens, DefinedBy: "systemone/0.2", Disposition: "standard"},
@@ -834,114 +900,126 @@ func MembersOf(schema table.SchemaID, level table.Level) []table.Member {
 			return Members[23].Members
 		case "set_result":
 			return Members[24].Members
-		case "usage":
+		case "routing":
 			return Members[25].Members
-		case "error":
+		case "routing_try":
 			return Members[26].Members
-		case "error_detail":
+		case "usage":
 			return Members[27].Members
-		case "validation_item":
+		case "error":
 			return Members[28].Members
-		case "listing":
+		case "error_detail":
 			return Members[29].Members
-		case "listing_entry":
+		case "validation_item":
 			return Members[30].Members
-		case "health":
+		case "listing":
 			return Members[31].Members
+		case "listing_entry":
+			return Members[32].Members
+		case "health":
+			return Members[33].Members
 		}
 	case "vllm-sr/4.0":
 		switch level {
 		case "request":
-			return Members[32].Members
-		case "batch":
-			return Members[33].Members
-		case "bundle":
 			return Members[34].Members
-		case "options":
+		case "batch":
 			return Members[35].Members
-		case "question":
+		case "bundle":
 			return Members[36].Members
-		case "noul_criteria":
+		case "options":
 			return Members[37].Members
-		case "asset":
+		case "question":
 			return Members[38].Members
-		case "answer":
+		case "noul_criteria":
 			return Members[39].Members
-		case "box_region":
+		case "asset":
 			return Members[40].Members
-		case "response":
+		case "answer":
 			return Members[41].Members
-		case "batch_response":
+		case "box_region":
 			return Members[42].Members
-		case "span_item":
+		case "response":
 			return Members[43].Members
-		case "set_result":
+		case "batch_response":
 			return Members[44].Members
-		case "usage":
+		case "span_item":
 			return Members[45].Members
-		case "error":
+		case "set_result":
 			return Members[46].Members
-		case "error_detail":
+		case "routing":
 			return Members[47].Members
-		case "validation_item":
+		case "routing_try":
 			return Members[48].Members
-		case "legacy_error":
+		case "usage":
 			return Members[49].Members
-		case "listing":
+		case "error":
 			return Members[50].Members
-		case "listing_entry":
+		case "error_detail":
 			return Members[51].Members
-		case "legacy_list_item":
+		case "validation_item":
 			return Members[52].Members
-		case "health":
+		case "legacy_error":
 			return Members[53].Members
+		case "listing":
+			return Members[54].Members
+		case "listing_entry":
+			return Members[55].Members
+		case "legacy_list_item":
+			return Members[56].Members
+		case "health":
+			return Members[57].Members
 		}
 	case "internal":
 		switch level {
 		case "request":
-			return Members[54].Members
-		case "batch":
-			return Members[55].Members
-		case "bundle":
-			return Members[56].Members
-		case "options":
-			return Members[57].Members
-		case "question":
 			return Members[58].Members
-		case "noul_criteria":
+		case "batch":
 			return Members[59].Members
-		case "asset":
+		case "bundle":
 			return Members[60].Members
-		case "answer":
+		case "options":
 			return Members[61].Members
-		case "box_region":
+		case "question":
 			return Members[62].Members
-		case "response":
+		case "noul_criteria":
 			return Members[63].Members
-		case "batch_response":
+		case "asset":
 			return Members[64].Members
-		case "span_item":
+		case "answer":
 			return Members[65].Members
-		case "set_result":
+		case "box_region":
 			return Members[66].Members
-		case "usage":
+		case "response":
 			return Members[67].Members
-		case "error":
+		case "batch_response":
 			return Members[68].Members
-		case "error_detail":
+		case "span_item":
 			return Members[69].Members
-		case "validation_item":
+		case "set_result":
 			return Members[70].Members
-		case "legacy_error":
+		case "routing":
 			return Members[71].Members
-		case "listing":
+		case "routing_try":
 			return Members[72].Members
-		case "listing_entry":
+		case "usage":
 			return Members[73].Members
-		case "legacy_list_item":
+		case "error":
 			return Members[74].Members
-		case "health":
+		case "error_detail":
 			return Members[75].Members
+		case "validation_item":
+			return Members[76].Members
+		case "legacy_error":
+			return Members[77].Members
+		case "listing":
+			return Members[78].Members
+		case "listing_entry":
+			return Members[79].Members
+		case "legacy_list_item":
+			return Members[80].Members
+		case "health":
+			return Members[81].Members
 		}
 	}
 	return nil
@@ -1143,6 +1221,8 @@ const (
 	ReasonMediaNotRead = "media_not_read"
 	// The turn's images and videos a rule reads would make its call larger than the body_bytes limit allows them; the rule's answers are unknown.
 	ReasonMediaTooLarge = "media_too_large"
+	// The deployment's circuit is open: its last calls failed one after another (its circuit.failures of them: refused, reset, timed out, or answered 502, 503, 504 or 529), so the Router calls it not at all until its cool-down (circuit.cool_down_ms) ends, then with one probe call; Retry-After gives the cool-down left. Answered 503 unavailable; a pool passes over such a member.
+	ReasonCircuitOpen = "circuit_open"
 	// The deployment's model runtime reports a contract (api_version in GET /health) other than the Router's; the Router and its model runtime come from one release. Answered 503 unavailable.
 	ReasonRuntimeContractMismatch = "runtime_contract_mismatch"
 	// The upstream answered with a body its schema does not define.
@@ -1386,6 +1466,7 @@ var Reasons = []table.ErrorReason{
 	{Reason: ReasonUpstreamUnreachable, Description: "The upstream deployment could not be reached: the call could not be sent, or nothing of a reply came back."},
 	{Reason: ReasonMediaNotRead, Description: "A rule reads the turn's images or videos, and the turn has one the Router cannot send as an asset: a remote URL or a file id (the Router fetches nothing), or a type or format no asset type takes. The rule's answers are unknown."},
 	{Reason: ReasonMediaTooLarge, Description: "The turn's images and videos a rule reads would make its call larger than the body_bytes limit allows them; the rule's answers are unknown."},
+	{Reason: ReasonCircuitOpen, Description: "The deployment's circuit is open: its last calls failed one after another (its circuit.failures of them: refused, reset, timed out, or answered 502, 503, 504 or 529), so the Router calls it not at all until its cool-down (circuit.cool_down_ms) ends, then with one probe call; Retry-After gives the cool-down left. Answered 503 unavailable; a pool passes over such a member."},
 	{Reason: ReasonRuntimeContractMismatch, Description: "The deployment's model runtime reports a contract (api_version in GET /health) other than the Router's; the Router and its model runtime come from one release. Answered 503 unavailable."},
 	{Reason: ReasonInvalidUpstreamReply, Description: "The upstream answered with a body its schema does not define."},
 	{Reason: ReasonUpstreamRedirect, Description: "The upstream answered with a redirect (3xx), which the Router never follows."},
@@ -1579,198 +1660,200 @@ func ReasonOf(reason string) (table.ErrorReason, bool) {
 		return Reasons[44], true
 	case "media_too_large":
 		return Reasons[45], true
-	case "runtime_contract_mismatch":
+	case "circuit_open":
 		return Reasons[46], true
-	case "invalid_upstream_reply":
+	case "runtime_contract_mismatch":
 		return Reasons[47], true
-	case "upstream_redirect":
+	case "invalid_upstream_reply":
 		return Reasons[48], true
-	case "upstream_reply_too_large":
+	case "upstream_redirect":
 		return Reasons[49], true
-	case "upstream_reply_cut":
+	case "upstream_reply_too_large":
 		return Reasons[50], true
-	case "upstream_malformed_reply":
+	case "upstream_reply_cut":
 		return Reasons[51], true
-	case "upstream_refused":
+	case "upstream_malformed_reply":
 		return Reasons[52], true
-	case "upstream_server_error":
+	case "upstream_refused":
 		return Reasons[53], true
-	case "upstream_rate_limited":
+	case "upstream_server_error":
 		return Reasons[54], true
-	case "upstream_overloaded":
+	case "upstream_rate_limited":
 		return Reasons[55], true
-	case "batch_call_failed":
+	case "upstream_overloaded":
 		return Reasons[56], true
-	case "missing_item":
+	case "batch_call_failed":
 		return Reasons[57], true
-	case "missing_answer":
+	case "missing_item":
 		return Reasons[58], true
-	case "answer_not_object":
+	case "missing_answer":
 		return Reasons[59], true
-	case "answer_without_type":
+	case "answer_not_object":
 		return Reasons[60], true
-	case "answer_type_mismatch":
+	case "answer_without_type":
 		return Reasons[61], true
-	case "unknown_question_error":
+	case "answer_type_mismatch":
 		return Reasons[62], true
-	case "choice_missing":
+	case "unknown_question_error":
 		return Reasons[63], true
-	case "noul_missing":
+	case "choice_missing":
 		return Reasons[64], true
-	case "noul_not_number":
+	case "noul_missing":
 		return Reasons[65], true
-	case "score_missing":
+	case "noul_not_number":
 		return Reasons[66], true
-	case "score_not_number":
+	case "score_missing":
 		return Reasons[67], true
-	case "confidence_not_number":
+	case "score_not_number":
 		return Reasons[68], true
-	case "abstain_probability_not_number":
+	case "confidence_not_number":
 		return Reasons[69], true
-	case "probabilities_missing":
+	case "abstain_probability_not_number":
 		return Reasons[70], true
-	case "probabilities_not_numbers":
+	case "probabilities_missing":
 		return Reasons[71], true
-	case "legend_not_object":
+	case "probabilities_not_numbers":
 		return Reasons[72], true
-	case "box_missing":
+	case "legend_not_object":
 		return Reasons[73], true
-	case "box_edge_missing":
+	case "box_missing":
 		return Reasons[74], true
-	case "input_coverage_unknown":
+	case "box_edge_missing":
 		return Reasons[75], true
-	case "answer_out_of_range":
+	case "input_coverage_unknown":
 		return Reasons[76], true
-	case "answer_key_mismatch":
+	case "answer_out_of_range":
 		return Reasons[77], true
-	case "upstream_invalid_question":
+	case "answer_key_mismatch":
 		return Reasons[78], true
-	case "upstream_invalid_input":
+	case "upstream_invalid_question":
 		return Reasons[79], true
-	case "upstream_invalid_model_output":
+	case "upstream_invalid_input":
 		return Reasons[80], true
-	case "upstream_deadline_exceeded":
+	case "upstream_invalid_model_output":
 		return Reasons[81], true
-	case "upstream_unavailable":
+	case "upstream_deadline_exceeded":
 		return Reasons[82], true
-	case "missing_type":
+	case "upstream_unavailable":
 		return Reasons[83], true
-	case "question_type_not_answered":
+	case "missing_type":
 		return Reasons[84], true
-	case "preset_not_answered":
+	case "question_type_not_answered":
 		return Reasons[85], true
-	case "preset_type_mismatch":
+	case "preset_not_answered":
 		return Reasons[86], true
-	case "span_head_not_answered":
+	case "preset_type_mismatch":
 		return Reasons[87], true
-	case "decision_adapter_not_answered":
+	case "span_head_not_answered":
 		return Reasons[88], true
-	case "over_not_answered":
+	case "decision_adapter_not_answered":
 		return Reasons[89], true
-	case "over_needs_object_state":
+	case "over_not_answered":
 		return Reasons[90], true
-	case "over_unknown_key":
+	case "over_needs_object_state":
 		return Reasons[91], true
-	case "overflow_not_answered":
+	case "over_unknown_key":
 		return Reasons[92], true
-	case "threshold_not_answered":
+	case "overflow_not_answered":
 		return Reasons[93], true
-	case "threshold_out_of_range":
+	case "threshold_not_answered":
 		return Reasons[94], true
-	case "at_not_answered":
+	case "threshold_out_of_range":
 		return Reasons[95], true
-	case "rate_not_answered":
+	case "at_not_answered":
 		return Reasons[96], true
-	case "missing_criteria":
+	case "rate_not_answered":
 		return Reasons[97], true
-	case "criteria_not_allowed":
+	case "missing_criteria":
 		return Reasons[98], true
-	case "bad_noul_criteria":
+	case "criteria_not_allowed":
 		return Reasons[99], true
-	case "too_few_options":
+	case "bad_noul_criteria":
 		return Reasons[100], true
-	case "too_many_options":
+	case "too_few_options":
 		return Reasons[101], true
-	case "too_few_labels":
+	case "too_many_options":
 		return Reasons[102], true
-	case "too_many_labels":
+	case "too_few_labels":
 		return Reasons[103], true
-	case "too_few_levels":
+	case "too_many_labels":
 		return Reasons[104], true
-	case "too_many_levels":
+	case "too_few_levels":
 		return Reasons[105], true
-	case "placeholder_in_question":
+	case "too_many_levels":
 		return Reasons[106], true
-	case "unknown_placeholder":
+	case "placeholder_in_question":
 		return Reasons[107], true
-	case "unplaced_asset":
+	case "unknown_placeholder":
 		return Reasons[108], true
-	case "bad_base64":
+	case "unplaced_asset":
 		return Reasons[109], true
-	case "bad_image":
+	case "bad_base64":
 		return Reasons[110], true
-	case "format_mismatch":
+	case "bad_image":
 		return Reasons[111], true
-	case "image_not_read":
+	case "format_mismatch":
 		return Reasons[112], true
-	case "video_not_read":
+	case "image_not_read":
 		return Reasons[113], true
-	case "too_many_images":
+	case "video_not_read":
 		return Reasons[114], true
-	case "too_many_videos":
+	case "too_many_images":
 		return Reasons[115], true
-	case "image_side_too_small":
+	case "too_many_videos":
 		return Reasons[116], true
-	case "image_side_too_large":
+	case "image_side_too_small":
 		return Reasons[117], true
-	case "image_area_too_small":
+	case "image_side_too_large":
 		return Reasons[118], true
-	case "image_area_too_large":
+	case "image_area_too_small":
 		return Reasons[119], true
-	case "image_file_too_large":
+	case "image_area_too_large":
 		return Reasons[120], true
-	case "video_file_too_large":
+	case "image_file_too_large":
 		return Reasons[121], true
-	case "video_too_long":
+	case "video_file_too_large":
 		return Reasons[122], true
-	case "missing_media":
+	case "video_too_long":
 		return Reasons[123], true
-	case "needs_one_video":
+	case "missing_media":
 		return Reasons[124], true
-	case "unreadable_video":
+	case "needs_one_video":
 		return Reasons[125], true
-	case "at_beyond_video":
+	case "unreadable_video":
 		return Reasons[126], true
-	case "input_too_long":
+	case "at_beyond_video":
 		return Reasons[127], true
-	case "input_truncated":
+	case "input_too_long":
 		return Reasons[128], true
-	case "question_too_long":
+	case "input_truncated":
 		return Reasons[129], true
-	case "scan_budget":
+	case "question_too_long":
 		return Reasons[130], true
-	case "deadline_passed":
+	case "scan_budget":
 		return Reasons[131], true
-	case "request_cancelled":
+	case "deadline_passed":
 		return Reasons[132], true
-	case "engine_failed":
+	case "request_cancelled":
 		return Reasons[133], true
-	case "no_answer":
+	case "engine_failed":
 		return Reasons[134], true
-	case "invalid_question":
+	case "no_answer":
 		return Reasons[135], true
-	case "invalid_input":
+	case "invalid_question":
 		return Reasons[136], true
-	case "max_length_exceeded":
+	case "invalid_input":
 		return Reasons[137], true
-	case "scan_budget_exceeded":
+	case "max_length_exceeded":
 		return Reasons[138], true
-	case "invalid_model_output":
+	case "scan_budget_exceeded":
 		return Reasons[139], true
-	case "deadline_exceeded":
+	case "invalid_model_output":
 		return Reasons[140], true
-	case "unavailable":
+	case "deadline_exceeded":
 		return Reasons[141], true
+	case "unavailable":
+		return Reasons[142], true
 	}
 	return table.ErrorReason{}, false
 }

@@ -15,7 +15,7 @@ const (
 	KindLLM Kind = "llm"
 	// KindDecision: decision models, served by System One deployments and
 	// pools.
-	KindDecision Kind = "decision"
+	KindDecision Kind = "decision" //vocab:not-spec an API kind, not the routing member
 )
 
 // Setting is one integer setting an API's entry in a listener's apis map

@@ -1,7 +1,6 @@
 package router
 
 import (
-	"cmp"
 	"context"
 	"strings"
 
@@ -18,55 +17,81 @@ const (
 	routingDecision  = "capability"
 	routingAlgorithm = "first_capable_member"
 	routingStage     = "forward"
+	// tryAnswered is the outcome of the member whose answer is the
+	// request's.
+	tryAnswered = "answered"
 )
 
 // choice is a pool member chosen for a request, with its capabilities.
 type choice struct {
 	deployment *routerconfig.Deployment
 	caps       tc.CapabilitySet
+	// refusal is the member's health refusal (contract.go): it is passed
+	// over; nil for none.
+	refusal *ir.ErrorBody
 }
 
-// choose returns the first member of pool, in pool order, that answers
-// every question type of b and reads its media (by card, listing or
-// declared capabilities) and whose schema carries b, skipping a member its
-// health refuses (contract.go). When none can, the refusal is the first
-// capable member's health refusal (503) if there is one, else 400
-// unsupported_capability naming, for each member, what it is missing.
-func (r *Router) choose(ctx context.Context, pool *routerconfig.Pool, b *ir.Batch, single bool) (choice, *ir.ErrorBody) {
+// candidates are the members of pool, in the order a request tries them,
+// that answer every question type of b and read its media (by card,
+// listing or declared capabilities) and whose schema carries b: in pool
+// order, those the last readiness check found down after the others (a
+// check may be stale, a call is not), each with its health refusal if it
+// has one. When none can, the refusal is 400 unsupported_capability
+// naming, for each member, what it is missing.
+func (r *Router) candidates(ctx context.Context, pool *routerconfig.Pool, b *ir.Batch, single bool) ([]choice, *ir.ErrorBody) {
 	var why []string
-	var refused *ir.ErrorBody
+	var up, down []choice
 	for _, member := range pool.Members {
 		d, _ := r.cfg.Deployment(member) // the loader checked that each member names one
 		caps := r.capabilities(ctx, d)
-		m := missing(d, caps, b)
-		if len(m) == 0 {
-			if e := r.checks.refusal(d); e != nil {
-				refused = cmp.Or(refused, e)
-				continue
-			}
-			return choice{deployment: d, caps: caps}, nil
+		if m := missing(d, caps, b); len(m) > 0 {
+			why = append(why, (&tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}).Error())
+			continue
 		}
-		why = append(why, (&tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}).Error())
+		c := choice{deployment: d, caps: caps, refusal: r.checks.refusal(d)}
+		if r.callers[d].health.down.Load() {
+			down = append(down, c)
+			continue
+		}
+		up = append(up, c)
 	}
-	if refused != nil {
-		return choice{}, refused
+	if len(up)+len(down) == 0 {
+		return nil, listener.ErrorOf(ir.ErrorUnsupportedCapability, vocab.ReasonNoCapableMember,
+			"no member of pool "+quote(pool.Name)+" can answer the request: "+strings.Join(why, "; "))
 	}
-	return choice{}, listener.ErrorOf(ir.ErrorUnsupportedCapability, vocab.ReasonNoCapableMember,
-		"no member of pool "+quote(pool.Name)+" can answer the request: "+strings.Join(why, "; "))
+	return append(up, down...), nil
+}
+
+// poolTry is one member a pool request went to or passed over: its
+// outcome (tryAnswered, or the error reason it was failed over or passed
+// over for) and the calls made to it.
+type poolTry struct {
+	deployment string
+	outcome    string
+	calls      int
 }
 
 // routing is the routing member of an auto-routed answer: the pool
 // (recipe), how the member was decided, the deployment chosen, the model
-// it answered with, and how many upstream calls were made.
-func routing(pool string, c choice, calls int) jsonvalue.Value {
+// it answered with, the calls of its plan, and every member tried.
+func routing(pool string, c choice, calls int, tries []poolTry) jsonvalue.Value {
+	items := make([]jsonvalue.Value, len(tries))
+	for i, t := range tries {
+		items[i], _ = jsonvalue.Object(
+			jsonvalue.Member{Name: vocab.RoutingTryDeployment, Value: jsonvalue.String(t.deployment)},
+			jsonvalue.Member{Name: vocab.RoutingTryOutcome, Value: jsonvalue.String(t.outcome)},
+			jsonvalue.Member{Name: vocab.RoutingTryCalls, Value: jsonvalue.Int(int64(t.calls))},
+		)
+	}
 	v, _ := jsonvalue.Object(
-		jsonvalue.Member{Name: "recipe", Value: jsonvalue.String(pool)},
-		jsonvalue.Member{Name: "decision", Value: jsonvalue.String(routingDecision)},
-		jsonvalue.Member{Name: "algorithm", Value: jsonvalue.String(routingAlgorithm)},
-		jsonvalue.Member{Name: "stage", Value: jsonvalue.String(routingStage)},
-		jsonvalue.Member{Name: "deployment", Value: jsonvalue.String(c.deployment.Name)},
-		jsonvalue.Member{Name: vocab.ResponseModel, Value: jsonvalue.String(c.deployment.Model)}, // the model named as a response names it
-		jsonvalue.Member{Name: "calls", Value: jsonvalue.Int(int64(calls))},
+		jsonvalue.Member{Name: vocab.RoutingRecipe, Value: jsonvalue.String(pool)},
+		jsonvalue.Member{Name: vocab.RoutingDecision, Value: jsonvalue.String(routingDecision)},
+		jsonvalue.Member{Name: vocab.RoutingAlgorithm, Value: jsonvalue.String(routingAlgorithm)},
+		jsonvalue.Member{Name: vocab.RoutingStage, Value: jsonvalue.String(routingStage)},
+		jsonvalue.Member{Name: vocab.RoutingDeployment, Value: jsonvalue.String(c.deployment.Name)},
+		jsonvalue.Member{Name: vocab.RoutingModel, Value: jsonvalue.String(c.deployment.Model)},
+		jsonvalue.Member{Name: vocab.RoutingCalls, Value: jsonvalue.Int(int64(calls))},
+		jsonvalue.Member{Name: vocab.RoutingTries, Value: jsonvalue.Array(items...)},
 	)
 	return v
 }

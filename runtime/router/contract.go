@@ -178,11 +178,11 @@ func (r *Router) noteHealth(ctx context.Context, d *routerconfig.Deployment, h h
 	switch {
 	case !changed:
 	case h.outcome != "":
-		r.log.LogAttrs(ctx, slog.LevelWarn, contractLine(d, h), slog.String("deployment", d.Name),
-			slog.String(vocab.HealthAPIVersion, h.contract), slog.String("outcome", h.outcome))
+		r.log.LogAttrs(ctx, slog.LevelWarn, contractLine(d, h), slog.String("deployment", d.Name), //vocab:not-spec log attribute key
+			slog.String(vocab.HealthAPIVersion, h.contract), slog.String("outcome", h.outcome)) //vocab:not-spec log attribute key
 	case before.outcome != "":
 		r.log.LogAttrs(ctx, slog.LevelInfo, "deployment "+quote(d.Name)+": its model runtime reports this Router's contract again",
-			slog.String("deployment", d.Name), slog.String(vocab.HealthAPIVersion, h.contract))
+			slog.String("deployment", d.Name), slog.String(vocab.HealthAPIVersion, h.contract)) //vocab:not-spec log attribute key
 	}
 }
 

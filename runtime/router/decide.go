@@ -146,14 +146,21 @@ func (r *Router) ruleNames() []string {
 // one batch through the engine: planned by the deployment's codec, called
 // over HTTP, and reassembled per rule. A rule that cannot go is answered
 // unknown without a call (held): every rule, while the deployment's health
-// refuses it; a rule reading turn media the Router cannot send, or more
-// of it than the batch's share of the body limit (maxRuleMediaBytes).
+// refuses it or its circuit is open; a rule reading turn media the Router
+// cannot send, or more of it than the batch's share of the body limit
+// (maxRuleMediaBytes).
 func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in turnInput) []RuleResult {
 	d, _ := r.cfg.Deployment(rules[0].Deployment)
 	var timeout time.Duration
 	batch := &ir.Batch{}
 	held := map[string]*ir.ErrorBody{}
 	refused := r.checks.refusal(d) // not ready by its health (contract.go)
+	dc := r.callers[d]
+	if refused == nil { // nor while its circuit is open (circuit.go)
+		var probe uint64
+		refused, _, probe = admitted(d, dc)
+		defer dc.health.endProbe(probe)
+	}
 	var mediaBytes int64
 	for _, rule := range rules {
 		timeout = max(timeout, rule.Timeout)
@@ -173,7 +180,7 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in tu
 	answered := map[string]*ir.Response{}
 	if len(batch.Items) > 0 {
 		x := &engine.Exchange{Batch: batch}
-		e := r.plan(ctx, x, d, r.capabilities(ctx, d), deadline)
+		e := r.plan(ctx, x, d, r.capabilities(ctx, d), deadline, dc)
 		var out listener.Outcome
 		if e == nil {
 			out, _, e = x.Call(ctx)

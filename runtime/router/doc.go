@@ -18,6 +18,14 @@
 // reassembled by the engine and answered in the client's schema by the
 // listener codec.
 //
+// In a fleet (circuit.go, retry.go, failover.go): each call goes through
+// its deployment's deploymentCaller, which bounds it by the deployment's
+// timeout_ms, sends it again as its retries allow, and notes its outcome
+// in the deployment's circuit; a pool passes over members whose circuit
+// is open or whose Retry-After has not ended, and fails a plan that got
+// no answer over to the next member. Readiness (ready.go) waits only on
+// the deployments marked required.
+//
 // The Decide path (decide.go) evaluates the Router's own rules through the
 // same engine: it builds a state from named input parts, sends the rules
 // of one stage bound to one deployment as one batch (a bundle, or split
@@ -43,6 +51,13 @@
 //   - A deployment whose health refuses it (a runtime of another
 //     contract, contract.go) gets no call: its requests are 503, its
 //     rules' answers unknown, and a pool goes past it.
+//   - Only a call that failed before any answer (refused, reset before a
+//     reply, past its own bound, or answered 502, 503, 504 or 529) is ever
+//     sent again, to its deployment or a pool's next member, and only
+//     while the caller's deadline allows; a plan some of whose calls
+//     answered is never sent again. The happy path takes no lock and
+//     allocates nothing more for it.
+//   - A deployment that is not required never changes /ready's status.
 //   - On /v1/systemone and /v1/systemone/batch the first failure in
 //     request order answers the whole request (the engine's reassembly);
 //     per-question errors inside a 200 are only for /v1/decisions and

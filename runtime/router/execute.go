@@ -45,8 +45,6 @@ type httpCaller struct {
 	callTimeout time.Duration
 }
 
-var _ engine.Caller = (*httpCaller)(nil)
-
 // closeIdle closes the idle upstream connections: no call is left to
 // make.
 func (c *httpCaller) closeIdle() {
@@ -56,11 +54,14 @@ func (c *httpCaller) closeIdle() {
 	c.client.CloseIdleConnections()
 }
 
-// Call runs the plan's calls, at most MaxConcurrency in flight, the next
-// call starting as soon as one finishes (a sliding window, in plan order),
-// every call bounded by ctx and the plan's deadline. Each reply goes
-// through the route's deviations, then its codec's DecodeReply, and each
-// call's outcome is counted for the route's deployment.
+// call runs the plan's calls to deployment dc, at most MaxConcurrency in
+// flight, the next call starting as soon as one finishes (a sliding
+// window, in plan order), every call bounded by ctx and the plan's
+// deadline, and tried again as the deployment's retries say (retry.go).
+// Each reply goes through the route's deviations, then its codec's
+// DecodeReply, and each call's outcome is counted for the route's
+// deployment and noted in its call health (circuit.go) and, when rec is
+// not nil, in the request's record of what it tried.
 //
 // The window is MaxConcurrency workers taking the next call in turn: the
 // worker whose call finished starts the next one itself, with no hand-off
@@ -71,7 +72,7 @@ func (c *httpCaller) closeIdle() {
 // A call not started before the deadline is never sent: its items get no
 // result, which reassembly answers deadline_exceeded, so only their own
 // questions are unknown. The results come back in call order.
-func (c *httpCaller) Call(ctx context.Context, x *engine.Exchange) []tc.ItemResult {
+func (c *httpCaller) call(ctx context.Context, x *engine.Exchange, dc *deploymentCaller, rec *attempt) []tc.ItemResult {
 	p, rt := &x.Plan, &x.Route
 	if !p.Deadline.IsZero() {
 		var cancel context.CancelFunc
@@ -82,18 +83,18 @@ func (c *httpCaller) Call(ctx context.Context, x *engine.Exchange) []tc.ItemResu
 		if ctx.Err() != nil {
 			return nil
 		}
-		return c.one(ctx, p, rt, &p.Calls[0])
+		return c.one(ctx, p, rt, &p.Calls[0], dc, rec)
 	}
-	return c.window(ctx, p, rt)
+	return c.window(ctx, p, rt, dc, rec)
 }
 
-// window runs the calls of a plan of several as Call describes.
-func (c *httpCaller) window(ctx context.Context, p *tc.Plan, rt *engine.Route) []tc.ItemResult {
+// window runs the calls of a plan of several as call describes.
+func (c *httpCaller) window(ctx context.Context, p *tc.Plan, rt *engine.Route, dc *deploymentCaller, rec *attempt) []tc.ItemResult {
 	perCall := make([][]tc.ItemResult, len(p.Calls))
 	var next atomic.Int64 // the index of the next call to start
 	work := func() {
 		for i := int(next.Add(1) - 1); i < len(p.Calls) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-			perCall[i] = c.one(ctx, p, rt, &p.Calls[i])
+			perCall[i] = c.one(ctx, p, rt, &p.Calls[i], dc, rec)
 		}
 	}
 	workers := min(max(p.MaxConcurrency, 1), len(p.Calls))
@@ -110,17 +111,15 @@ func (c *httpCaller) window(ctx context.Context, p *tc.Plan, rt *engine.Route) [
 	return out
 }
 
-// one sends one call and decodes its reply into its items' results. A
-// failed call is logged with the upstream's own words (which no client
-// gets), and each of its items' errors names the deployment.
-func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call *tc.WireCall) []tc.ItemResult {
-	counted := c.metrics.startCall(ctx, registry.SystemOne, rt.Target.Deployment)
-	callCtx, sp := c.tracing.startCall(ctx, rt, call)
-	reply := c.send(callCtx, call)
-	endCall(sp, &reply)
-	counted.end(reply.Status, reply.Err)
-	if reply.Err != nil || reply.Status < 200 || reply.Status > 299 {
-		c.logFailure(ctx, rt.Target.Deployment, &reply)
+// one sends one call, again while it fails before any answer and the
+// deployment's retries allow (retry.go), and decodes the last reply into
+// its items' results. A failed call is logged with the upstream's own
+// words (which no client gets), and each of its items' errors names the
+// deployment.
+func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call *tc.WireCall, dc *deploymentCaller, rec *attempt) []tc.ItemResult {
+	reply, o := c.try(ctx, rt, call, dc, rec)
+	if o == outcomeFailed && dc.d.Fleet.Retries > 0 {
+		reply, o = c.retry(ctx, rt, call, dc, rec, reply)
 	}
 	var results []tc.ItemResult
 	reply, err := deviated(reply, rt.Deviations)
@@ -131,7 +130,37 @@ func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call
 		results = tc.CallFailed(p, call, tc.MalformedReplyError(err), 0)
 	}
 	nameDeployment(results, rt.Target.Deployment)
+	if rec != nil {
+		rec.note(o, results)
+	}
 	return results
+}
+
+// try sends call once, under the deployment's timeout_ms when it has
+// one, counts it, logs a failure, and notes what it says of the
+// deployment's health.
+func (c *httpCaller) try(ctx context.Context, rt *engine.Route, call *tc.WireCall, dc *deploymentCaller, rec *attempt) (tc.WireReply, outcome) {
+	callCtx := ctx
+	if t := dc.d.Fleet.Timeout; t > 0 { // the call's own bound, under ctx's deadline
+		var cancel context.CancelFunc
+		callCtx, cancel = context.WithTimeout(ctx, t)
+		defer cancel()
+	}
+	counted := c.metrics.startCall(ctx, registry.SystemOne, rt.Target.Deployment)
+	callCtx, sp := c.tracing.startCall(callCtx, rt, call)
+	reply := c.send(callCtx, call)
+	endCall(sp, &reply)
+	counted.end(reply.Status, reply.Err)
+	if reply.Err != nil || reply.Status < 200 || reply.Status > 299 {
+		c.logFailure(ctx, rt.Target.Deployment, &reply)
+	}
+	o := judge(ctx, &reply)
+	dc.health.note(o, dc.d.Fleet.Circuit)
+	dc.health.noteBusy(&reply)
+	if rec != nil {
+		rec.calls.Add(1)
+	}
+	return reply, o
 }
 
 // deviated is reply as the route's deviations rewrite it. The copy they
@@ -275,7 +304,7 @@ const maxLoggedReply = 512
 // at INFO, and its body is not logged, as it may echo request values (the
 // standard's 422 items carry the offending input).
 func (c *httpCaller) logFailure(ctx context.Context, deployment string, reply *tc.WireReply) {
-	attrs := []slog.Attr{slog.String("deployment", deployment), slog.Int("upstream_status", reply.Status)}
+	attrs := []slog.Attr{slog.String("deployment", deployment), slog.Int("upstream_status", reply.Status)} //vocab:not-spec log attribute keys
 	if reply.Err != nil {
 		attrs = append(attrs, slog.String("upstream_err", reply.Err.Error()))
 	}

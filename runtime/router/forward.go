@@ -17,11 +17,12 @@ import (
 
 // forward routes a read request by its model and runs it through the
 // engine: on the deployment it names (refused before any call when that
-// deployment cannot carry or answer it; on /v1/decisions only the
-// questions that need what it cannot fail, each on its own), or on the first capable member of
-// the pool it names, whose answer adds routing. On an error, retryAfter is
-// the delay the upstream asked for with the failure that answers the
-// request (zero when none).
+// deployment cannot carry or answer it, or its circuit is open; on
+// /v1/decisions only the questions that need what it cannot fail, each on
+// its own), or on the capable members of the pool it names, failing over
+// (failover.go), whose answer adds routing. On an error, retryAfter is the
+// delay the upstream asked for with the failure that answers the request,
+// or the cool-down left of an open circuit (zero when none).
 func (r *Router) forward(ctx context.Context, listenerName string, api *routerconfig.ListenerAPI, x *engine.Exchange,
 	took *routed) (out listener.Outcome, retryAfter time.Duration, e *ir.ErrorBody) {
 	if x.Model == "" { // optional while the listener answers with one model
@@ -45,53 +46,58 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 	if limit, capped := api.Setting(registry.MaxDeadlineSetting); capped {
 		x.CapDeadline(limit)
 	}
-	var chosen choice
 	if pooled {
-		c, refusal := r.choose(ctx, pool, x.Batch, x.Single)
-		if refusal != nil {
-			return listener.Outcome{}, 0, refusal
-		}
-		chosen = c
-	} else {
-		if refusal := r.checks.refusal(d); refusal != nil { // not ready by its health (contract.go)
-			return listener.Outcome{}, 0, refusal
-		}
-		decisions := x.Client != nil && x.Client.Endpoint == listener.EndpointDecisions
-		if decisions { // what d's card refuses fails its questions alone, as the runtime fails them (uncarried.go)
-			if refusal := failUnasked(x, d); refusal != nil {
-				return listener.Outcome{}, 0, refusal
-			}
-		}
-		caps := r.capabilities(ctx, d)
-		switch m := missing(d, caps, x.Batch); {
-		case len(m) == 0:
-		case decisions: // what d cannot take fails its questions alone (uncarried.go)
-			if refusal := failUncarried(x, d, m); refusal != nil {
-				return listener.Outcome{}, 0, refusal
-			}
-		default:
-			ce := &tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, x.Single)}
-			return listener.Outcome{}, 0, ce.ErrorBody()
-		}
-		chosen = choice{deployment: d, caps: caps}
+		return r.forwardPool(ctx, pool, x, deadline, took)
 	}
-	if e := r.plan(ctx, x, chosen.deployment, chosen.caps, deadline); e != nil {
+	if refusal := r.checks.refusal(d); refusal != nil { // not ready by its health (contract.go)
+		return listener.Outcome{}, 0, refusal
+	}
+	decisions := x.Client != nil && x.Client.Endpoint == listener.EndpointDecisions
+	if decisions { // what d's card refuses fails its questions alone, as the runtime fails them (uncarried.go)
+		if refusal := failUnasked(x, d); refusal != nil {
+			return listener.Outcome{}, 0, refusal
+		}
+	}
+	caps := r.capabilities(ctx, d)
+	switch m := missing(d, caps, x.Batch); {
+	case len(m) == 0:
+	case decisions: // what d cannot take fails its questions alone (uncarried.go)
+		if refusal := failUncarried(x, d, m); refusal != nil {
+			return listener.Outcome{}, 0, refusal
+		}
+	default:
+		ce := &tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, x.Single)}
+		return listener.Outcome{}, 0, ce.ErrorBody()
+	}
+	dc := r.callers[d]
+	refusal, wait, probe := admitted(d, dc) // failover.go
+	if refusal != nil {
+		took.tries = []poolTry{{deployment: d.Name, outcome: refusal.Reason}}
+		return listener.Outcome{}, wait, refusal
+	}
+	defer dc.health.endProbe(probe)
+	var caller engine.Caller = dc
+	var rec *attempt
+	if d.Fleet.Retries > 0 { // a record of the retries, for the access line
+		rec = &attempt{dc: dc}
+		caller = rec
+	}
+	if e := r.plan(ctx, x, d, caps, deadline, caller); e != nil {
 		return listener.Outcome{}, 0, e
 	}
-	*took = routed{deployment: chosen.deployment.Name, calls: len(x.Plan.Calls), passThrough: x.PassThrough}
+	*took = routed{deployment: d.Name, calls: len(x.Plan.Calls), passThrough: x.PassThrough}
 	out, retryAfter, e = x.Call(ctx)
-	if e == nil && pooled {
-		addRouting(&out, routing(x.Model, chosen, len(x.Plan.Calls)))
-	}
+	took.tries = directTries(d.Name, rec, len(x.Plan.Calls))
 	return out, retryAfter, e
 }
 
-// plan has the engine plan x for d, with the capabilities r resolved, and
-// counts the plan's diagnostics, in the request's plan span.
-func (r *Router) plan(ctx context.Context, x *engine.Exchange, d *routerconfig.Deployment, caps tc.CapabilitySet, deadline time.Time) *ir.ErrorBody {
+// plan has the engine plan x for d, with the capabilities r resolved, its
+// calls made by caller, and counts the plan's diagnostics, in the
+// request's plan span.
+func (r *Router) plan(ctx context.Context, x *engine.Exchange, d *routerconfig.Deployment, caps tc.CapabilitySet, deadline time.Time, caller engine.Caller) *ir.ErrorBody {
 	sp := r.tracing.startPlan(ctx, d.Name, string(d.Schema))
 	e := r.engine.Plan(x, engine.Route{Codec: d.Codec, Target: target(d, caps), Policy: tc.Policy{Deadline: deadline},
-		Deviations: d.Deviations, Caller: r.caller})
+		Deviations: d.Deviations, Caller: caller})
 	if e == nil && len(x.Diagnostics) > 0 {
 		r.metrics.recordTarget(d.Name, x.Diagnostics)
 	}

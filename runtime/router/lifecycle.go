@@ -43,7 +43,10 @@ func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Runnin
 	}
 	run := &Running{addrs: map[string]net.Addr{}, checkNow: make(chan struct{}, 1), done: make(chan struct{})}
 	run.current.Store(r)
-	logWarnings(r.log, cfg) // configstate.go
+	logWarnings(r.log, cfg)                                              // configstate.go
+	published := func(*callHealth) { run.current.Load().publishReady() } // a circuit's change shows at once (circuit.go)
+	r.fleet.changed.Store(&published)
+	r.publishReady() // vsr_ready and the gauges before the first round (ready.go)
 	var servers []*http.Server
 	var lns []net.Listener
 	if err := r.checkUpstreamsAtStart(ctx); err != nil { // upstreamcheck.go
@@ -159,7 +162,9 @@ func (run *Running) Reload(path string) error {
 		cur.metrics.reloaded(reloadRefused)
 		return err
 	}
-	run.current.Store(cur.withConfig(cfg))
+	next := cur.withConfig(cfg)
+	run.current.Store(next)
+	next.publishReady()
 	cur.config.applied(cfg, time.Now())
 	cur.metrics.configInForce(cfg.SHA256)
 	cur.metrics.reloaded(reloadApplied)

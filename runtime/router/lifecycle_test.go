@@ -14,6 +14,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/router"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // A second deployment key the good configurations add, on the same
@@ -227,27 +228,54 @@ func TestStopTimeout(t *testing.T) {
 	p.stopErrOK = true
 }
 
-// /ready is 503 while a deployment's last check failed, naming it, and 200
-// once every deployment answers; /health stays 200 throughout.
+// /ready does not cascade: a stopped deployment shows down in /ready's
+// body and its gauge, and /ready stays 200 (vsr_ready 1) while it is not
+// required; marked required: true, it makes /ready 503 (vsr_ready 0), and
+// /ready is 200 again once the configuration no longer has it. /health
+// stays 200 throughout.
 func TestReadiness(t *testing.T) {
 	p := newProd(t, router.Options{CheckInterval: 50 * time.Millisecond})
 	waitReady(t, p.url("/ready"))
-	down := writeConfig(t, prodConfig, with(p.values, "EXTRA", strings.ReplaceAll(extraDeployment, "{{VELA}}", "http://127.0.0.1:"+freePort(t))))
+	stopped := strings.ReplaceAll(extraDeployment, "{{VELA}}", "http://127.0.0.1:"+freePort(t))
+	down := writeConfig(t, prodConfig, with(p.values, "EXTRA", stopped))
 	if err := p.run.Reload(down); err != nil {
+		t.Fatal(err)
+	}
+	ready := waitReadyBody(t, p.url(""), func(r readyBody) bool { return r.Deployments["vela-two"].Status == "down" })
+	if status, body := get(t, p.url("/ready")); status != 200 || ready.Status != "ready" || ready.Deployments["vela-two"].Required ||
+		ready.Deployments["vela-two"].Circuit != "closed" || ready.Deployments["local-vela"].Status != "up" {
+		t.Errorf("/ready with a stopped deployment that is not required: %d %s", status, body)
+	}
+	m := testkit.ScrapeMetrics(t, p.url("/metrics"))
+	if v, _ := m.Value("vsr_ready"); v != 1 {
+		t.Errorf("vsr_ready %v, want 1: the Router's own readiness", v)
+	}
+	if v, ok := m.Value("vsr_deployment_up", "deployment", "vela-two"); !ok || v != 0 {
+		t.Errorf("vsr_deployment_up{vela-two} %v (%v), want 0", v, ok)
+	}
+	if v, _ := m.Value("vsr_deployment_up", "deployment", "local-vela"); v != 1 {
+		t.Errorf("vsr_deployment_up{local-vela} %v, want 1", v)
+	}
+
+	required := writeConfig(t, prodConfig, with(p.values, "EXTRA", stopped+"    required: true\n"))
+	if err := p.run.Reload(required); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		status, body := get(t, p.url("/ready"))
 		got := decodeJSON(t, body)
-		if status == 503 && got["status"] == "not_ready" &&
-			got["deployments"].(map[string]any)["vela-two"].(map[string]any)["status"] == "down" {
+		vela, _ := got["deployments"].(map[string]any)["vela-two"].(map[string]any)
+		if status == 503 && got["status"] == "not_ready" && vela["status"] == "down" && vela["required"] == true {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("/ready with vela-two down: %d %s", status, body)
+			t.Fatalf("/ready with a required deployment down: %d %s", status, body)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+	if v, _ := testkit.ScrapeMetrics(t, p.url("/metrics")).Value("vsr_ready"); v != 0 {
+		t.Errorf("vsr_ready %v with a required deployment down, want 0", v)
 	}
 	if status, _ := get(t, p.url("/health")); status != 200 {
 		t.Errorf("/health %d, want 200 (liveness)", status)
@@ -256,4 +284,7 @@ func TestReadiness(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitReady(t, p.url("/ready"))
+	if _, ok := testkit.ScrapeMetrics(t, p.url("/metrics")).Value("vsr_deployment_up", "deployment", "vela-two"); ok {
+		t.Error("vsr_deployment_up still has a series for vela-two, which the configuration no longer has")
+	}
 }

@@ -51,6 +51,9 @@ type Metrics struct {
 	// configSHA is the SHA-256 vsr_config_info is labelled with.
 	configMu  sync.Mutex
 	configSHA string
+	// fleet are the deployments' health, retries and failovers
+	// (fleetmetrics.go).
+	fleet *fleetMetrics
 	// upstreams holds each API's upstream's call series (upstreamKey →
 	// *upstreamSeries).
 	upstreams sync.Map
@@ -62,7 +65,7 @@ func newMetrics() *Metrics {
 		Metrics: listener.NewMetrics("vllm-sr"),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricUpstreamCalls,
 			Help: "Calls to upstreams (System One deployments, LLM upstreams), by API, upstream and outcome: the HTTP status, or no_reply."},
-			append(upstream, "outcome")),
+			append(upstream, "outcome")), //vocab:not-spec metric label
 		callTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: MetricUpstreamCallDuration,
 			Help: "Time from sending an upstream call to the end of its reply's headers (System One: of its body), by API and upstream.", Buckets: listener.DurationBuckets},
 			upstream),
@@ -84,6 +87,7 @@ func newMetrics() *Metrics {
 	m.reloads.WithLabelValues(reloadApplied)
 	m.reloads.WithLabelValues(reloadRefused)
 	m.Registry().MustRegister(m.calls, m.callTime, m.callsNow, m.targetDiags, m.rules, m.reloads, m.configInfo)
+	m.fleet = newFleetMetrics(m.Registry())
 	return m
 }
 

@@ -88,11 +88,28 @@ func (r *Router) checkAll(ctx context.Context) {
 			r.checks.mu.Lock()
 			r.checks.last[d.Name] = c
 			r.checks.mu.Unlock()
+			r.callers[d].health.down.Store(!c.up) // a pool tries it last (auto.go)
 		})
 	}
 	wg.Wait()
+	r.publishReady()
+}
+
+// publishReady sets vsr_ready and each deployment's gauges from r's
+// readiness: after each readiness round, and each circuit's transition.
+func (r *Router) publishReady() {
 	ready, _ := r.readiness()
 	r.metrics.SetReady(ready)
+	now := time.Now()
+	r.checks.mu.Lock()
+	all := make([]deploymentHealth, len(r.cfg.Deployments))
+	for i := range r.cfg.Deployments {
+		d := &r.cfg.Deployments[i]
+		circuit := r.callers[d].health.state(now)
+		all[i] = deploymentHealth{name: d.Name, up: r.checks.last[d.Name].up && circuit != circuitOpen, circuit: circuit}
+	}
+	r.checks.mu.Unlock()
+	r.metrics.fleet.showAll(all)
 }
 
 func (r *Router) checkOne(ctx context.Context, d *routerconfig.Deployment) check {
@@ -120,15 +137,24 @@ func (r *Router) checkOne(ctx context.Context, d *routerconfig.Deployment) check
 }
 
 // readiness is whether r is ready, with the body of GET /ready: the
-// configuration is loaded (r exists), and every deployment's last check
-// found it up. A deployment not checked yet is not ready.
+// configuration is loaded (r exists, and its listeners serve: they are
+// bound before any serves), and every deployment the configuration marks
+// required is healthy: its last check found it up and its circuit is not
+// open (a required deployment not checked yet is not ready). The others'
+// health is in the body and their gauges, and never makes the Router not
+// ready: a deployment that is down is down for every replica, and a probe
+// that pulled them all out of service would make one upstream's outage
+// the fleet's.
 func (r *Router) readiness() (bool, []byte) {
 	r.checks.mu.Lock()
 	defer r.checks.mu.Unlock()
+	now := time.Now()
 	ready := true
 	deployments := make([]jsonvalue.Member, 0, len(r.cfg.Deployments))
-	for _, d := range r.cfg.Deployments {
+	for i := range r.cfg.Deployments {
+		d := &r.cfg.Deployments[i]
 		c, checked := r.checks.last[d.Name]
+		circuit := r.callers[d].health.state(now)
 		state := checkUnchecked
 		members := []jsonvalue.Member{}
 		if checked {
@@ -136,13 +162,18 @@ func (r *Router) readiness() (bool, []byte) {
 			if c.up {
 				state = checkUp
 			}
-			members = append(members, jsonvalue.Member{Name: "outcome", Value: jsonvalue.String(c.outcome)})
+			members = append(members, jsonvalue.Member{Name: "outcome", Value: jsonvalue.String(c.outcome)}) //vocab:not-spec a /ready member
 			if c.contract != "" {
 				members = append(members, jsonvalue.Member{Name: vocab.HealthAPIVersion, Value: jsonvalue.String(c.contract)})
 			}
 			members = append(members, jsonvalue.Member{Name: "checked_at", Value: jsonvalue.String(c.at.UTC().Format(time.RFC3339))})
 		}
-		ready = ready && c.up
+		// The fleet's members (failover.go): required, and the circuit.
+		members = append(members, jsonvalue.Member{Name: "required", Value: jsonvalue.Bool(d.Fleet.Required)}, //vocab:not-spec a /ready member
+			jsonvalue.Member{Name: "circuit", Value: jsonvalue.String(circuit)}) //vocab:not-spec a /ready member
+		if d.Fleet.Required && (!c.up || circuit == circuitOpen) {
+			ready = false
+		}
 		members = append([]jsonvalue.Member{{Name: vocab.HealthStatus, Value: jsonvalue.String(state)}}, members...)
 		entry, _ := jsonvalue.Object(members...)
 		deployments = append(deployments, jsonvalue.Member{Name: d.Name, Value: entry})

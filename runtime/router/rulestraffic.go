@@ -158,7 +158,7 @@ func (r *Router) logRules(ctx context.Context, listenerName, api string, v *verd
 		}
 		level := slog.LevelInfo
 		attrs := []slog.Attr{slog.String("listener", listenerName), slog.String("api", api),
-			slog.String("rule", res.Rule), slog.String("deployment", res.Deployment), slog.String("outcome", headerValue(res)),
+			slog.String("rule", res.Rule), slog.String("deployment", res.Deployment), slog.String("outcome", headerValue(res)), //vocab:not-spec log attribute keys
 			slog.Bool("fired", res.Fired), slog.String("effect", effect)}
 		if len(res.Unknown) > 0 {
 			level = slog.LevelWarn

@@ -67,8 +67,12 @@ type Router struct {
 	cfg    *routerconfig.Config
 	apis   *registry.APIs
 	engine *engine.Engine
-	// caller sends every plan's wire calls (execute.go).
-	caller *httpCaller
+	// caller sends every plan's wire calls (execute.go), through callers,
+	// one per deployment of cfg with its fleet settings (retry.go).
+	caller  *httpCaller
+	callers map[*routerconfig.Deployment]*deploymentCaller
+	// fleet is every deployment's call health, process-wide (circuit.go).
+	fleet *fleet
 	// systemone is the default System One entry (defaultSystemOne).
 	systemone *routerconfig.ListenerAPI
 	log       *slog.Logger
@@ -118,7 +122,7 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 		caller.conns = &upstreamConns{maxIdle: upstreamIdleConns(cfg), dial: opts.DialContext}
 	}
 	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: caller,
-		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), config: &configState{}, opts: opts, ownClient: ownClient,
+		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), config: &configState{}, fleet: newFleet(log), opts: opts, ownClient: ownClient,
 		front: &listener.Front{Metrics: metrics.Metrics, IDs: listener.NewRequestIDs(), Log: log,
 			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}
 	r.config.applied(cfg, time.Now())
@@ -176,6 +180,11 @@ func (r *Router) withConfig(cfg *routerconfig.Config) *Router {
 	next.cfg = cfg
 	next.listings = &listings{client: r.opts.Client, timeout: r.opts.ListingTimeout, got: map[string]*ir.Listing{}}
 	next.handlers = map[string]*listenerHandler{}
+	next.callers = make(map[*routerconfig.Deployment]*deploymentCaller, len(cfg.Deployments))
+	for i := range cfg.Deployments {
+		d := &cfg.Deployments[i]
+		next.callers[d] = &deploymentCaller{c: r.caller, d: d, health: r.fleet.of(d)}
+	}
 	for i := range cfg.Listeners {
 		lst := &cfg.Listeners[i]
 		h := &listenerHandler{router: &next, lst: lst}

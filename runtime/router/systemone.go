@@ -28,8 +28,11 @@ func (h *listenerHandler) systemOne(w *listener.Served, req *http.Request, api *
 	_, cr := h.serveSystemOne(w, req, api, listener.Endpoint(req.URL.Path), &took)
 	traceRouted(req.Context(), api, &took)
 	if took.deployment != "" {
-		w.AddAttrs(slog.String("deployment", took.deployment), slog.Int("upstream_calls", took.calls),
+		w.AddAttrs(slog.String("deployment", took.deployment), slog.Int("upstream_calls", took.calls), //vocab:not-spec log attribute keys
 			slog.Bool("pass_through_bytes", took.passThrough))
+	}
+	if len(took.tries) > 0 { // a pool's members, a retry, an open circuit (failover.go)
+		w.AddAttrs(slog.Any("tries", triesLog(took.tries))) //vocab:not-spec log attribute key
 	}
 	if cr != nil {
 		w.AddAttrs(slog.String("plan", string(cr.Plan)), slog.Any("legacy_forms", cr.Diagnostics.Forms(ir.DiagnosticLegacyForm)))
@@ -41,6 +44,10 @@ type routed struct {
 	deployment  string // "": the request was not planned
 	calls       int
 	passThrough bool
+	// tries are the members a pool request tried or passed over, a
+	// deployment's call tried again, or its open circuit; nil for one
+	// plan on one deployment.
+	tries []poolTry
 }
 
 // serveSystemOne answers the request and returns the status it answered

@@ -114,7 +114,7 @@ func listedNames(l *ir.Listing) string {
 func (r *Router) checkUpstreamsAtStart(ctx context.Context) error {
 	var errs []error
 	for _, f := range r.CheckUpstreams(ctx) {
-		attrs := []slog.Attr{slog.String("deployment", f.Deployment)}
+		attrs := []slog.Attr{slog.String("deployment", f.Deployment)} //vocab:not-spec log attribute key
 		if f.Rule != "" {
 			attrs = append(attrs, slog.String("rule", f.Rule))
 		}

@@ -143,6 +143,8 @@ type Deployment struct {
 	Deviations   []target.Deviation
 	// MaxConcurrency is max_concurrency, else target.DefaultMaxConcurrency.
 	MaxConcurrency int
+	// Fleet is its readiness, retries, timeout and circuit (fleet.go).
+	Fleet Fleet
 	// Card is the catalogue's card of Model; nil for a model the catalogue
 	// does not know.
 	Card *table.Card

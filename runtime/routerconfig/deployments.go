@@ -90,7 +90,8 @@ var deploymentKeys = []string{"provider", "endpoint", "model", "schema", "deviat
 
 func (l *loader) deployments(n *yaml.Node) {
 	required := []string{"provider", "endpoint", "model"} //vocab:not-spec Router config key
-	l.keyedSections(n, "deployments", modelKey, deploymentKeys, required, func(name string, s section, _ bool) {
+	known := slices.Concat(deploymentKeys, fleetKeys)     // fleet.go
+	l.keyedSections(n, "deployments", modelKey, known, required, func(name string, s section, _ bool) {
 		// A deployment with problems is kept, so references to it are not
 		// reported again; the load fails on its own problems.
 		l.cfg.Deployments = append(l.cfg.Deployments, l.deployment(name, s))
@@ -135,6 +136,7 @@ func (l *loader) deployment(name string, s section) Deployment {
 		d.Declared = l.capabilities(n, s.at("capabilities"), d.Card != nil)
 	}
 	d.Capabilities = capabilitiesOf(&d)
+	d.Fleet = l.fleet(s)
 	return d
 }
 

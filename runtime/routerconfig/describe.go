@@ -40,7 +40,8 @@ func Describe(c *Config) string {
 		}
 		line("deployment %s %s %s model=%s max_concurrency=%d deviations=[%s] capabilities(%s)=[%s]%s%s",
 			d.Name, d.Schema, d.Endpoint, strconv.Quote(d.Model), d.MaxConcurrency,
-			strings.Join(d.DeviationIDs, ","), card, strings.Join(capNames(d.Capabilities), ","), keyed(keyAPIKeyEnv, d.APIKeyEnv), keyed(keyAPIKeyFile, d.APIKeyFile))
+			strings.Join(d.DeviationIDs, ","), card, strings.Join(capNames(d.Capabilities), ","), keyed(keyAPIKeyEnv, d.APIKeyEnv), keyed(keyAPIKeyFile, d.APIKeyFile),
+			fleetText(d.Fleet))
 	}
 	for _, p := range c.Pools {
 		line("pool %s [%s]", p.Name, strings.Join(p.Members, ","))

@@ -16,6 +16,10 @@
 // must be able to match, and a route rule must route to an upstream of
 // each API it runs on.
 //
+// A deployment's fleet settings (required, retries, timeout_ms, circuit)
+// are read into its Fleet, DefaultFleet where the configuration gives
+// none (fleet.go).
+//
 // Credentials are read at load, from the environment or from key files
 // (read again at every load, so a reload rotates them), into Secret
 // values, which print as "[redacted]" everywhere: no key reaches a log

@@ -37,16 +37,16 @@ func (l *loader) rules(n *yaml.Node) {
 // rule reads one rule and checks it against its deployment.
 func (l *loader) rule(name string, s section) (Rule, bool) {
 	rule := Rule{Name: name, OnUnknown: OnUnknownSkip}
-	_, hasDeployment := s.value("deployment")
+	_, hasDeployment := s.value("deployment") //vocab:not-spec Router config key
 	var d *Deployment
-	if dep, ok := s.str("deployment"); ok {
+	if dep, ok := s.str("deployment"); ok { //vocab:not-spec Router config key
 		rule.Deployment = dep
 		if d, ok = l.cfg.Deployment(dep); !ok {
 			msg := "names no deployment"
 			if _, pool := l.cfg.Pool(dep); pool {
 				msg = "names a pool; a rule asks one deployment"
 			}
-			s.fail("deployment", "%s", msg)
+			s.fail("deployment", "%s", msg) //vocab:not-spec Router config key
 		}
 	}
 	before := len(l.problems)

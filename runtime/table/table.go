@@ -40,6 +40,8 @@ const (
 	LevelBoxRegion      Level = "box_region"       // a box answer's edges
 	LevelSpanItem       Level = "span_item"        // one span of a span answer
 	LevelSetResult      Level = "set_result"       // one set question's result
+	LevelRouting        Level = "routing"          // the Router's routing member of a pool's answer
+	LevelRoutingTry     Level = "routing_try"      // one member a pool request went to or passed over
 	LevelErrorDetail    Level = "error_detail"     // the standard's object detail
 	LevelLegacyError    Level = "legacy_error"     // 4.0's {"error": {...}} object
 	LevelLegacyListItem Level = "legacy_list_item" // an entry of 4.0's OpenAI data list

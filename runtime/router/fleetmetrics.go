@@ -1,0 +1,95 @@
+package router
+
+import (
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// The Router's series of its deployments in a fleet (docs/router.md,
+// "Metrics"): each deployment's health and circuit, retries and pool
+// failovers.
+const (
+	MetricDeploymentUp      = "vsr_deployment_up"
+	MetricDeploymentCircuit = "vsr_deployment_circuit_state"
+	MetricUpstreamRetries   = "vsr_upstream_retries_total"
+	MetricPoolFailovers     = "vsr_pool_failovers_total"
+)
+
+// circuitValue is a circuit state's value in vsr_deployment_circuit_state.
+var circuitValue = map[string]float64{circuitClosed: 0, circuitHalfOpen: 1, circuitOpen: 2}
+
+// fleetMetrics are the fleet series. The gauges hold one series per
+// deployment of the configuration in force: a reload that drops a
+// deployment drops its series.
+type fleetMetrics struct {
+	up        *prometheus.GaugeVec
+	circuit   *prometheus.GaugeVec
+	retries   *prometheus.CounterVec
+	failovers *prometheus.CounterVec
+	mu        sync.Mutex
+	shown     map[string]bool // the deployments the gauges have series of
+}
+
+func newFleetMetrics(reg *prometheus.Registry) *fleetMetrics {
+	deployment := []string{"deployment"} //vocab:not-spec metric label
+	f := &fleetMetrics{
+		up: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: MetricDeploymentUp,
+			Help: "1 when the deployment's last readiness check found it up and its circuit is not open, else 0 (also before its first check)."}, deployment),
+		circuit: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: MetricDeploymentCircuit,
+			Help: "The deployment's circuit: 0 closed, 1 half-open (its next call probes), 2 open (no call goes to it)."}, deployment),
+		retries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricUpstreamRetries,
+			Help: "Calls sent to a deployment again after a failure before any answer (its retries)."}, deployment),
+		failovers: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricPoolFailovers,
+			Help: "Pool requests sent to the next member after the member named failed before any answer."},
+			[]string{"pool", "deployment"}), //vocab:not-spec metric labels
+		shown: map[string]bool{},
+	}
+	reg.MustRegister(f.up, f.circuit, f.retries, f.failovers)
+	return f
+}
+
+func (f *fleetMetrics) retried(deployment string) { f.retries.WithLabelValues(deployment).Inc() }
+
+func (f *fleetMetrics) failedOver(pool, deployment string) {
+	f.failovers.WithLabelValues(pool, deployment).Inc()
+}
+
+// deploymentHealth is one deployment's gauges' values.
+type deploymentHealth struct {
+	name    string
+	up      bool
+	circuit string
+}
+
+// show sets one deployment's gauges.
+func (f *fleetMetrics) show(h deploymentHealth) {
+	up := 0.0
+	if h.up {
+		up = 1
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.up.WithLabelValues(h.name).Set(up)
+	f.circuit.WithLabelValues(h.name).Set(circuitValue[h.circuit])
+	f.shown[h.name] = true
+}
+
+// showAll sets the gauges of every deployment of the configuration in
+// force, and drops the series of those it no longer has.
+func (f *fleetMetrics) showAll(all []deploymentHealth) {
+	keep := map[string]bool{}
+	for _, h := range all {
+		f.show(h)
+		keep[h.name] = true
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for name := range f.shown {
+		if !keep[name] {
+			f.up.DeleteLabelValues(name)
+			f.circuit.DeleteLabelValues(name)
+			delete(f.shown, name)
+		}
+	}
+}
