@@ -38,7 +38,7 @@ func Describe(c *Config) string {
 		case d.Declared == nil:
 			card = "schema"
 		}
-		line("deployment %s %s %s model=%s max_concurrency=%d deviations=[%s] capabilities(%s)=[%s]%s%s",
+		line("deployment %s %s %s model=%s max_concurrency=%d deviations=[%s] capabilities(%s)=[%s]%s%s%s",
 			d.Name, d.Schema, d.Endpoint, strconv.Quote(d.Model), d.MaxConcurrency,
 			strings.Join(d.DeviationIDs, ","), card, strings.Join(capNames(d.Capabilities), ","), keyed(keyAPIKeyEnv, d.APIKeyEnv), keyed(keyAPIKeyFile, d.APIKeyFile),
 			fleetText(d.Fleet))
