@@ -2,12 +2,15 @@ package router_test
 
 import (
 	"context"
+	"log"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -271,6 +274,9 @@ func TestTracingReloadKeepsSettings(t *testing.T) {
 // stops cleanly, within its shutdown timeout (the failed export is the
 // SDK's error handler's, which vllm-sr serve points at its log).
 func TestTracingCollectorDown(t *testing.T) {
+	var exportErrors atomic.Int32 // the SDK reports each failed export to otel's handler (serve logs them at WARN)
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(error) { exportErrors.Add(1) }))
+	t.Cleanup(func() { otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Print(err) })) })
 	up := newTraceUpstream(t)
 	tr := startTraceRouter(t, up, "tracing:\n  otlp_endpoint: http://127.0.0.1:"+freePort(t)+"\n",
 		router.Options{Timeouts: listener.Timeouts{ShutdownTimeout: 500 * time.Millisecond}})
@@ -284,5 +290,8 @@ func TestTracingCollectorDown(t *testing.T) {
 	tr.stop() // fails the test if the stop reports an error
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("the stop took %s with the collector down; the shutdown timeout is 500ms", took)
+	}
+	if exportErrors.Load() == 0 {
+		t.Error("no failed export was reported to otel's error handler")
 	}
 }
