@@ -156,35 +156,11 @@ func (c *rawConn) opError(op string, err error) error {
 	return &net.OpError{Op: op, Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: err}
 }
 
-// NothingArrived says whether nothing is waiting to be read on c's
-// socket: no byte, no end of stream, no error. It peeks without waiting
-// and without taking anything (recv with MSG_PEEK|MSG_DONTWAIT), so it
-// is one raw system call. False when c has no socket to ask: a caller
-// that cannot tell must assume something arrived.
-//
-// The Router asks it of a kept-alive upstream connection before reusing
-// it: a byte that came while the connection was idle belongs to no call,
-// and would otherwise be read as the next call's reply.
-func NothingArrived(c net.Conn) bool {
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		return false
-	}
-	raw, err := sc.SyscallConn()
-	if err != nil {
-		return false
-	}
-	quiet := false
-	var b [1]byte
-	err = raw.Control(func(fd uintptr) {
-		for {
-			_, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), 1,
-				syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
-			if e != syscall.EINTR {
-				quiet = e == syscall.EAGAIN
-				return
-			}
-		}
-	})
-	return err == nil && quiet
+// peekErrno peeks at one byte of fd's socket without waiting or taking
+// it (recv with MSG_PEEK|MSG_DONTWAIT), as one raw system call
+// (NothingArrived, socket_peek.go).
+func peekErrno(fd uintptr, b *[1]byte) syscall.Errno {
+	_, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), 1,
+		syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
+	return e
 }

@@ -2,32 +2,14 @@
 
 package listener
 
-import (
-	"net"
-	"syscall"
-)
+import "syscall"
 
-// NothingArrived says whether nothing is waiting to be read on c's
-// socket (socket_linux.go has the reasons); here with syscall's recvfrom.
-func NothingArrived(c net.Conn) bool {
-	sc, ok := c.(syscall.Conn)
-	if !ok {
-		return false
+// peekErrno peeks at one byte of fd's socket without waiting or taking
+// it, with syscall's recvfrom (socket_linux.go has the raw call).
+func peekErrno(fd uintptr, b *[1]byte) syscall.Errno {
+	_, _, err := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+	if errno, ok := err.(syscall.Errno); ok {
+		return errno
 	}
-	raw, err := sc.SyscallConn()
-	if err != nil {
-		return false
-	}
-	quiet := false
-	var b [1]byte
-	err = raw.Control(func(fd uintptr) {
-		for {
-			_, _, e := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
-			if e != syscall.EINTR {
-				quiet = e == syscall.EAGAIN
-				return
-			}
-		}
-	})
-	return err == nil && quiet
+	return 0
 }
