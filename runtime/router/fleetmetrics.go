@@ -29,6 +29,8 @@ type fleetMetrics struct {
 	failovers *prometheus.CounterVec
 	mu        sync.Mutex
 	shown     map[string]bool // the deployments the gauges have series of
+	// generation is the newest configuration's shown (Router.generation).
+	generation uint64
 }
 
 func newFleetMetrics(reg *prometheus.Registry) *fleetMetrics {
@@ -62,29 +64,33 @@ type deploymentHealth struct {
 	circuit string
 }
 
-// show sets one deployment's gauges.
-func (f *fleetMetrics) show(h deploymentHealth) {
+// showLocked sets one deployment's gauges; f.mu is held.
+func (f *fleetMetrics) showLocked(h deploymentHealth) {
 	up := 0.0
 	if h.up {
 		up = 1
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.up.WithLabelValues(h.name).Set(up)
 	f.circuit.WithLabelValues(h.name).Set(circuitValue[h.circuit])
 	f.shown[h.name] = true
 }
 
-// showAll sets the gauges of every deployment of the configuration in
-// force, and drops the series of those it no longer has.
-func (f *fleetMetrics) showAll(all []deploymentHealth) {
-	keep := map[string]bool{}
-	for _, h := range all {
-		f.show(h)
-		keep[h.name] = true
-	}
+// showAll sets the gauges of every deployment of the configuration of
+// generation gen, and drops the series of those it does not have; a
+// generation older than one already shown (a Router a reload replaced,
+// finishing a round) sets nothing.
+func (f *fleetMetrics) showAll(gen uint64, all []deploymentHealth) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if gen < f.generation {
+		return
+	}
+	f.generation = gen
+	keep := map[string]bool{}
+	for _, h := range all {
+		f.showLocked(h)
+		keep[h.name] = true
+	}
 	for name := range f.shown {
 		if !keep[name] {
 			f.up.DeleteLabelValues(name)

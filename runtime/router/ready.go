@@ -59,6 +59,9 @@ func (run *Running) checkLoop(ctx context.Context) {
 	defer t.Stop()
 	for {
 		run.current.Load().checkAll(ctx)
+		// The configuration in force publishes: a reload during the round
+		// has already dropped the series of what the round's Router had.
+		run.current.Load().publishReady()
 		select {
 		case <-ctx.Done():
 			return
@@ -69,7 +72,7 @@ func (run *Running) checkLoop(ctx context.Context) {
 }
 
 // checkAll checks r's deployments concurrently, each within the listing
-// timeout, and sets vsr_ready.
+// timeout; the caller publishes the result (publishReady).
 func (r *Router) checkAll(ctx context.Context) {
 	var wg sync.WaitGroup
 	for i := range r.cfg.Deployments {
@@ -92,7 +95,6 @@ func (r *Router) checkAll(ctx context.Context) {
 		})
 	}
 	wg.Wait()
-	r.publishReady()
 }
 
 // publishReady sets vsr_ready and each deployment's gauges from r's
@@ -109,7 +111,7 @@ func (r *Router) publishReady() {
 		all[i] = deploymentHealth{name: d.Name, up: r.checks.last[d.Name].up && circuit != circuitOpen, circuit: circuit}
 	}
 	r.checks.mu.Unlock()
-	r.metrics.fleet.showAll(all)
+	r.metrics.fleet.showAll(r.generation, all)
 }
 
 func (r *Router) checkOne(ctx context.Context, d *routerconfig.Deployment) check {

@@ -95,6 +95,10 @@ type Router struct {
 	// config is what /ready says of the configuration in force and of
 	// the last refused reload (configstate.go).
 	config *configState
+	// generation counts the configurations the process has served, this
+	// one's included: the gauges publishReady sets are never those of a
+	// configuration a reload replaced.
+	generation uint64
 }
 
 // LoadConfig loads the configuration at path with the built-in API and
@@ -178,6 +182,7 @@ func upstreamIdleConns(cfg *routerconfig.Config) int {
 func (r *Router) withConfig(cfg *routerconfig.Config) *Router {
 	next := *r
 	next.cfg = cfg
+	next.generation++
 	next.listings = &listings{client: r.opts.Client, timeout: r.opts.ListingTimeout, got: map[string]*ir.Listing{}}
 	next.handlers = map[string]*listenerHandler{}
 	next.callers = make(map[*routerconfig.Deployment]*deploymentCaller, len(cfg.Deployments))
