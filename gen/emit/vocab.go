@@ -211,6 +211,7 @@ func vocabMemberRow(m *model.Model, level table.Level, mem model.Member, consts 
 		pair{"RequiredUnless", strList(mem.RequiredUnless)},
 		pair{"QuestionTypes", questionTypes(mem.QuestionTypes)},
 		pair{"Removed", optBool(mem.Removed)},
+		pair{"Passive", optBool(mem.Passive)},
 		pair{"Disposition", jen.Lit(string(disposition))},
 	), nil
 }

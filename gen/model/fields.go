@@ -94,7 +94,7 @@ func (b *builder) declaredAnswerMembers(qt Field, members []load.AnswerMemberEnt
 // yamlField resolves what both YAML formats share.
 func (b *builder) yamlField(spec SpecKind, level table.Level, e load.FieldEntry) Field {
 	f := Field{
-		Spec: spec, Level: level, Name: e.Name, TypeText: e.TypeText, Required: e.Required,
+		Spec: spec, Level: level, Name: e.Name, TypeText: e.TypeText, Required: e.Required, Passive: e.Passive,
 		Description: e.Description, Schemas: b.acceptingSchemas(spec), Pos: e.Pos,
 		QuestionTypes: b.questionTypes(e.QuestionTypes, e.Pos),
 		Formats:       e.Formats,
