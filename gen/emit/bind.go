@@ -67,7 +67,13 @@ func (o Options) bind(m *model.Model) ([]File, error) {
 	f.ImportName(vocabPath, "vocab")
 	f.ImportName(irPath, "ir")
 	f.ImportName(jsonvaluePath, "jsonvalue")
-	fileComment(f, bindConvention)
+	ids := make([]string, len(m.Schemas))
+	for i, s := range m.Schemas {
+		ids[i] = string(s.ID)
+	}
+	fileComment(f, bindWrap("The member dispatch of the request shapes (request, batch and the internal bundle, "+
+		"options, question, asset), written by srgen from every member the specifications define at each level, "+
+		"over every schema this package reads, each with its own spellings: "+strings.Join(ids, ", ")+".")+"\n\n"+bindConvention)
 	idents := vocabMemberIdents(m, newVocabNames(vocabReserved...))
 	for _, shape := range bindShapes {
 		members, err := bindMembers(m, shape, idents)
@@ -83,12 +89,9 @@ func (o Options) bind(m *model.Model) ([]File, error) {
 }
 
 // bindConvention is the file's statement of the naming convention its
-// calls follow (also in runtime/internalwire's doc.go).
-const bindConvention = `The member dispatch of the request shapes (request, batch and the
-internal bundle, options, question, asset), written by srgen from every
-member the specifications define at each level, over every schema this
-package reads (systemone/0.2, vllm-sr/5.0, vllm-sr/4.0 with its
-spellings, and the internal form). For each shape <level>:
+// calls follow (also in runtime/internalwire's doc.go), after the
+// paragraph naming the schemas.
+const bindConvention = `For each shape <level>:
 
   - <level>Slots: its members in the order the writers write them (the
     extension spec's write_order, else message order).

@@ -7,11 +7,13 @@ import (
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
 
-// The member dispatch of the request shapes (request, batch and the
-// internal bundle, options, question, asset), written by srgen from every
-// member the specifications define at each level, over every schema this
-// package reads (systemone/0.2, vllm-sr/5.0, vllm-sr/4.0 with its
-// spellings, and the internal form). For each shape <level>:
+// The member dispatch of the request shapes (request, batch and the internal
+// bundle, options, question, asset), written by srgen from every member the
+// specifications define at each level, over every schema this package reads,
+// each with its own spellings: systemone/0.2, vllm-sr/5.0, vllm-sr/4.0,
+// internal.
+//
+// For each shape <level>:
 //
 //   - <level>Slots: its members in the order the writers write them (the
 //     extension spec's write_order, else message order).
