@@ -20,9 +20,9 @@ type WriteOrder struct {
 // Router refuses a rule that uses it for a systemone/0.2 target, which
 // needs its IR field), a type level's entries are no members, and on the
 // request side a systemone/0.2 target must get a passive member stripped:
-// never_sent describes what a server sends, not what a client may.
+// never_sent describes what a server sends, not what a client may. (That
+// two specs agree on it, checkCrossSpecMeaning checks.)
 func (b *builder) checkPassive() {
-	b.checkPassiveAgrees()
 	for _, f := range b.m.Fields {
 		if !f.Passive {
 			continue
@@ -34,24 +34,6 @@ func (b *builder) checkPassive() {
 			b.problems.Add(f.Pos, "field %s.%s is passive but refused_at_load: a member the Router refuses rules for has runtime semantics", f.Level, f.Name)
 		case f.Disposition == table.DispositionNeverSent && requestSide(f.Level):
 			b.problems.Add(f.Pos, "field %s.%s is a passive request member with never_sent: a systemone/0.2 target strips it, so say stripped", f.Level, f.Name)
-		}
-	}
-}
-
-// checkPassiveAgrees: a member two specs define at one level is passive in
-// both or in neither, since the runtime binds a member name at a level
-// once.
-func (b *builder) checkPassiveAgrees() {
-	first := map[FieldKey]*Field{}
-	for i := range b.m.Fields {
-		f := &b.m.Fields[i]
-		prev, ok := first[f.Key()]
-		if !ok {
-			first[f.Key()] = f
-			continue
-		}
-		if prev.Passive != f.Passive {
-			b.problems.Add(f.Pos, "field %s.%s is passive in one specification and bound in another (%s)", f.Level, f.Name, prev.Spec)
 		}
 	}
 }
