@@ -93,11 +93,15 @@ func (rd *Reader) retain(r *ir.Request) {
 }
 
 // Request reads one request object. path locates it in the body (nil for
-// a request body, requests.<name> for a batch item).
-func (rd *Reader) Request(v jsonvalue.Value, path ir.Path) (ir.Request, error) {
-	var r ir.Request
-	err := rd.request(&r, nil, v, path)
-	return r, err
+// a request body, requests.<name> for a batch item). The request and the
+// values its Model and Options point at are one allocation (a
+// RequestBlock).
+func (rd *Reader) Request(v jsonvalue.Value, path ir.Path) (*ir.Request, error) {
+	b := &RequestBlock{}
+	if err := rd.request(&b.Request, b, v, path); err != nil {
+		return nil, err
+	}
+	return &b.Request, nil
 }
 
 // RequestBlock is a request read by ReadBlock and the values its Model

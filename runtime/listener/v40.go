@@ -34,14 +34,14 @@ func v40ReadRequest(root jsonvalue.Value, body []byte, header http.Header) (*Cli
 	if err != nil {
 		return nil, RefuseError(err)
 	}
-	noteMediaOverlap(&r, nil, &cr.Diagnostics)
+	noteMediaOverlap(r, nil, &cr.Diagnostics)
 	// The header is not in the body, so a request that uses it goes on
 	// translated, with options.long_context written from the IR.
 	if LongContext(header) && !longContextInBody(r.Options) {
 		ApplyLongContext(&r.Options, header)
 		cr.Plan = PlanTranslate
 	}
-	cr.Request = &r
+	cr.Request = r
 	return cr, nil
 }
 
