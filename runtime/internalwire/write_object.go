@@ -1,6 +1,8 @@
 package internalwire
 
 import (
+	"slices"
+
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -33,18 +35,20 @@ func (w Writer) object(dst []byte, l *ir.Layout, extra []jsonvalue.Member, level
 }
 
 // each calls write once per slot of slots (a generated <level>Slots, at
-// most 64, which the generator holds it to), in the order to write them,
-// leaving out what the writer's Skip names; then it writes the extra
-// members no slot wrote. It stops at the first error.
+// most 64 and each named once, which the generator holds it to), in the
+// order to write them, leaving out what the writer's Skip names; then it
+// writes the extra members no slot wrote. It stops at the first error.
 func (o *objectWriter) each(slots []string, write func(slot int) error) error {
 	var done uint64
-	o.extraDone = make([]bool, len(o.extra))
+	if len(o.extra) > 0 {
+		o.extraDone = make([]bool, len(o.extra))
+	}
 	for i := range o.layout.Members {
 		name := o.layout.Members[i].Name
-		for j, slot := range slots {
-			if slot == name && done&(1<<j) == 0 {
-				done |= 1 << j
-				if err := o.slot(slots, j, write); err != nil {
+		if j := slices.Index(slots, name); j >= 0 && done&(1<<j) == 0 {
+			done |= 1 << j
+			if !o.w.skip(o.level, slots[j]) {
+				if err := write(j); err != nil {
 					return err
 				}
 			}
@@ -52,10 +56,11 @@ func (o *objectWriter) each(slots []string, write func(slot int) error) error {
 		o.extraNamed(name)
 	}
 	for j := range slots {
-		if done&(1<<j) == 0 {
-			if err := o.slot(slots, j, write); err != nil {
-				return err
-			}
+		if done&(1<<j) != 0 || o.w.skip(o.level, slots[j]) {
+			continue
+		}
+		if err := write(j); err != nil {
+			return err
 		}
 	}
 	for j := range o.extra {
@@ -64,13 +69,6 @@ func (o *objectWriter) each(slots []string, write func(slot int) error) error {
 		}
 	}
 	return nil
-}
-
-func (o *objectWriter) slot(slots []string, j int, write func(slot int) error) error {
-	if o.w.skip(o.level, slots[j]) {
-		return nil
-	}
-	return write(j)
 }
 
 // extraNamed writes the extra members of that name not yet written: a
