@@ -25,9 +25,13 @@ install: ## Install vllm-sr, vllm-srun and srgen on the PATH (go install: into G
 generate: ## Write every srgen artifact into generated/ and docs/reference/
 	$(GO) run ./cmd/srgen generate
 
-check-generated: generate ## Fail when generated/ or docs/reference/ differ from what the specs give
-	@if ! git diff --exit-code --stat -- generated docs/reference || [ -n "$$(git status --porcelain -- generated docs/reference)" ]; then \
-		git status --porcelain -- generated docs/reference; \
+# What srgen writes: generated/, docs/reference/ and the zz_generated files
+# it writes into the runtime packages that bind the specs.
+GENERATED := generated docs/reference 'runtime/*/zz_generated.*'
+
+check-generated: generate ## Fail when generated/, docs/reference/ or a runtime zz_generated file differ from what the specs give
+	@if ! git diff --exit-code --stat -- $(GENERATED) || [ -n "$$(git status --porcelain -- $(GENERATED))" ]; then \
+		git status --porcelain -- $(GENERATED); \
 		echo "generated files are stale: run 'make generate' and commit the result"; exit 1; fi
 
 golden-update: ## Rewrite every golden test file, srgen's and the runtime's (then review the diff)

@@ -18,19 +18,22 @@ import (
 )
 
 // TestSpecDrill is the maintainer's drill of specs/README.md, run on a copy
-// of the repository: add a stripped extension field to the request options
-// and a stripped question member, run srgen, refresh the model golden as
-// the procedure says, and change nothing else. The whole module then
-// builds and passes its tests (the seed test among them, which logs the
-// two fields as beyond the seed), the reference docs name the fields,
-// vllm-sr/5.0 → internal → vllm-sr/5.0 keeps them byte for byte,
+// of the repository: add a passive extension field (passive: true,
+// stripped) to the request, to its options and to its questions, run
+// srgen, refresh the model golden as the procedure says, and change
+// nothing else. The whole module then builds and passes its tests (the
+// seed test among them, which logs the fields as beyond the seed), the
+// reference docs name the fields, the vllm-sr/5.0 writer carries them,
+// vllm-sr/5.0 → internal → vllm-sr/5.0 keeps them byte for byte, the
+// internal form writes them back byte for byte where a body put them,
 // systemone/0.2 strips them, and a vllm-sr/5.0 model runtime accepts them
-// and refuses a misspelling naming it. It builds the whole module once, so
-// -short skips it. The copy's tests run with -short, which leaves out only
-// the suites judged by wall-clock deadlines or the sampled heap (slow
-// clients, fixed-rate load, concurrent gzip bombs): no spec member reaches
-// them, and beside the rest of make test their bounds would measure the
-// busy machine.
+// and refuses a misspelling naming it. Then a field with runtime semantics
+// (no passive) fails to build, naming the binding functions to write. It
+// builds the whole module once, so -short skips it. The copy's tests run
+// with -short, which leaves out only the suites judged by wall-clock
+// deadlines or the sampled heap (slow clients, fixed-rate load, concurrent
+// gzip bombs): no spec member reaches them, and beside the rest of make
+// test their bounds would measure the busy machine.
 func TestSpecDrill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a copy of the module")
@@ -51,7 +54,7 @@ func TestSpecDrill(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := run(t, root, "go", "test", "-count=1", "-v", "-run", "^TestExtensionSpecCarriesTheSeed$", "./gen/model/")
-	for _, want := range []string{"beyond the seed: field question.drill_tag", "drill_note"} {
+	for _, want := range []string{"beyond the seed: field question.drill_tag", "drill_note", "drill_mark"} {
 		if !strings.Contains(seed, want) {
 			t.Errorf("the seed test does not report %q:\n%s", want, seed)
 		}
@@ -64,7 +67,7 @@ func TestSpecDrill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"drill_note", "drill_tag"} {
+	for _, name := range []string{"drill_mark", "drill_note", "drill_tag"} {
 		if !bytes.Contains(ref, []byte(name)) {
 			t.Errorf("the extension reference does not name %s", name)
 		}
@@ -72,15 +75,25 @@ func TestSpecDrill(t *testing.T) {
 
 	bin := t.TempDir()
 	run(t, root, "go", "build", "-o", bin, "./cmd/vllm-sr", "./cmd/vllm-srun")
-	const body = `{"model":"vllm-sr/vela3-fast","state":"Open a ticket.","questions":{"urgent":{"type":"noul","instructions":"Is it urgent?","drill_tag":"t1"}},"options":{"deadline_ms":5000,"drill_note":"n1"}}`
+	const body = `{"model":"vllm-sr/vela3-fast","state":"Open a ticket.","questions":{"urgent":{"type":"noul","instructions":"Is it urgent?","drill_tag":"t1"}},"options":{"deadline_ms":5000,"drill_note":"n1"},"drill_mark":"m1"}`
+	drilled := []string{`"drill_tag":"t1"`, `"drill_note":"n1"`, `"drill_mark":"m1"`}
+	if v50 := convertBody(t, bin, "vllm-sr/5.0", "vllm-sr/5.0", body); v50 != body {
+		t.Errorf("the vllm-sr/5.0 writer changed the body:\n got %s\nwant %s", v50, body)
+	}
 	internal := convertBody(t, bin, "vllm-sr/5.0", "internal", body)
-	for _, member := range []string{`"drill_tag":"t1"`, `"drill_note":"n1"`} {
+	for _, member := range drilled {
 		if !strings.Contains(internal, member) {
 			t.Errorf("vllm-sr/5.0 → internal lost %s: %s", member, internal)
 		}
 	}
 	if back := convertBody(t, bin, "internal", "vllm-sr/5.0", internal); back != body {
 		t.Errorf("vllm-sr/5.0 → internal → vllm-sr/5.0 changed the body:\n got %s\nwant %s", back, body)
+	}
+	// The internal form replays the order a body gave, the passive
+	// members' places included.
+	const shuffled = `{"drill_mark":"m1","questions":{"urgent":{"drill_tag":"t1","instructions":"Is it urgent?","type":"noul"}},"options":{"drill_note":"n1","deadline_ms":5000},"state":"Open a ticket."}`
+	if again := convertBody(t, bin, "internal", "internal", shuffled); again != shuffled {
+		t.Errorf("internal → internal changed the body:\n got %s\nwant %s", again, shuffled)
 	}
 	standard := convertBody(t, bin, "vllm-sr/5.0", "systemone/0.2", body)
 	if strings.Contains(standard, "drill_") {
@@ -91,20 +104,58 @@ func TestSpecDrill(t *testing.T) {
 	if status, reply := post(t, base, body); status != http.StatusOK {
 		t.Errorf("the 5.0 runtime answered %d to the new fields: %s", status, reply)
 	}
-	misspelt := strings.Replace(body, "drill_tag", "drill_tga", 1)
-	if status, reply := post(t, base, misspelt); status != http.StatusBadRequest || !strings.Contains(reply, "drill_tga") {
-		t.Errorf("a misspelt member answered %d, not 400 naming it: %s", status, reply)
+	for _, name := range []string{"drill_tag", "drill_mark"} {
+		misspelt := strings.Replace(body, name, name+"x", 1)
+		if status, reply := post(t, base, misspelt); status != http.StatusBadRequest || !strings.Contains(reply, name+"x") {
+			t.Errorf("a misspelt member answered %d, not 400 naming it: %s", status, reply)
+		}
+	}
+
+	// A field with runtime semantics is bound: the build fails until the
+	// functions the generated binding calls for it exist.
+	extendSpec(t, filepath.Join(root, "specs/systemone/vllm-sr-5.0.extensions.yaml"), []drillField{{"  question_type:\n", `    - name: drill_bound
+      type: string
+      since: "5.0"
+      families: all
+      on_systemone_0_2: stripped
+      description: The drill's member with runtime semantics.
+`}})
+	run(t, root, "go", "run", "./cmd/srgen", "generate")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	build := exec.CommandContext(ctx, "go", "build", "./runtime/internalwire/")
+	build.Dir = root
+	out, err := build.CombinedOutput()
+	if err == nil {
+		t.Fatal("a bound member with no binding functions built")
+	}
+	for _, fn := range []string{"readQuestionDrillBound", "writeQuestionDrillBound"} {
+		if !strings.Contains(string(out), fn) {
+			t.Errorf("the build failure does not name %s:\n%s", fn, out)
+		}
 	}
 }
 
-// drillFields are the drill's new spec entries: one in each list, appended
-// after the list's last entry.
-var drillFields = []struct{ before, entry string }{
+// drillField is a new spec entry, put before the one line that is before.
+type drillField struct{ before, entry string }
+
+// drillFields are the drill's new spec entries: one at the end of each of
+// the request's, the options' and the question's lists.
+var drillFields = []drillField{
+	{"  options:\n", `    - name: drill_mark
+      type: string
+      since: "5.0"
+      families: all
+      on_systemone_0_2: stripped
+      passive: true
+      description: The drill's new request member.
+`},
 	{"  question:\n", `    - name: drill_note
       type: string
       since: "5.0"
       families: all
       on_systemone_0_2: stripped
+      passive: true
       description: The drill's new option.
 `},
 	{"  question_type:\n", `    - name: drill_tag
@@ -112,18 +163,21 @@ var drillFields = []struct{ before, entry string }{
       since: "5.0"
       families: all
       on_systemone_0_2: stripped
+      passive: true
       description: The drill's new question member.
 `},
 }
 
-func addDrillFields(t *testing.T, path string) {
+func addDrillFields(t *testing.T, path string) { extendSpec(t, path, drillFields) }
+
+func extendSpec(t *testing.T, path string, fields []drillField) {
 	t.Helper()
 	spec, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(spec)
-	for _, f := range drillFields {
+	for _, f := range fields {
 		if strings.Count(text, f.before) != 1 {
 			t.Fatalf("the extension spec has no single %q list to extend", strings.TrimSpace(f.before))
 		}

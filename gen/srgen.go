@@ -55,17 +55,27 @@ func (c Config) options() emit.Options {
 }
 
 // Ownership is what a run with options o may write and remove: generated
-// Go files anywhere under the generated dir, and everything under the
-// corpus, Python and reference-doc dirs.
+// Go files anywhere under the generated dir and in the bind dir, and
+// everything under the corpus, Python and reference-doc dirs.
 func Ownership(o emit.Options) write.Ownership {
 	return write.Ownership{
-		GeneratedRoots: []string{o.GeneratedDir},
+		GeneratedRoots: bindRoot(o, o.GeneratedDir),
 		OwnedDirs: []string{
 			path.Join(o.GeneratedDir, "corpus"),
 			path.Join(o.GeneratedDir, "python"),
 			o.DocsDir,
 		},
 	}
+}
+
+// bindRoot adds, to the generated roots, the runtime package srgen writes
+// the request shapes' binding into (its zz_generated files alone are
+// srgen's).
+func bindRoot(o emit.Options, roots ...string) []string {
+	if o.BindDir != "" {
+		roots = append(roots, o.BindDir)
+	}
+	return roots
 }
 
 // Build loads the specs and the corpus under root and returns the model.

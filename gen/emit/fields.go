@@ -64,6 +64,7 @@ func fieldRow(m *model.Model, fd *model.Field) (jen.Code, error) {
 		pair{"DefinedBy", jen.Lit(string(definedBy))},
 		pair{"Type", optStr(fd.TypeText)},
 		pair{"Required", optBool(fd.Required)},
+		pair{"Passive", optBool(fd.Passive)},
 		pair{"Since", optStr(fd.Since)},
 		pair{"Families", families(fd.Families)},
 		pair{"QuestionTypes", questionTypes(fd.QuestionTypes)},

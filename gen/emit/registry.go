@@ -18,6 +18,10 @@ type Options struct {
 	DocsDir string
 	// GoPackage is the import path of GeneratedDir.
 	GoPackage string
+	// BindDir is the runtime package the request shapes' binding is
+	// generated into, and BindPackage its import path; empty: no binding
+	// is written.
+	BindDir, BindPackage string
 }
 
 // DefaultOptions are this repository's layout.
@@ -26,6 +30,8 @@ func DefaultOptions() Options {
 		GeneratedDir: "generated",
 		DocsDir:      "docs/reference",
 		GoPackage:    "github.com/vllm-sr/systemone/generated",
+		BindDir:      "runtime/internalwire",
+		BindPackage:  "github.com/vllm-sr/systemone/runtime/internalwire",
 	}
 }
 
@@ -43,6 +49,7 @@ func Emitters(o Options) []Emitter {
 		{Name: "validators", Emit: o.validators},
 		{Name: "hashes", Emit: o.hashes},
 		{Name: "vocab", Emit: o.vocab},
+		{Name: "bind", Emit: o.bind},
 		{Name: "python", Emit: o.python},
 		{Name: "corpus", Emit: o.corpus},
 		{Name: "catalog", Emit: o.catalog},

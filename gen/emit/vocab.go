@@ -26,7 +26,7 @@ func (o Options) vocab(m *model.Model) ([]File, error) {
 		"Reason, Feature). Where two spellings would get the same name, the first\n"+
 		"in this file keeps it and the next takes the smallest free number suffix,\n"+
 		"which its comment explains.")
-	n := newVocabNames("Members", "MembersOf", "ImplicitRoles", "ImplicitRoleDefault", "Reasons", "ReasonOf", "Features", "AssetFormats")
+	n := newVocabNames(vocabReserved...)
 	consts, err := vocabMemberConsts(f, m, n)
 	if err != nil {
 		return nil, err
@@ -91,22 +91,49 @@ func vocabLevels(m *model.Model) []vocabLevel {
 	return kept
 }
 
+// vocabReserved are the names of the vocabulary's own declarations, which
+// no constant may take.
+var vocabReserved = []string{"Members", "MembersOf", "ImplicitRoles", "ImplicitRoleDefault", "Reasons", "ReasonOf", "Features", "AssetFormats"}
+
+// vocabIdent is the constant a member got, and the note its comment
+// carries when it had to take a number suffix.
+type vocabIdent struct {
+	ident, note string
+}
+
+// vocabMemberIdents names every member's constant, level by level in
+// vocabLevels order, claiming the names from n. The members are the first
+// names the vocabulary claims, so a fresh newVocabNames(vocabReserved...)
+// gives every other emitter the constants generated/vocab declares.
+func vocabMemberIdents(m *model.Model, n *vocabNames) map[vocabMemberKey]vocabIdent {
+	out := map[vocabMemberKey]vocabIdent{}
+	for _, l := range vocabLevels(m) {
+		prefix := vocabCamel(string(l.level))
+		for _, name := range l.names {
+			ident, note := n.claim(prefix+vocabCamel(name), string(l.level)+"."+name)
+			out[vocabMemberKey{l.level, name}] = vocabIdent{ident, note}
+		}
+	}
+	return out
+}
+
 // vocabMemberConsts declares one const block per level and returns the name
 // each member got.
 func vocabMemberConsts(f *jen.File, m *model.Model, n *vocabNames) (map[vocabMemberKey]string, error) {
+	idents := vocabMemberIdents(m, n)
 	out := map[vocabMemberKey]string{}
 	for _, l := range vocabLevels(m) {
 		prefix := vocabCamel(string(l.level))
 		var defs []jen.Code
 		for _, name := range l.names {
 			k := vocabMemberKey{l.level, name}
-			ident, note := n.claim(prefix+vocabCamel(name), string(l.level)+"."+name)
-			out[k] = ident
+			id := idents[k]
+			out[k] = id.ident
 			definedBy, err := vocabDefiners(m, k)
 			if err != nil {
 				return nil, err
 			}
-			defs = append(defs, jen.Id(ident).Op("=").Lit(name).Comment(vocabComment(definedBy, vocabRemovedNote(m, k), note)))
+			defs = append(defs, jen.Id(id.ident).Op("=").Lit(name).Comment(vocabComment(definedBy, vocabRemovedNote(m, k), id.note)))
 		}
 		fileComment(f, fmt.Sprintf("%s* name the members of level %s:\nevery specification's, in specification order.", prefix, l.level))
 		f.Const().Defs(defs...)
@@ -211,6 +238,7 @@ func vocabMemberRow(m *model.Model, level table.Level, mem model.Member, consts 
 		pair{"RequiredUnless", strList(mem.RequiredUnless)},
 		pair{"QuestionTypes", questionTypes(mem.QuestionTypes)},
 		pair{"Removed", optBool(mem.Removed)},
+		pair{"Passive", optBool(mem.Passive)},
 		pair{"Disposition", jen.Lit(string(disposition))},
 	), nil
 }

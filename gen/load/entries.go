@@ -12,8 +12,11 @@ type FieldEntry struct {
 	// Type is the machine type expression, such as "map<content|null>".
 	Type string
 	// TypeText is the type for people; empty: the spec gave none.
-	TypeText      string
-	Required      bool
+	TypeText string
+	Required bool
+	// Passive: the member has no runtime semantics (carried in its
+	// object's Extra, never bound to an IR field).
+	Passive       bool
 	Enum          []string
 	Minimum       *float64
 	Maximum       *float64
@@ -251,6 +254,7 @@ func decodeField(file string, n *yaml.Node) FieldEntry {
 		Type:          scalarString(member(n, "type")),
 		TypeText:      scalarString(member(n, "type_text")),
 		Required:      scalarBool(member(n, "required")),
+		Passive:       scalarBool(member(n, "passive")),
 		Enum:          stringList(member(n, "enum")),
 		Minimum:       scalarFloat(member(n, "minimum")),
 		Maximum:       scalarFloat(member(n, "maximum")),

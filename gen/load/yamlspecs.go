@@ -68,6 +68,19 @@ type Extensions struct {
 	// InternalForm is the internal wire form's schema; nil when the spec
 	// defines none.
 	InternalForm *InternalFormEntry
+	// WriteOrder are the levels whose members vllm-sr's writers put in an
+	// order of their own, in spec order.
+	WriteOrder []WriteOrderEntry
+}
+
+// WriteOrderEntry is the order vllm-sr's writers give one level's members:
+// Members first, in this order, then the level's other members in message
+// order.
+type WriteOrderEntry struct {
+	Level   string
+	Members []string
+	Reason  string
+	Pos     Position
 }
 
 // OverrideEntry is one override: a member read differently from its
@@ -258,6 +271,14 @@ func decodeExtensions(f File, root *yaml.Node) *Extensions {
 		})
 	}
 	e.Overrides = decodeOverrides(p, member(root, "overrides"))
+	for _, n := range seq(member(root, "write_order")) {
+		e.WriteOrder = append(e.WriteOrder, WriteOrderEntry{
+			Level:   scalarString(member(n, "level")),
+			Members: stringList(member(n, "members")),
+			Reason:  scalarString(member(n, "reason")),
+			Pos:     posOf(p, n),
+		})
+	}
 	if n := member(root, "internal_form"); n != nil {
 		e.InternalForm = &InternalFormEntry{
 			Schema:      scalarString(member(n, "schema")),

@@ -95,6 +95,8 @@ func (b *builder) build() {
 	b.buildImplicitRoles()
 	b.buildOverrides()
 	b.buildSchemas()
+	b.checkPassive()
+	b.buildWriteOrder()
 }
 
 func (b *builder) buildSpecs() {

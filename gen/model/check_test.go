@@ -78,6 +78,15 @@ func TestBuildRefusesBrokenSpecs(t *testing.T) {
 			{"- {name: at_seen, type: number, description: The second read.}", "answer_members belong only to a question_type entry", false},
 			{"- field: request.options", `override of request.options: schema "systemone/0.2" does not include the extension set`, false},
 		}},
+		{"bad_passive.extensions.yaml", extensionsPath, []want{
+			{"- name: head", "field question.head is passive but refused_at_load", false},
+			{"- name: span", "field question_type.span: a question_type entry is a type, not a member, and cannot be passive", false},
+			{"- name: state", "field request.state is passive in one specification and bound in another (standard)", false},
+			{"- name: return_meta", "field options.return_meta is a passive request member with never_sent", false},
+			{"- level: answr", `write_order: no schema has a message at level "answr"`, false},
+			{"- level: request", `write_order of request names "state" twice`, false},
+			{"- level: request", `write_order of request names "questoins", which no schema defines at that level`, false},
+		}},
 		{"bad_implicit_roles.openapi.yaml", contractPath, []want{
 			{"{key: answer, role: assistant}", `implicit role "assistant" is not one of [user context answer]`, false},
 			{"- {key: history, role: context}", `implicit role of "history" defined twice`, true},

@@ -94,7 +94,7 @@ func (b *builder) declaredAnswerMembers(qt Field, members []load.AnswerMemberEnt
 // yamlField resolves what both YAML formats share.
 func (b *builder) yamlField(spec SpecKind, level table.Level, e load.FieldEntry) Field {
 	f := Field{
-		Spec: spec, Level: level, Name: e.Name, TypeText: e.TypeText, Required: e.Required,
+		Spec: spec, Level: level, Name: e.Name, TypeText: e.TypeText, Required: e.Required, Passive: e.Passive,
 		Description: e.Description, Schemas: b.acceptingSchemas(spec), Pos: e.Pos,
 		QuestionTypes: b.questionTypes(e.QuestionTypes, e.Pos),
 		Formats:       e.Formats,
@@ -279,7 +279,9 @@ func (b *builder) checkDuplicateFields() {
 }
 
 // checkCrossSpecMeaning: a level and name defined by two specs must mean
-// the same (same kinds, nullability and named type), or the build fails.
+// the same (same kinds, nullability and named type), and be passive in
+// both or in neither (the runtime binds a member name at a level once),
+// or the build fails.
 func (b *builder) checkCrossSpecMeaning() {
 	first := map[FieldKey]*Field{}
 	for i := range b.m.Fields {
@@ -292,6 +294,9 @@ func (b *builder) checkCrossSpecMeaning() {
 		if prev.Spec != f.Spec && !sameMeaning(prev.Type, f.Type) {
 			b.problems.Add(f.Pos, "field %s.%s is %s here but %s in %s (%s): two specifications give it different meanings",
 				f.Level, f.Name, f.Type, prev.Type, prev.Spec, prev.Pos)
+		}
+		if prev.Passive != f.Passive {
+			b.problems.Add(f.Pos, "field %s.%s is passive in one specification and bound in another (%s)", f.Level, f.Name, prev.Spec)
 		}
 	}
 }

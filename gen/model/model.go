@@ -47,6 +47,9 @@ type Model struct {
 	// Features are the words of a listing entry's features, in the
 	// extension spec's order.
 	Features []Feature `json:"features,omitempty"`
+	// WriteOrder are the levels whose members vllm-sr's writers put in an
+	// order other than message order, in the extension spec's order.
+	WriteOrder []WriteOrder `json:"write_order,omitempty"`
 	// ImplicitRoles is 4.0's implicit role of each Router part name: the
 	// only definition of it in the project.
 	ImplicitRoles ImplicitRoles `json:"implicit_roles"`
@@ -197,6 +200,12 @@ type Field struct {
 	// member (4.0's question type, which a preset implies); empty: Required
 	// holds alone.
 	RequiredUnless []string `json:"required_unless,omitempty"`
+	// Passive: the member has no runtime semantics. The runtime binds no
+	// IR field to it: it reads it into its object's Extra, in order, and
+	// writes it back; a systemone/0.2 target gets it as Disposition says.
+	// A member without it is bound (srgen's binding calls a hand-written
+	// function for it).
+	Passive bool `json:"passive,omitempty"`
 	// Since is the version that introduced it ("0.2", "5.0", "4.0").
 	Since string `json:"since"`
 	// Families honour it; all families when the spec says "all". Empty for
@@ -361,6 +370,9 @@ type Member struct {
 	// Removed: a 4.0 form that vllm-sr/5.0 answers with 400 (only
 	// members of the vllm-sr/4.0 schema carry it).
 	Removed bool `json:"removed,omitempty"`
+	// Passive is the defining field's: no runtime semantics, carried in
+	// its object's Extra.
+	Passive bool `json:"passive,omitempty"`
 }
 
 // QuestionTypeShape is one question type under one schema.

@@ -58,6 +58,7 @@ func (b *builder) messages(s Schema) []Message {
 				Name: f.Name, Spec: f.Spec, Type: f.Type, Required: f.Required,
 				RequiredUnless: append([]string(nil), f.RequiredUnless...),
 				QuestionTypes:  f.QuestionTypes, Removed: b.isRemoved(s, f),
+				Passive: f.Passive,
 			})
 		}
 		if len(msg.Members) == 0 {

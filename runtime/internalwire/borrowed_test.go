@@ -42,7 +42,7 @@ func TestBorrowedReadKeepsCopies(t *testing.T) {
 		if wantErr != nil {
 			continue
 		}
-		if g, w := ir.DumpRequest(&got), ir.DumpRequest(&want); g != w {
+		if g, w := ir.DumpRequest(got), ir.DumpRequest(want); g != w {
 			t.Fatalf("%s: after release the borrowed read is\n%s\nwant\n%s", c.name, g, w)
 		}
 		if !reflect.DeepEqual(got, want) {

@@ -31,7 +31,7 @@ func DecodeRequest(body []byte) (*ir.Request, ir.Diagnostics, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &r, diags, nil
+	return r, diags, nil
 }
 
 // DecodeBundle reads a POST /v1/bundle body: several named requests in the
@@ -111,7 +111,7 @@ func DecodeStandardRequest(body []byte) (*ir.Request, error) {
 		// The Reader's refusals are ir.Refuse's: a path and a message.
 		return nil, errors.New(pe.Path.String() + ": " + pe.Message)
 	}
-	return &r, err
+	return r, err
 }
 
 // Locate turns JSON Pointer segments into a Path, telling array indexes

@@ -10,14 +10,34 @@
 // response.go, response_ext.go, errorbody.go, listing.go).
 //
 // Reading is the generated validator's check and then Reader's mapping:
-// every listener codec and the internal form read this way, so a member
-// the specs define reaches the IR without a hand-written list of names. A
-// member no IR field binds is carried in its object's Extra, in order, and
-// written back by every Writer unless its Skip names it.
+// every listener codec and the internal form read this way. The member
+// dispatch of the request shapes is generated (zz_generated.bind.go, by
+// srgen, from every member the specifications define at each level, over
+// every schema this package reads): for each shape <level> (request,
+// batch, which reads the internal bundle too, options, question, asset)
+// it declares <level>Slots, the members in the order the writers write
+// them (the extension spec's write_order, else message order), the
+// reader's switch (*Reader).read<Level>Members and the writer's dispatch
+// (Writer).write<Level>Slot. A member the specs mark passive (no runtime
+// semantics) is carried in its object's Extra, in order, and written back
+// by every Writer unless its Skip names it. Every other member is bound:
+// the generated code calls, by this naming convention, the hand-written
+//
+//	func (rd *Reader) read<Level><Member>(s *<level>Read, m *jsonvalue.Member, lm *ir.LayoutMember) error
+//	func (w Writer) write<Level><Member>(o *objectWriter, s *<level>Write) error
+//
+// where <Level><Member> is the member's generated/vocab constant (Go
+// CamelCase of the spec's level and member names: readQuestionDecisionAdapter,
+// writeAssetDataBase64), and <level>Read and <level>Write hold the state of
+// reading and writing one object (<level>Read's extra points at the
+// object's Extra). A bound member the specs add is a compile error naming
+// the two functions to write; they hold the judgement the generated code
+// cannot: 4.0's spellings, layout recording, legacy diagnostics, borrowed
+// values and block allocation, and the checks no validator expresses.
 //
 // Writer's zero value writes the canonical vllm-sr/5.0 form: the
 // standard's members in their standard spellings plus the extension set, in
-// the specification's member order. A Skip predicate leaves members out,
+// the generated slots' order. A Skip predicate leaves members out,
 // which is how a systemone/0.2 target gets the generated strip and
 // refuse-at-load lists applied. 5.0 has no implicit roles: a request read
 // with 4.0's implicit roles is written with the explicit roles they stand

@@ -12,63 +12,94 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// bindings are the request shapes' bindings, the member names this
-// package's Reader and Writer give an IR field of their own at each level:
-// the Writer's slots, which the Reader's cases mirror (every round-trip
-// test fails when they do not).
+// bindings are the generated binding's member lists (zz_generated.bind.go)
+// by level: the members its Reader and Writer dispatch, each to a
+// hand-written function or, passive, to the object's Extra. The internal
+// bundle is validated as the internal form's batch and read by the
+// batch's binding.
 func bindings() map[table.Level][]string {
 	return map[table.Level][]string{
 		table.LevelRequest:  requestSlots,
-		table.LevelQuestion: slices.Concat(questionSlots, []string{vocab.QuestionChoices, vocab.QuestionLevels, vocab.QuestionLabels}),
-		table.LevelOptions:  optionSlots,
-		table.LevelAsset:    assetSlots,
 		table.LevelBatch:    batchSlots,
-		table.LevelBundle:   {vocab.BundleModel, vocab.BundleRequests},
+		table.LevelBundle:   batchSlots,
+		table.LevelOptions:  optionsSlots,
+		table.LevelQuestion: questionSlots,
+		table.LevelAsset:    assetSlots,
 	}
 }
 
-// requestSchemas are the schemas whose request bodies this package reads
-// and writes.
-var requestSchemas = []table.SchemaID{table.SchemaVllmSR50, table.SchemaVllmSR40, table.SchemaInternal}
-
-// TestBindingsAreSpecMembers: every member a binding names is one the
-// specs define at its level for some schema this package reads.
-func TestBindingsAreSpecMembers(t *testing.T) {
-	for level, names := range bindings() {
-		for _, name := range names {
-			known := false
-			for _, schema := range requestSchemas {
-				known = known || slices.ContainsFunc(vocab.MembersOf(schema, level), func(m table.Member) bool { return m.Name == name })
-			}
-			if !known {
-				t.Errorf("the bindings name %s member %q, which no request schema defines", level, name)
+// TestBindingCoversEverySpecMember: the generated binding dispatches every
+// member the specs give a request shape on every schema (vocab.Members),
+// once, and names no member the specs do not define there. A bound member
+// without its hand-written function fails to compile; this fails when
+// zz_generated.bind.go is older than the vocabulary (run make generate).
+func TestBindingCoversEverySpecMember(t *testing.T) {
+	checked := 0
+	defined := map[table.Level]map[string]bool{}
+	for _, lm := range vocab.Members {
+		slots, bound := bindings()[lm.Level]
+		if !bound {
+			continue
+		}
+		if defined[lm.Level] == nil {
+			defined[lm.Level] = map[string]bool{}
+		}
+		for _, m := range lm.Members {
+			checked++
+			defined[lm.Level][m.Name] = true
+			if !slices.Contains(slots, m.Name) {
+				t.Errorf("%s defines %s member %q, which the generated binding does not dispatch: run make generate", lm.Schema, lm.Level, m.Name)
 			}
 		}
 	}
-}
-
-// TestEverySpecMemberIsBoundOrCarried: every member the specs give a
-// request shape, on every schema this package reads, is either bound (an
-// IR field of its own, read by Reader and written by Writer) or carried in
-// its object's Extra, which only a member with no runtime semantics may be:
-// one a systemone/0.2 target drops (stripped). A member that fails here
-// needs its field in runtime/ir and a case in read.go, read_question.go
-// (Reader) and write*.go (Writer) of this package.
-func TestEverySpecMemberIsBoundOrCarried(t *testing.T) {
-	checked := 0
-	for level, names := range bindings() {
-		for _, schema := range requestSchemas {
-			for _, m := range vocab.MembersOf(schema, level) {
-				checked++
-				if !slices.Contains(names, m.Name) && m.Disposition != table.DispositionStripped {
-					t.Errorf("%s defines %s member %q (%s on systemone/0.2), which needs runtime semantics: bind it in runtime/ir and internalwire's Reader and Writer",
-						schema, level, m.Name, m.Disposition)
-				}
+	for level, slots := range bindings() {
+		for i, name := range slots {
+			if slices.Index(slots, name) != i {
+				t.Errorf("the %s binding dispatches %q twice", level, name)
+			}
+			if level != table.LevelBundle && !defined[level][name] && !defined[table.LevelBundle][name] {
+				t.Errorf("the %s binding dispatches %q, which no schema defines there", level, name)
 			}
 		}
 	}
 	if checked < 50 {
 		t.Fatalf("the generated member lists give only %d request-shape members", checked)
+	}
+}
+
+// TestExtraStandsAtItsSlot: a passive member, which the generated writer
+// dispatches to extraNamed, is written at its slot in the canonical order
+// and where the layout recorded it in the internal form; an extra no slot
+// names follows every slot; Skip leaves out either.
+func TestExtraStandsAtItsSlot(t *testing.T) {
+	slots := []string{"a", "p", "b"}
+	extra := []jsonvalue.Member{{Name: "z", Value: jsonvalue.String("z")}, {Name: "p", Value: jsonvalue.String("p")}}
+	write := func(w Writer, l *ir.Layout) string {
+		o := w.object(nil, l, extra, table.LevelQuestion)
+		err := o.each(slots, func(slot int) error {
+			if slots[slot] == "p" {
+				o.extraNamed(slots[slot])
+				return nil
+			}
+			o.name(slots[slot])
+			o.Dst = append(o.Dst, '1')
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(o.Close())
+	}
+	if got, want := write(Writer{}, nil), `{"a":1,"p":"p","b":1,"z":"z"}`; got != want {
+		t.Errorf("canonical: %s, want %s", got, want)
+	}
+	recorded := &ir.Layout{Members: []ir.LayoutMember{{Name: "b"}, {Name: "z"}, {Name: "p"}, {Name: "a"}}}
+	if got, want := write(Writer{Lossless: true}, recorded), `{"b":1,"z":"z","p":"p","a":1}`; got != want {
+		t.Errorf("recorded: %s, want %s", got, want)
+	}
+	skip := Writer{Skip: func(_ table.Level, name string) bool { return name == "p" || name == "z" }}
+	if got, want := write(skip, nil), `{"a":1,"b":1}`; got != want {
+		t.Errorf("skipped: %s, want %s", got, want)
 	}
 }
 

@@ -93,11 +93,15 @@ func (rd *Reader) retain(r *ir.Request) {
 }
 
 // Request reads one request object. path locates it in the body (nil for
-// a request body, requests.<name> for a batch item).
-func (rd *Reader) Request(v jsonvalue.Value, path ir.Path) (ir.Request, error) {
-	var r ir.Request
-	err := rd.request(&r, nil, v, path)
-	return r, err
+// a request body, requests.<name> for a batch item). The request and the
+// values its Model and Options point at are one allocation (a
+// RequestBlock).
+func (rd *Reader) Request(v jsonvalue.Value, path ir.Path) (*ir.Request, error) {
+	b := &RequestBlock{}
+	if err := rd.request(&b.Request, b, v, path); err != nil {
+		return nil, err
+	}
+	return &b.Request, nil
 }
 
 // RequestBlock is a request read by ReadBlock and the values its Model
@@ -115,6 +119,18 @@ func (rd *Reader) ReadBlock(b *RequestBlock, v jsonvalue.Value, path ir.Path) er
 	return rd.request(&b.Request, b, v, path)
 }
 
+// requestRead is the state of reading one request (the binding's
+// <level>Read of the request level): the request, where the values its
+// pointer fields point at go (nil: each is allocated), its path, and which
+// asset spellings it used (1: assets, 2: images or videos).
+type requestRead struct {
+	r              *ir.Request
+	block          *RequestBlock
+	path           ir.Path
+	assetSpellings int
+	extra          *[]jsonvalue.Member
+}
+
 // request fills r, the zero Request, from v; the values its pointer
 // fields point at go into b when b is not nil, else each is allocated.
 func (rd *Reader) request(r *ir.Request, b *RequestBlock, v jsonvalue.Value, path ir.Path) error {
@@ -123,57 +139,90 @@ func (rd *Reader) request(r *ir.Request, b *RequestBlock, v jsonvalue.Value, pat
 	if rd.Implicit {
 		r.Roles.Mode = ir.RoleModeImplicit
 	}
-	var assetSpellings int
+	s := requestRead{r: r, block: b, path: path, extra: &r.Extra}
 	members := v.Members()
 	rec := rd.recorder(len(members))
-	for i := range members {
-		m := &members[i]
-		lm := rec.member(m)
-		switch m.Name {
-		case vocab.RequestModel:
-			if b != nil {
-				r.Model = rd.textInto(&b.model, m.Value, lm)
-			} else {
-				r.Model = rd.text(m.Value, lm)
-			}
-		case vocab.RequestState:
-			r.State = m.Value
-		case vocab.RequestStates:
-			r.States = m.Value.Members()[:m.Value.Len():m.Value.Len()]
-			rd.legacy(ir.FormStates, path.Key(m.Name))
-		case vocab.RequestRoles:
-			rd.roles(&r.Roles, m.Value, lm)
-		case vocab.RequestQuestions:
-			qs, err := rd.questions(m.Value, path.Key(m.Name))
-			if err != nil {
-				return err
-			}
-			r.Questions = qs
-		case vocab.RequestAssets, vocab.RequestImages, vocab.RequestVideos:
-			assetSpellings |= assetSpelling(m.Name)
-			if err := rd.assets(r, m, path.Key(m.Name)); err != nil {
-				return err
-			}
-		case vocab.RequestOptions:
-			if b != nil {
-				r.Options = rd.optionsInto(&b.options, m.Value, path.Key(m.Name))
-			} else {
-				r.Options = rd.Options(m.Value, path.Key(m.Name))
-			}
-		default:
-			r.Extra = rd.extra(r.Extra, m)
-		}
-		rec.done(lm)
+	if err := rd.readRequestMembers(&s, members, &rec); err != nil {
+		return err
 	}
 	rec.store(&r.Layout)
-	return rd.checkRequest(r, path, assetSpellings)
+	return rd.checkRequest(r, path, s.assetSpellings)
 }
 
-func assetSpelling(name string) int {
-	if name == vocab.RequestAssets {
-		return 1
+// The request's bound members, each read by the function the generated
+// binding (zz_generated.bind.go) names for it.
+
+func (rd *Reader) readRequestModel(s *requestRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	if s.block != nil {
+		s.r.Model = rd.textInto(&s.block.model, m.Value, lm)
+	} else {
+		s.r.Model = rd.text(m.Value, lm)
 	}
-	return 2
+	return nil
+}
+
+func (rd *Reader) readRequestState(s *requestRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	s.r.State = m.Value
+	return nil
+}
+
+// readRequestStates keeps the decoded members, capped so an append never
+// writes into them.
+func (rd *Reader) readRequestStates(s *requestRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	s.r.States = m.Value.Members()[:m.Value.Len():m.Value.Len()]
+	rd.legacy(ir.FormStates, s.path.Key(m.Name))
+	return nil
+}
+
+func (rd *Reader) readRequestRoles(s *requestRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	rd.roles(&s.r.Roles, m.Value, lm)
+	return nil
+}
+
+func (rd *Reader) readRequestQuestions(s *requestRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	qs, err := rd.questions(m.Value, s.path.Key(m.Name))
+	if err != nil {
+		return err
+	}
+	s.r.Questions = qs
+	return nil
+}
+
+func (rd *Reader) readRequestAssets(s *requestRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	s.assetSpellings |= 1
+	return rd.assets(s.r, m, s.path.Key(m.Name), "")
+}
+
+// readRequestImages reads 4.0's images: assets whose type the member
+// implies.
+func (rd *Reader) readRequestImages(s *requestRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	s.assetSpellings |= 2
+	rd.legacy(ir.FormImages, s.path.Key(m.Name))
+	return rd.assets(s.r, m, s.path.Key(m.Name), ir.AssetImage)
+}
+
+// readRequestVideos reads 4.0's videos, as readRequestImages its images.
+func (rd *Reader) readRequestVideos(s *requestRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	s.assetSpellings |= 2
+	rd.legacy(ir.FormVideos, s.path.Key(m.Name))
+	return rd.assets(s.r, m, s.path.Key(m.Name), ir.AssetVideo)
+}
+
+// readRequestOptions reads the options into the request's block, or into
+// their own allocation.
+func (rd *Reader) readRequestOptions(s *requestRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	var block *optionsBlock
+	if s.block != nil {
+		block = &s.block.options
+	} else {
+		block = &optionsBlock{}
+	}
+	o, err := rd.optionsInto(block, m.Value, s.path, m.Name)
+	if err != nil {
+		return err
+	}
+	s.r.Options = o
+	return nil
 }
 
 func (rd *Reader) checkRequest(r *ir.Request, path ir.Path, assetSpellings int) error {
@@ -219,96 +268,6 @@ func (rd *Reader) roles(dst *ir.Roles, v jsonvalue.Value, lm *ir.LayoutMember) {
 	}
 	dst.Mode = ir.RoleModeExplicit
 	dst.Parts = parts
-}
-
-// Options reads an options object (a request's, or a batch's). The
-// Options and the values its fields point at are one allocation.
-func (rd *Reader) Options(v jsonvalue.Value, path ir.Path) *ir.Options {
-	return rd.optionsInto(&optionsBlock{}, v, path)
-}
-
-// optionsInto is Options reading into block, which must be zero.
-func (rd *Reader) optionsInto(block *optionsBlock, v jsonvalue.Value, path ir.Path) *ir.Options {
-	o := &block.options
-	members := v.Members()
-	rec := rd.recorder(len(members))
-	for i := range members {
-		m := &members[i]
-		lm := rec.member(m)
-		switch m.Name {
-		case vocab.OptionsDeadlineMs:
-			block.deadlineMs = rd.integer(m.Value, lm)
-			o.DeadlineMs = &block.deadlineMs
-		case vocab.OptionsReturnMeta:
-			block.returnMeta = m.Value.Bool()
-			o.ReturnMeta = &block.returnMeta
-		case vocab.OptionsMaxTokens:
-			block.maxTokens = rd.integer(m.Value, lm)
-			o.MaxTokens = &block.maxTokens
-		case vocab.OptionsLongContext:
-			block.longContext = m.Value.Bool()
-			o.LongContext = &block.longContext
-			rd.legacy(ir.FormLongContext, path.Key(m.Name))
-		default:
-			o.Extra = rd.extra(o.Extra, m)
-		}
-		rec.done(lm)
-	}
-	rec.store(&o.Layout)
-	return o
-}
-
-// optionsBlock holds an Options and the values of its pointer fields.
-type optionsBlock struct {
-	options                 ir.Options
-	deadlineMs, maxTokens   int64
-	returnMeta, longContext bool
-}
-
-// Bundle reads a POST /v1/bundle body: {"model"?, "requests": {name:
-// request}}, each item a complete request with its own options.
-func (rd *Reader) Bundle(root jsonvalue.Value) (*ir.Batch, error) {
-	b := &ir.Batch{}
-	members := root.Members()
-	rec := rd.recorder(len(members))
-	for i := range members {
-		m := &members[i]
-		lm := rec.member(m)
-		switch m.Name {
-		case vocab.BundleModel:
-			b.Model = rd.text(m.Value, lm)
-		case vocab.BatchOptions:
-			return nil, ir.Refuse(ir.ReasonNotAllowedHere, ir.Path{{Name: m.Name}},
-				"the bundle carries options per request, not for the bundle")
-		case vocab.BundleRequests:
-			items, err := rd.items(m.Value, ir.Path{{Name: m.Name}})
-			if err != nil {
-				return nil, err
-			}
-			b.Items = items
-		default:
-			b.Extra = rd.extra(b.Extra, m)
-		}
-		rec.done(lm)
-	}
-	rec.store(&b.Layout)
-	return b, nil
-}
-
-func (rd *Reader) items(v jsonvalue.Value, path ir.Path) ([]ir.BatchItem, error) {
-	ms := v.Members()
-	items := make([]ir.BatchItem, len(ms))
-	for i := range ms {
-		items[i].Name = ms[i].Name
-		if err := rd.request(&items[i].Request, nil, ms[i].Value, path.Key(ms[i].Name)); err != nil {
-			return nil, err
-		}
-		// The item's own name spelling belongs to its request's layout.
-		if rd.Layout && !quotedCanonically(ms[i].RawName(), ms[i].Name) {
-			items[i].Request.Layout.Entry = &ir.EntryName{Name: ms[i].Name, RawName: ms[i].RawName()}
-		}
-	}
-	return items, nil
 }
 
 // knownWord is the one of words a validated string value spells, found

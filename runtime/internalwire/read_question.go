@@ -19,34 +19,25 @@ func (rd *Reader) questions(v jsonvalue.Value, path ir.Path) ([]ir.Question, err
 	return qs, nil
 }
 
+// questionRead is the state of reading one question (the binding's
+// <level>Read of the question level): the question, its entry in
+// questions and their path, and whether a criteria member was read.
+type questionRead struct {
+	q            *ir.Question
+	entry        *jsonvalue.Member
+	parent       ir.Path
+	criteriaSeen bool
+	extra        *[]jsonvalue.Member
+}
+
 // question fills q, which is the zero Question, from entry.
 func (rd *Reader) question(q *ir.Question, entry *jsonvalue.Member, parent ir.Path) error {
 	q.Name = entry.Name
-	criteriaSeen := false
+	s := questionRead{q: q, entry: entry, parent: parent, extra: &q.Extra}
 	members := entry.Value.Members()
 	rec := rd.entryRecorder(entry, len(members))
-	for i := range members {
-		m := &members[i]
-		lm := rec.member(m)
-		switch m.Name {
-		case vocab.QuestionType:
-			q.Type = knownWord(m.Value, definedTypes)
-			noteString(lm, m.Value.Raw(), string(q.Type))
-		case vocab.QuestionInstructions:
-			q.Instructions = m.Value
-		case vocab.QuestionCriteria, vocab.QuestionChoices, vocab.QuestionLevels, vocab.QuestionLabels:
-			if criteriaSeen {
-				return ir.Refuse(ir.ReasonConflict, parent.Key(entry.Name).Key(m.Name), "a question has one criteria member")
-			}
-			criteriaSeen = true
-			readCriteria(&q.Criteria, m.Value)
-			if m.Name != vocab.QuestionCriteria {
-				rd.legacy(m.Name, parent.Key(entry.Name).Key(m.Name))
-			}
-		default:
-			rd.extensionMember(q, m, lm)
-		}
-		rec.done(lm)
+	if err := rd.readQuestionMembers(&s, members, &rec); err != nil {
+		return err
 	}
 	rec.store(&q.Layout)
 	if q.Preset != nil && !q.Instructions.IsValid() {
@@ -55,32 +46,96 @@ func (rd *Reader) question(q *ir.Question, entry *jsonvalue.Member, parent ir.Pa
 	return nil
 }
 
-// extensionMember reads the extension members of a question: the bound
-// ones into their fields, any other into Extra.
-func (rd *Reader) extensionMember(q *ir.Question, m *jsonvalue.Member, lm *ir.LayoutMember) {
-	switch m.Name {
-	case vocab.QuestionPreset:
-		q.Preset = rd.text(m.Value, lm)
-	case vocab.QuestionHead:
-		q.Head = (*ir.SpanHead)(rd.text(m.Value, lm))
-	case vocab.QuestionDecisionAdapter:
-		q.DecisionAdapter = boolPtr(m.Value)
-	case vocab.QuestionOver:
-		q.Over = readOver(m.Value, lm)
-	case vocab.QuestionOverflow:
-		q.Overflow = (*ir.Overflow)(rd.text(m.Value, lm))
-	case vocab.QuestionRequireFullInput:
-		q.RequireFullInput = boolPtr(m.Value)
-	case vocab.QuestionThreshold:
-		q.Threshold = rd.number(m.Value, lm)
-	case vocab.QuestionAt:
-		q.At = rd.number(m.Value, lm)
-	case vocab.QuestionRate:
-		n := rd.integer(m.Value, lm)
-		q.Rate = &n
-	default:
-		q.Extra = rd.extra(q.Extra, m)
+// The question's bound members, each read by the function the generated
+// binding names for it.
+
+func (rd *Reader) readQuestionType(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.Type = knownWord(m.Value, definedTypes)
+	noteString(lm, m.Value.Raw(), string(s.q.Type))
+	return nil
+}
+
+func (rd *Reader) readQuestionInstructions(s *questionRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	s.q.Instructions = m.Value
+	return nil
+}
+
+func (rd *Reader) readQuestionCriteria(s *questionRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	return rd.criteria(s, m, false)
+}
+
+// readQuestionChoices, readQuestionLevels and readQuestionLabels read 4.0's
+// spellings of the criteria.
+func (rd *Reader) readQuestionChoices(s *questionRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	return rd.criteria(s, m, true)
+}
+
+func (rd *Reader) readQuestionLevels(s *questionRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	return rd.criteria(s, m, true)
+}
+
+func (rd *Reader) readQuestionLabels(s *questionRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	return rd.criteria(s, m, true)
+}
+
+// criteria reads a question's one criteria member, whichever spelling
+// carries it; a 4.0 spelling is the legacy form of its name.
+func (rd *Reader) criteria(s *questionRead, m *jsonvalue.Member, legacy bool) error {
+	if s.criteriaSeen {
+		return ir.Refuse(ir.ReasonConflict, s.parent.Key(s.entry.Name).Key(m.Name), "a question has one criteria member")
 	}
+	s.criteriaSeen = true
+	readCriteria(&s.q.Criteria, m.Value)
+	if legacy {
+		rd.legacy(m.Name, s.parent.Key(s.entry.Name).Key(m.Name))
+	}
+	return nil
+}
+
+func (rd *Reader) readQuestionPreset(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.Preset = rd.text(m.Value, lm)
+	return nil
+}
+
+func (rd *Reader) readQuestionHead(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.Head = (*ir.SpanHead)(rd.text(m.Value, lm))
+	return nil
+}
+
+func (rd *Reader) readQuestionDecisionAdapter(s *questionRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	s.q.DecisionAdapter = boolPtr(m.Value)
+	return nil
+}
+
+func (rd *Reader) readQuestionOver(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.Over = readOver(m.Value, lm)
+	return nil
+}
+
+func (rd *Reader) readQuestionOverflow(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.Overflow = (*ir.Overflow)(rd.text(m.Value, lm))
+	return nil
+}
+
+func (rd *Reader) readQuestionRequireFullInput(s *questionRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	s.q.RequireFullInput = boolPtr(m.Value)
+	return nil
+}
+
+func (rd *Reader) readQuestionThreshold(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.Threshold = rd.number(m.Value, lm)
+	return nil
+}
+
+func (rd *Reader) readQuestionAt(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.At = rd.number(m.Value, lm)
+	return nil
+}
+
+func (rd *Reader) readQuestionRate(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	n := rd.integer(m.Value, lm)
+	s.q.Rate = &n
+	return nil
 }
 
 // readCriteria fills c, a zero Criteria, field by field: a whole-struct
@@ -124,16 +179,9 @@ func readOver(v jsonvalue.Value, lm *ir.LayoutMember) []string {
 	return keys
 }
 
-func (rd *Reader) assets(r *ir.Request, m *jsonvalue.Member, path ir.Path) error {
-	var implied ir.AssetType
-	switch m.Name {
-	case vocab.RequestImages:
-		implied = ir.AssetImage
-		rd.legacy(ir.FormImages, path)
-	case vocab.RequestVideos:
-		implied = ir.AssetVideo
-		rd.legacy(ir.FormVideos, path)
-	}
+// assets reads the entries of an assets member (or of 4.0's images or
+// videos, whose type implied is).
+func (rd *Reader) assets(r *ir.Request, m *jsonvalue.Member, path ir.Path, implied ir.AssetType) error {
 	entries := m.Value.Members()
 	for i := range entries {
 		entry := &entries[i]
@@ -151,29 +199,23 @@ func (rd *Reader) assets(r *ir.Request, m *jsonvalue.Member, path ir.Path) error
 	return nil
 }
 
+// assetRead is the state of reading one asset (the binding's <level>Read
+// of the asset level): the asset, its path and the type its member
+// implies.
+type assetRead struct {
+	a       *ir.Asset
+	path    ir.Path
+	implied ir.AssetType
+	extra   *[]jsonvalue.Member
+}
+
 func (rd *Reader) asset(entry *jsonvalue.Member, path ir.Path, implied ir.AssetType) (ir.Asset, error) {
 	a := ir.Asset{Placeholder: entry.Name, Type: implied}
+	s := assetRead{a: &a, path: path, implied: implied, extra: &a.Extra}
 	members := entry.Value.Members()
 	rec := rd.entryRecorder(entry, len(members))
-	for i := range members {
-		f := &members[i]
-		lm := rec.member(f)
-		switch f.Name {
-		case vocab.AssetType:
-			t := ir.AssetType(f.Value.Str())
-			if implied != "" && t != implied {
-				return a, ir.Refuse(ir.ReasonConflict, path.Key(f.Name), "does not match the member the asset is under")
-			}
-			a.Type = t
-			noteString(lm, f.Value.Raw(), string(t))
-		case vocab.AssetFormat:
-			a.Format = rd.text(f.Value, lm)
-		case vocab.AssetDataBase64:
-			a.Data = rd.keep(f.Value)
-		default:
-			a.Extra = rd.extra(a.Extra, f)
-		}
-		rec.done(lm)
+	if err := rd.readAssetMembers(&s, members, &rec); err != nil {
+		return a, err
 	}
 	rec.store(&a.Layout)
 	if a.Type == "" {
@@ -181,4 +223,29 @@ func (rd *Reader) asset(entry *jsonvalue.Member, path ir.Path, implied ir.AssetT
 		return a, ir.Refuse(ir.ReasonMissingMember, path.Key(vocab.AssetType), "is required under assets")
 	}
 	return a, nil
+}
+
+// The asset's bound members, each read by the function the generated
+// binding names for it.
+
+func (rd *Reader) readAssetType(s *assetRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	t := ir.AssetType(m.Value.Str())
+	if s.implied != "" && t != s.implied {
+		return ir.Refuse(ir.ReasonConflict, s.path.Key(m.Name), "does not match the member the asset is under")
+	}
+	s.a.Type = t
+	noteString(lm, m.Value.Raw(), string(t))
+	return nil
+}
+
+func (rd *Reader) readAssetFormat(s *assetRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.a.Format = rd.text(m.Value, lm)
+	return nil
+}
+
+// readAssetDataBase64 keeps the data as read (a copy when borrowed):
+// multi-megabyte payloads are never decoded.
+func (rd *Reader) readAssetDataBase64(s *assetRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
+	s.a.Data = rd.keep(m.Value)
+	return nil
 }

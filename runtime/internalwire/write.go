@@ -10,10 +10,10 @@ import (
 )
 
 // Writer is the one request writer. Its zero value writes the canonical
-// vllm-sr/5.0 form (the standard's spellings, in the specification's
-// member order); Lossless writes the internal form. Either way a member no
-// IR field binds (an Extra) is written as it was read, unless Skip names
-// it.
+// vllm-sr/5.0 form (the standard's spellings, in the order of the
+// generated <level>Slots); Lossless writes the internal form. Either way a
+// member no IR field binds (an Extra) is written as it was read, and any
+// member Skip names is left out.
 type Writer struct {
 	// Lossless writes the internal form: each object's recorded Layout
 	// replayed (member order, name quoting, literals), vllm-sr/4.0's
@@ -21,8 +21,8 @@ type Writer struct {
 	// null for no roles and no member for implicit roles.
 	Lossless bool
 	// Skip leaves out the members a target schema does not take (for
-	// systemone/0.2, the generated strip and refuse-at-load lists); nil
-	// writes every member.
+	// systemone/0.2, the generated strip and refuse-at-load lists), bound,
+	// passive or extra, at every level; nil writes every member.
 	Skip func(level table.Level, name string) bool
 }
 
@@ -65,23 +65,38 @@ func (w Writer) AppendBatch(dst []byte, b *ir.Batch) ([]byte, error) {
 			Path: ir.Path{{Name: vocab.BatchOptions}}, Message: "the bundle carries options per request, not for the bundle"}
 	}
 	o := w.object(dst, &b.Layout, b.Extra, table.LevelBatch)
-	var err error
-	o.each(batchSlots, nil, func(slot string) {
-		switch {
-		case err != nil:
-		case slot == vocab.BatchModel && b.Model != nil && !w.skip(table.LevelBatch, slot):
-			o.scalar(slot, func(d []byte) []byte { return jsonvalue.AppendString(d, *b.Model) })
-		case slot == vocab.BatchRequests:
-			o.name(slot)
-			o.Dst, err = w.appendItems(o.Dst, b.Items)
-		case slot == vocab.BatchOptions && b.Options != nil && !w.skip(table.LevelBatch, slot):
-			w.appendOptions(&o, b.Options)
-		}
-	})
+	s := batchWrite{b: b}
+	err := o.each(batchSlots, func(slot int) error { return w.writeBatchSlot(&o, &s, slot) })
 	return o.Close(), err
 }
 
-var batchSlots = []string{vocab.BatchModel, vocab.BatchRequests, vocab.BatchOptions}
+// batchWrite is the state of writing one batch (the binding's <level>Write
+// of the batch level).
+type batchWrite struct {
+	b *ir.Batch
+}
+
+// The batch's bound members, each written by the function the generated
+// binding names for it.
+
+func (w Writer) writeBatchModel(o *objectWriter, s *batchWrite) error {
+	appendStringMember(o, vocab.BatchModel, s.b.Model)
+	return nil
+}
+
+func (w Writer) writeBatchRequests(o *objectWriter, s *batchWrite) error {
+	o.name(vocab.BatchRequests)
+	var err error
+	o.Dst, err = w.appendItems(o.Dst, s.b.Items)
+	return err
+}
+
+func (w Writer) writeBatchOptions(o *objectWriter, s *batchWrite) error {
+	if s.b.Options != nil {
+		w.appendOptions(o, vocab.BatchOptions, s.b.Options)
+	}
+	return nil
+}
 
 func (w Writer) appendItems(dst []byte, items []ir.BatchItem) ([]byte, error) {
 	dst = append(dst, '{')
@@ -107,67 +122,102 @@ func (w Writer) appendItems(dst []byte, items []ir.BatchItem) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// requestSlots is the canonical member order of a request. Both asset
-// spellings have a slot; a request writes one or the other.
-var requestSlots = []string{vocab.RequestModel, vocab.RequestState, vocab.RequestStates, vocab.RequestRoles,
-	vocab.RequestQuestions, vocab.RequestAssets, vocab.RequestImages, vocab.RequestVideos, vocab.RequestOptions}
+// requestWrite is the state of writing one request (the binding's
+// <level>Write of the request level): whole is false for a batch item,
+// which carries neither model nor options; legacyAssets, that the
+// internal form writes the assets as 4.0's images and videos, as they were
+// read.
+type requestWrite struct {
+	r            *ir.Request
+	whole        bool
+	at           ir.Path
+	legacyAssets bool
+}
 
-// appendRequest writes one request; whole is false for a batch item, which
-// carries neither model nor options.
+// appendRequest writes one request; whole is false for a batch item.
 func (w Writer) appendRequest(dst []byte, r *ir.Request, whole bool, at ir.Path) ([]byte, error) {
 	if err := w.checkCanonical(r, at); err != nil {
 		return dst, err
 	}
-	legacyAssets := w.Lossless && !r.Layout.Has(vocab.RequestAssets) &&
-		(r.Layout.Has(vocab.RequestImages) || r.Layout.Has(vocab.RequestVideos))
+	s := requestWrite{r: r, whole: whole, at: at, legacyAssets: w.Lossless && !r.Layout.Has(vocab.RequestAssets) &&
+		(r.Layout.Has(vocab.RequestImages) || r.Layout.Has(vocab.RequestVideos))}
 	o := w.object(dst, &r.Layout, r.Extra, table.LevelRequest)
-	var err error
-	o.each(requestSlots, nil, func(slot string) {
-		switch slot {
-		case vocab.RequestModel:
-			if whole && r.Model != nil {
-				o.scalar(slot, func(d []byte) []byte { return jsonvalue.AppendString(d, *r.Model) })
-			}
-		case vocab.RequestState:
-			if r.State.IsValid() {
-				o.name(slot)
-				o.Dst = jsonvalue.AppendCompact(o.Dst, r.State)
-			}
-		case vocab.RequestStates:
-			if r.States != nil {
-				o.name(slot)
-				o.Dst = w.appendMembers(o.Dst, r.States)
-			}
-		case vocab.RequestRoles:
-			if err == nil && !w.skip(table.LevelRequest, slot) {
-				err = w.appendRoles(&o, r, at)
-			}
-		case vocab.RequestQuestions:
-			o.name(slot)
-			o.Dst = w.appendQuestions(o.Dst, r.Questions)
-		case vocab.RequestAssets:
-			// An empty assets object that was read is written back: the
-			// layout keeps it, and it means the same as none.
-			if !legacyAssets && (len(r.Assets) > 0 || (w.Lossless && r.Layout.Has(slot))) {
-				o.name(slot)
-				o.Dst = w.appendAssets(o.Dst, r.Assets, "")
-			}
-		case vocab.RequestImages, vocab.RequestVideos:
-			t := ir.AssetImage
-			if slot == vocab.RequestVideos {
-				t = ir.AssetVideo
-			}
-			if legacyAssets && (slices.ContainsFunc(r.Assets, func(a ir.Asset) bool { return a.Type == t }) || r.Layout.Has(slot)) {
-				o.name(slot)
-				o.Dst = w.appendAssets(o.Dst, r.Assets, t)
-			}
-		case vocab.RequestOptions:
-			if whole && r.Options != nil && !w.skip(table.LevelRequest, slot) {
-				w.appendOptions(&o, r.Options)
-			}
-		}
-	})
+	err := o.each(requestSlots, func(slot int) error { return w.writeRequestSlot(&o, &s, slot) })
 	return o.Close(), err
+}
+
+// The request's bound members, each written by the function the generated
+// binding names for it.
+
+func (w Writer) writeRequestModel(o *objectWriter, s *requestWrite) error {
+	if s.whole {
+		appendStringMember(o, vocab.RequestModel, s.r.Model)
+	}
+	return nil
+}
+
+func (w Writer) writeRequestState(o *objectWriter, s *requestWrite) error {
+	if s.r.State.IsValid() {
+		o.name(vocab.RequestState)
+		o.Dst = jsonvalue.AppendCompact(o.Dst, s.r.State)
+	}
+	return nil
+}
+
+func (w Writer) writeRequestStates(o *objectWriter, s *requestWrite) error {
+	if s.r.States != nil {
+		o.name(vocab.RequestStates)
+		o.Dst = w.appendMembers(o.Dst, s.r.States)
+	}
+	return nil
+}
+
+func (w Writer) writeRequestRoles(o *objectWriter, s *requestWrite) error {
+	return w.appendRoles(o, s.r, s.at)
+}
+
+func (w Writer) writeRequestQuestions(o *objectWriter, s *requestWrite) error {
+	o.name(vocab.RequestQuestions)
+	o.Dst = w.appendQuestions(o.Dst, s.r.Questions)
+	return nil
+}
+
+// writeRequestAssets writes the assets under the standard's spelling. An
+// empty assets object that was read is written back: the layout keeps it,
+// and it means the same as none.
+func (w Writer) writeRequestAssets(o *objectWriter, s *requestWrite) error {
+	if !s.legacyAssets && (len(s.r.Assets) > 0 || (w.Lossless && s.r.Layout.Has(vocab.RequestAssets))) {
+		o.name(vocab.RequestAssets)
+		o.Dst = w.appendAssets(o.Dst, s.r.Assets, "")
+	}
+	return nil
+}
+
+func (w Writer) writeRequestImages(o *objectWriter, s *requestWrite) error {
+	w.appendLegacyAssets(o, s, vocab.RequestImages, ir.AssetImage)
+	return nil
+}
+
+func (w Writer) writeRequestVideos(o *objectWriter, s *requestWrite) error {
+	w.appendLegacyAssets(o, s, vocab.RequestVideos, ir.AssetVideo)
+	return nil
+}
+
+// appendLegacyAssets writes the assets of type t under 4.0's member name
+// for them, when the internal form writes the assets as they were read
+// and there are some (or the member was read).
+func (w Writer) appendLegacyAssets(o *objectWriter, s *requestWrite, name string, t ir.AssetType) {
+	if s.legacyAssets && (slices.ContainsFunc(s.r.Assets, func(a ir.Asset) bool { return a.Type == t }) || s.r.Layout.Has(name)) {
+		o.name(name)
+		o.Dst = w.appendAssets(o.Dst, s.r.Assets, t)
+	}
+}
+
+func (w Writer) writeRequestOptions(o *objectWriter, s *requestWrite) error {
+	if s.whole && s.r.Options != nil {
+		w.appendOptions(o, vocab.RequestOptions, s.r.Options)
+	}
+	return nil
 }
 
 // checkCanonical refuses what only the internal form can carry.

@@ -1,23 +1,27 @@
 package internalwire
 
 import (
+	"slices"
+
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // objectWriter writes one object's members: the recorded order first, then
-// the canonical order for members the recording does not place, each name
-// under its recorded quoting. The object's extra members (ir.Request.Extra)
-// stand where they were recorded, else after every canonical slot. A
-// canonical writer is given no recording, so it writes the canonical order
-// and spellings alone.
+// the canonical order (the generated <level>Slots) for members the
+// recording does not place, each name under its recorded quoting. The
+// object's extra members (ir.Request.Extra) stand where they were
+// recorded, else at their slot when the specs define them (a passive
+// member), else after every slot. A canonical writer is given no
+// recording, so it writes the canonical order and spellings alone.
 type objectWriter struct {
 	jsonvalue.ObjectWriter
-	layout *ir.Layout
-	extra  []jsonvalue.Member
-	level  table.Level
-	w      Writer
+	layout    *ir.Layout
+	extra     []jsonvalue.Member
+	extraDone []bool
+	level     table.Level
+	w         Writer
 }
 
 // noLayout is the recording a canonical writer replays: none.
@@ -30,46 +34,58 @@ func (w Writer) object(dst []byte, l *ir.Layout, extra []jsonvalue.Member, level
 	return objectWriter{ObjectWriter: jsonvalue.OpenObject(dst), layout: l, extra: extra, level: level, w: w}
 }
 
-// each calls write once per slot of canonical, in the order to write them.
-// slotOf, unless nil, maps a recorded member name to its slot (a criteria
-// spelling to "criteria"); names that map to no slot are extras or skipped.
-func (o *objectWriter) each(canonical []string, slotOf func(string) string, write func(slot string)) {
-	var done [16]bool // canonical has at most 16 slots
-	extraDone := make([]bool, len(o.extra))
+// each calls write once per slot of slots (a generated <level>Slots, at
+// most 64 and each named once, which the generator holds it to), in the
+// order to write them, leaving out what the writer's Skip names; then it
+// writes the extra members no slot wrote. It stops at the first error.
+func (o *objectWriter) each(slots []string, write func(slot int) error) error {
+	var done uint64
+	if len(o.extra) > 0 {
+		o.extraDone = make([]bool, len(o.extra))
+	}
 	for i := range o.layout.Members {
 		name := o.layout.Members[i].Name
-		slot := name
-		if slotOf != nil {
-			slot = slotOf(name)
-		}
-		for j, c := range canonical {
-			if c == slot && !done[j] {
-				done[j] = true
-				write(slot)
+		if j := slices.Index(slots, name); j >= 0 && done&(1<<j) == 0 {
+			done |= 1 << j
+			if !o.w.skip(o.level, slots[j]) {
+				if err := write(j); err != nil {
+					return err
+				}
 			}
 		}
-		for j := range o.extra {
-			if o.extra[j].Name == name && !extraDone[j] {
-				extraDone[j] = true
-				o.extraMember(&o.extra[j])
-			}
-		}
+		o.extraNamed(name)
 	}
-	for j, c := range canonical {
-		if !done[j] {
-			write(c)
+	for j := range slots {
+		if done&(1<<j) != 0 || o.w.skip(o.level, slots[j]) {
+			continue
+		}
+		if err := write(j); err != nil {
+			return err
 		}
 	}
 	for j := range o.extra {
-		if !extraDone[j] {
-			o.extraMember(&o.extra[j])
+		if !o.extraDone[j] {
+			o.extraMember(j)
+		}
+	}
+	return nil
+}
+
+// extraNamed writes the extra members of that name not yet written: a
+// passive member at its slot, or where the layout recorded it.
+func (o *objectWriter) extraNamed(name string) {
+	for j := range o.extra {
+		if o.extra[j].Name == name && !o.extraDone[j] {
+			o.extraMember(j)
 		}
 	}
 }
 
-// extraMember writes an extra member as it was read, unless the writer
+// extraMember writes extra member j as it was read, unless the writer
 // skips it.
-func (o *objectWriter) extraMember(m *jsonvalue.Member) {
+func (o *objectWriter) extraMember(j int) {
+	o.extraDone[j] = true
+	m := &o.extra[j]
 	if !o.w.skip(o.level, m.Name) {
 		o.name(m.Name)
 		o.Dst = jsonvalue.AppendCompact(o.Dst, m.Value)

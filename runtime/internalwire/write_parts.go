@@ -69,8 +69,6 @@ func appendRoleParts(dst []byte, parts []ir.RolePart) []byte {
 	})
 }
 
-var assetSlots = []string{vocab.AssetType, vocab.AssetFormat, vocab.AssetDataBase64}
-
 // appendAssets writes the assets of type only (all when only is empty,
 // the assets spelling). Under 4.0's images and videos an asset's type is
 // written only where it was read, or where nothing was recorded.
@@ -87,53 +85,90 @@ func (w Writer) appendAssets(dst []byte, assets []ir.Asset, only ir.AssetType) [
 		}
 		n++
 		dst = appendKey(dst, w.rawName(&a.Layout, a.Placeholder), a.Placeholder)
-		writeType := only == "" || a.Layout.IsZero() || a.Layout.Has(vocab.AssetType)
+		s := assetWrite{a: a, writeType: only == "" || a.Layout.IsZero() || a.Layout.Has(vocab.AssetType)}
 		o := w.object(dst, &a.Layout, a.Extra, table.LevelAsset)
-		o.each(assetSlots, nil, func(slot string) {
-			switch {
-			case slot == vocab.AssetType && writeType:
-				o.scalar(slot, func(d []byte) []byte { return jsonvalue.AppendString(d, string(a.Type)) })
-			case slot == vocab.AssetFormat && a.Format != nil:
-				o.scalar(slot, func(d []byte) []byte { return jsonvalue.AppendString(d, *a.Format) })
-			case slot == vocab.AssetDataBase64:
-				// The data as read: multi-megabyte payloads are never
-				// re-escaped.
-				o.name(slot)
-				o.Dst = append(o.Dst, a.Data.Raw()...)
-			}
-		})
+		// No asset member's writer fails.
+		_ = o.each(assetSlots, func(slot int) error { return w.writeAssetSlot(&o, &s, slot) })
 		dst = o.Close()
 	}
 	return append(dst, '}')
 }
 
-var optionSlots = []string{vocab.OptionsDeadlineMs, vocab.OptionsReturnMeta, vocab.OptionsMaxTokens, vocab.OptionsLongContext}
+// assetWrite is the state of writing one asset (the binding's <level>Write
+// of the asset level): writeType, whether its type is written.
+type assetWrite struct {
+	a         *ir.Asset
+	writeType bool
+}
 
-// appendOptions writes the options member. vllm-sr/5.0 carries
-// long_context as the standard's header, never in the body, and leaves out
-// options that have no member left to write.
-func (w Writer) appendOptions(parent *objectWriter, opts *ir.Options) {
+// The asset's bound members, each written by the function the generated
+// binding names for it.
+
+func (w Writer) writeAssetType(o *objectWriter, s *assetWrite) error {
+	if s.writeType {
+		o.scalar(vocab.AssetType, func(d []byte) []byte { return jsonvalue.AppendString(d, string(s.a.Type)) })
+	}
+	return nil
+}
+
+func (w Writer) writeAssetFormat(o *objectWriter, s *assetWrite) error {
+	appendStringMember(o, vocab.AssetFormat, s.a.Format)
+	return nil
+}
+
+// writeAssetDataBase64 writes the data as read: multi-megabyte payloads
+// are never re-escaped.
+func (w Writer) writeAssetDataBase64(o *objectWriter, s *assetWrite) error {
+	o.name(vocab.AssetDataBase64)
+	o.Dst = append(o.Dst, s.a.Data.Raw()...)
+	return nil
+}
+
+// appendOptions writes an options member under name (a request's, or a
+// batch's). vllm-sr/5.0 carries long_context as the standard's header,
+// never in the body, and leaves out options that have no member left to
+// write.
+func (w Writer) appendOptions(parent *objectWriter, name string, opts *ir.Options) {
 	o := w.object(nil, &opts.Layout, opts.Extra, table.LevelOptions)
-	o.each(optionSlots, nil, func(slot string) {
-		if w.skip(table.LevelOptions, slot) {
-			return
-		}
-		switch slot {
-		case vocab.OptionsDeadlineMs:
-			appendIntMember(&o, slot, opts.DeadlineMs)
-		case vocab.OptionsReturnMeta:
-			appendBoolMember(&o, slot, opts.ReturnMeta)
-		case vocab.OptionsMaxTokens:
-			appendIntMember(&o, slot, opts.MaxTokens)
-		case vocab.OptionsLongContext:
-			if w.Lossless {
-				appendBoolMember(&o, slot, opts.LongContext)
-			}
-		}
-	})
+	s := optionsWrite{o: opts}
+	// No options member's writer fails.
+	_ = o.each(optionsSlots, func(slot int) error { return w.writeOptionsSlot(&o, &s, slot) })
 	if o.Len() == 0 && !w.Lossless {
 		return
 	}
-	parent.name(vocab.RequestOptions)
+	parent.name(name)
 	parent.Dst = append(parent.Dst, o.Close()...)
+}
+
+// optionsWrite is the state of writing one options object (the binding's
+// <level>Write of the options level).
+type optionsWrite struct {
+	o *ir.Options
+}
+
+// The options' bound members, each written by the function the generated
+// binding names for it.
+
+func (w Writer) writeOptionsDeadlineMs(o *objectWriter, s *optionsWrite) error {
+	appendIntMember(o, vocab.OptionsDeadlineMs, s.o.DeadlineMs)
+	return nil
+}
+
+func (w Writer) writeOptionsReturnMeta(o *objectWriter, s *optionsWrite) error {
+	appendBoolMember(o, vocab.OptionsReturnMeta, s.o.ReturnMeta)
+	return nil
+}
+
+func (w Writer) writeOptionsMaxTokens(o *objectWriter, s *optionsWrite) error {
+	appendIntMember(o, vocab.OptionsMaxTokens, s.o.MaxTokens)
+	return nil
+}
+
+// writeOptionsLongContext writes 4.0's body form of the long-context
+// header, which only the internal form carries.
+func (w Writer) writeOptionsLongContext(o *objectWriter, s *optionsWrite) error {
+	if w.Lossless {
+		appendBoolMember(o, vocab.OptionsLongContext, s.o.LongContext)
+	}
+	return nil
 }

@@ -11,81 +11,85 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// questionSlots is the canonical member order of a question; "criteria"
-// stands for whichever spelling carries them.
-var questionSlots = []string{vocab.QuestionType, vocab.QuestionInstructions, vocab.QuestionCriteria,
-	vocab.QuestionPreset, vocab.QuestionHead, vocab.QuestionDecisionAdapter, vocab.QuestionOver, vocab.QuestionOverflow,
-	vocab.QuestionRequireFullInput, vocab.QuestionThreshold, vocab.QuestionAt, vocab.QuestionRate}
-
-// criteriaSlot maps 4.0's criteria spellings to the standard's.
-func criteriaSlot(name string) string {
-	switch name {
-	case vocab.QuestionChoices, vocab.QuestionLevels, vocab.QuestionLabels:
-		return vocab.QuestionCriteria
-	}
-	return name
-}
-
 func (w Writer) appendQuestions(dst []byte, qs []ir.Question) []byte {
 	return appendJoined(dst, "{}", qs, func(dst []byte, q *ir.Question) []byte {
 		return w.appendQuestion(appendKey(dst, w.rawName(&q.Layout, q.Name), q.Name), q)
 	})
 }
 
+// questionWrite is the state of writing one question (the binding's
+// <level>Write of the question level): criteriaDone once one of the
+// criteria's spellings has written them.
+type questionWrite struct {
+	q            *ir.Question
+	criteriaDone bool
+}
+
 func (w Writer) appendQuestion(dst []byte, q *ir.Question) []byte {
 	o := w.object(dst, &q.Layout, q.Extra, table.LevelQuestion)
-	o.each(questionSlots, criteriaSlot, func(slot string) {
-		if w.skip(table.LevelQuestion, slot) {
-			return
-		}
-		switch slot {
-		case vocab.QuestionType:
-			if q.Type != "" {
-				o.scalar(slot, func(d []byte) []byte { return jsonvalue.AppendString(d, string(q.Type)) })
-			}
-		case vocab.QuestionInstructions:
-			if q.Instructions.IsValid() {
-				o.name(slot)
-				o.Dst = jsonvalue.AppendCompact(o.Dst, q.Instructions)
-			}
-		case vocab.QuestionCriteria:
-			w.appendCriteria(&o, q)
-		case vocab.QuestionPreset:
-			appendStringMember(&o, slot, q.Preset)
-		case vocab.QuestionHead:
-			appendStringMember(&o, slot, (*string)(q.Head))
-		case vocab.QuestionDecisionAdapter:
-			appendBoolMember(&o, slot, q.DecisionAdapter)
-		case vocab.QuestionOver:
-			if q.Over != nil {
-				o.scalar(slot, func(d []byte) []byte { return appendStrings(d, q.Over) })
-			}
-		case vocab.QuestionOverflow:
-			appendStringMember(&o, slot, (*string)(q.Overflow))
-		case vocab.QuestionRequireFullInput:
-			appendBoolMember(&o, slot, q.RequireFullInput)
-		case vocab.QuestionThreshold:
-			appendFloatMember(&o, slot, q.Threshold)
-		case vocab.QuestionAt:
-			appendFloatMember(&o, slot, q.At)
-		case vocab.QuestionRate:
-			appendIntMember(&o, slot, q.Rate)
-		}
-	})
+	s := questionWrite{q: q}
+	// No question member's writer fails.
+	_ = o.each(questionSlots, func(slot int) error { return w.writeQuestionSlot(&o, &s, slot) })
 	return o.Close()
 }
 
-// appendCriteria writes the criteria under the spelling they were read in
-// while it still fits them (levels for levels, choices or labels for keyed
-// criteria of the right type), else under the standard's criteria.
-func (w Writer) appendCriteria(o *objectWriter, q *ir.Question) {
-	c := &q.Criteria
-	if !c.Present() {
+// The question's bound members, each written by the function the
+// generated binding names for it.
+
+func (w Writer) writeQuestionType(o *objectWriter, s *questionWrite) error {
+	if s.q.Type != "" {
+		o.scalar(vocab.QuestionType, func(d []byte) []byte { return jsonvalue.AppendString(d, string(s.q.Type)) })
+	}
+	return nil
+}
+
+func (w Writer) writeQuestionInstructions(o *objectWriter, s *questionWrite) error {
+	if s.q.Instructions.IsValid() {
+		o.name(vocab.QuestionInstructions)
+		o.Dst = jsonvalue.AppendCompact(o.Dst, s.q.Instructions)
+	}
+	return nil
+}
+
+// The criteria have four spellings: the standard's criteria, and 4.0's
+// choices, levels and labels, each of the form it fits. The first of them
+// the writer comes to writes the criteria: where the layout recorded the
+// spelling they were read under, or else at criteria's canonical place.
+
+func (w Writer) writeQuestionCriteria(o *objectWriter, s *questionWrite) error {
+	w.appendCriteria(o, s, vocab.QuestionCriteria, true)
+	return nil
+}
+
+func (w Writer) writeQuestionChoices(o *objectWriter, s *questionWrite) error {
+	w.appendCriteria(o, s, vocab.QuestionChoices, s.q.Criteria.Form != ir.CriteriaLevels)
+	return nil
+}
+
+func (w Writer) writeQuestionLevels(o *objectWriter, s *questionWrite) error {
+	w.appendCriteria(o, s, vocab.QuestionLevels, s.q.Criteria.Form == ir.CriteriaLevels)
+	return nil
+}
+
+func (w Writer) writeQuestionLabels(o *objectWriter, s *questionWrite) error {
+	w.appendCriteria(o, s, vocab.QuestionLabels, s.q.Criteria.Form == ir.CriteriaKeyed)
+	return nil
+}
+
+// appendCriteria writes the criteria, once, under spelling while it still
+// fits them (fits: levels for levels, choices or labels for keyed criteria)
+// and belongs to the question's type (the generated table's types of that
+// vllm-sr/4.0 member; a preset-only question takes any), else under the
+// standard's criteria. Only the internal form writes a 4.0 spelling.
+func (w Writer) appendCriteria(o *objectWriter, s *questionWrite, spelling string, fits bool) {
+	c := &s.q.Criteria
+	if s.criteriaDone || !c.Present() {
 		return
 	}
+	s.criteriaDone = true
 	name := vocab.QuestionCriteria
-	if w.Lossless {
-		name = criteriaName(q)
+	if w.Lossless && spelling != name && fits && legacySpellingFits(s.q, spelling) {
+		name = spelling
 	}
 	o.name(name)
 	switch c.Form {
@@ -98,30 +102,58 @@ func (w Writer) appendCriteria(o *objectWriter, q *ir.Question) {
 	}
 }
 
-// criteriaName is the 4.0 spelling q's criteria were read under while it
-// fits their form and belongs to q's type (the generated table's types of
-// that vllm-sr/4.0 member; a preset-only question takes any), else the
-// standard's criteria.
-func criteriaName(q *ir.Question) string {
-	for _, m := range q.Layout.Members {
-		fitsForm := false
-		switch m.Name {
-		case vocab.QuestionLevels:
-			fitsForm = q.Criteria.Form == ir.CriteriaLevels
-		case vocab.QuestionChoices:
-			fitsForm = q.Criteria.Form != ir.CriteriaLevels
-		case vocab.QuestionLabels:
-			fitsForm = q.Criteria.Form == ir.CriteriaKeyed
-		}
-		if !fitsForm {
-			continue
-		}
-		f, _ := fieldtable.FieldOf(table.SchemaVllmSR40, table.LevelQuestion, m.Name)
-		if q.Type == "" || slices.Contains(f.QuestionTypes, q.Type) {
-			return m.Name
-		}
+// legacySpellingFits reports whether q's type takes the vllm-sr/4.0
+// criteria member spelling; a preset-only question takes any.
+func legacySpellingFits(q *ir.Question, spelling string) bool {
+	f, _ := fieldtable.FieldOf(table.SchemaVllmSR40, table.LevelQuestion, spelling)
+	return q.Type == "" || slices.Contains(f.QuestionTypes, q.Type)
+}
+
+func (w Writer) writeQuestionPreset(o *objectWriter, s *questionWrite) error {
+	appendStringMember(o, vocab.QuestionPreset, s.q.Preset)
+	return nil
+}
+
+func (w Writer) writeQuestionHead(o *objectWriter, s *questionWrite) error {
+	appendStringMember(o, vocab.QuestionHead, (*string)(s.q.Head))
+	return nil
+}
+
+func (w Writer) writeQuestionDecisionAdapter(o *objectWriter, s *questionWrite) error {
+	appendBoolMember(o, vocab.QuestionDecisionAdapter, s.q.DecisionAdapter)
+	return nil
+}
+
+func (w Writer) writeQuestionOver(o *objectWriter, s *questionWrite) error {
+	if s.q.Over != nil {
+		o.scalar(vocab.QuestionOver, func(d []byte) []byte { return appendStrings(d, s.q.Over) })
 	}
-	return vocab.QuestionCriteria
+	return nil
+}
+
+func (w Writer) writeQuestionOverflow(o *objectWriter, s *questionWrite) error {
+	appendStringMember(o, vocab.QuestionOverflow, (*string)(s.q.Overflow))
+	return nil
+}
+
+func (w Writer) writeQuestionRequireFullInput(o *objectWriter, s *questionWrite) error {
+	appendBoolMember(o, vocab.QuestionRequireFullInput, s.q.RequireFullInput)
+	return nil
+}
+
+func (w Writer) writeQuestionThreshold(o *objectWriter, s *questionWrite) error {
+	appendFloatMember(o, vocab.QuestionThreshold, s.q.Threshold)
+	return nil
+}
+
+func (w Writer) writeQuestionAt(o *objectWriter, s *questionWrite) error {
+	appendFloatMember(o, vocab.QuestionAt, s.q.At)
+	return nil
+}
+
+func (w Writer) writeQuestionRate(o *objectWriter, s *questionWrite) error {
+	appendIntMember(o, vocab.QuestionRate, s.q.Rate)
+	return nil
 }
 
 func appendStringMember(o *objectWriter, name string, s *string) {

@@ -47,7 +47,7 @@ func ReadDecisions(schema table.SchemaID, body []byte) (*ClientRequest, error) {
 	if err != nil {
 		return nil, RefuseError(err)
 	}
-	cr.Request = &r
+	cr.Request = r
 	return cr, nil
 }
 

@@ -34,14 +34,14 @@ func v40ReadRequest(root jsonvalue.Value, body []byte, header http.Header) (*Cli
 	if err != nil {
 		return nil, RefuseError(err)
 	}
-	noteMediaOverlap(&r, nil, &cr.Diagnostics)
+	noteMediaOverlap(r, nil, &cr.Diagnostics)
 	// The header is not in the body, so a request that uses it goes on
 	// translated, with options.long_context written from the IR.
 	if LongContext(header) && !longContextInBody(r.Options) {
 		ApplyLongContext(&r.Options, header)
 		cr.Plan = PlanTranslate
 	}
-	cr.Request = &r
+	cr.Request = r
 	return cr, nil
 }
 
@@ -56,9 +56,10 @@ func v40ReadBatch(root jsonvalue.Value, body []byte, header http.Header) (*Clien
 		return nil, err
 	}
 	cr := &ClientRequest{Endpoint: EndpointBatch, Schema: table.SchemaVllmSR40, Plan: PlanTranslate, Body: body}
-	batch, refusal := BuildBatch(root, internalwire.Reader{Implicit: true, Diags: &cr.Diagnostics})
-	if refusal != nil {
-		return nil, refusal
+	rd := internalwire.Reader{Implicit: true, Diags: &cr.Diagnostics}
+	batch, err := rd.Batch(root)
+	if err != nil {
+		return nil, RefuseError(err)
 	}
 	for i := range batch.Items {
 		noteMediaOverlap(&batch.Items[i].Request, ir.Path{{Name: vocab.BatchRequests}, {Name: batch.Items[i].Name}}, &cr.Diagnostics)

@@ -17,9 +17,10 @@ func v50ReadBatch(root jsonvalue.Value, body []byte, header http.Header) (*Clien
 	if problems := validate.BatchRequestVllmSR50(root); problems != nil {
 		return nil, v50Refuse(problems, root, true)
 	}
-	batch, refusal := BuildBatch(root, internalwire.Reader{})
-	if refusal != nil {
-		return nil, refusal
+	var rd internalwire.Reader
+	batch, err := rd.Batch(root)
+	if err != nil {
+		return nil, RefuseError(err)
 	}
 	var media []StateMedia
 	for i := range batch.Items {

@@ -58,7 +58,7 @@ func decode(t testing.TB, body string) *ir.Request {
 	if err != nil {
 		t.Fatalf("decode %s: %v", body, err)
 	}
-	return &req
+	return req
 }
 
 func model(t testing.TB, name string) table.Model {

@@ -15,6 +15,9 @@ type Field struct {
 	// Type is the type as the specification writes it for people.
 	Type     string
 	Required bool
+	// Passive: the field has no runtime semantics; the runtime carries it
+	// in its object's Extra and binds no IR field to it.
+	Passive bool
 	// Since is the version that introduced it: "0.2", "5.0" or "4.0".
 	Since string
 	// Families honour it; empty for a standard field every server answers.

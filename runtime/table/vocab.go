@@ -24,6 +24,12 @@ type Member struct {
 	// Removed: a 4.0 form vllm-sr/5.0 refuses naming its replacement (a
 	// removed form); only vllm-sr/4.0 and internal list such members.
 	Removed bool
+	// Passive: the member has no runtime semantics. The runtime binds no
+	// IR field to it: it reads it into its object's Extra, in order, and
+	// writes it back (a systemone/0.2 target gets it as Disposition says).
+	// A member without it is bound by a hand-written function of the
+	// package that binds its shape (runtime/internalwire).
+	Passive bool
 	// Disposition is what a Router does with the member for a
 	// systemone/0.2 target (legacy for a 4.0-only form).
 	Disposition Disposition

@@ -78,7 +78,7 @@ func (internalCodec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics
 // own), the long-context flag among them, in its body.
 func planBundle(b *ir.Batch, t Target, p Policy, base string) (Plan, ir.Diagnostics, error) {
 	model := t.Model
-	bundle := ir.Batch{Model: &model, Layout: b.Layout, Items: make([]ir.BatchItem, len(b.Items))}
+	bundle := ir.Batch{Model: &model, Layout: b.Layout, Extra: b.Extra, Items: make([]ir.BatchItem, len(b.Items))}
 	for i := range b.Items {
 		r := b.Items[i].Request
 		r.Model = nil

@@ -87,7 +87,7 @@ func (v50Codec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics, err
 		return Plan{}, nil, err
 	}
 	wb := &v50Batch{model: t.Model}
-	wb.batch = ir.Batch{Model: &wb.model, Options: opts, Items: make([]ir.BatchItem, len(b.Items))}
+	wb.batch = ir.Batch{Model: &wb.model, Options: opts, Extra: b.Extra, Items: make([]ir.BatchItem, len(b.Items))}
 	out := &wb.batch
 	long := false
 	for i := range b.Items {
