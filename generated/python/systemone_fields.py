@@ -3,8 +3,8 @@
 
 # The specifications: schema ID, path and sha256.
 SPECS = (
-    {"schema": "systemone/0.2", "path": "specs/systemone/systemone-0.2.schema.yaml", "sha256": "2abbab29911f4431e98a873167c3bd4a9599037938217c6e6eec99a8f1bd9a87"},
-    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "2c0a47e8619e87e8fa43b92abf87a4e0b6bbdcc563269058170644aaa14fac77"},
+    {"schema": "systemone/0.2", "path": "specs/systemone/systemone-0.2.schema.yaml", "sha256": "dcd6c7cf2f4b346708ffbb43a3387bd33555916293c1c3d75e1a45ad87477a08"},
+    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "e926ad1c1fece137aaee43529274838e70c2208ad1735148cdae9cb51b97ec59"},
     {"schema": "vllm-sr/4.0", "path": "specs/systemone/vllm-sr-4.0.openapi.yaml", "sha256": "e80629fa14a74eef8d80e629f240d61f1a83b5168c7c6699b89001cd7e9ecc6e"},
 )
 

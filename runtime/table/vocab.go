@@ -49,4 +49,48 @@ type ImplicitRole struct {
 type ErrorReason struct {
 	Reason      string
 	Description string
+	// Kind is the question error kind a question failing for this reason
+	// takes; Code the request error code a refusal for it answers with;
+	// "" when the specification names none.
+	Kind, Code string
+	// Status is the HTTP status the reason answers with (its code's, or
+	// its kind's for a failed question); 0 when the specification says
+	// none.
+	Status int
+	// Unit is the unit of the limit the reason names ("tokens", "pixels",
+	// "options"); "" for none.
+	Unit string
+}
+
+// ReplyProblem says which reason word reports a validator's problem in a
+// reply: one of Problems at the member Member (error_reasons' members and
+// problems).
+type ReplyProblem struct {
+	// Member is a path from a reply level: the level, then member names,
+	// "*" for any key of a map or item of an array.
+	Member   []string
+	Problems []ProblemReason
+	Reason   string
+}
+
+// ReplyReason is the reason rows give problem p of the member at path
+// (split, unescaped JSON Pointer segments) inside a value of level, the
+// first row in order that names both; false when none does.
+func ReplyReason(rows []ReplyProblem, level Level, path []string, p ProblemReason) (string, bool) {
+	for i := range rows {
+		r := &rows[i]
+		if len(r.Member) != len(path)+1 || r.Member[0] != string(level) {
+			continue
+		}
+		match := true
+		for j, seg := range path {
+			match = match && (r.Member[j+1] == "*" || r.Member[j+1] == seg)
+		}
+		for _, want := range r.Problems {
+			if match && want == p {
+				return r.Reason, true
+			}
+		}
+	}
+	return "", false
 }
