@@ -234,12 +234,12 @@ func vocabReasons(f *jen.File, m *model.Model, n *vocabNames) error {
 	fileComment(f, "Reasons are the reason words with what each means, in the extension\nspecification's order (error_reasons).")
 	f.Var().Id("Reasons").Op("=").Add(sliceLit(tableType("ErrorReason"), rows))
 	f.Add(fn)
-	fileComment(f, "ReplyProblems say which reason word reports a reply validator's problem\nat a member (error_reasons' members and problems), in the specification's\norder; ReplyReason looks one up.")
+	fileComment(f, "ReplyProblems say which reason word reports a reply validator's problem\nat a member (error_reasons' members and problems), in the specification's\norder; ReplyProblemOf looks one up.")
 	f.Var().Id("ReplyProblems").Op("=").Add(sliceLit(tableType("ReplyProblem"), replyRows))
-	f.Comment("ReplyReason is the reason word ReplyProblems give problem p of the member")
-	f.Comment("at path (unescaped segments) inside a value of level; false for none.")
-	f.Func().Id("ReplyReason").Params(jen.Id("level").Add(tableType("Level")), jen.Id("path").Index().String(), jen.Id("p").Add(tableType("ProblemReason"))).Params(jen.String(), jen.Bool()).Block(
-		jen.Return(jen.Qual(tablePath, "ReplyReason").Call(jen.Id("ReplyProblems"), jen.Id("level"), jen.Id("path"), jen.Id("p"))),
+	f.Comment("ReplyProblemOf is the row of ReplyProblems that names problem p of the")
+	f.Comment("member at path (unescaped segments) inside a value of level; false for none.")
+	f.Func().Id("ReplyProblemOf").Params(jen.Id("level").Add(tableType("Level")), jen.Id("path").Index().String(), jen.Id("p").Add(tableType("ProblemReason"))).Params(tableType("ReplyProblem"), jen.Bool()).Block(
+		jen.Return(jen.Qual(tablePath, "ReplyProblemOf").Call(jen.Id("ReplyProblems"), jen.Id("level"), jen.Id("path"), jen.Id("p"))),
 	)
 	return nil
 }

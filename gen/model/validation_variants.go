@@ -195,7 +195,7 @@ const AnswerErrorFieldName = "error"
 // every answer type (type). A failed answer, one with an error member, is
 // checked first, by the members every answer may carry, of which only
 // error is required: it has no values of an answered question, and names
-// no type of its own where its question had none. generic (the level's
+// its question's type (if any) rather than an answer type. generic (the level's
 // own check, for an answer whose type names no answer type) requires only
 // the members every answer type requires.
 func (b *validationBuilder) answerVariants(object string, msg *Message, generic *ObjectCheck) (*VariantCheck, error) {
@@ -227,6 +227,12 @@ func (b *validationBuilder) answerVariants(object string, msg *Message, generic 
 			}
 			mc := generic.Members[i]
 			mc.Required, mc.RequiredUnless = mem.Name == AnswerErrorFieldName, nil
+			if mem.Name == disc {
+				// A failed answer names its question's type, not an answer
+				// type: a failed span question's answer says span.
+				mc.Value.Enum = questionTypeNames(questionTypesOf(b.s))
+				mc.Value.ExpectedEnum = orList(mc.Value.Enum)
+			}
 			failed.Members = append(failed.Members, mc)
 		}
 		b.objects = append(b.objects, failed)
@@ -255,6 +261,14 @@ func questionTypeNames(qts []table.QuestionType) []string {
 	out := make([]string, len(qts))
 	for i, qt := range qts {
 		out[i] = string(qt)
+	}
+	return out
+}
+
+func questionTypesOf(s *Schema) []table.QuestionType {
+	out := make([]table.QuestionType, len(s.QuestionTypes))
+	for i, qt := range s.QuestionTypes {
+		out[i] = qt.Type
 	}
 	return out
 }

@@ -71,6 +71,9 @@ var responseCases = []requestCase{
 		"/answers/n/confidence unknown_member"}},
 	{"a failed answer carries no values", fiveAndInternal, response(
 		`"f":{"error":"deadline_exceeded","reason":"deadline_passed","message":"late"},"g":{"type":"choice","error":"unavailable"}`), nil},
+	{"a failed answer names its question's type", fiveAndInternal, response(
+		`"f":{"type":"span","error":"scan_budget_exceeded"},"g":{"type":"sets","error":"unavailable"},"h":{"type":"span","noul":0.5}`), []string{
+		"/answers/g/type not_in_enum (noul, choice, score, box, set, span or track)", "/answers/h/type not_in_enum (noul, choice, score, box, set or track)"}},
 	{"a failed answer's error is a question error kind", fiveAndInternal, response(
 		`"f":{"error":"timeout"},"g":{"error":null,"noul":0.5}`), []string{
 		"/answers/f/error not_in_enum (invalid_question, invalid_input, max_length_exceeded, scan_budget_exceeded, invalid_model_output, deadline_exceeded or unavailable)",

@@ -4457,9 +4457,9 @@ func vllmSR50AnswerFailed(ps *table.Problems, at *table.Path, v jsonvalue.Value)
 		case "type":
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
-				if !(isText(m.Value, "noul") || isText(m.Value, "choice") || isText(m.Value, "score") || isText(m.Value, "box") || isText(m.Value, "set") || isText(m.Value, "track")) {
+				if !(isText(m.Value, "noul") || isText(m.Value, "choice") || isText(m.Value, "score") || isText(m.Value, "box") || isText(m.Value, "set") || isText(m.Value, "span") || isText(m.Value, "track")) {
 					ps.Add(&here, table.Problem{
-						Expected: "noul, choice, score, box, set or track",
+						Expected: "noul, choice, score, box, set, span or track",
 						Reason:   table.ReasonNotInEnum,
 					})
 				}

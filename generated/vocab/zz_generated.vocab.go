@@ -1777,7 +1777,7 @@ func ReasonOf(reason string) (table.ErrorReason, bool) {
 
 // ReplyProblems say which reason word reports a reply validator's problem
 // at a member (error_reasons' members and problems), in the specification's
-// order; ReplyReason looks one up.
+// order; ReplyProblemOf looks one up.
 var ReplyProblems = []table.ReplyProblem{
 	{Member: []string{"answer"}, Problems: []table.ProblemReason{table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonAnswerNotObject},
 	{Member: []string{"answer", "type"}, Problems: []table.ProblemReason{table.ReasonMissingMember, table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonAnswerWithoutType},
@@ -1811,10 +1811,10 @@ var ReplyProblems = []table.ReplyProblem{
 	{Member: []string{"answer", "box", "right"}, Problems: []table.ProblemReason{table.ReasonBelowMinimum, table.ReasonAboveMaximum}, Reason: ReasonAnswerOutOfRange},
 }
 
-// ReplyReason is the reason word ReplyProblems give problem p of the member
-// at path (unescaped segments) inside a value of level; false for none.
-func ReplyReason(level table.Level, path []string, p table.ProblemReason) (string, bool) {
-	return table.ReplyReason(ReplyProblems, level, path, p)
+// ReplyProblemOf is the row of ReplyProblems that names problem p of the
+// member at path (unescaped segments) inside a value of level; false for none.
+func ReplyProblemOf(level table.Level, path []string, p table.ProblemReason) (table.ReplyProblem, bool) {
+	return table.ReplyProblemOf(ReplyProblems, level, path, p)
 }
 
 // Feature* are the words of a listing entry's features, which vllm-sr/auto

@@ -73,10 +73,10 @@ type ReplyProblem struct {
 	Reason   string
 }
 
-// ReplyReason is the reason rows give problem p of the member at path
-// (split, unescaped JSON Pointer segments) inside a value of level, the
-// first row in order that names both; false when none does.
-func ReplyReason(rows []ReplyProblem, level Level, path []string, p ProblemReason) (string, bool) {
+// ReplyProblemOf is the first row in order that names problem p of the
+// member at path (split, unescaped JSON Pointer segments) inside a value
+// of level; false when none does.
+func ReplyProblemOf(rows []ReplyProblem, level Level, path []string, p ProblemReason) (ReplyProblem, bool) {
 	for i := range rows {
 		r := &rows[i]
 		if len(r.Member) != len(path)+1 || r.Member[0] != string(level) {
@@ -88,9 +88,9 @@ func ReplyReason(rows []ReplyProblem, level Level, path []string, p ProblemReaso
 		}
 		for _, want := range r.Problems {
 			if match && want == p {
-				return r.Reason, true
+				return *r, true
 			}
 		}
 	}
-	return "", false
+	return ReplyProblem{}, false
 }

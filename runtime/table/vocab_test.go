@@ -4,7 +4,7 @@ import "testing"
 
 // TestReplyReason: a row names a problem of the member at its path from
 // its level, "*" standing for any key, the first such row in order.
-func TestReplyReason(t *testing.T) {
+func TestReplyProblemOf(t *testing.T) {
 	rows := []ReplyProblem{
 		{Member: []string{"answer", "noul"}, Problems: []ProblemReason{ReasonMissingMember}, Reason: "noul_missing"},
 		{Member: []string{"answer", "noul"}, Problems: []ProblemReason{ReasonWrongType, ReasonNotAllowedNull}, Reason: "noul_not_number"},
@@ -27,8 +27,8 @@ func TestReplyReason(t *testing.T) {
 		{"response", []string{"noul"}, ReasonMissingMember, ""},
 	}
 	for _, c := range cases {
-		got, ok := ReplyReason(rows, c.level, c.path, c.p)
-		if got != c.want || ok != (c.want != "") {
+		row, ok := ReplyProblemOf(rows, c.level, c.path, c.p)
+		if got := row.Reason; got != c.want || ok != (c.want != "") {
 			t.Errorf("%s %v %s: %q %v, want %q", c.level, c.path, c.p, got, ok, c.want)
 		}
 	}

@@ -66,7 +66,7 @@ var (
 func (rd ReplyReader) Error(status int, header http.Header, body []byte, items []PlannedItem) (*ir.ErrorBody, time.Duration) {
 	var rep upstreamReport // the zero report for a body that is not JSON
 	if root, err := decode(body); err == nil {
-		rep = upstreamReport(internalwire.ReadErrorReport(root, rd.Extensions))
+		rep = upstreamReport(internalwire.ReadErrorReport(root, rd.replies))
 	}
 	rep.keepOnly(items)
 	e := errorOfStatus(status, rep)
