@@ -4,7 +4,7 @@
 # The specifications: schema ID, path and sha256.
 SPECS = (
     {"schema": "systemone/0.2", "path": "specs/systemone/systemone-0.2.schema.yaml", "sha256": "dcd6c7cf2f4b346708ffbb43a3387bd33555916293c1c3d75e1a45ad87477a08"},
-    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "e926ad1c1fece137aaee43529274838e70c2208ad1735148cdae9cb51b97ec59"},
+    {"schema": "vllm-sr/5.0", "path": "specs/systemone/vllm-sr-5.0.extensions.yaml", "sha256": "24c01d72e2e2787f44147d2afc62ac0ace2d2421f0953f1a60bb67a328fd9846"},
     {"schema": "vllm-sr/4.0", "path": "specs/systemone/vllm-sr-4.0.openapi.yaml", "sha256": "e80629fa14a74eef8d80e629f240d61f1a83b5168c7c6699b89001cd7e9ecc6e"},
 )
 

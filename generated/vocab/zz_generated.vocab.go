@@ -1221,7 +1221,7 @@ const (
 	ReasonMissingType = "missing_type"
 	// The model does not answer questions of this type.
 	ReasonQuestionTypeNotAnswered = "question_type_not_answered"
-	// The model's card does not list the preset.
+	// The model's card does not list this preset.
 	ReasonPresetNotAnswered = "preset_not_answered"
 	// The preset answers another question type than the question's.
 	ReasonPresetTypeMismatch = "preset_type_mismatch"
@@ -1251,17 +1251,17 @@ const (
 	ReasonCriteriaNotAllowed = "criteria_not_allowed"
 	// A noul's criteria hold a key other than true and false.
 	ReasonBadNoulCriteria = "bad_noul_criteria"
-	// The choice has fewer options than the model reads; limit names the bound.
+	// The choice has fewer options than the model reads.
 	ReasonTooFewOptions = "too_few_options"
-	// The choice has more options than the model reads; limit names the bound.
+	// The choice has more options than the model reads.
 	ReasonTooManyOptions = "too_many_options"
-	// The question has fewer labels than the model reads; limit names the bound.
+	// The question has fewer labels than the model reads.
 	ReasonTooFewLabels = "too_few_labels"
-	// The question has more labels than the model reads; limit names the bound.
+	// The question has more labels than the model reads.
 	ReasonTooManyLabels = "too_many_labels"
-	// The score has fewer levels than the model reads; limit names the bound.
+	// The score has fewer levels than the model reads.
 	ReasonTooFewLevels = "too_few_levels"
-	// The score has more levels than the model reads; limit names the bound.
+	// The score has more levels than the model reads.
 	ReasonTooManyLevels = "too_many_levels"
 	// The model reads media only in the state, not in a question's text.
 	ReasonPlaceholderInQuestion = "placeholder_in_question"
@@ -1279,23 +1279,23 @@ const (
 	ReasonImageNotRead = "image_not_read"
 	// The model does not read video.
 	ReasonVideoNotRead = "video_not_read"
-	// The request has more images than the model reads; limit names the bound.
+	// The request has more images than the model reads.
 	ReasonTooManyImages = "too_many_images"
-	// The request has more videos than the model reads; limit names the bound.
+	// The request has more videos than the model reads.
 	ReasonTooManyVideos = "too_many_videos"
-	// An image side is shorter than the model reads (pixels).
+	// An image side is shorter than the model reads.
 	ReasonImageSideTooSmall = "image_side_too_small"
-	// An image side is longer than the model reads (pixels).
+	// An image side is longer than the model reads.
 	ReasonImageSideTooLarge = "image_side_too_large"
 	// An image has fewer pixels than the model reads.
 	ReasonImageAreaTooSmall = "image_area_too_small"
 	// An image has more pixels than the model reads.
 	ReasonImageAreaTooLarge = "image_area_too_large"
-	// An image file is larger than the model reads (bytes).
+	// An image file is larger than the model reads.
 	ReasonImageFileTooLarge = "image_file_too_large"
-	// A video file is larger than the model reads (bytes).
+	// A video file is larger than the model reads.
 	ReasonVideoFileTooLarge = "video_file_too_large"
-	// A video is longer than the model reads (seconds).
+	// A video is longer than the model reads.
 	ReasonVideoTooLong = "video_too_long"
 	// A box question needs an image or a video in what it reads.
 	ReasonMissingMedia = "missing_media"
@@ -1303,15 +1303,15 @@ const (
 	ReasonNeedsOneVideo = "needs_one_video"
 	// The video's duration cannot be read.
 	ReasonUnreadableVideo = "unreadable_video"
-	// at is past the end of the video (seconds).
+	// at is past the end of the video.
 	ReasonAtBeyondVideo = "at_beyond_video"
-	// The input is longer than the model reads (tokens).
+	// The input is longer than the model reads.
 	ReasonInputTooLong = "input_too_long"
-	// require_full_input is set, and the model truncates an input this long (tokens).
+	// require_full_input is set, and the model truncates an input this long.
 	ReasonInputTruncated = "input_truncated"
-	// The question and its media leave no room for the input in one window (tokens).
+	// The question and its media leave no room for the input in one window.
 	ReasonQuestionTooLong = "question_too_long"
-	// Reading the input in windows would pass the scan budget (tokens).
+	// Reading the input in windows would pass the scan budget.
 	ReasonScanBudget = "scan_budget"
 	// options.deadline_ms passed before the question's work started.
 	ReasonDeadlinePassed = "deadline_passed"
@@ -1425,7 +1425,7 @@ var Reasons = []table.ErrorReason{
 	{Reason: ReasonUpstreamUnavailable, Description: "The upstream call carrying the question found the upstream unavailable or overloaded.", Kind: "unavailable", Code: "unavailable", Status: 503},
 	{Reason: ReasonMissingType, Description: "The question names no type, and no preset of the model gives it one.", Kind: "invalid_question", Status: 422},
 	{Reason: ReasonQuestionTypeNotAnswered, Description: "The model does not answer questions of this type.", Kind: "invalid_question", Status: 422},
-	{Reason: ReasonPresetNotAnswered, Description: "The model's card does not list the preset.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonPresetNotAnswered, Description: "The model's card does not list this preset.", Kind: "invalid_question", Status: 422},
 	{Reason: ReasonPresetTypeMismatch, Description: "The preset answers another question type than the question's.", Kind: "invalid_question", Status: 422},
 	{Reason: ReasonSpanHeadNotAnswered, Description: "The model has no such span head, or head is set on a question that is not a span.", Kind: "invalid_question", Status: 422},
 	{Reason: ReasonDecisionAdapterNotAnswered, Description: "The model declares no decision adapter for this question type.", Kind: "invalid_question", Status: 422},
@@ -1440,12 +1440,12 @@ var Reasons = []table.ErrorReason{
 	{Reason: ReasonMissingCriteria, Description: "The question type needs criteria in its own form.", Kind: "invalid_question", Status: 422},
 	{Reason: ReasonCriteriaNotAllowed, Description: "The question type takes no criteria.", Kind: "invalid_question", Status: 422},
 	{Reason: ReasonBadNoulCriteria, Description: "A noul's criteria hold a key other than true and false.", Kind: "invalid_question", Status: 422},
-	{Reason: ReasonTooFewOptions, Description: "The choice has fewer options than the model reads; limit names the bound.", Kind: "invalid_question", Status: 422, Unit: "options"},
-	{Reason: ReasonTooManyOptions, Description: "The choice has more options than the model reads; limit names the bound.", Kind: "invalid_question", Status: 422, Unit: "options"},
-	{Reason: ReasonTooFewLabels, Description: "The question has fewer labels than the model reads; limit names the bound.", Kind: "invalid_question", Status: 422, Unit: "labels"},
-	{Reason: ReasonTooManyLabels, Description: "The question has more labels than the model reads; limit names the bound.", Kind: "invalid_question", Status: 422, Unit: "labels"},
-	{Reason: ReasonTooFewLevels, Description: "The score has fewer levels than the model reads; limit names the bound.", Kind: "invalid_question", Status: 422, Unit: "levels"},
-	{Reason: ReasonTooManyLevels, Description: "The score has more levels than the model reads; limit names the bound.", Kind: "invalid_question", Status: 422, Unit: "levels"},
+	{Reason: ReasonTooFewOptions, Description: "The choice has fewer options than the model reads.", Kind: "invalid_question", Status: 422, Unit: "options"},
+	{Reason: ReasonTooManyOptions, Description: "The choice has more options than the model reads.", Kind: "invalid_question", Status: 422, Unit: "options"},
+	{Reason: ReasonTooFewLabels, Description: "The question has fewer labels than the model reads.", Kind: "invalid_question", Status: 422, Unit: "labels"},
+	{Reason: ReasonTooManyLabels, Description: "The question has more labels than the model reads.", Kind: "invalid_question", Status: 422, Unit: "labels"},
+	{Reason: ReasonTooFewLevels, Description: "The score has fewer levels than the model reads.", Kind: "invalid_question", Status: 422, Unit: "levels"},
+	{Reason: ReasonTooManyLevels, Description: "The score has more levels than the model reads.", Kind: "invalid_question", Status: 422, Unit: "levels"},
 	{Reason: ReasonPlaceholderInQuestion, Description: "The model reads media only in the state, not in a question's text.", Kind: "invalid_question", Status: 422},
 	{Reason: ReasonUnknownPlaceholder, Description: "A placeholder names no asset of the request.", Kind: "invalid_input", Status: 400},
 	{Reason: ReasonUnplacedAsset, Description: "An asset is placed by no string of the request.", Kind: "invalid_input", Status: 400},
@@ -1454,23 +1454,23 @@ var Reasons = []table.ErrorReason{
 	{Reason: ReasonFormatMismatch, Description: "An image asset's bytes are not of the format it names.", Kind: "invalid_input", Status: 400},
 	{Reason: ReasonImageNotRead, Description: "The model does not read images.", Kind: "invalid_input", Status: 400},
 	{Reason: ReasonVideoNotRead, Description: "The model does not read video.", Kind: "invalid_input", Status: 400},
-	{Reason: ReasonTooManyImages, Description: "The request has more images than the model reads; limit names the bound.", Kind: "invalid_input", Status: 400, Unit: "images"},
-	{Reason: ReasonTooManyVideos, Description: "The request has more videos than the model reads; limit names the bound.", Kind: "invalid_input", Status: 400, Unit: "videos"},
-	{Reason: ReasonImageSideTooSmall, Description: "An image side is shorter than the model reads (pixels).", Kind: "invalid_input", Status: 400, Unit: "pixels"},
-	{Reason: ReasonImageSideTooLarge, Description: "An image side is longer than the model reads (pixels).", Kind: "invalid_input", Status: 400, Unit: "pixels"},
+	{Reason: ReasonTooManyImages, Description: "The request has more images than the model reads.", Kind: "invalid_input", Status: 400, Unit: "images"},
+	{Reason: ReasonTooManyVideos, Description: "The request has more videos than the model reads.", Kind: "invalid_input", Status: 400, Unit: "videos"},
+	{Reason: ReasonImageSideTooSmall, Description: "An image side is shorter than the model reads.", Kind: "invalid_input", Status: 400, Unit: "pixels"},
+	{Reason: ReasonImageSideTooLarge, Description: "An image side is longer than the model reads.", Kind: "invalid_input", Status: 400, Unit: "pixels"},
 	{Reason: ReasonImageAreaTooSmall, Description: "An image has fewer pixels than the model reads.", Kind: "invalid_input", Status: 400, Unit: "pixels"},
 	{Reason: ReasonImageAreaTooLarge, Description: "An image has more pixels than the model reads.", Kind: "invalid_input", Status: 400, Unit: "pixels"},
-	{Reason: ReasonImageFileTooLarge, Description: "An image file is larger than the model reads (bytes).", Kind: "invalid_input", Status: 400, Unit: "bytes"},
-	{Reason: ReasonVideoFileTooLarge, Description: "A video file is larger than the model reads (bytes).", Kind: "invalid_input", Status: 400, Unit: "bytes"},
-	{Reason: ReasonVideoTooLong, Description: "A video is longer than the model reads (seconds).", Kind: "invalid_input", Status: 400, Unit: "seconds"},
+	{Reason: ReasonImageFileTooLarge, Description: "An image file is larger than the model reads.", Kind: "invalid_input", Status: 400, Unit: "bytes"},
+	{Reason: ReasonVideoFileTooLarge, Description: "A video file is larger than the model reads.", Kind: "invalid_input", Status: 400, Unit: "bytes"},
+	{Reason: ReasonVideoTooLong, Description: "A video is longer than the model reads.", Kind: "invalid_input", Status: 400, Unit: "seconds"},
 	{Reason: ReasonMissingMedia, Description: "A box question needs an image or a video in what it reads.", Kind: "invalid_input", Status: 400},
 	{Reason: ReasonNeedsOneVideo, Description: "The question needs exactly one video in the state.", Kind: "invalid_input", Status: 400},
 	{Reason: ReasonUnreadableVideo, Description: "The video's duration cannot be read.", Kind: "invalid_input", Status: 400},
-	{Reason: ReasonAtBeyondVideo, Description: "at is past the end of the video (seconds).", Kind: "invalid_input", Status: 400, Unit: "seconds"},
-	{Reason: ReasonInputTooLong, Description: "The input is longer than the model reads (tokens).", Kind: "max_length_exceeded", Status: 400, Unit: "tokens"},
-	{Reason: ReasonInputTruncated, Description: "require_full_input is set, and the model truncates an input this long (tokens).", Kind: "max_length_exceeded", Status: 400, Unit: "tokens"},
-	{Reason: ReasonQuestionTooLong, Description: "The question and its media leave no room for the input in one window (tokens).", Kind: "max_length_exceeded", Status: 400, Unit: "tokens"},
-	{Reason: ReasonScanBudget, Description: "Reading the input in windows would pass the scan budget (tokens).", Kind: "scan_budget_exceeded", Status: 400, Unit: "tokens"},
+	{Reason: ReasonAtBeyondVideo, Description: "at is past the end of the video.", Kind: "invalid_input", Status: 400, Unit: "seconds"},
+	{Reason: ReasonInputTooLong, Description: "The input is longer than the model reads.", Kind: "max_length_exceeded", Status: 400, Unit: "tokens"},
+	{Reason: ReasonInputTruncated, Description: "require_full_input is set, and the model truncates an input this long.", Kind: "max_length_exceeded", Status: 400, Unit: "tokens"},
+	{Reason: ReasonQuestionTooLong, Description: "The question and its media leave no room for the input in one window.", Kind: "max_length_exceeded", Status: 400, Unit: "tokens"},
+	{Reason: ReasonScanBudget, Description: "Reading the input in windows would pass the scan budget.", Kind: "scan_budget_exceeded", Status: 400, Unit: "tokens"},
 	{Reason: ReasonDeadlinePassed, Description: "options.deadline_ms passed before the question's work started.", Kind: "deadline_exceeded", Status: 504},
 	{Reason: ReasonRequestCancelled, Description: "The request was cancelled before the question was run.", Kind: "unavailable", Status: 503},
 	{Reason: ReasonEngineFailed, Description: "The model's engine failed and produced no answer.", Kind: "invalid_model_output", Status: 500},

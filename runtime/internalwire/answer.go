@@ -260,10 +260,9 @@ func probabilityList(p jsonvalue.Value) []ir.Probability {
 	return out
 }
 
-// stringMember is v's member name when it is a string, else "".
+// stringMember is the checked string v's member name holds, "" when v
+// has none.
 func stringMember(v jsonvalue.Value, name string) string {
-	if m, ok := v.Get(name); ok && m.Kind() == jsonvalue.KindString {
-		return m.Str()
-	}
-	return ""
+	m, _ := v.Get(name)
+	return m.Str()
 }

@@ -1,5 +1,7 @@
 package table
 
+import "strings"
+
 // The types below are the rows of srgen's generated vocabulary
 // (generated/vocab). Slices in a row are in the specification's order and
 // must not be modified by callers.
@@ -60,6 +62,16 @@ type ErrorReason struct {
 	// Unit is the unit of the limit the reason names ("tokens", "pixels",
 	// "options"); "" for none.
 	Unit string
+}
+
+// Clause is r's description as a clause of a message: its first letter
+// lower-cased (unless the word is an acronym) and no final period.
+func (r ErrorReason) Clause() string {
+	d := strings.TrimSuffix(r.Description, ".")
+	if d != "" && d[0] >= 'A' && d[0] <= 'Z' && (len(d) < 2 || d[1] < 'A' || d[1] > 'Z') {
+		d = string(d[0]+'a'-'A') + d[1:]
+	}
+	return d
 }
 
 // ReplyProblem says which reason word reports a validator's problem in a

@@ -276,9 +276,5 @@ func describe(reason string) string {
 	if !ok {
 		return reason
 	}
-	d := strings.TrimSuffix(r.Description, ".")
-	if d != "" && d[0] >= 'A' && d[0] <= 'Z' && (len(d) < 2 || d[1] < 'A' || d[1] > 'Z') {
-		d = string(d[0]+'a'-'A') + d[1:]
-	}
-	return d
+	return r.Clause()
 }
