@@ -271,3 +271,22 @@ func TestAnswerBindingsReadWhatTheSpecsGive(t *testing.T) {
 		}
 	}
 }
+
+// TestQuestionTypeSetsAreTheSpecs: the question types check_ir.go's sets
+// name are the specifications' question types, in order, so a type the
+// specs add fails here until it has its bit.
+func TestQuestionTypeSetsAreTheSpecs(t *testing.T) {
+	var spec []string
+	for _, m := range vocab.MembersOf(table.SchemaVllmSR50, table.LevelQuestion) {
+		if m.Name == vocab.QuestionType {
+			spec = m.Enum
+		}
+	}
+	got := make([]string, len(definedTypes))
+	for i, qt := range definedTypes {
+		got[i] = string(qt)
+	}
+	if len(spec) == 0 || !slices.Equal(got, spec) {
+		t.Errorf("the question type sets name %v, the specs give %v", got, spec)
+	}
+}

@@ -23,6 +23,9 @@ type Member struct {
 	// QuestionTypes it applies to (question and answer levels); empty:
 	// every question type.
 	QuestionTypes []QuestionType
+	// Enum lists the values the member takes (a map's values', an array's
+	// items'), as the specification spells them; empty: any value.
+	Enum []string
 	// Removed: a 4.0 form vllm-sr/5.0 refuses naming its replacement (a
 	// removed form); only vllm-sr/4.0 and internal list such members.
 	Removed bool
