@@ -45,3 +45,29 @@ func TestEnumsAreTheSpecs(t *testing.T) {
 		t.Error("Valid does not read the specs' values")
 	}
 }
+
+// TestReasonErrorTakesTheSpecsCode: a refusal for a reason answers with
+// the code and status error_reasons give it; a reason that names no code
+// is a caller's bug, answered 500.
+func TestReasonErrorTakesTheSpecsCode(t *testing.T) {
+	coded := 0
+	for _, r := range vocab.Reasons {
+		e := ReasonError(r.Reason, "m")
+		switch {
+		case r.Code == "":
+			if e.Status != 500 {
+				t.Errorf("%s names no code, answered %d", r.Reason, e.Status)
+			}
+		case e.Code != ErrorCode(r.Code) || e.Status != r.Status || e.Status == 0:
+			t.Errorf("%s: %d %s, want %d %s", r.Reason, e.Status, e.Code, r.Status, r.Code)
+		default:
+			coded++
+		}
+	}
+	if e := ReasonError(vocab.ReasonUpstreamRateLimited, "m"); e.Status != 429 || e.Code != ErrorOverloaded {
+		t.Errorf("upstream_rate_limited: %d %s, want 429 overloaded", e.Status, e.Code)
+	}
+	if coded < 30 {
+		t.Fatalf("only %d reasons name a code", coded)
+	}
+}
