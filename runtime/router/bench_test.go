@@ -36,7 +36,7 @@ deployments:
     endpoint: http://ext.invalid/v1/systemone
     model: m5
     schema: vllm-sr/5.0
-    capabilities: [noul, choice, score, batch, roles, presets, extensions]
+    capabilities: [noul, choice, score, batch, roles, preset, over, head, decision_adapter, overflow, require_full_input]
 `
 
 // cannedUpstream answers every call with one fixed reply per host: a
