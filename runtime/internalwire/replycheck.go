@@ -117,7 +117,8 @@ func (c *ReplyCheck) answerProblem(item, name string) (reason, what string) {
 }
 
 // describeMember says what problem p is at member, a path inside an
-// answer as a ReplyProblem names it ("*" for any key, left out).
+// answer as a ReplyProblem names it ("*" for any key, left out); "" for
+// the answer itself, which the reason describes.
 func describeMember(member []string, p table.Problem) string {
 	var named []string
 	for _, seg := range member {
@@ -126,7 +127,7 @@ func describeMember(member []string, p table.Problem) string {
 		}
 	}
 	if len(named) == 0 {
-		return p.What()
+		return ""
 	}
 	return strings.Join(named, ".") + ": " + p.What()
 }
