@@ -6,6 +6,7 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/target"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // BenchmarkDecodeReply measures the Router's read of one upstream reply,
@@ -45,7 +46,7 @@ func BenchmarkDecodeReply(b *testing.B) {
 				b.Fatalf("the reply does not decode: %+v, %v", results, err)
 			}
 			b.ReportAllocs()
-			report := cpuPerOp(b)
+			report := testkit.CPUPerOp(b)
 			for b.Loop() {
 				_, _ = c.codec.DecodeReply(plan, plan.Calls[0], reply)
 			}
