@@ -151,8 +151,8 @@ func (e *expectation) note(where, conflict string, ours, doc *Shape, oursRequire
 }
 
 // readConstraints applies a reading's constraints to a type: a set value
-// replaces the entry's, an unset one removes it. Bounds and counts belong
-// to the type itself; an enum goes where gen/model puts the entry's (the
+// replaces the entry's, an unset one removes it. Counts belong to the
+// type itself; bounds and an enum go where gen/model puts the entry's (the
 // members of a type that is only a map or an array).
 func readConstraints(t model.Type, r *model.OpenAPIReading) model.Type {
 	t = cloneType(t)
@@ -162,7 +162,15 @@ func readConstraints(t model.Type, r *model.OpenAPIReading) model.Type {
 		}
 		return cmpOr(reading, v)
 	}
-	t.Minimum, t.Maximum = set(t.Minimum, r.Minimum, "minimum"), set(t.Maximum, r.Maximum, "maximum")
+	// Bounds go where gen/model puts the entry's (applyBounds): on the
+	// members of a type that is only a map or an array.
+	bounds := &t
+	if len(t.Kinds) == 1 && t.Values != nil {
+		bounds = t.Values
+	} else if len(t.Kinds) == 1 && t.Items != nil {
+		bounds = t.Items
+	}
+	bounds.Minimum, bounds.Maximum = set(bounds.Minimum, r.Minimum, "minimum"), set(bounds.Maximum, r.Maximum, "maximum")
 	setCount := func(v, reading *int, key string) *int {
 		if r.Unsets(key) {
 			return nil

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
+	"strconv"
 	"strings"
 	"text/template"
 
@@ -32,6 +33,7 @@ var docTemplates = template.Must(template.New("docs").Funcs(template.FuncMap{
 	"families":       familiesText,
 	"has":            hasSchema,
 	"overrideChange": overrideChange,
+	"reasonAnswer":   reasonAnswer,
 }).ParseFS(templateFS, "templates/*.md.tmpl"))
 
 // docs writes the reference Markdown under DocsDir.
@@ -259,6 +261,37 @@ func hasSchema(ids []table.SchemaID, id table.SchemaID) bool {
 }
 
 // overrideChange says what an override changes, for a person.
+// reasonAnswer says how a reason answers: its code and status, the
+// question error kind it fails a question with, the unit of its limit, and
+// the reply members whose problems it reports.
+func reasonAnswer(r model.ErrorReason) string {
+	var parts []string
+	if r.Code != "" {
+		parts = append(parts, "`"+r.Code+"`")
+	}
+	if r.Kind != "" {
+		parts = append(parts, "question error `"+r.Kind+"`")
+	}
+	if r.Status != 0 {
+		parts = append(parts, strconv.Itoa(r.Status))
+	}
+	if r.Unit != "" {
+		parts = append(parts, "limit in "+r.Unit)
+	}
+	if len(r.Members) > 0 {
+		members := make([]string, len(r.Members))
+		for i, m := range r.Members {
+			members[i] = "`" + strings.Join(m, ".") + "`"
+		}
+		problems := make([]string, len(r.Problems))
+		for i, p := range r.Problems {
+			problems[i] = string(p)
+		}
+		parts = append(parts, strings.Join(problems, ", ")+" at "+strings.Join(members, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
 func overrideChange(o model.Override) string {
 	var parts []string
 	if o.Allowed != nil && !*o.Allowed {
@@ -269,6 +302,13 @@ func overrideChange(o model.Override) string {
 	}
 	if o.Nullable != nil {
 		parts = append(parts, map[bool]string{true: "may be null", false: "not null"}[*o.Nullable])
+	}
+	if o.QuestionTypes != nil {
+		types := make([]string, len(o.QuestionTypes))
+		for i, qt := range o.QuestionTypes {
+			types[i] = string(qt)
+		}
+		parts = append(parts, "question types "+strings.Join(types, ", "))
 	}
 	return strings.Join(parts, ", ")
 }

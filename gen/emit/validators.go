@@ -12,7 +12,9 @@ import (
 // The validators artifact: generated/validate/zz_generated.validate.go.
 // Every member name, type, enum, limit and removed form in it comes from
 // model.Validations; this file only decides how the checks are spelled in
-// Go. The output is straight-line code (a switch on member names per
+// Go. A request validator refuses every member its schema does not define;
+// a reply validator of a schema without the extension set (systemone/0.2)
+// ignores them, as the standard's clients do. The output is straight-line code (a switch on member names per
 // object, one function per distinct object shape: validators_shapes.go),
 // with no reflection and no allocation on a valid body.
 
@@ -31,9 +33,10 @@ func (o Options) validators(m *model.Model) ([]File, error) {
 	dir, importPath := o.goPackage("validate")
 	f := newGoFile(importPath, "validate", specPaths(m))
 	f.ImportName(jsonPackage, "jsonvalue")
-	f.PackageComment("Package validate checks decoded System One bodies against a schema ID:\n" +
-		"unknown members, JSON types, enums, limits, required members and removed\n" +
-		"4.0 forms, each problem named by its JSON Pointer and never carrying the\n" +
+	f.PackageComment("Package validate checks decoded System One bodies against a schema ID,\n" +
+		"requests and replies: unknown members (a systemone/0.2 reply's are\n" +
+		"ignored), JSON types, enums, limits, required members and removed 4.0\n" +
+		"forms, each problem named by its JSON Pointer and never carrying the\n" +
 		"offending value. It is generated from the specifications by srgen.")
 	set, err := findShapes(schemas)
 	if err != nil {
@@ -45,6 +48,12 @@ func (o Options) validators(m *model.Model) ([]File, error) {
 	}{
 		{"Request", "request body", func(s model.SchemaValidation) string { return s.Request }},
 		{"BatchRequest", "batch body (POST /v1/systemone/batch)", func(s model.SchemaValidation) string { return s.Batch }},
+		{"Response", "response (a 200 of POST /v1/systemone)", func(s model.SchemaValidation) string { return s.Response }},
+		{"BatchResponse", "batch response (a 200 of POST /v1/systemone/batch)", func(s model.SchemaValidation) string { return s.BatchResponse }},
+		{"Answer", "answer (one value of a response's answers)", func(s model.SchemaValidation) string { return s.Answer }},
+		{"ErrorBody", "error body", func(s model.SchemaValidation) string { return s.Error }},
+		{"Listing", "model listing (GET /v1/models)", func(s model.SchemaValidation) string { return s.Listing }},
+		{"Health", "health reply (GET /health)", func(s model.SchemaValidation) string { return s.Health }},
 	}
 	for _, b := range bodies {
 		if err := writeDispatch(f, set, b.fn, b.body, b.root); err != nil {
@@ -75,6 +84,9 @@ func writeDispatch(f *jen.File, set *shapeSet, fn, body string, root func(model.
 		cases = append(cases, jen.Case(jen.Qual(tablePackage, "Schema"+s.GoName)).Block(
 			jen.Return(jen.Id(fn+s.GoName).Call(jen.Id("v"))),
 		))
+	}
+	if len(known) == 0 {
+		return nil // no schema has such a body
 	}
 	f.Commentf("%s checks a decoded %s against schema.\n"+
 		"It returns nil when the body is valid, else every problem found, in\n"+

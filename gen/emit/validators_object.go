@@ -74,6 +74,13 @@ func objectBody(obj model.ObjectCheck, callee calleeFunc) ([]jen.Code, error) {
 // variant to that variant's function; any other falls through to the
 // generic members, which report the dispatching member's problem.
 func variantDispatch(vc *model.VariantCheck, callee calleeFunc) jen.Code {
+	dispatch := jen.Null()
+	if vc.Present != "" {
+		dispatch = jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("v").Dot("Get").Call(jen.Lit(vc.Present)), jen.Id("ok")).Block(
+			jen.Id(callee(vc.PresentObject)).Call(jen.Id("ps"), jen.Id("at"), jen.Id("v")),
+			jen.Return(),
+		).Line()
+	}
 	var cases []jen.Code
 	for _, variant := range vc.Variants {
 		cases = append(cases, jen.Case(jen.Id("isText").Call(jen.Id("d"), jen.Lit(variant.Value))).Block(
@@ -81,7 +88,7 @@ func variantDispatch(vc *model.VariantCheck, callee calleeFunc) jen.Code {
 			jen.Return(),
 		))
 	}
-	return jen.If(jen.List(jen.Id("d"), jen.Id("ok")).Op(":=").Id("v").Dot("Get").Call(jen.Lit(vc.Member)), jen.Id("ok")).Block(
+	return dispatch.If(jen.List(jen.Id("d"), jen.Id("ok")).Op(":=").Id("v").Dot("Get").Call(jen.Lit(vc.Member)), jen.Id("ok")).Block(
 		jen.Switch().Block(cases...),
 	)
 }
@@ -140,9 +147,11 @@ func memberCases(obj model.ObjectCheck, bits map[string]uint64, callee calleeFun
 			}),
 		))
 	}
-	cases = append(cases, jen.Default().Block(
-		problemCall(helperUnknownMember, jen.Op("&").Id("here"), jen.Id("m").Dot("Name")),
-	))
+	if !obj.Open {
+		cases = append(cases, jen.Default().Block(
+			problemCall(helperUnknownMember, jen.Op("&").Id("here"), jen.Id("m").Dot("Name")),
+		))
+	}
 	return cases, nil
 }
 
@@ -250,7 +259,11 @@ func numberStmts(vc model.ValueCheck, kind model.Kind, x, at jen.Code) ([]jen.Co
 	if integer {
 		n, read = jen.Id("n"), "Int"
 	}
-	chain := jen.If(jen.List(n, jen.Id("ok")).Op(":=").Add(x).Dot(read).Call(), jen.Op("!").Id("ok")).Block(
+	bound := n
+	if len(vc.Enum) == 0 && vc.Minimum == nil && vc.Maximum == nil {
+		bound = jen.Id("_") // an integer with no other constraint
+	}
+	chain := jen.If(jen.List(bound, jen.Id("ok")).Op(":=").Add(x).Dot(read).Call(), jen.Op("!").Id("ok")).Block(
 		problemCall(helperWrongType, at, jen.Lit(vc.Expected)),
 	)
 	if len(vc.Enum) > 0 {

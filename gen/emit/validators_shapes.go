@@ -69,7 +69,7 @@ func findShapes(schemas []model.SchemaValidation) (*shapeSet, error) {
 		}
 		set.objects = append(set.objects, byName)
 		// The roots are called by name too (writeDispatch).
-		for _, root := range []string{s.Request, s.Batch} {
+		for _, root := range []string{s.Request, s.Batch, s.Response, s.BatchResponse, s.Answer, s.Error, s.Listing, s.Health} {
 			if _, ok := byName[root]; root != "" && !ok {
 				return nil, fmt.Errorf("schema %s: no object check %q", s.Schema, root)
 			}

@@ -237,8 +237,23 @@ func vocabMemberRow(m *model.Model, level table.Level, mem model.Member, consts 
 		pair{"Required", optBool(mem.Required)},
 		pair{"RequiredUnless", strList(mem.RequiredUnless)},
 		pair{"QuestionTypes", questionTypes(mem.QuestionTypes)},
+		pair{"Enum", strList(memberEnum(mem.Type))},
 		pair{"Removed", optBool(mem.Removed)},
 		pair{"Passive", optBool(mem.Passive)},
 		pair{"Disposition", jen.Lit(string(disposition))},
 	), nil
+}
+
+// memberEnum is the enum of a member's values: its own, or its map's
+// values' or its array's items' (where the model puts it).
+func memberEnum(t model.Type) []string {
+	switch {
+	case len(t.Enum) > 0:
+		return t.Enum
+	case t.Values != nil:
+		return t.Values.Enum
+	case t.Items != nil:
+		return t.Items.Enum
+	}
+	return nil
 }

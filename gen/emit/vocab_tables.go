@@ -198,7 +198,7 @@ func vocabErrors(f *jen.File, m *model.Model, n *vocabNames) error {
 // vocabReasons declares the reason words, the ordered Reasons table and
 // ReasonOf.
 func vocabReasons(f *jen.File, m *model.Model, n *vocabNames) error {
-	var defs, rows []jen.Code
+	var defs, rows, replyRows []jen.Code
 	keys := make([][]string, len(m.ErrorReasons))
 	for i, r := range m.ErrorReasons {
 		ident, note := n.claim("Reason"+vocabCamel(r.Reason), "the reason "+r.Reason)
@@ -207,8 +207,20 @@ func vocabReasons(f *jen.File, m *model.Model, n *vocabNames) error {
 			doc += " (" + note + ")"
 		}
 		defs = append(defs, docComment(doc), jen.Id(ident).Op("=").Lit(r.Reason))
-		rows = append(rows, structLit(pair{"Reason", jen.Id(ident)}, pair{"Description", jen.Lit(r.Description)}))
+		rows = append(rows, structLit(pair{"Reason", jen.Id(ident)}, pair{"Description", jen.Lit(r.Description)},
+			pair{"Kind", optStr(r.Kind)}, pair{"Code", optStr(r.Code)}, pair{"Status", optInt(r.Status)}, pair{"Unit", optStr(r.Unit)}))
 		keys[i] = []string{r.Reason}
+		for _, member := range r.Members {
+			problems := make([]jen.Code, len(r.Problems))
+			for j, p := range r.Problems {
+				problems[j] = jen.Qual(tablePath, problemConst(p))
+			}
+			replyRows = append(replyRows, structLit(pair{"Member", jen.Index().String().ValuesFunc(func(g *jen.Group) {
+				for _, seg := range member {
+					g.Lit(seg)
+				}
+			})}, pair{"Problems", jen.Index().Add(tableType("ProblemReason")).Values(problems...)}, pair{"Reason", jen.Id(ident)}))
+		}
 	}
 	fn, err := lookupFunc("ReasonOf returns the reason word's row of Reasons.", "ReasonOf",
 		[]jen.Code{jen.Id("reason").String()}, jen.Id("reason"), tableType("ErrorReason"), "Reasons", keys)
@@ -222,7 +234,19 @@ func vocabReasons(f *jen.File, m *model.Model, n *vocabNames) error {
 	fileComment(f, "Reasons are the reason words with what each means, in the extension\nspecification's order (error_reasons).")
 	f.Var().Id("Reasons").Op("=").Add(sliceLit(tableType("ErrorReason"), rows))
 	f.Add(fn)
+	fileComment(f, "ReplyProblems say which reason word reports a reply validator's problem\nat a member (error_reasons' members and problems), in the specification's\norder; ReplyProblemOf looks one up.")
+	f.Var().Id("ReplyProblems").Op("=").Add(sliceLit(tableType("ReplyProblem"), replyRows))
+	f.Comment("ReplyProblemOf is the row of ReplyProblems that names problem p of the")
+	f.Comment("member at path (unescaped segments) inside a value of level; false for none.")
+	f.Func().Id("ReplyProblemOf").Params(jen.Id("level").Add(tableType("Level")), jen.Id("path").Index().String(), jen.Id("p").Add(tableType("ProblemReason"))).Params(tableType("ReplyProblem"), jen.Bool()).Block(
+		jen.Return(jen.Qual(tablePath, "ReplyProblemOf").Call(jen.Id("ReplyProblems"), jen.Id("level"), jen.Id("path"), jen.Id("p"))),
+	)
 	return nil
+}
+
+// problemConst is the runtime/table constant of a validator problem word.
+func problemConst(p table.ProblemReason) string {
+	return "Reason" + vocabCamel(string(p))
 }
 
 // vocabFeatures declares the listing's feature words and Features, every

@@ -207,7 +207,20 @@ type RequestErrorEntry struct {
 type ErrorReasonEntry struct {
 	Reason      string
 	Description string
-	Pos         Position
+	// Kind is the question error kind a question failing for this reason
+	// takes, Code the request error code a refusal for it answers with;
+	// "" when the reason has no single one.
+	Kind, Code string
+	// Status is the HTTP status where it is not the code's (0: the code's,
+	// or the kind's).
+	Status int
+	// Unit is the unit of the limit the reason names; "" for none.
+	Unit string
+	// Members and Problems: a reply's problem of one of Problems (the
+	// validators' words) at one of Members (paths from a reply level,
+	// "answer.box.top", "*" for any key) is reported with this reason.
+	Members, Problems []string
+	Pos               Position
 }
 
 // FeatureEntry is one word of a listing's features (extension format):

@@ -94,6 +94,9 @@ type OverrideEntry struct {
 	// Allowed is false when the member is not allowed (there); nil when
 	// the override does not say.
 	Allowed *bool
+	// QuestionTypes replace the question types the member applies to; nil
+	// when the override does not say.
+	QuestionTypes []string
 	// Schemas limit an extension-set override to these schema IDs; empty:
 	// every schema that includes the extension set.
 	Schemas []string
@@ -257,6 +260,12 @@ func decodeExtensions(f File, root *yaml.Node) *Extensions {
 		e.ErrorReasons = append(e.ErrorReasons, ErrorReasonEntry{
 			Reason:      scalarString(member(n, "reason")),
 			Description: scalarString(member(n, "description")),
+			Kind:        scalarString(member(n, "kind")),
+			Code:        scalarString(member(n, "code")),
+			Status:      intOr0(scalarInt(member(n, "status"))),
+			Unit:        scalarString(member(n, "unit")),
+			Members:     stringList(member(n, "members")),
+			Problems:    stringList(member(n, "problems")),
 			Pos:         posOf(p, n),
 		})
 	}
@@ -296,14 +305,15 @@ func decodeOverrides(file string, n *yaml.Node) []OverrideEntry {
 	var out []OverrideEntry
 	for _, o := range seq(n) {
 		out = append(out, OverrideEntry{
-			Field:    scalarString(member(o, "field")),
-			Within:   scalarString(member(o, "within")),
-			Required: optionalBool(member(o, "required")),
-			Nullable: optionalBool(member(o, "nullable")),
-			Allowed:  optionalBool(member(o, "allowed")),
-			Schemas:  stringList(member(o, "schemas")),
-			Reason:   scalarString(member(o, "reason")),
-			Pos:      posOf(file, o),
+			Field:         scalarString(member(o, "field")),
+			Within:        scalarString(member(o, "within")),
+			Required:      optionalBool(member(o, "required")),
+			Nullable:      optionalBool(member(o, "nullable")),
+			Allowed:       optionalBool(member(o, "allowed")),
+			QuestionTypes: stringList(member(o, "question_types")),
+			Schemas:       stringList(member(o, "schemas")),
+			Reason:        scalarString(member(o, "reason")),
+			Pos:           posOf(file, o),
 		})
 	}
 	return out

@@ -87,6 +87,16 @@ func TestBuildRefusesBrokenSpecs(t *testing.T) {
 			{"- level: request", `write_order of request names "state" twice`, false},
 			{"- level: request", `write_order of request names "questoins", which no schema defines at that level`, false},
 		}},
+		{"bad_reasons.extensions.yaml", extensionsPath, []want{
+			{"problems: [missing_member]}", `error reason "noul_missing": kind "invalid_model_outcome" is not a question error kind`, false},
+			{"code: beginning}", `error reason "starting": code "beginning" is not a request error code`, false},
+			{"problems: [missing_member, wrong_type, not_allowed_null]}", "member answer.box.middle: no spec defines box_region.middle", true},
+			{"problems: [missing_member, wrong_type, not_allowed_null]}", "member answer.left: no spec defines answer.left", true},
+			{"problems: [missing_member, wrong_type, not_allowed_null]}", "member answer.box.right.*: * follows no map or array", true},
+			{"members: [answer.legend]}", `error reason "legend_not_object": members and problems go together`, false},
+			{"status: 529}", `error reason "upstream_overloaded": a status belongs with a code`, false},
+			{"code: question_failed}", `code "question_failed" takes its status from a question error: name its kind`, false},
+		}},
 		{"bad_implicit_roles.openapi.yaml", contractPath, []want{
 			{"{key: answer, role: assistant}", `implicit role "assistant" is not one of [user context answer]`, false},
 			{"- {key: history, role: context}", `implicit role of "history" defined twice`, true},

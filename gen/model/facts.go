@@ -217,7 +217,7 @@ func (b *builder) buildErrorsAndLimits() {
 	}
 	for _, r := range ext.ErrorReasons {
 		unique("error reason", r.Reason, r.Pos)
-		b.m.ErrorReasons = append(b.m.ErrorReasons, ErrorReason{Reason: r.Reason, Description: r.Description})
+		b.m.ErrorReasons = append(b.m.ErrorReasons, b.errorReason(r))
 	}
 }
 

@@ -104,7 +104,8 @@ func (b *builder) yamlField(spec SpecKind, level table.Level, e load.FieldEntry)
 		b.problems.Add(e.Pos, "field %s.%s: %v", level, e.Name, err)
 	}
 	applyEnum(&t, e.Enum)
-	t.Minimum, t.Maximum, t.MinCount, t.MaxCount = e.Minimum, e.Maximum, e.MinCount, e.MaxCount
+	applyBounds(&t, e.Minimum, e.Maximum)
+	t.MinCount, t.MaxCount = e.MinCount, e.MaxCount
 	f.Type = t
 	if f.TypeText == "" {
 		f.TypeText = e.Type
@@ -148,6 +149,20 @@ func applyEnum(t *Type, enum []string) {
 		applyEnum(t.Items, enum)
 	default:
 		t.Enum = append([]string(nil), enum...)
+	}
+}
+
+// applyBounds sets a type's minimum and maximum where applyEnum puts an
+// enum: on its numbers, a map's values or an array's items for a type
+// that is only a map or an array (map<number>).
+func applyBounds(t *Type, minimum, maximum *float64) {
+	switch {
+	case t.Values != nil && len(t.Kinds) == 1:
+		applyBounds(t.Values, minimum, maximum)
+	case t.Items != nil && len(t.Kinds) == 1:
+		applyBounds(t.Items, minimum, maximum)
+	default:
+		t.Minimum, t.Maximum = minimum, maximum
 	}
 }
 

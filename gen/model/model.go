@@ -340,6 +340,9 @@ type Override struct {
 	Nullable     *bool       `json:"nullable,omitempty"`
 	// Allowed false: the member is refused as unknown there.
 	Allowed *bool `json:"allowed,omitempty"`
+	// QuestionTypes, when set, replace the question types the member
+	// applies to.
+	QuestionTypes []table.QuestionType `json:"question_types,omitempty"`
 	// Schemas it applies to, in schema order.
 	Schemas []table.SchemaID `json:"schemas"`
 	Reason  string           `json:"reason"`

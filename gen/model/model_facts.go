@@ -155,6 +155,23 @@ type Limit struct {
 type ErrorReason struct {
 	Reason      string `json:"reason"`
 	Description string `json:"description"`
+	// Kind is the question error kind a question failing for this reason
+	// takes; Code the request error code a refusal for it answers with;
+	// "" when the spec names none.
+	Kind string `json:"kind,omitempty"`
+	Code string `json:"code,omitempty"`
+	// Status is the HTTP status the reason answers with: its code's, or
+	// its kind's when the code is the failed question's (or absent); 0
+	// when neither says.
+	Status int `json:"status,omitempty"`
+	// Unit is the unit of the limit the reason names; "" for none.
+	Unit string `json:"unit,omitempty"`
+	// Members and Problems: a reply's validator problem of one of Problems
+	// at one of Members is reported with this reason. A member is a path
+	// from a reply level, split: ["answer", "box", "top"], "*" for any key
+	// or item.
+	Members  [][]string            `json:"members,omitempty"`
+	Problems []table.ProblemReason `json:"problems,omitempty"`
 }
 
 // Feature is one word of a listing entry's features: the spec word it

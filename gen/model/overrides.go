@@ -58,7 +58,7 @@ func (b *builder) addOverride(e load.OverrideEntry, schemas []table.SchemaID) {
 	level, name, _ := strings.Cut(e.Field, ".")
 	o := Override{
 		Level: table.Level(level), Name: name, Required: e.Required, Nullable: e.Nullable, Allowed: e.Allowed,
-		Schemas: schemas, Reason: e.Reason, Pos: e.Pos,
+		QuestionTypes: b.questionTypes(e.QuestionTypes, e.Pos), Schemas: schemas, Reason: e.Reason, Pos: e.Pos,
 	}
 	if b.definingField(o.Level, name) == nil {
 		b.problems.Add(e.Pos, "override of %s: no spec defines that field", e.Field)
@@ -73,10 +73,13 @@ func (b *builder) addOverride(e load.OverrideEntry, schemas []table.SchemaID) {
 			return
 		}
 	}
-	if e.Allowed == nil && e.Required == nil && e.Nullable == nil {
-		b.problems.Add(e.Pos, "override of %s changes nothing: it needs required, nullable or allowed", e.Field)
+	if e.Allowed == nil && e.Required == nil && e.Nullable == nil && e.QuestionTypes == nil {
+		b.problems.Add(e.Pos, "override of %s changes nothing: it needs required, nullable, allowed or question_types", e.Field)
 	}
-	if e.Allowed != nil && (e.Required != nil || e.Nullable != nil) {
+	if e.QuestionTypes != nil && o.Level != table.LevelQuestion && o.Level != table.LevelAnswer {
+		b.problems.Add(e.Pos, "override of %s: question_types apply only to question and answer members", e.Field)
+	}
+	if e.Allowed != nil && (e.Required != nil || e.Nullable != nil || e.QuestionTypes != nil) {
 		b.problems.Add(e.Pos, "override of %s: a member that is not allowed takes no other setting", e.Field)
 	}
 	if e.Allowed != nil && e.Within == "" {
@@ -159,6 +162,9 @@ func overridden(members []Member, o Override) []Member {
 		}
 		if o.Nullable != nil {
 			m.Type.Nullable = *o.Nullable
+		}
+		if o.QuestionTypes != nil {
+			m.QuestionTypes = o.QuestionTypes
 		}
 		out = append(out, m)
 	}

@@ -152,6 +152,19 @@ func (b *builder) specialiseMembers(s Schema, msg *Message) {
 					m.QuestionTypes = append(m.QuestionTypes, qt.Type)
 				}
 			}
+		case msg.Level == table.LevelAnswer && m.Name == "type":
+			// An answer's type is its question's answer type: span answers
+			// as noul, every other type as itself.
+			m.Type.Enum = nil
+			for _, qt := range s.QuestionTypes {
+				t := string(qt.Type)
+				if qt.AnswersAs != "" {
+					t = string(qt.AnswersAs)
+				}
+				if indexOf(m.Type.Enum, t) == len(m.Type.Enum) {
+					m.Type.Enum = append(m.Type.Enum, t)
+				}
+			}
 		case msg.Level == table.LevelAsset && m.Name == "type":
 			m.Type.Enum = nil
 			for _, at := range s.AssetTypes {

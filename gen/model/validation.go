@@ -23,10 +23,20 @@ type SchemaValidation struct {
 	// Batch is the name of the batch body's object check; "" when the
 	// schema serves no batch endpoint.
 	Batch string
+	// The replies' object checks, each "" when the schema has no such
+	// level: a response, a batch response, one answer, an error body, a
+	// model listing and a health reply.
+	Response, BatchResponse, Answer, Error, Listing, Health string
 	// Objects are every object check, in the order they were first
-	// reached from the request (then the batch); each name is unique.
+	// reached from the request, the batch, then each reply; each name is
+	// unique.
 	Objects []ObjectCheck
 }
+
+// ReplyLevels are the levels a reply validator starts at, in the order
+// SchemaValidation names them.
+var ReplyLevels = []table.Level{table.LevelResponse, table.LevelBatchResponse, table.LevelAnswer,
+	table.LevelError, table.LevelListing, table.LevelHealth}
 
 // ObjectCheck is one object with fixed member names (a level, a question
 // type, noul criteria).
@@ -43,6 +53,11 @@ type ObjectCheck struct {
 	// value (a question's type); Members is then the check used when that
 	// member is missing or names no variant.
 	Variants *VariantCheck
+	// Open: a member the object does not define is no problem. A reply of
+	// a schema without the extension set is open (the standard's clients
+	// ignore unknown members, and gateways add some); every request, and
+	// every reply of a vllm-sr schema, is closed.
+	Open bool
 }
 
 // MemberCheck is one allowed member.
@@ -69,7 +84,11 @@ type RemovedCheck struct {
 
 // VariantCheck dispatches on a string member.
 type VariantCheck struct {
-	Member string
+	// Present, when set, names a member whose presence alone picks the
+	// object check PresentObject, before Member is read: a failed answer
+	// (error) carries none of its type's values.
+	Present, PresentObject string
+	Member                 string
 	// Expected lists the variant names for a problem ("noul, choice or score").
 	Expected string
 	Variants []Variant
@@ -129,6 +148,8 @@ type validationBuilder struct {
 	// a removed form with 400 naming its replacement, and does not accept
 	// the form itself.
 	refusesRemoved bool
+	// open: the objects being built are open (ObjectCheck.Open).
+	open bool
 }
 
 func (m *Model) schemaValidation(s *Schema) (SchemaValidation, error) {
@@ -145,6 +166,17 @@ func (m *Model) schemaValidation(s *Schema) (SchemaValidation, error) {
 	}
 	if b.message(table.Level(LevelBatchName)) != nil {
 		if v.Batch, err = b.level(LevelBatchName); err != nil {
+			return v, err
+		}
+	}
+	// The replies' levels are reached from no request level, so their
+	// objects are built here, open where the schema's replies are.
+	b.open = !b.refusesRemoved
+	for i, root := range []*string{&v.Response, &v.BatchResponse, &v.Answer, &v.Error, &v.Listing, &v.Health} {
+		if b.message(ReplyLevels[i]) == nil {
+			continue
+		}
+		if *root, err = b.level(string(ReplyLevels[i])); err != nil {
 			return v, err
 		}
 	}
@@ -195,7 +227,7 @@ func (b *validationBuilder) object(name string, msg *Message) error {
 	b.built[name] = true
 	at := len(b.objects)
 	b.objects = append(b.objects, ObjectCheck{Name: name})
-	obj := ObjectCheck{Name: name, Removed: b.removed(msg.Level, msg.Members)}
+	obj := ObjectCheck{Name: name, Removed: b.removed(msg.Level, msg.Members), Open: b.open}
 	for _, mem := range msg.Members {
 		mc, err := b.member(mem)
 		if err == nil {
@@ -212,6 +244,8 @@ func (b *validationBuilder) object(name string, msg *Message) error {
 		obj.Variants, err = b.questionVariants(name, msg)
 	case table.LevelAsset:
 		obj.Variants = b.assetVariants(msg, &obj)
+	case table.LevelAnswer:
+		obj.Variants, err = b.answerVariants(name, msg, &obj)
 	}
 	if err != nil {
 		return err

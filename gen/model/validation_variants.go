@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vllm-sr/systemone/runtime/table"
+)
 
 // This file, part of the validator's view (validation.go), splits the
 // question and asset levels into one object check per question or asset
@@ -180,4 +184,91 @@ func (b *validationBuilder) criteria(c Criteria, name string) (ValueCheck, error
 	}
 	vc.Expected = KindsText(vc.Kinds, vc.Nullable)
 	return vc, nil
+}
+
+// AnswerErrorFieldName is the answer member that names a failed
+// question's error kind: an answer that has it is a failed answer.
+const AnswerErrorFieldName = "error"
+
+// answerVariants gives each answer type its own object check: the answer
+// members its type carries, dispatched on the member whose enum holds
+// every answer type (type). A failed answer, one with an error member, is
+// checked first, by the members every answer may carry, of which only
+// error is required: it has no values of an answered question, and names
+// its question's type (if any) rather than an answer type. generic (the level's
+// own check, for an answer whose type names no answer type) requires only
+// the members every answer type requires.
+func (b *validationBuilder) answerVariants(object string, msg *Message, generic *ObjectCheck) (*VariantCheck, error) {
+	var types []string
+	for _, qt := range b.s.QuestionTypes {
+		t := string(qt.Type)
+		if qt.AnswersAs != "" {
+			t = string(qt.AnswersAs)
+		}
+		if !contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	disc := discriminator(msg, types)
+	if disc == "" {
+		return nil, fmt.Errorf("level %s: no member names every answer type", msg.Level)
+	}
+	for i, mem := range msg.Members {
+		if len(mem.QuestionTypes) > 0 {
+			generic.Members[i].Required, generic.Members[i].RequiredUnless = false, nil
+		}
+	}
+	vc := &VariantCheck{Member: disc, Expected: orList(types)}
+	if hasMember(msg.Members, AnswerErrorFieldName) {
+		failed := ObjectCheck{Name: object + "_failed", Open: b.open}
+		for i, mem := range msg.Members {
+			if len(mem.QuestionTypes) > 0 {
+				continue
+			}
+			mc := generic.Members[i]
+			mc.Required, mc.RequiredUnless = mem.Name == AnswerErrorFieldName, nil
+			if mem.Name == disc {
+				// A failed answer names its question's type, not an answer
+				// type: a failed span question's answer says span.
+				mc.Value.Enum = questionTypeNames(questionTypesOf(b.s))
+				mc.Value.ExpectedEnum = orList(mc.Value.Enum)
+			}
+			failed.Members = append(failed.Members, mc)
+		}
+		b.objects = append(b.objects, failed)
+		vc.Present, vc.PresentObject = AnswerErrorFieldName, failed.Name
+	}
+	for _, t := range types {
+		obj := ObjectCheck{Name: object + "_" + t, Open: b.open}
+		for _, mem := range msg.Members {
+			if len(mem.QuestionTypes) > 0 && !contains(questionTypeNames(mem.QuestionTypes), t) {
+				continue
+			}
+			mc, err := b.member(mem)
+			if err != nil {
+				return nil, fmt.Errorf("answer type %s: member %s: %w", t, mem.Name, err)
+			}
+			mc.Discriminator = mem.Name == disc
+			obj.Members = append(obj.Members, mc)
+		}
+		b.objects = append(b.objects, obj)
+		vc.Variants = append(vc.Variants, Variant{Value: t, Object: obj.Name})
+	}
+	return vc, nil
+}
+
+func questionTypeNames(qts []table.QuestionType) []string {
+	out := make([]string, len(qts))
+	for i, qt := range qts {
+		out[i] = string(qt)
+	}
+	return out
+}
+
+func questionTypesOf(s *Schema) []table.QuestionType {
+	out := make([]table.QuestionType, len(s.QuestionTypes))
+	for i, qt := range s.QuestionTypes {
+		out[i] = qt.Type
+	}
+	return out
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // FuzzRequestNeverPanics checks any JSON body under every schema, as a
-// request and as a batch: no panic, at most table.MaxProblems problems,
+// request, as a batch and as each reply: no panic, at most table.MaxProblems problems,
 // each message naming its path (with names over the quoting limit cut,
 // table.ClipPointer). Seeds are every test body and the JSON
 // files of generated/corpus/. That the problems are exactly the model's is
@@ -31,7 +31,9 @@ func FuzzRequestNeverPanics(f *testing.F) {
 			return
 		}
 		for _, id := range everySchema {
-			for _, problems := range [][]table.Problem{validate.Request(id, v), validate.BatchRequest(id, v)} {
+			for _, problems := range [][]table.Problem{validate.Request(id, v), validate.BatchRequest(id, v),
+				validate.Response(id, v), validate.BatchResponse(id, v), validate.Answer(id, v), validate.ErrorBody(id, v),
+				validate.Listing(id, v), validate.Health(id, v)} {
 				if len(problems) > table.MaxProblems {
 					t.Fatalf("%s: %d problems, over the cap", id, len(problems))
 				}
@@ -68,11 +70,12 @@ func corpusBodies(t testing.TB) [][]byte {
 }
 
 // seedBodies are every body the tests use. gen/emit's oracle test keeps a
-// copy (gen/emit/testdata/oracle/bodies.json) to compare the validators
-// with the model on.
+// copy (gen/emit/testdata/oracle/bodies.json, and replies.json for the
+// replies) to compare the validators with the model on.
 func seedBodies() []string {
 	bodies := []string{guideRequest, jsSDKRequest, guideBatch, benchRequest()}
-	for _, cases := range [][]requestCase{standardClientCases, extensionCases, unknownMemberCases, typeCases, enumCases, limitCases, batchCases, decisionCases} {
+	for _, cases := range [][]requestCase{standardClientCases, extensionCases, unknownMemberCases, typeCases, enumCases, limitCases, batchCases, decisionCases,
+		responseCases, batchResponseCases, errorBodyCases, listingCases, healthCases} {
 		for _, c := range cases {
 			bodies = append(bodies, c.body)
 		}

@@ -8,11 +8,11 @@ const (
 	// SpecStandard02Path is the specification of systemone/0.2.
 	SpecStandard02Path = "specs/systemone/systemone-0.2.schema.yaml"
 	// SpecStandard02SHA256 is the sha256 of specs/systemone/systemone-0.2.schema.yaml.
-	SpecStandard02SHA256 = "2abbab29911f4431e98a873167c3bd4a9599037938217c6e6eec99a8f1bd9a87"
+	SpecStandard02SHA256 = "dcd6c7cf2f4b346708ffbb43a3387bd33555916293c1c3d75e1a45ad87477a08"
 	// SpecVllmSR50Path is the specification of vllm-sr/5.0.
 	SpecVllmSR50Path = "specs/systemone/vllm-sr-5.0.extensions.yaml"
 	// SpecVllmSR50SHA256 is the sha256 of specs/systemone/vllm-sr-5.0.extensions.yaml.
-	SpecVllmSR50SHA256 = "36c6fb1a7a74db7a83360fce9da21adeb7c5ed7fe1dcd4343d85d415f482bbfa"
+	SpecVllmSR50SHA256 = "9e35c8392afa580ce4e1065f693b461a79f9154d75895be87213733a46b79829"
 	// SpecVllmSR40Path is the specification of vllm-sr/4.0.
 	SpecVllmSR40Path = "specs/systemone/vllm-sr-4.0.openapi.yaml"
 	// SpecVllmSR40SHA256 is the sha256 of specs/systemone/vllm-sr-4.0.openapi.yaml.

@@ -290,7 +290,7 @@ var Members = []table.LevelMembers{
 		{Name: RequestAssets, DefinedBy: "systemone/0.2", Disposition: "standard"},
 	}},
 	{Schema: "systemone/0.2", Level: "question", Members: []table.Member{
-		{Name: QuestionType, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
+		{Name: QuestionType, DefinedBy: "systemone/0.2", Required: true, Enum: []string{"noul", "choice", "score", "box"}, Disposition: "standard"},
 		{Name: QuestionInstructions, DefinedBy: "systemone/0.2", Disposition: "standard"},
 		{Name: QuestionCriteria, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"noul", "choice", "score"}, Disposition: "standard"},
 	}},
@@ -299,12 +299,12 @@ var Members = []table.LevelMembers{
 		{Name: NoulCriteriaFalse, DefinedBy: "systemone/0.2", Disposition: "standard"},
 	}},
 	{Schema: "systemone/0.2", Level: "asset", Members: []table.Member{
-		{Name: AssetType, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
-		{Name: AssetFormat, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
+		{Name: AssetType, DefinedBy: "systemone/0.2", Required: true, Enum: []string{"image"}, Disposition: "standard"},
+		{Name: AssetFormat, DefinedBy: "systemone/0.2", Required: true, Enum: []string{"png", "jpg", "jpeg"}, Disposition: "standard"},
 		{Name: AssetDataBase64, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
 	}},
 	{Schema: "systemone/0.2", Level: "answer", Members: []table.Member{
-		{Name: AnswerType, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
+		{Name: AnswerType, DefinedBy: "systemone/0.2", Required: true, Enum: []string{"noul", "choice", "score", "box"}, Disposition: "standard"},
 		{Name: AnswerNoul, DefinedBy: "systemone/0.2", Required: true, QuestionTypes: []table.QuestionType{"noul"}, Disposition: "standard"},
 		{Name: AnswerChoice, DefinedBy: "systemone/0.2", Required: true, QuestionTypes: []table.QuestionType{"choice"}, Disposition: "standard"},
 		{Name: AnswerScore, DefinedBy: "systemone/0.2", Required: true, QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard"},
@@ -355,7 +355,7 @@ var Members = []table.LevelMembers{
 		{Name: RequestState, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
 		{Name: RequestQuestions, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
 		{Name: RequestAssets, DefinedBy: "systemone/0.2", Disposition: "standard"},
-		{Name: RequestRoles, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
+		{Name: RequestRoles, DefinedBy: "vllm-sr/5.0", Enum: []string{"user", "context", "answer"}, Disposition: "stripped"},
 		{Name: RequestOptions, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
 	}},
 	{Schema: "vllm-sr/5.0", Level: "batch", Members: []table.Member{
@@ -369,31 +369,31 @@ var Members = []table.LevelMembers{
 		{Name: OptionsMaxTokens, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
 	}},
 	{Schema: "vllm-sr/5.0", Level: "question", Members: []table.Member{
-		{Name: QuestionType, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
+		{Name: QuestionType, DefinedBy: "systemone/0.2", Required: true, Enum: []string{"noul", "choice", "score", "box", "set", "span", "track"}, Disposition: "standard"},
 		{Name: QuestionInstructions, DefinedBy: "systemone/0.2", Disposition: "standard"},
 		{Name: QuestionCriteria, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"noul", "choice", "score", "set", "span"}, Disposition: "standard"},
 		{Name: QuestionPreset, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
-		{Name: QuestionHead, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"span"}, Disposition: "refused_at_load"},
+		{Name: QuestionHead, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"span"}, Enum: []string{"router", "broad"}, Disposition: "refused_at_load"},
 		{Name: QuestionDecisionAdapter, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"choice", "noul", "score"}, Disposition: "refused_at_load"},
 		{Name: QuestionOver, DefinedBy: "vllm-sr/5.0", Disposition: "refused_at_load"},
-		{Name: QuestionOverflow, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
+		{Name: QuestionOverflow, DefinedBy: "vllm-sr/5.0", Enum: []string{"window", "truncate"}, Disposition: "stripped"},
 		{Name: QuestionRequireFullInput, DefinedBy: "vllm-sr/5.0", Disposition: "refused_at_load"},
 		{Name: QuestionThreshold, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"set", "span"}, Disposition: "refused_at_load"},
 		{Name: QuestionAt, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"box"}, Disposition: "refused_at_load"},
-		{Name: QuestionRate, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"track"}, Disposition: "refused_at_load"},
+		{Name: QuestionRate, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"track"}, Enum: []string{"1", "2"}, Disposition: "refused_at_load"},
 	}},
 	{Schema: "vllm-sr/5.0", Level: "noul_criteria", Members: []table.Member{
 		{Name: NoulCriteriaTrue, DefinedBy: "systemone/0.2", Disposition: "standard"},
 		{Name: NoulCriteriaFalse, DefinedBy: "systemone/0.2", Disposition: "standard"},
 	}},
 	{Schema: "vllm-sr/5.0", Level: "asset", Members: []table.Member{
-		{Name: AssetType, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
-		{Name: AssetFormat, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
+		{Name: AssetType, DefinedBy: "systemone/0.2", Required: true, Enum: []string{"image", "video"}, Disposition: "standard"},
+		{Name: AssetFormat, DefinedBy: "systemone/0.2", Required: true, Enum: []string{"png", "jpg", "jpeg"}, Disposition: "standard"},
 		{Name: AssetDataBase64, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
 	}},
 	{Schema: "vllm-sr/5.0", Level: "answer", Members: []table.Member{
-		{Name: AnswerType, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
-		{Name: AnswerNoul, DefinedBy: "systemone/0.2", Required: true, QuestionTypes: []table.QuestionType{"noul"}, Disposition: "standard"},
+		{Name: AnswerType, DefinedBy: "systemone/0.2", Required: true, Enum: []string{"noul", "choice", "score", "box", "set", "track"}, Disposition: "standard"},
+		{Name: AnswerNoul, DefinedBy: "systemone/0.2", Required: true, QuestionTypes: []table.QuestionType{"noul", "set"}, Disposition: "standard"},
 		{Name: AnswerChoice, DefinedBy: "systemone/0.2", Required: true, QuestionTypes: []table.QuestionType{"choice"}, Disposition: "standard"},
 		{Name: AnswerScore, DefinedBy: "systemone/0.2", Required: true, QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard"},
 		{Name: AnswerConfidence, DefinedBy: "systemone/0.2", Required: true, QuestionTypes: []table.QuestionType{"choice", "score", "box"}, Disposition: "standard"},
@@ -401,8 +401,8 @@ var Members = []table.LevelMembers{
 		{Name: AnswerLegend, DefinedBy: "systemone/0.2", Required: true, QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard"},
 		{Name: AnswerBox, DefinedBy: "systemone/0.2", Required: true, QuestionTypes: []table.QuestionType{"box"}, Disposition: "standard"},
 		{Name: AnswerAbstainProbability, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"choice", "noul"}, Disposition: "never_sent"},
-		{Name: AnswerInputCoverage, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
-		{Name: AnswerError, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
+		{Name: AnswerInputCoverage, DefinedBy: "vllm-sr/5.0", Enum: []string{"complete"}, Disposition: "never_sent"},
+		{Name: AnswerError, DefinedBy: "vllm-sr/5.0", Enum: []string{"invalid_question", "invalid_input", "max_length_exceeded", "scan_budget_exceeded", "invalid_model_output", "deadline_exceeded", "unavailable"}, Disposition: "never_sent"},
 		{Name: AnswerReason, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: AnswerMessage, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: AnswerTrack, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"track"}, Disposition: "never_sent"},
@@ -420,7 +420,7 @@ var Members = []table.LevelMembers{
 		{Name: ResponseSpans, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ResponseSets, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ResponseThresholds, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
-		{Name: ResponseSpanHeads, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
+		{Name: ResponseSpanHeads, DefinedBy: "vllm-sr/5.0", Enum: []string{"router", "broad"}, Disposition: "never_sent"},
 		{Name: ResponseMeta, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ResponseRouting, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 	}},
@@ -498,7 +498,7 @@ var Members = []table.LevelMembers{
 		{Name: RequestState, DefinedBy: "systemone/0.2", Disposition: "standard"},
 		{Name: RequestQuestions, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
 		{Name: RequestAssets, DefinedBy: "systemone/0.2", Disposition: "standard"},
-		{Name: RequestRoles, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
+		{Name: RequestRoles, DefinedBy: "vllm-sr/5.0", Enum: []string{"user", "context", "answer"}, Disposition: "stripped"},
 		{Name: RequestOptions, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
 		{Name: RequestImages, DefinedBy: "vllm-sr/4.0", Removed: true, Disposition: "legacy"},
 		{Name: RequestVideos, DefinedBy: "vllm-sr/4.0", Removed: true, Disposition: "legacy"},
@@ -520,18 +520,18 @@ var Members = []table.LevelMembers{
 		{Name: OptionsLongContext, DefinedBy: "vllm-sr/4.0", Removed: true, Disposition: "legacy"},
 	}},
 	{Schema: "vllm-sr/4.0", Level: "question", Members: []table.Member{
-		{Name: QuestionType, DefinedBy: "systemone/0.2", Required: true, RequiredUnless: []string{"preset"}, Disposition: "standard"},
+		{Name: QuestionType, DefinedBy: "systemone/0.2", Required: true, RequiredUnless: []string{"preset"}, Enum: []string{"noul", "choice", "score", "box", "set", "span", "track"}, Disposition: "standard"},
 		{Name: QuestionInstructions, DefinedBy: "systemone/0.2", Disposition: "standard"},
 		{Name: QuestionCriteria, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"noul", "choice", "score", "set", "span"}, Disposition: "standard"},
 		{Name: QuestionPreset, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
-		{Name: QuestionHead, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"span"}, Disposition: "refused_at_load"},
+		{Name: QuestionHead, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"span"}, Enum: []string{"router", "broad"}, Disposition: "refused_at_load"},
 		{Name: QuestionDecisionAdapter, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"choice", "noul", "score"}, Disposition: "refused_at_load"},
 		{Name: QuestionOver, DefinedBy: "vllm-sr/5.0", Disposition: "refused_at_load"},
-		{Name: QuestionOverflow, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
+		{Name: QuestionOverflow, DefinedBy: "vllm-sr/5.0", Enum: []string{"window", "truncate"}, Disposition: "stripped"},
 		{Name: QuestionRequireFullInput, DefinedBy: "vllm-sr/5.0", Disposition: "refused_at_load"},
 		{Name: QuestionThreshold, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"set", "span"}, Disposition: "refused_at_load"},
 		{Name: QuestionAt, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"box"}, Disposition: "refused_at_load"},
-		{Name: QuestionRate, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"track"}, Disposition: "refused_at_load"},
+		{Name: QuestionRate, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"track"}, Enum: []string{"1", "2"}, Disposition: "refused_at_load"},
 		{Name: QuestionChoices, DefinedBy: "vllm-sr/4.0", QuestionTypes: []table.QuestionType{"choice", "noul"}, Removed: true, Disposition: "legacy"},
 		{Name: QuestionLevels, DefinedBy: "vllm-sr/4.0", QuestionTypes: []table.QuestionType{"score"}, Removed: true, Disposition: "legacy"},
 		{Name: QuestionLabels, DefinedBy: "vllm-sr/4.0", QuestionTypes: []table.QuestionType{"set", "span"}, Removed: true, Disposition: "legacy"},
@@ -541,13 +541,13 @@ var Members = []table.LevelMembers{
 		{Name: NoulCriteriaFalse, DefinedBy: "systemone/0.2", Disposition: "standard"},
 	}},
 	{Schema: "vllm-sr/4.0", Level: "asset", Members: []table.Member{
-		{Name: AssetType, DefinedBy: "systemone/0.2", Disposition: "standard"},
-		{Name: AssetFormat, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
+		{Name: AssetType, DefinedBy: "systemone/0.2", Enum: []string{"image", "video"}, Disposition: "standard"},
+		{Name: AssetFormat, DefinedBy: "systemone/0.2", Required: true, Enum: []string{"png", "jpg", "jpeg"}, Disposition: "standard"},
 		{Name: AssetDataBase64, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
 	}},
 	{Schema: "vllm-sr/4.0", Level: "answer", Members: []table.Member{
-		{Name: AnswerType, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
-		{Name: AnswerNoul, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"noul"}, Disposition: "standard"},
+		{Name: AnswerType, DefinedBy: "systemone/0.2", Required: true, Enum: []string{"noul", "choice", "score", "box", "set", "track"}, Disposition: "standard"},
+		{Name: AnswerNoul, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"noul", "set"}, Disposition: "standard"},
 		{Name: AnswerChoice, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"choice"}, Disposition: "standard"},
 		{Name: AnswerScore, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard"},
 		{Name: AnswerConfidence, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"choice", "score", "box"}, Disposition: "standard"},
@@ -555,8 +555,8 @@ var Members = []table.LevelMembers{
 		{Name: AnswerLegend, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard"},
 		{Name: AnswerBox, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"box"}, Disposition: "standard"},
 		{Name: AnswerAbstainProbability, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"choice", "noul"}, Disposition: "never_sent"},
-		{Name: AnswerInputCoverage, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
-		{Name: AnswerError, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
+		{Name: AnswerInputCoverage, DefinedBy: "vllm-sr/5.0", Enum: []string{"complete"}, Disposition: "never_sent"},
+		{Name: AnswerError, DefinedBy: "vllm-sr/5.0", Enum: []string{"invalid_question", "invalid_input", "max_length_exceeded", "scan_budget_exceeded", "invalid_model_output", "deadline_exceeded", "unavailable"}, Disposition: "never_sent"},
 		{Name: AnswerReason, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: AnswerMessage, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: AnswerTrack, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"track"}, Disposition: "never_sent"},
@@ -574,7 +574,7 @@ var Members = []table.LevelMembers{
 		{Name: ResponseSpans, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ResponseSets, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ResponseThresholds, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
-		{Name: ResponseSpanHeads, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
+		{Name: ResponseSpanHeads, DefinedBy: "vllm-sr/5.0", Enum: []string{"router", "broad"}, Disposition: "never_sent"},
 		{Name: ResponseMeta, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ResponseRouting, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ResponseStates, DefinedBy: "vllm-sr/4.0", Disposition: "legacy"},
@@ -644,7 +644,7 @@ var Members = []table.LevelMembers{
 	}},
 	{Schema: "vllm-sr/4.0", Level: "listing", Members: []table.Member{
 		{Name: ListingModels, DefinedBy: "systemone/0.2", Disposition: "standard"},
-		{Name: ListingObject, DefinedBy: "vllm-sr/4.0", Disposition: "legacy"},
+		{Name: ListingObject, DefinedBy: "vllm-sr/4.0", Enum: []string{"list"}, Disposition: "legacy"},
 		{Name: ListingData, DefinedBy: "vllm-sr/4.0", Removed: true, Disposition: "legacy"},
 	}},
 	{Schema: "vllm-sr/4.0", Level: "listing_entry", Members: []table.Member{
@@ -657,7 +657,7 @@ var Members = []table.LevelMembers{
 	}},
 	{Schema: "vllm-sr/4.0", Level: "legacy_list_item", Members: []table.Member{
 		{Name: LegacyListItemID, DefinedBy: "vllm-sr/4.0", Required: true, Disposition: "legacy"},
-		{Name: LegacyListItemObject, DefinedBy: "vllm-sr/4.0", Required: true, Disposition: "legacy"},
+		{Name: LegacyListItemObject, DefinedBy: "vllm-sr/4.0", Required: true, Enum: []string{"model"}, Disposition: "legacy"},
 		{Name: LegacyListItemCreated, DefinedBy: "vllm-sr/4.0", Disposition: "legacy"},
 		{Name: LegacyListItemOwnedBy, DefinedBy: "vllm-sr/4.0", Disposition: "legacy"},
 	}},
@@ -671,7 +671,7 @@ var Members = []table.LevelMembers{
 		{Name: RequestState, DefinedBy: "systemone/0.2", Disposition: "standard"},
 		{Name: RequestQuestions, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
 		{Name: RequestAssets, DefinedBy: "systemone/0.2", Disposition: "standard"},
-		{Name: RequestRoles, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
+		{Name: RequestRoles, DefinedBy: "vllm-sr/5.0", Enum: []string{"user", "context", "answer"}, Disposition: "stripped"},
 		{Name: RequestOptions, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
 		{Name: RequestImages, DefinedBy: "vllm-sr/4.0", Removed: true, Disposition: "legacy"},
 		{Name: RequestVideos, DefinedBy: "vllm-sr/4.0", Removed: true, Disposition: "legacy"},
@@ -693,18 +693,18 @@ var Members = []table.LevelMembers{
 		{Name: OptionsLongContext, DefinedBy: "vllm-sr/4.0", Removed: true, Disposition: "legacy"},
 	}},
 	{Schema: "internal", Level: "question", Members: []table.Member{
-		{Name: QuestionType, DefinedBy: "systemone/0.2", Required: true, RequiredUnless: []string{"preset"}, Disposition: "standard"},
+		{Name: QuestionType, DefinedBy: "systemone/0.2", Required: true, RequiredUnless: []string{"preset"}, Enum: []string{"noul", "choice", "score", "box", "set", "span", "track"}, Disposition: "standard"},
 		{Name: QuestionInstructions, DefinedBy: "systemone/0.2", Disposition: "standard"},
 		{Name: QuestionCriteria, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"noul", "choice", "score", "set", "span"}, Disposition: "standard"},
 		{Name: QuestionPreset, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
-		{Name: QuestionHead, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"span"}, Disposition: "refused_at_load"},
+		{Name: QuestionHead, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"span"}, Enum: []string{"router", "broad"}, Disposition: "refused_at_load"},
 		{Name: QuestionDecisionAdapter, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"choice", "noul", "score"}, Disposition: "refused_at_load"},
 		{Name: QuestionOver, DefinedBy: "vllm-sr/5.0", Disposition: "refused_at_load"},
-		{Name: QuestionOverflow, DefinedBy: "vllm-sr/5.0", Disposition: "stripped"},
+		{Name: QuestionOverflow, DefinedBy: "vllm-sr/5.0", Enum: []string{"window", "truncate"}, Disposition: "stripped"},
 		{Name: QuestionRequireFullInput, DefinedBy: "vllm-sr/5.0", Disposition: "refused_at_load"},
 		{Name: QuestionThreshold, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"set", "span"}, Disposition: "refused_at_load"},
 		{Name: QuestionAt, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"box"}, Disposition: "refused_at_load"},
-		{Name: QuestionRate, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"track"}, Disposition: "refused_at_load"},
+		{Name: QuestionRate, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"track"}, Enum: []string{"1", "2"}, Disposition: "refused_at_load"},
 		{Name: QuestionChoices, DefinedBy: "vllm-sr/4.0", QuestionTypes: []table.QuestionType{"choice", "noul"}, Removed: true, Disposition: "legacy"},
 		{Name: QuestionLevels, DefinedBy: "vllm-sr/4.0", QuestionTypes: []table.QuestionType{"score"}, Removed: true, Disposition: "legacy"},
 		{Name: QuestionLabels, DefinedBy: "vllm-sr/4.0", QuestionTypes: []table.QuestionType{"set", "span"}, Removed: true, Disposition: "legacy"},
@@ -714,13 +714,13 @@ var Members = []table.LevelMembers{
 		{Name: NoulCriteriaFalse, DefinedBy: "systemone/0.2", Disposition: "standard"},
 	}},
 	{Schema: "internal", Level: "asset", Members: []table.Member{
-		{Name: AssetType, DefinedBy: "systemone/0.2", Disposition: "standard"},
-		{Name: AssetFormat, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
+		{Name: AssetType, DefinedBy: "systemone/0.2", Enum: []string{"image", "video"}, Disposition: "standard"},
+		{Name: AssetFormat, DefinedBy: "systemone/0.2", Required: true, Enum: []string{"png", "jpg", "jpeg"}, Disposition: "standard"},
 		{Name: AssetDataBase64, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
 	}},
 	{Schema: "internal", Level: "answer", Members: []table.Member{
-		{Name: AnswerType, DefinedBy: "systemone/0.2", Required: true, Disposition: "standard"},
-		{Name: AnswerNoul, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"noul"}, Disposition: "standard"},
+		{Name: AnswerType, DefinedBy: "systemone/0.2", Required: true, Enum: []string{"noul", "choice", "score", "box", "set", "track"}, Disposition: "standard"},
+		{Name: AnswerNoul, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"noul", "set"}, Disposition: "standard"},
 		{Name: AnswerChoice, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"choice"}, Disposition: "standard"},
 		{Name: AnswerScore, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard"},
 		{Name: AnswerConfidence, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"choice", "score", "box"}, Disposition: "standard"},
@@ -728,8 +728,8 @@ var Members = []table.LevelMembers{
 		{Name: AnswerLegend, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"score"}, Disposition: "standard"},
 		{Name: AnswerBox, DefinedBy: "systemone/0.2", QuestionTypes: []table.QuestionType{"box"}, Disposition: "standard"},
 		{Name: AnswerAbstainProbability, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"choice", "noul"}, Disposition: "never_sent"},
-		{Name: AnswerInputCoverage, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
-		{Name: AnswerError, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
+		{Name: AnswerInputCoverage, DefinedBy: "vllm-sr/5.0", Enum: []string{"complete"}, Disposition: "never_sent"},
+		{Name: AnswerError, DefinedBy: "vllm-sr/5.0", Enum: []string{"invalid_question", "invalid_input", "max_length_exceeded", "scan_budget_exceeded", "invalid_model_output", "deadline_exceeded", "unavailable"}, Disposition: "never_sent"},
 		{Name: AnswerReason, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: AnswerMessage, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: AnswerTrack, DefinedBy: "vllm-sr/5.0", QuestionTypes: []table.QuestionType{"track"}, Disposition: "never_sent"},
@@ -747,7 +747,7 @@ var Members = []table.LevelMembers{
 		{Name: ResponseSpans, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ResponseSets, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ResponseThresholds, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
-		{Name: ResponseSpanHeads, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
+		{Name: ResponseSpanHeads, DefinedBy: "vllm-sr/5.0", Enum: []string{"router", "broad"}, Disposition: "never_sent"},
 		{Name: ResponseMeta, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ResponseRouting, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: ResponseStates, DefinedBy: "vllm-sr/4.0", Disposition: "legacy"},
@@ -817,7 +817,7 @@ var Members = []table.LevelMembers{
 	}},
 	{Schema: "internal", Level: "listing", Members: []table.Member{
 		{Name: ListingModels, DefinedBy: "systemone/0.2", Disposition: "standard"},
-		{Name: ListingObject, DefinedBy: "vllm-sr/4.0", Disposition: "legacy"},
+		{Name: ListingObject, DefinedBy: "vllm-sr/4.0", Enum: []string{"list"}, Disposition: "legacy"},
 		{Name: ListingData, DefinedBy: "vllm-sr/4.0", Removed: true, Disposition: "legacy"},
 	}},
 	{Schema: "internal", Level: "listing_entry", Members: []table.Member{
@@ -830,7 +830,7 @@ var Members = []table.LevelMembers{
 	}},
 	{Schema: "internal", Level: "legacy_list_item", Members: []table.Member{
 		{Name: LegacyListItemID, DefinedBy: "vllm-sr/4.0", Required: true, Disposition: "legacy"},
-		{Name: LegacyListItemObject, DefinedBy: "vllm-sr/4.0", Required: true, Disposition: "legacy"},
+		{Name: LegacyListItemObject, DefinedBy: "vllm-sr/4.0", Required: true, Enum: []string{"model"}, Disposition: "legacy"},
 		{Name: LegacyListItemCreated, DefinedBy: "vllm-sr/4.0", Disposition: "legacy"},
 		{Name: LegacyListItemOwnedBy, DefinedBy: "vllm-sr/4.0", Disposition: "legacy"},
 	}},
@@ -1301,7 +1301,7 @@ const (
 	ReasonMissingType = "missing_type"
 	// The model does not answer questions of this type.
 	ReasonQuestionTypeNotAnswered = "question_type_not_answered"
-	// The model's card does not list the preset.
+	// The model's card does not list this preset.
 	ReasonPresetNotAnswered = "preset_not_answered"
 	// The preset answers another question type than the question's.
 	ReasonPresetTypeMismatch = "preset_type_mismatch"
@@ -1331,17 +1331,17 @@ const (
 	ReasonCriteriaNotAllowed = "criteria_not_allowed"
 	// A noul's criteria hold a key other than true and false.
 	ReasonBadNoulCriteria = "bad_noul_criteria"
-	// The choice has fewer options than the model reads; limit names the bound.
+	// The choice has fewer options than the model reads.
 	ReasonTooFewOptions = "too_few_options"
-	// The choice has more options than the model reads; limit names the bound.
+	// The choice has more options than the model reads.
 	ReasonTooManyOptions = "too_many_options"
-	// The question has fewer labels than the model reads; limit names the bound.
+	// The question has fewer labels than the model reads.
 	ReasonTooFewLabels = "too_few_labels"
-	// The question has more labels than the model reads; limit names the bound.
+	// The question has more labels than the model reads.
 	ReasonTooManyLabels = "too_many_labels"
-	// The score has fewer levels than the model reads; limit names the bound.
+	// The score has fewer levels than the model reads.
 	ReasonTooFewLevels = "too_few_levels"
-	// The score has more levels than the model reads; limit names the bound.
+	// The score has more levels than the model reads.
 	ReasonTooManyLevels = "too_many_levels"
 	// The model reads media only in the state, not in a question's text.
 	ReasonPlaceholderInQuestion = "placeholder_in_question"
@@ -1359,23 +1359,23 @@ const (
 	ReasonImageNotRead = "image_not_read"
 	// The model does not read video.
 	ReasonVideoNotRead = "video_not_read"
-	// The request has more images than the model reads; limit names the bound.
+	// The request has more images than the model reads.
 	ReasonTooManyImages = "too_many_images"
-	// The request has more videos than the model reads; limit names the bound.
+	// The request has more videos than the model reads.
 	ReasonTooManyVideos = "too_many_videos"
-	// An image side is shorter than the model reads (pixels).
+	// An image side is shorter than the model reads.
 	ReasonImageSideTooSmall = "image_side_too_small"
-	// An image side is longer than the model reads (pixels).
+	// An image side is longer than the model reads.
 	ReasonImageSideTooLarge = "image_side_too_large"
 	// An image has fewer pixels than the model reads.
 	ReasonImageAreaTooSmall = "image_area_too_small"
 	// An image has more pixels than the model reads.
 	ReasonImageAreaTooLarge = "image_area_too_large"
-	// An image file is larger than the model reads (bytes).
+	// An image file is larger than the model reads.
 	ReasonImageFileTooLarge = "image_file_too_large"
-	// A video file is larger than the model reads (bytes).
+	// A video file is larger than the model reads.
 	ReasonVideoFileTooLarge = "video_file_too_large"
-	// A video is longer than the model reads (seconds).
+	// A video is longer than the model reads.
 	ReasonVideoTooLong = "video_too_long"
 	// A box question needs an image or a video in what it reads.
 	ReasonMissingMedia = "missing_media"
@@ -1383,15 +1383,15 @@ const (
 	ReasonNeedsOneVideo = "needs_one_video"
 	// The video's duration cannot be read.
 	ReasonUnreadableVideo = "unreadable_video"
-	// at is past the end of the video (seconds).
+	// at is past the end of the video.
 	ReasonAtBeyondVideo = "at_beyond_video"
-	// The input is longer than the model reads (tokens).
+	// The input is longer than the model reads.
 	ReasonInputTooLong = "input_too_long"
-	// require_full_input is set, and the model truncates an input this long (tokens).
+	// require_full_input is set, and the model truncates an input this long.
 	ReasonInputTruncated = "input_truncated"
-	// The question and its media leave no room for the input in one window (tokens).
+	// The question and its media leave no room for the input in one window.
 	ReasonQuestionTooLong = "question_too_long"
-	// Reading the input in windows would pass the scan budget (tokens).
+	// Reading the input in windows would pass the scan budget.
 	ReasonScanBudget = "scan_budget"
 	// options.deadline_ms passed before the question's work started.
 	ReasonDeadlinePassed = "deadline_passed"
@@ -1420,13 +1420,13 @@ const (
 // Reasons are the reason words with what each means, in the extension
 // specification's order (error_reasons).
 var Reasons = []table.ErrorReason{
-	{Reason: ReasonBodyTooLarge, Description: "The body, as sent or decoded, is larger than the body_bytes limit; limit names it. Every server answers it with 413 request_too_large."},
-	{Reason: ReasonUnsupportedContentEncoding, Description: "The body's Content-Encoding is neither gzip nor identity."},
-	{Reason: ReasonInvalidGzip, Description: "A gzip body is not gzip data, or is corrupt or truncated."},
-	{Reason: ReasonInflateBudgetExhausted, Description: "Other gzip bodies hold the server's inflating budget (the memory it lets compressed bodies take at once); answered 503 unavailable with Retry-After."},
-	{Reason: ReasonUnreadableBody, Description: "The body could not be read."},
-	{Reason: ReasonUnreadableRequest, Description: "The request could not be read."},
-	{Reason: ReasonInvalidJSON, Description: "The body, or a JSON text a codec reads inside it, is not valid JSON."},
+	{Reason: ReasonBodyTooLarge, Description: "The body, as sent or decoded, is larger than the body_bytes limit; limit names it. Every server answers it with 413 request_too_large.", Code: "request_too_large", Status: 413, Unit: "bytes"},
+	{Reason: ReasonUnsupportedContentEncoding, Description: "The body's Content-Encoding is neither gzip nor identity.", Code: "invalid_request", Status: 400},
+	{Reason: ReasonInvalidGzip, Description: "A gzip body is not gzip data, or is corrupt or truncated.", Code: "invalid_request", Status: 400},
+	{Reason: ReasonInflateBudgetExhausted, Description: "Other gzip bodies hold the server's inflating budget (the memory it lets compressed bodies take at once); answered 503 unavailable with Retry-After.", Code: "unavailable", Status: 503},
+	{Reason: ReasonUnreadableBody, Description: "The body could not be read.", Code: "invalid_request", Status: 400},
+	{Reason: ReasonUnreadableRequest, Description: "The request could not be read.", Code: "invalid_request", Status: 400},
+	{Reason: ReasonInvalidJSON, Description: "The body, or a JSON text a codec reads inside it, is not valid JSON.", Code: "invalid_request", Status: 400},
 	{Reason: ReasonUnknownMember, Description: "The schema defines no member of that name there."},
 	{Reason: ReasonWrongType, Description: "The value has a JSON type the schema does not allow there."},
 	{Reason: ReasonMissingMember, Description: "A required member is absent."},
@@ -1446,123 +1446,123 @@ var Reasons = []table.ErrorReason{
 	{Reason: ReasonNotAllowedHere, Description: "The member is defined but not allowed where it is."},
 	{Reason: ReasonUnsupported, Description: "The target schema cannot carry the message."},
 	{Reason: ReasonUnsetMode, Description: "A request reached a writer with its roles mode unset (a codec bug)."},
-	{Reason: ReasonNoValidQuestion, Description: "No question of the request can be answered."},
-	{Reason: ReasonUnknownEndpoint, Description: "The path is not a System One endpoint of the listener's schema."},
-	{Reason: ReasonUnknownPath, Description: "No endpoint at this path."},
-	{Reason: ReasonAPINotServed, Description: "The listener does not serve the API of this path."},
-	{Reason: ReasonMethodNotAllowed, Description: "The endpoint does not answer this method."},
-	{Reason: ReasonMissingAPIKey, Description: "The listener takes API keys and the request presents none as Authorization: Bearer."},
-	{Reason: ReasonInvalidAPIKey, Description: "The request's Authorization: Bearer key is not one the listener takes."},
-	{Reason: ReasonMissingModel, Description: "The request names no model and the listener has no default."},
-	{Reason: ReasonUnknownModel, Description: "No model, deployment or pool has the request's model name."},
-	{Reason: ReasonModelNotServed, Description: "The request's model is configured but not served by this listener."},
-	{Reason: ReasonNoCapableMember, Description: "No pool member answers every question type and medium of the request."},
-	{Reason: ReasonNotCarried, Description: "The target's schema cannot carry a member the request needs."},
+	{Reason: ReasonNoValidQuestion, Description: "No question of the request can be answered.", Code: "invalid_request", Status: 400},
+	{Reason: ReasonUnknownEndpoint, Description: "The path is not a System One endpoint of the listener's schema.", Code: "not_found", Status: 404},
+	{Reason: ReasonUnknownPath, Description: "No endpoint at this path.", Code: "not_found", Status: 404},
+	{Reason: ReasonAPINotServed, Description: "The listener does not serve the API of this path.", Code: "not_found", Status: 404},
+	{Reason: ReasonMethodNotAllowed, Description: "The endpoint does not answer this method.", Code: "method_not_allowed", Status: 405},
+	{Reason: ReasonMissingAPIKey, Description: "The listener takes API keys and the request presents none as Authorization: Bearer.", Code: "unauthorized", Status: 401},
+	{Reason: ReasonInvalidAPIKey, Description: "The request's Authorization: Bearer key is not one the listener takes.", Code: "unauthorized", Status: 401},
+	{Reason: ReasonMissingModel, Description: "The request names no model and the listener has no default.", Code: "invalid_request", Status: 400},
+	{Reason: ReasonUnknownModel, Description: "No model, deployment or pool has the request's model name.", Code: "model_not_found", Status: 404},
+	{Reason: ReasonModelNotServed, Description: "The request's model is configured but not served by this listener.", Code: "model_not_found", Status: 404},
+	{Reason: ReasonNoCapableMember, Description: "No pool member answers every question type and medium of the request.", Code: "unsupported_capability", Status: 400},
+	{Reason: ReasonNotCarried, Description: "The target's schema cannot carry a member the request needs.", Kind: "invalid_question", Code: "unsupported_capability", Status: 400},
 	{Reason: ReasonUnplannableRequest, Description: "The request could not be written for the deployment's schema."},
 	{Reason: ReasonUnwritableAnswer, Description: "The answer could not be written in the client's schema."},
 	{Reason: ReasonUnwritableListing, Description: "The model listing could not be written."},
-	{Reason: ReasonOverloaded, Description: "The server has as many requests in flight as it admits."},
-	{Reason: ReasonStarting, Description: "The server is starting: its model is loading or running its self-test."},
-	{Reason: ReasonUpstreamUnreachable, Description: "The upstream deployment could not be reached: the call could not be sent, or nothing of a reply came back."},
+	{Reason: ReasonOverloaded, Description: "The server has as many requests in flight as it admits.", Code: "overloaded", Status: 529},
+	{Reason: ReasonStarting, Description: "The server is starting: its model is loading or running its self-test.", Code: "starting", Status: 503},
+	{Reason: ReasonUpstreamUnreachable, Description: "The upstream deployment could not be reached: the call could not be sent, or nothing of a reply came back.", Code: "unavailable", Status: 503},
 	{Reason: ReasonMediaNotRead, Description: "A rule reads the turn's images or videos, and the turn has one the Router cannot send as an asset: a remote URL or a file id (the Router fetches nothing), or a type or format no asset type takes. The rule's answers are unknown."},
 	{Reason: ReasonMediaTooLarge, Description: "The turn's images and videos a rule reads would make its call larger than the body_bytes limit allows them; the rule's answers are unknown."},
-	{Reason: ReasonCircuitOpen, Description: "The deployment's circuit is open: its last calls failed one after another (its circuit.failures of them: refused, reset, timed out, or answered 502, 503, 504 or 529), so the Router calls it not at all until its cool-down (circuit.cool_down_ms) ends, then with one probe call; Retry-After gives the cool-down left. Answered 503 unavailable; a pool passes over such a member."},
-	{Reason: ReasonRuntimeContractMismatch, Description: "The deployment's model runtime reports a contract (api_version in GET /health) other than the Router's; the Router and its model runtime come from one release. Answered 503 unavailable."},
-	{Reason: ReasonInvalidUpstreamReply, Description: "The upstream answered with a body its schema does not define."},
-	{Reason: ReasonUpstreamRedirect, Description: "The upstream answered with a redirect (3xx), which the Router never follows."},
-	{Reason: ReasonUpstreamReplyTooLarge, Description: "The upstream's reply is larger than the body_bytes limit; the Router stopped reading it there."},
-	{Reason: ReasonUpstreamReplyCut, Description: "The upstream's reply broke off before its end: the connection closed or was reset after the reply began."},
-	{Reason: ReasonUpstreamMalformedReply, Description: "The upstream's reply is not well-formed HTTP/1.1: a bad status line, header or chunk, conflicting or unknown framing, more than five informational replies, or a switch of protocols the Router never asked for; the Router closed the connection."},
-	{Reason: ReasonUpstreamRefused, Description: "The upstream refused the call with a 4xx status that does not blame the request (any but 400, 413, 422 and 429): the deployment's configuration is at fault."},
-	{Reason: ReasonUpstreamServerError, Description: "The upstream answered with a server error (a 5xx other than 503, 504 and 529, or a 500 that names no failed question)."},
-	{Reason: ReasonUpstreamRateLimited, Description: "The upstream answered 429: it is limiting the rate of the Router's calls."},
-	{Reason: ReasonUpstreamOverloaded, Description: "The upstream answered 529: it is overloaded."},
-	{Reason: ReasonBatchCallFailed, Description: "Another request of the same upstream batch call failed, so this one has no answer."},
-	{Reason: ReasonMissingItem, Description: "The upstream batch response has no response for this request."},
-	{Reason: ReasonMissingAnswer, Description: "The upstream response has no answer for this question."},
-	{Reason: ReasonAnswerNotObject, Description: "The upstream answer is not an object."},
-	{Reason: ReasonAnswerWithoutType, Description: "The upstream answer names no type."},
-	{Reason: ReasonAnswerTypeMismatch, Description: "The upstream answer's type is not the question's."},
-	{Reason: ReasonUnknownQuestionError, Description: "The upstream failed answer's error is not a question error kind."},
-	{Reason: ReasonChoiceMissing, Description: "The upstream choice answer has no choice string."},
-	{Reason: ReasonNoulMissing, Description: "The upstream noul answer has no noul."},
-	{Reason: ReasonNoulNotNumber, Description: "The upstream answer's noul is not a number."},
-	{Reason: ReasonScoreMissing, Description: "The upstream score answer has no score."},
-	{Reason: ReasonScoreNotNumber, Description: "The upstream answer's score is not a number."},
-	{Reason: ReasonConfidenceNotNumber, Description: "The upstream answer's confidence is not a number."},
-	{Reason: ReasonAbstainProbabilityNotNumber, Description: "The upstream answer's abstain_probability is not a number."},
-	{Reason: ReasonProbabilitiesMissing, Description: "The upstream answer has no probabilities object."},
-	{Reason: ReasonProbabilitiesNotNumbers, Description: "A value of the upstream answer's probabilities is not a number."},
-	{Reason: ReasonLegendNotObject, Description: "The upstream answer's legend is not an object."},
-	{Reason: ReasonBoxMissing, Description: "The upstream box answer has no box object."},
-	{Reason: ReasonBoxEdgeMissing, Description: "An edge of the upstream answer's box is missing or not a number."},
-	{Reason: ReasonInputCoverageUnknown, Description: "The upstream answer's input_coverage is not complete."},
-	{Reason: ReasonAnswerOutOfRange, Description: "A number of the upstream answer is outside its member's range: noul, probabilities, confidence, abstain_probability and box edges take 0 to 1, score 0 to the last level."},
-	{Reason: ReasonAnswerKeyMismatch, Description: "The upstream answer's choice is not one of the question's options, or its probabilities or legend are not keyed by exactly the question's options or levels."},
-	{Reason: ReasonUpstreamInvalidQuestion, Description: "The upstream call carrying the question failed with a status that blames the question."},
-	{Reason: ReasonUpstreamInvalidInput, Description: "The upstream call carrying the question failed with a status that blames the input."},
-	{Reason: ReasonUpstreamInvalidModelOutput, Description: "The upstream call carrying the question failed with a server error."},
-	{Reason: ReasonUpstreamDeadlineExceeded, Description: "The upstream call carrying the question timed out."},
-	{Reason: ReasonUpstreamUnavailable, Description: "The upstream call carrying the question found the upstream unavailable or overloaded."},
-	{Reason: ReasonMissingType, Description: "The question names no type, and no preset of the model gives it one."},
-	{Reason: ReasonQuestionTypeNotAnswered, Description: "The model does not answer questions of this type."},
-	{Reason: ReasonPresetNotAnswered, Description: "The model's card does not list the preset."},
-	{Reason: ReasonPresetTypeMismatch, Description: "The preset answers another question type than the question's."},
-	{Reason: ReasonSpanHeadNotAnswered, Description: "The model has no such span head, or head is set on a question that is not a span."},
-	{Reason: ReasonDecisionAdapterNotAnswered, Description: "The model declares no decision adapter for this question type."},
-	{Reason: ReasonOverNotAnswered, Description: "The model does not answer over on this question."},
-	{Reason: ReasonOverNeedsObjectState, Description: "over names state keys, and the state is not an object."},
-	{Reason: ReasonOverUnknownKey, Description: "over names a key the state does not have."},
-	{Reason: ReasonOverflowNotAnswered, Description: "The model reads no part in windows, so it does not answer overflow."},
-	{Reason: ReasonThresholdNotAnswered, Description: "threshold applies only to set and span questions."},
-	{Reason: ReasonThresholdOutOfRange, Description: "threshold is not between 0 and 1."},
-	{Reason: ReasonAtNotAnswered, Description: "at applies only to a box question on a model that reads video."},
-	{Reason: ReasonRateNotAnswered, Description: "The model does not answer track questions at this rate."},
-	{Reason: ReasonMissingCriteria, Description: "The question type needs criteria in its own form."},
-	{Reason: ReasonCriteriaNotAllowed, Description: "The question type takes no criteria."},
-	{Reason: ReasonBadNoulCriteria, Description: "A noul's criteria hold a key other than true and false."},
-	{Reason: ReasonTooFewOptions, Description: "The choice has fewer options than the model reads; limit names the bound."},
-	{Reason: ReasonTooManyOptions, Description: "The choice has more options than the model reads; limit names the bound."},
-	{Reason: ReasonTooFewLabels, Description: "The question has fewer labels than the model reads; limit names the bound."},
-	{Reason: ReasonTooManyLabels, Description: "The question has more labels than the model reads; limit names the bound."},
-	{Reason: ReasonTooFewLevels, Description: "The score has fewer levels than the model reads; limit names the bound."},
-	{Reason: ReasonTooManyLevels, Description: "The score has more levels than the model reads; limit names the bound."},
-	{Reason: ReasonPlaceholderInQuestion, Description: "The model reads media only in the state, not in a question's text."},
-	{Reason: ReasonUnknownPlaceholder, Description: "A placeholder names no asset of the request."},
-	{Reason: ReasonUnplacedAsset, Description: "An asset is placed by no string of the request."},
-	{Reason: ReasonBadBase64, Description: "An asset's data_base64 is not standard base64."},
-	{Reason: ReasonBadImage, Description: "An image asset is not a PNG or JPEG image."},
-	{Reason: ReasonFormatMismatch, Description: "An image asset's bytes are not of the format it names."},
-	{Reason: ReasonImageNotRead, Description: "The model does not read images."},
-	{Reason: ReasonVideoNotRead, Description: "The model does not read video."},
-	{Reason: ReasonTooManyImages, Description: "The request has more images than the model reads; limit names the bound."},
-	{Reason: ReasonTooManyVideos, Description: "The request has more videos than the model reads; limit names the bound."},
-	{Reason: ReasonImageSideTooSmall, Description: "An image side is shorter than the model reads (pixels)."},
-	{Reason: ReasonImageSideTooLarge, Description: "An image side is longer than the model reads (pixels)."},
-	{Reason: ReasonImageAreaTooSmall, Description: "An image has fewer pixels than the model reads."},
-	{Reason: ReasonImageAreaTooLarge, Description: "An image has more pixels than the model reads."},
-	{Reason: ReasonImageFileTooLarge, Description: "An image file is larger than the model reads (bytes)."},
-	{Reason: ReasonVideoFileTooLarge, Description: "A video file is larger than the model reads (bytes)."},
-	{Reason: ReasonVideoTooLong, Description: "A video is longer than the model reads (seconds)."},
-	{Reason: ReasonMissingMedia, Description: "A box question needs an image or a video in what it reads."},
-	{Reason: ReasonNeedsOneVideo, Description: "The question needs exactly one video in the state."},
-	{Reason: ReasonUnreadableVideo, Description: "The video's duration cannot be read."},
-	{Reason: ReasonAtBeyondVideo, Description: "at is past the end of the video (seconds)."},
-	{Reason: ReasonInputTooLong, Description: "The input is longer than the model reads (tokens)."},
-	{Reason: ReasonInputTruncated, Description: "require_full_input is set, and the model truncates an input this long (tokens)."},
-	{Reason: ReasonQuestionTooLong, Description: "The question and its media leave no room for the input in one window (tokens)."},
-	{Reason: ReasonScanBudget, Description: "Reading the input in windows would pass the scan budget (tokens)."},
-	{Reason: ReasonDeadlinePassed, Description: "options.deadline_ms passed before the question's work started."},
-	{Reason: ReasonRequestCancelled, Description: "The request was cancelled before the question was run."},
-	{Reason: ReasonEngineFailed, Description: "The model's engine failed and produced no answer."},
-	{Reason: ReasonNoAnswer, Description: "The model produced no answer for the question."},
-	{Reason: ReasonInvalidQuestion, Description: "The question error kind invalid_question, where no finer reason is known."},
-	{Reason: ReasonInvalidInput, Description: "The question error kind invalid_input, where no finer reason is known."},
-	{Reason: ReasonMaxLengthExceeded, Description: "The question error kind max_length_exceeded, where no finer reason is known."},
-	{Reason: ReasonScanBudgetExceeded, Description: "The question error kind scan_budget_exceeded, where no finer reason is known."},
-	{Reason: ReasonInvalidModelOutput, Description: "The model's answer is not valid, or could not be written in the client's schema."},
-	{Reason: ReasonDeadlineExceeded, Description: "The caller's deadline passed before the upstream call answered, or the question error kind deadline_exceeded."},
-	{Reason: ReasonUnavailable, Description: "The question error kind unavailable, where no finer reason is known."},
+	{Reason: ReasonCircuitOpen, Description: "The deployment's circuit is open: its last calls failed one after another (its circuit.failures of them: refused, reset, timed out, or answered 502, 503, 504 or 529), so the Router calls it not at all until its cool-down (circuit.cool_down_ms) ends, then with one probe call; Retry-After gives the cool-down left. Answered 503 unavailable; a pool passes over such a member.", Code: "unavailable", Status: 503},
+	{Reason: ReasonRuntimeContractMismatch, Description: "The deployment's model runtime reports a contract (api_version in GET /health) other than the Router's; the Router and its model runtime come from one release. Answered 503 unavailable.", Code: "unavailable", Status: 503},
+	{Reason: ReasonInvalidUpstreamReply, Description: "The upstream answered with a body its schema does not define.", Code: "upstream_error", Status: 502},
+	{Reason: ReasonUpstreamRedirect, Description: "The upstream answered with a redirect (3xx), which the Router never follows.", Code: "upstream_error", Status: 502},
+	{Reason: ReasonUpstreamReplyTooLarge, Description: "The upstream's reply is larger than the body_bytes limit; the Router stopped reading it there.", Code: "upstream_error", Status: 502, Unit: "bytes"},
+	{Reason: ReasonUpstreamReplyCut, Description: "The upstream's reply broke off before its end: the connection closed or was reset after the reply began.", Code: "upstream_error", Status: 502},
+	{Reason: ReasonUpstreamMalformedReply, Description: "The upstream's reply is not well-formed HTTP/1.1: a bad status line, header or chunk, conflicting or unknown framing, more than five informational replies, or a switch of protocols the Router never asked for; the Router closed the connection.", Code: "upstream_error", Status: 502},
+	{Reason: ReasonUpstreamRefused, Description: "The upstream refused the call with a 4xx status that does not blame the request (any but 400, 413, 422 and 429): the deployment's configuration is at fault.", Code: "upstream_error", Status: 502},
+	{Reason: ReasonUpstreamServerError, Description: "The upstream answered with a server error (a 5xx other than 503, 504 and 529, or a 500 that names no failed question).", Code: "upstream_error", Status: 502},
+	{Reason: ReasonUpstreamRateLimited, Description: "The upstream answered 429: it is limiting the rate of the Router's calls.", Code: "overloaded", Status: 429},
+	{Reason: ReasonUpstreamOverloaded, Description: "The upstream answered 529: it is overloaded.", Code: "overloaded", Status: 529},
+	{Reason: ReasonBatchCallFailed, Description: "Another request of the same upstream batch call failed, so this one has no answer.", Code: "upstream_error", Status: 502},
+	{Reason: ReasonMissingItem, Description: "The upstream batch response has no response for this request.", Code: "upstream_error", Status: 502},
+	{Reason: ReasonMissingAnswer, Description: "The upstream response has no answer for this question.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonAnswerNotObject, Description: "The upstream answer is not an object.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonAnswerWithoutType, Description: "The upstream answer names no type.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonAnswerTypeMismatch, Description: "The upstream answer's type is not the question's.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonUnknownQuestionError, Description: "The upstream failed answer's error is not a question error kind.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonChoiceMissing, Description: "The upstream choice answer has no choice string.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonNoulMissing, Description: "The upstream noul answer has no noul.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonNoulNotNumber, Description: "The upstream answer's noul is not a number.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonScoreMissing, Description: "The upstream score answer has no score.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonScoreNotNumber, Description: "The upstream answer's score is not a number.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonConfidenceNotNumber, Description: "The upstream answer's confidence is not a number.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonAbstainProbabilityNotNumber, Description: "The upstream answer's abstain_probability is not a number.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonProbabilitiesMissing, Description: "The upstream answer has no probabilities object.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonProbabilitiesNotNumbers, Description: "A value of the upstream answer's probabilities is not a number.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonLegendNotObject, Description: "The upstream answer's legend is not an object.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonBoxMissing, Description: "The upstream box answer has no box object.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonBoxEdgeMissing, Description: "An edge of the upstream answer's box is missing or not a number.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonInputCoverageUnknown, Description: "The upstream answer's input_coverage is not complete.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonAnswerOutOfRange, Description: "A number of the upstream answer is outside its member's range: noul, probabilities, confidence, abstain_probability and box edges take 0 to 1, score 0 to the last level.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonAnswerKeyMismatch, Description: "The upstream answer's choice is not one of the question's options, or its probabilities or legend are not keyed by exactly the question's options or levels.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonUpstreamInvalidQuestion, Description: "The upstream call carrying the question failed with a status that blames the question.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonUpstreamInvalidInput, Description: "The upstream call carrying the question failed with a status that blames the input.", Kind: "invalid_input", Code: "invalid_request", Status: 400},
+	{Reason: ReasonUpstreamInvalidModelOutput, Description: "The upstream call carrying the question failed with a server error.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonUpstreamDeadlineExceeded, Description: "The upstream call carrying the question timed out.", Kind: "deadline_exceeded", Status: 504},
+	{Reason: ReasonUpstreamUnavailable, Description: "The upstream call carrying the question found the upstream unavailable or overloaded.", Kind: "unavailable", Code: "unavailable", Status: 503},
+	{Reason: ReasonMissingType, Description: "The question names no type, and no preset of the model gives it one.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonQuestionTypeNotAnswered, Description: "The model does not answer questions of this type.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonPresetNotAnswered, Description: "The model's card does not list this preset.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonPresetTypeMismatch, Description: "The preset answers another question type than the question's.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonSpanHeadNotAnswered, Description: "The model has no such span head, or head is set on a question that is not a span.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonDecisionAdapterNotAnswered, Description: "The model declares no decision adapter for this question type.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonOverNotAnswered, Description: "The model does not answer over on this question.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonOverNeedsObjectState, Description: "over names state keys, and the state is not an object.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonOverUnknownKey, Description: "over names a key the state does not have.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonOverflowNotAnswered, Description: "The model reads no part in windows, so it does not answer overflow.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonThresholdNotAnswered, Description: "threshold applies only to set and span questions.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonThresholdOutOfRange, Description: "threshold is not between 0 and 1.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonAtNotAnswered, Description: "at applies only to a box question on a model that reads video.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonRateNotAnswered, Description: "The model does not answer track questions at this rate.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonMissingCriteria, Description: "The question type needs criteria in its own form.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonCriteriaNotAllowed, Description: "The question type takes no criteria.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonBadNoulCriteria, Description: "A noul's criteria hold a key other than true and false.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonTooFewOptions, Description: "The choice has fewer options than the model reads.", Kind: "invalid_question", Status: 422, Unit: "options"},
+	{Reason: ReasonTooManyOptions, Description: "The choice has more options than the model reads.", Kind: "invalid_question", Status: 422, Unit: "options"},
+	{Reason: ReasonTooFewLabels, Description: "The question has fewer labels than the model reads.", Kind: "invalid_question", Status: 422, Unit: "labels"},
+	{Reason: ReasonTooManyLabels, Description: "The question has more labels than the model reads.", Kind: "invalid_question", Status: 422, Unit: "labels"},
+	{Reason: ReasonTooFewLevels, Description: "The score has fewer levels than the model reads.", Kind: "invalid_question", Status: 422, Unit: "levels"},
+	{Reason: ReasonTooManyLevels, Description: "The score has more levels than the model reads.", Kind: "invalid_question", Status: 422, Unit: "levels"},
+	{Reason: ReasonPlaceholderInQuestion, Description: "The model reads media only in the state, not in a question's text.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonUnknownPlaceholder, Description: "A placeholder names no asset of the request.", Kind: "invalid_input", Status: 400},
+	{Reason: ReasonUnplacedAsset, Description: "An asset is placed by no string of the request.", Kind: "invalid_input", Status: 400},
+	{Reason: ReasonBadBase64, Description: "An asset's data_base64 is not standard base64.", Kind: "invalid_input", Status: 400},
+	{Reason: ReasonBadImage, Description: "An image asset is not a PNG or JPEG image.", Kind: "invalid_input", Status: 400},
+	{Reason: ReasonFormatMismatch, Description: "An image asset's bytes are not of the format it names.", Kind: "invalid_input", Status: 400},
+	{Reason: ReasonImageNotRead, Description: "The model does not read images.", Kind: "invalid_input", Status: 400},
+	{Reason: ReasonVideoNotRead, Description: "The model does not read video.", Kind: "invalid_input", Status: 400},
+	{Reason: ReasonTooManyImages, Description: "The request has more images than the model reads.", Kind: "invalid_input", Status: 400, Unit: "images"},
+	{Reason: ReasonTooManyVideos, Description: "The request has more videos than the model reads.", Kind: "invalid_input", Status: 400, Unit: "videos"},
+	{Reason: ReasonImageSideTooSmall, Description: "An image side is shorter than the model reads.", Kind: "invalid_input", Status: 400, Unit: "pixels"},
+	{Reason: ReasonImageSideTooLarge, Description: "An image side is longer than the model reads.", Kind: "invalid_input", Status: 400, Unit: "pixels"},
+	{Reason: ReasonImageAreaTooSmall, Description: "An image has fewer pixels than the model reads.", Kind: "invalid_input", Status: 400, Unit: "pixels"},
+	{Reason: ReasonImageAreaTooLarge, Description: "An image has more pixels than the model reads.", Kind: "invalid_input", Status: 400, Unit: "pixels"},
+	{Reason: ReasonImageFileTooLarge, Description: "An image file is larger than the model reads.", Kind: "invalid_input", Status: 400, Unit: "bytes"},
+	{Reason: ReasonVideoFileTooLarge, Description: "A video file is larger than the model reads.", Kind: "invalid_input", Status: 400, Unit: "bytes"},
+	{Reason: ReasonVideoTooLong, Description: "A video is longer than the model reads.", Kind: "invalid_input", Status: 400, Unit: "seconds"},
+	{Reason: ReasonMissingMedia, Description: "A box question needs an image or a video in what it reads.", Kind: "invalid_input", Status: 400},
+	{Reason: ReasonNeedsOneVideo, Description: "The question needs exactly one video in the state.", Kind: "invalid_input", Status: 400},
+	{Reason: ReasonUnreadableVideo, Description: "The video's duration cannot be read.", Kind: "invalid_input", Status: 400},
+	{Reason: ReasonAtBeyondVideo, Description: "at is past the end of the video.", Kind: "invalid_input", Status: 400, Unit: "seconds"},
+	{Reason: ReasonInputTooLong, Description: "The input is longer than the model reads.", Kind: "max_length_exceeded", Status: 400, Unit: "tokens"},
+	{Reason: ReasonInputTruncated, Description: "require_full_input is set, and the model truncates an input this long.", Kind: "max_length_exceeded", Status: 400, Unit: "tokens"},
+	{Reason: ReasonQuestionTooLong, Description: "The question and its media leave no room for the input in one window.", Kind: "max_length_exceeded", Status: 400, Unit: "tokens"},
+	{Reason: ReasonScanBudget, Description: "Reading the input in windows would pass the scan budget.", Kind: "scan_budget_exceeded", Status: 400, Unit: "tokens"},
+	{Reason: ReasonDeadlinePassed, Description: "options.deadline_ms passed before the question's work started.", Kind: "deadline_exceeded", Status: 504},
+	{Reason: ReasonRequestCancelled, Description: "The request was cancelled before the question was run.", Kind: "unavailable", Status: 503},
+	{Reason: ReasonEngineFailed, Description: "The model's engine failed and produced no answer.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonNoAnswer, Description: "The model produced no answer for the question.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonInvalidQuestion, Description: "The question error kind invalid_question, where no finer reason is known.", Kind: "invalid_question", Status: 422},
+	{Reason: ReasonInvalidInput, Description: "The question error kind invalid_input, where no finer reason is known.", Kind: "invalid_input", Status: 400},
+	{Reason: ReasonMaxLengthExceeded, Description: "The question error kind max_length_exceeded, where no finer reason is known.", Kind: "max_length_exceeded", Status: 400},
+	{Reason: ReasonScanBudgetExceeded, Description: "The question error kind scan_budget_exceeded, where no finer reason is known.", Kind: "scan_budget_exceeded", Status: 400},
+	{Reason: ReasonInvalidModelOutput, Description: "The model's answer is not valid, or could not be written in the client's schema.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonDeadlineExceeded, Description: "The caller's deadline passed before the upstream call answered, or the question error kind deadline_exceeded.", Kind: "deadline_exceeded", Status: 504},
+	{Reason: ReasonUnavailable, Description: "The question error kind unavailable, where no finer reason is known.", Kind: "unavailable", Status: 503},
 }
 
 // ReasonOf returns the reason word's row of Reasons.
@@ -1856,6 +1856,48 @@ func ReasonOf(reason string) (table.ErrorReason, bool) {
 		return Reasons[142], true
 	}
 	return table.ErrorReason{}, false
+}
+
+// ReplyProblems say which reason word reports a reply validator's problem
+// at a member (error_reasons' members and problems), in the specification's
+// order; ReplyProblemOf looks one up.
+var ReplyProblems = []table.ReplyProblem{
+	{Member: []string{"answer"}, Problems: []table.ProblemReason{table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonAnswerNotObject},
+	{Member: []string{"answer", "type"}, Problems: []table.ProblemReason{table.ReasonMissingMember, table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonAnswerWithoutType},
+	{Member: []string{"answer", "type"}, Problems: []table.ProblemReason{table.ReasonNotInEnum}, Reason: ReasonAnswerTypeMismatch},
+	{Member: []string{"answer", "error"}, Problems: []table.ProblemReason{table.ReasonWrongType, table.ReasonNotAllowedNull, table.ReasonNotInEnum}, Reason: ReasonUnknownQuestionError},
+	{Member: []string{"answer", "choice"}, Problems: []table.ProblemReason{table.ReasonMissingMember, table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonChoiceMissing},
+	{Member: []string{"answer", "noul"}, Problems: []table.ProblemReason{table.ReasonMissingMember}, Reason: ReasonNoulMissing},
+	{Member: []string{"answer", "noul"}, Problems: []table.ProblemReason{table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonNoulNotNumber},
+	{Member: []string{"answer", "score"}, Problems: []table.ProblemReason{table.ReasonMissingMember}, Reason: ReasonScoreMissing},
+	{Member: []string{"answer", "score"}, Problems: []table.ProblemReason{table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonScoreNotNumber},
+	{Member: []string{"answer", "confidence"}, Problems: []table.ProblemReason{table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonConfidenceNotNumber},
+	{Member: []string{"answer", "abstain_probability"}, Problems: []table.ProblemReason{table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonAbstainProbabilityNotNumber},
+	{Member: []string{"answer", "probabilities"}, Problems: []table.ProblemReason{table.ReasonMissingMember}, Reason: ReasonProbabilitiesMissing},
+	{Member: []string{"answer", "probabilities"}, Problems: []table.ProblemReason{table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonProbabilitiesNotNumbers},
+	{Member: []string{"answer", "probabilities", "*"}, Problems: []table.ProblemReason{table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonProbabilitiesNotNumbers},
+	{Member: []string{"answer", "legend"}, Problems: []table.ProblemReason{table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonLegendNotObject},
+	{Member: []string{"answer", "box"}, Problems: []table.ProblemReason{table.ReasonMissingMember, table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonBoxMissing},
+	{Member: []string{"answer", "box", "top"}, Problems: []table.ProblemReason{table.ReasonMissingMember, table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonBoxEdgeMissing},
+	{Member: []string{"answer", "box", "bottom"}, Problems: []table.ProblemReason{table.ReasonMissingMember, table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonBoxEdgeMissing},
+	{Member: []string{"answer", "box", "left"}, Problems: []table.ProblemReason{table.ReasonMissingMember, table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonBoxEdgeMissing},
+	{Member: []string{"answer", "box", "right"}, Problems: []table.ProblemReason{table.ReasonMissingMember, table.ReasonWrongType, table.ReasonNotAllowedNull}, Reason: ReasonBoxEdgeMissing},
+	{Member: []string{"answer", "input_coverage"}, Problems: []table.ProblemReason{table.ReasonWrongType, table.ReasonNotAllowedNull, table.ReasonNotInEnum}, Reason: ReasonInputCoverageUnknown},
+	{Member: []string{"answer", "noul"}, Problems: []table.ProblemReason{table.ReasonBelowMinimum, table.ReasonAboveMaximum}, Reason: ReasonAnswerOutOfRange},
+	{Member: []string{"answer", "score"}, Problems: []table.ProblemReason{table.ReasonBelowMinimum, table.ReasonAboveMaximum}, Reason: ReasonAnswerOutOfRange},
+	{Member: []string{"answer", "confidence"}, Problems: []table.ProblemReason{table.ReasonBelowMinimum, table.ReasonAboveMaximum}, Reason: ReasonAnswerOutOfRange},
+	{Member: []string{"answer", "abstain_probability"}, Problems: []table.ProblemReason{table.ReasonBelowMinimum, table.ReasonAboveMaximum}, Reason: ReasonAnswerOutOfRange},
+	{Member: []string{"answer", "probabilities", "*"}, Problems: []table.ProblemReason{table.ReasonBelowMinimum, table.ReasonAboveMaximum}, Reason: ReasonAnswerOutOfRange},
+	{Member: []string{"answer", "box", "top"}, Problems: []table.ProblemReason{table.ReasonBelowMinimum, table.ReasonAboveMaximum}, Reason: ReasonAnswerOutOfRange},
+	{Member: []string{"answer", "box", "bottom"}, Problems: []table.ProblemReason{table.ReasonBelowMinimum, table.ReasonAboveMaximum}, Reason: ReasonAnswerOutOfRange},
+	{Member: []string{"answer", "box", "left"}, Problems: []table.ProblemReason{table.ReasonBelowMinimum, table.ReasonAboveMaximum}, Reason: ReasonAnswerOutOfRange},
+	{Member: []string{"answer", "box", "right"}, Problems: []table.ProblemReason{table.ReasonBelowMinimum, table.ReasonAboveMaximum}, Reason: ReasonAnswerOutOfRange},
+}
+
+// ReplyProblemOf is the row of ReplyProblems that names problem p of the
+// member at path (unescaped segments) inside a value of level; false for none.
+func ReplyProblemOf(level table.Level, path []string, p table.ProblemReason) (table.ReplyProblem, bool) {
+	return table.ReplyProblemOf(ReplyProblems, level, path, p)
 }
 
 // Feature* are the words of a listing entry's features, which vllm-sr/auto

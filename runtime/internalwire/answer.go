@@ -2,7 +2,6 @@ package internalwire
 
 import (
 	"math"
-	"slices"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -12,75 +11,32 @@ import (
 )
 
 // The answer shape (answer, box_region) bound to ir.Answer in one place.
-// answerMembers names each member, its field and which answers carry it;
-// the writer walks it for every answer, the reply reader for the members
-// an answer of its type carries. An answer's type comes first and a
-// failed question's error, reason and message last, outside the list: they
-// are not values of an answered question.
-
-// questionTypes is a set of question types: which answers carry a member.
-type questionTypes uint8
-
-const (
-	forNoul questionTypes = 1 << iota
-	forChoice
-	forScore
-	forBox
-	forSet
-	forSpan
-	forTrack
-	forOther               // a type the specs do not define: the standard asks clients to skip it
-	forAny   questionTypes = 0xff
-)
-
-// definedTypes are the question types the specs define, in the order of
-// their bits above.
-var definedTypes = []table.QuestionType{table.QuestionNoul, table.QuestionChoice, table.QuestionScore,
-	table.QuestionBox, table.QuestionSet, table.QuestionSpan, table.QuestionTrack}
-
-func typeBit(t table.QuestionType) questionTypes {
-	if i := slices.Index(definedTypes, t); i >= 0 {
-		return 1 << i
-	}
-	return forOther
-}
+// answerMembers binds each member to its field; the writer walks it for
+// every answer, the reply reader for the members an answer of its type
+// carries under the reply's schema (Replies, from the generated member
+// lists). An answer's type comes first and a failed question's error,
+// reason and message last, outside the list: they are not values of an
+// answered question.
 
 // answerMember binds one answer member. field returns a pointer to its
-// ir.Answer field, whose type is the member's kind. The reader is
-// tolerant where the standard lets a client be: an answer of a type in
-// required fails without the member, one in optional may leave it out,
-// and one in extension is read only by a vllm-sr/5.0 reader.
-// TestAnswerBindingsReadWhatTheSpecsGive pins these sets to the specs'
-// question_types. missing and wrong are the fixed reasons of an absent
-// required member and of a value of the wrong kind.
+// ir.Answer field, whose type is the member's kind.
 type answerMember struct {
-	name                          string
-	field                         func(a *ir.Answer) any
-	required, optional, extension questionTypes
-	missing, wrong                string
+	name  string
+	field func(a *ir.Answer) any
 }
 
 // answerMembers are in the order every writer writes them.
 var answerMembers = [...]answerMember{
-	{name: vocab.AnswerNoul, field: func(a *ir.Answer) any { return &a.Noul }, required: forNoul, extension: forSet | forSpan,
-		missing: vocab.ReasonNoulMissing, wrong: vocab.ReasonNoulNotNumber},
-	{name: vocab.AnswerChoice, field: func(a *ir.Answer) any { return &a.Choice }, required: forChoice,
-		missing: vocab.ReasonChoiceMissing, wrong: vocab.ReasonChoiceMissing},
-	{name: vocab.AnswerScore, field: func(a *ir.Answer) any { return &a.Score }, required: forScore,
-		missing: vocab.ReasonScoreMissing, wrong: vocab.ReasonScoreNotNumber},
-	{name: vocab.AnswerBox, field: func(a *ir.Answer) any { return &a.Box }, required: forBox,
-		missing: vocab.ReasonBoxMissing, wrong: vocab.ReasonBoxMissing},
-	{name: vocab.AnswerTrack, field: func(a *ir.Answer) any { return &a.Track }, extension: forTrack},
-	{name: vocab.AnswerProbabilities, field: func(a *ir.Answer) any { return &a.Probabilities }, required: forChoice | forScore,
-		missing: vocab.ReasonProbabilitiesMissing, wrong: vocab.ReasonProbabilitiesNotNumbers},
-	{name: vocab.AnswerConfidence, field: func(a *ir.Answer) any { return &a.Confidence }, optional: forChoice | forScore | forBox,
-		wrong: vocab.ReasonConfidenceNotNumber},
-	{name: vocab.AnswerLegend, field: func(a *ir.Answer) any { return &a.Legend }, optional: forScore,
-		wrong: vocab.ReasonLegendNotObject},
-	{name: vocab.AnswerAbstainProbability, field: func(a *ir.Answer) any { return &a.AbstainProbability }, extension: forAny,
-		wrong: vocab.ReasonAbstainProbabilityNotNumber},
-	{name: vocab.AnswerInputCoverage, field: func(a *ir.Answer) any { return &a.InputCoverage }, extension: forAny,
-		wrong: vocab.ReasonInputCoverageUnknown},
+	{vocab.AnswerNoul, func(a *ir.Answer) any { return &a.Noul }},
+	{vocab.AnswerChoice, func(a *ir.Answer) any { return &a.Choice }},
+	{vocab.AnswerScore, func(a *ir.Answer) any { return &a.Score }},
+	{vocab.AnswerBox, func(a *ir.Answer) any { return &a.Box }},
+	{vocab.AnswerTrack, func(a *ir.Answer) any { return &a.Track }},
+	{vocab.AnswerProbabilities, func(a *ir.Answer) any { return &a.Probabilities }},
+	{vocab.AnswerConfidence, func(a *ir.Answer) any { return &a.Confidence }},
+	{vocab.AnswerLegend, func(a *ir.Answer) any { return &a.Legend }},
+	{vocab.AnswerAbstainProbability, func(a *ir.Answer) any { return &a.AbstainProbability }},
+	{vocab.AnswerInputCoverage, func(a *ir.Answer) any { return &a.InputCoverage }},
 }
 
 // boxEdges bind box_region's members to ir.Box's fields, in writing order.
@@ -177,15 +133,16 @@ func appendFloat(dst []byte, f float64, finite *bool) []byte {
 	return jsonvalue.AppendFloat(dst, f)
 }
 
-// AnswerReader reads the answers of one response, question by question
-// (Read). The numbers of the answers it reads share a few allocations
-// rather than one each, so a reader belongs to one response's reading.
-// Its zero value reads the standard's members only.
+// AnswerReader reads the answers of one checked response (CheckResponse,
+// CheckBatchResponse), question by question (Read). The numbers of the
+// answers it reads share a few allocations rather than one each, so a
+// reader belongs to one response's reading.
 type AnswerReader struct {
-	// Extensions: read the vllm-sr/5.0 members too, and a failed
-	// question's error, reason and message as the upstream gave them (its
-	// reason and message are the upstream's words, for the caller to vet).
-	Extensions bool
+	// Replies is the reply's schema (RepliesOf); Check its problems; Item
+	// the batch item the response answers ("" for a response alone).
+	Replies *Replies
+	Check   ReplyCheck
+	Item    string
 	// numbers is the room left for the numbers answers point to.
 	numbers []float64
 }
@@ -194,100 +151,91 @@ type AnswerReader struct {
 // a few answers' worth.
 const numbersPerAllocation = 16
 
-// Read reads one answer to a question of type want ("" when not known)
-// into a, or returns the fixed reason it is malformed. a is the caller's,
-// an element of its answers, so reading allocates only values. The
-// answer's name is the caller's to set.
-func (rd *AnswerReader) Read(a *ir.Answer, v jsonvalue.Value, want table.QuestionType) string {
-	extensions := rd.Extensions
+// Read reads the answer name to a question of type want ("" when not
+// known), whose value is v, into a, or returns the fixed reason it fails
+// and what is wrong for a person ("" when the reason says it): an answer
+// of another type than want's answer type, the problem the reply's check
+// found in it (the specification's word for it, and the member at fault),
+// or a member vllm-sr/5.0 requires of its type missing (the internal
+// form's shapes require none). A failed answer (a schema with
+// answer.error) keeps its kind, and its reason and message as the
+// upstream gave them, for the caller to vet. a is the caller's, an element
+// of its answers, so reading allocates only values; the answer's name is
+// the caller's to set.
+func (rd *AnswerReader) Read(a *ir.Answer, v jsonvalue.Value, name string, want table.QuestionType) (reason, what string) {
 	*a = ir.Answer{Type: want}
-	if v.Kind() != jsonvalue.KindObject {
-		return vocab.ReasonAnswerNotObject
+	failed := false
+	if rd.Replies.failed {
+		_, failed = v.Get(vocab.AnswerError)
 	}
-	if e, ok := v.Get(vocab.AnswerError); ok && extensions {
+	t, typed := v.Get(vocab.AnswerType)
+	if !failed && typed && want != "" && t.Kind() == jsonvalue.KindString && table.QuestionType(t.Str()) != fieldtable.AnswerType(want) {
+		return vocab.ReasonAnswerTypeMismatch, ""
+	}
+	if reason, what := rd.Check.answerProblem(rd.Item, name); reason != "" {
+		return reason, what
+	}
+	// v is an answer its schema defines: every member read below has the
+	// kind and range the specification gives it.
+	if failed {
+		e, _ := v.Get(vocab.AnswerError)
 		a.Error = ir.QuestionErrorCode(e.Str())
-		if e.Kind() != jsonvalue.KindString || !a.Error.Valid() {
-			a.Error = ""
-			return vocab.ReasonUnknownQuestionError
-		}
 		a.Reason, a.Message = stringMember(v, vocab.AnswerReason), stringMember(v, vocab.AnswerMessage)
-		return ""
-	}
-	t, ok := v.Get(vocab.AnswerType)
-	if !ok || t.Kind() != jsonvalue.KindString {
-		return vocab.ReasonAnswerWithoutType
-	}
-	if want != "" && table.QuestionType(t.Str()) != fieldtable.AnswerType(want) {
-		return vocab.ReasonAnswerTypeMismatch
+		return "", ""
 	}
 	a.Type = table.QuestionType(t.Str())
-	bit := typeBit(a.Type)
 	for i := range answerMembers {
-		m := &answerMembers[i]
-		required := m.required&bit != 0
-		if !required && m.optional&bit == 0 && (!extensions || m.extension&bit == 0) {
+		use := &rd.Replies.answer[i]
+		if !use.carries(a.Type) {
 			continue
 		}
-		x, ok := v.Get(m.name)
-		if !ok {
-			if required {
-				return m.missing
-			}
-			continue
-		}
-		if reason := rd.member(x, m, m.field(a)); reason != "" {
-			return reason
+		x, ok := v.Get(answerMembers[i].name)
+		switch {
+		case ok:
+			rd.member(x, answerMembers[i].field(a))
+		case use.required:
+			return missing(answerMembers[i].name)
 		}
 	}
-	return ""
+	return "", ""
 }
 
-// member reads x into field, or returns the reason it is not of m's
-// kind.
-func (rd *AnswerReader) member(x jsonvalue.Value, m *answerMember, field any) string {
-	ok := true
+// missing is the reason of an answer without member, which its type
+// requires, and what is wrong.
+func missing(member string) (reason, what string) {
+	p := table.Problem{Reason: table.ReasonMissingMember, Member: member}
+	reason = string(p.Reason)
+	if row, ok := vocab.ReplyProblemOf(table.LevelAnswer, []string{member}, p.Reason); ok {
+		reason = row.Reason
+	}
+	return reason, describeMember([]string{member}, p)
+}
+
+// member reads x, a checked value, into field.
+func (rd *AnswerReader) member(x jsonvalue.Value, field any) {
 	switch f := field.(type) {
 	case **float64:
-		var n float64
-		if n, ok = x.Float(); ok {
-			*f = rd.number(n)
-		}
+		n, _ := x.Float()
+		*f = rd.number(n)
 	case **string:
-		if ok = x.Kind() == jsonvalue.KindString; ok {
-			s := x.Str()
-			*f = &s
-		}
+		s := x.Str()
+		*f = &s
 	case **ir.Box:
-		if x.Kind() != jsonvalue.KindObject {
-			return m.wrong
-		}
 		b := &ir.Box{}
 		for _, e := range boxEdges {
-			edge, has := x.Get(e.name)
-			n, isNum := edge.Float()
-			if !has || !isNum {
-				return vocab.ReasonBoxEdgeMissing
-			}
-			*e.edge(b) = n
+			edge, _ := x.Get(e.name)
+			*e.edge(b), _ = edge.Float()
 		}
 		*f = b
 	case *jsonvalue.Value:
 		*f = x
 	case *[]ir.Probability:
-		*f, ok = probabilityList(x)
+		*f = probabilityList(x)
 	case *[]jsonvalue.Member:
-		if ok = x.Kind() == jsonvalue.KindObject; ok {
-			*f = append([]jsonvalue.Member{}, x.Members()...)
-		}
+		*f = append([]jsonvalue.Member{}, x.Members()...)
 	case *ir.Coverage:
-		if ok = x.Kind() == jsonvalue.KindString && ir.Coverage(x.Str()) == ir.CoverageComplete; ok {
-			*f = ir.CoverageComplete
-		}
+		*f = ir.Coverage(x.Str())
 	}
-	if !ok {
-		return m.wrong
-	}
-	return ""
 }
 
 // number returns a pointer to a copy of n, in room shared with the
@@ -301,26 +249,20 @@ func (rd *AnswerReader) number(n float64) *float64 {
 	return p
 }
 
-// probabilityList reads an object of key to number, in the order answered.
-func probabilityList(p jsonvalue.Value) ([]ir.Probability, bool) {
-	if p.Kind() != jsonvalue.KindObject {
-		return nil, false
-	}
+// probabilityList reads a checked object of key to number, in the order
+// answered.
+func probabilityList(p jsonvalue.Value) []ir.Probability {
 	out := make([]ir.Probability, 0, p.Len())
 	for _, m := range p.Members() {
-		f, ok := m.Value.Float()
-		if !ok {
-			return nil, false
-		}
+		f, _ := m.Value.Float()
 		out = append(out, ir.Probability{Key: m.Name, P: f})
 	}
-	return out, true
+	return out
 }
 
-// stringMember is v's member name when it is a string, else "".
+// stringMember is the checked string v's member name holds, "" when v
+// has none.
 func stringMember(v jsonvalue.Value, name string) string {
-	if m, ok := v.Get(name); ok && m.Kind() == jsonvalue.KindString {
-		return m.Str()
-	}
-	return ""
+	m, _ := v.Get(name)
+	return m.Str()
 }

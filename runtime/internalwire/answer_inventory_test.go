@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -58,15 +57,21 @@ func TestAnswerShapesRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, answers, err := ReadResponse(decodeJSON(t, string(body)), nil, true)
+	root := decodeJSON(t, string(body))
+	check, err := CheckResponse(table.SchemaVllmSR50, root)
+	if err != nil {
+		t.Fatalf("the written response breaks its schema: %v", err)
+	}
+	rs := RepliesOf(table.SchemaVllmSR50)
+	got, answers, err := ReadResponse(root, rs, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd := AnswerReader{Extensions: true}
+	rd := AnswerReader{Replies: rs, Check: check}
 	for _, w := range want.Answers {
 		v, _ := answers.Get(w.Name)
 		var a ir.Answer
-		reason := rd.Read(&a, v, w.Type)
+		reason, _ := rd.Read(&a, v, w.Name, w.Type)
 		a.Name = w.Name
 		if reason != "" || !sameJSON(a, w) {
 			t.Errorf("answer %s: read %+v (%s), want %+v", w.Name, a, reason, w)
@@ -80,13 +85,13 @@ func TestAnswerShapesRoundTrip(t *testing.T) {
 	card := decodeJSON(t, `{"limits":{"tokens":8}}`)
 	listing := &ir.Listing{Models: []ir.ListedModel{{Name: "a", Description: "d", ReleaseDate: "2025-01-01", Version: new("5.0"), Features: []string{"noul"}, Card: card}}}
 	body, _ = AnswerWriter{Legacy: true}.Listing(listing)
-	if l, err := ReadListing(decodeJSON(t, string(body)), true); err != nil || !sameJSON(l, listing) {
+	if l, err := ReadListing(decodeJSON(t, string(body)), RepliesOf(table.SchemaInternal)); err != nil || !sameJSON(l, listing) {
 		t.Errorf("listing: read %+v (%v), want %+v", l, err, listing)
 	}
 
 	e := fullError()
 	_, body = AnswerWriter{Legacy: true}.Error(e)
-	report := ReadErrorReport(decodeJSON(t, string(body)), true)
+	report := ReadErrorReport(decodeJSON(t, string(body)), RepliesOf(table.SchemaInternal))
 	if want := (ErrorReport{Code: string(e.Code), Reason: e.Reason, Question: e.Question, State: e.State, Limit: e.Limit}); !reflect.DeepEqual(report, want) {
 		t.Errorf("error report %+v, want %+v", report, want)
 	}
@@ -241,22 +246,47 @@ var innerLevels = map[table.Level][]struct {
 	table.LevelListing:       {{vocab.ListingModels, table.LevelListingEntry, items}, {vocab.ListingData, table.LevelLegacyListItem, items}},
 }
 
-// TestAnswerBindingsReadWhatTheSpecsGive: the reply reader reads each
-// answer member on every question type the specs give it.
+// TestAnswerBindingsReadWhatTheSpecsGive: every answer member a schema
+// defines is one the reply reader binds (answerMembers), or one it reads
+// outside the list (type, and a failed answer's error, reason and
+// message); and it reads each on the answer types that schema's member
+// list gives it.
 func TestAnswerBindingsReadWhatTheSpecsGive(t *testing.T) {
-	for _, f := range fieldtable.Fields {
-		if f.Level != table.LevelAnswer {
-			continue
-		}
-		i := slices.IndexFunc(answerMembers[:], func(m answerMember) bool { return m.name == f.Name })
-		if i < 0 {
-			continue // type, error, reason, message: read outside the list
-		}
-		m := answerMembers[i]
-		for _, qt := range f.QuestionTypes {
-			if (m.required|m.optional|m.extension)&typeBit(qt) == 0 {
-				t.Errorf("%s gives answer member %q to %s answers, which AnswerReader does not read it on", f.DefinedBy, f.Name, qt)
+	outside := []string{vocab.AnswerType, vocab.AnswerError, vocab.AnswerReason, vocab.AnswerMessage}
+	for _, schema := range []table.SchemaID{table.SchemaStandard02, table.SchemaVllmSR50, table.SchemaVllmSR40, table.SchemaInternal} {
+		rs := RepliesOf(schema)
+		for _, m := range vocab.MembersOf(schema, table.LevelAnswer) {
+			i := slices.IndexFunc(answerMembers[:], func(b answerMember) bool { return b.name == m.Name })
+			if i < 0 {
+				if !slices.Contains(outside, m.Name) {
+					t.Errorf("%s defines answer member %q, which AnswerReader does not bind", schema, m.Name)
+				}
+				continue
+			}
+			for _, qt := range m.QuestionTypes {
+				if !rs.answer[i].carries(qt) {
+					t.Errorf("%s gives answer member %q to %s answers, which AnswerReader does not read it on", schema, m.Name, qt)
+				}
 			}
 		}
+	}
+}
+
+// TestQuestionTypeSetsAreTheSpecs: the question types check_ir.go's sets
+// name are the specifications' question types, in order, so a type the
+// specs add fails here until it has its bit.
+func TestQuestionTypeSetsAreTheSpecs(t *testing.T) {
+	var spec []string
+	for _, m := range vocab.MembersOf(table.SchemaVllmSR50, table.LevelQuestion) {
+		if m.Name == vocab.QuestionType {
+			spec = m.Enum
+		}
+	}
+	got := make([]string, len(definedTypes))
+	for i, qt := range definedTypes {
+		got[i] = string(qt)
+	}
+	if len(spec) == 0 || !slices.Equal(got, spec) {
+		t.Errorf("the question type sets name %v, the specs give %v", got, spec)
 	}
 }

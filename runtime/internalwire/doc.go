@@ -7,7 +7,11 @@
 // AnswerWriter writes them for every listener codec, and ReadResponse,
 // AnswerReader, ReadListing and ReadErrorReport read them for every target
 // codec, each shape's writer and reader in one file (answer.go,
-// response.go, response_ext.go, errorbody.go, listing.go).
+// response.go, response_ext.go, errorbody.go, listing.go). A reply is
+// read the way a request is: its schema's generated validator first
+// (CheckResponse, CheckBatchResponse, replycheck.go), then the mapping,
+// which reads only the members the schema's generated member lists give
+// each shape (Replies) and checks no type or range itself.
 //
 // Reading is the generated validator's check and then Reader's mapping:
 // every listener codec and the internal form read this way. The member

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/validate"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -131,27 +132,30 @@ type ErrorReport struct {
 	Limit                         *int64
 }
 
-// ReadErrorReport reads an error body's flat members (with extensions)
-// and the question its 422 detail list locates; the zero report for a
-// body that is not a JSON object.
-func ReadErrorReport(root jsonvalue.Value, extensions bool) ErrorReport {
+// ReadErrorReport reads an error body under the schema rs names, after
+// its generated validator: the flat members the schema defines (the
+// extension set's code, reason, question, state and limit) and the
+// question its 422 detail list locates. A body its schema does not define
+// (not JSON, not an object, a member of the wrong type, or on a vllm-sr
+// schema one no specification defines) names nothing: the zero report,
+// for the status alone to answer.
+func ReadErrorReport(root jsonvalue.Value, rs *Replies) ErrorReport {
 	var r ErrorReport
-	if root.Kind() != jsonvalue.KindObject {
+	if len(validate.ErrorBody(rs.schema, root)) > 0 {
 		return r
 	}
 	if detail, ok := root.Get(vocab.ErrorDetail); ok && detail.Kind() == jsonvalue.KindArray {
 		r.Question, r.State = locateQuestion(detail)
 	}
-	if !extensions {
+	if !rs.errorFlat {
 		return r
 	}
 	r.Code, r.Reason = stringMember(root, vocab.ErrorCode), stringMember(root, vocab.ErrorReason)
 	r.Question = cmp.Or(stringMember(root, vocab.ErrorQuestion), r.Question)
 	r.State = cmp.Or(stringMember(root, vocab.ErrorState), r.State)
 	if l, ok := root.Get(vocab.ErrorLimit); ok {
-		if n, isInt := l.Int(); isInt {
-			r.Limit = &n
-		}
+		n, _ := l.Int()
+		r.Limit = &n
 	}
 	return r
 }

@@ -3,6 +3,7 @@ package internalwire
 import (
 	"strconv"
 
+	"github.com/vllm-sr/systemone/generated/validate"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -57,26 +58,24 @@ func appendListed(dst []byte, m *ir.ListedModel) []byte {
 	return o.Close()
 }
 
-// ReadListing reads a GET /v1/models reply: {models: [{name, description,
-// release_date}]} and, with extensions, each entry's version, features and
-// card. Other members are ignored.
-func ReadListing(root jsonvalue.Value, extensions bool) (*ir.Listing, error) {
-	models, ok := root.Get(vocab.ListingModels)
-	if !ok || models.Kind() != jsonvalue.KindArray {
-		return nil, malformed(ir.Path{{Name: vocab.ListingModels}}, "a listing has an array of models")
+// ReadListing reads a GET /v1/models reply under the schema rs names,
+// after its generated validator: {models: [{name, description,
+// release_date}]} and the extension members the schema defines (each
+// entry's version, features and card). A listing its schema does not
+// define is a *ir.ProtocolError naming the first problem's path; members
+// a systemone/0.2 listing has beyond its schema are ignored.
+func ReadListing(root jsonvalue.Value, rs *Replies) (*ir.Listing, error) {
+	if problems := validate.Listing(rs.schema, root); len(problems) > 0 {
+		return nil, replyError(root, problems[0])
 	}
+	models, _ := root.Get(vocab.ListingModels)
 	l := &ir.Listing{Models: make([]ir.ListedModel, 0, models.Len())}
-	for i, m := range models.Items() {
-		at := ir.Path{{Name: vocab.ListingModels}}.At(i)
-		name, ok := m.Get(vocab.ListingEntryName)
-		if m.Kind() != jsonvalue.KindObject || !ok || name.Kind() != jsonvalue.KindString {
-			return nil, malformed(at.Key(vocab.ListingEntryName), "a listed model has a name")
-		}
-		lm := ir.ListedModel{Name: name.Str(), Description: stringMember(m, vocab.ListingEntryDescription),
+	for _, m := range models.Items() {
+		lm := ir.ListedModel{Name: stringMember(m, vocab.ListingEntryName), Description: stringMember(m, vocab.ListingEntryDescription),
 			ReleaseDate: stringMember(m, vocab.ListingEntryReleaseDate)}
-		if extensions {
-			if err := readListingExtensions(m, at, &lm); err != nil {
-				return nil, err
+		for i := range listingExtensions {
+			if x, ok := m.Get(listingExtensions[i].name); ok && rs.listing[i] {
+				listingExtensions[i].read(x, &lm)
 			}
 		}
 		l.Models = append(l.Models, lm)
@@ -84,32 +83,20 @@ func ReadListing(root jsonvalue.Value, extensions bool) (*ir.Listing, error) {
 	return l, nil
 }
 
-func readListingExtensions(m jsonvalue.Value, at ir.Path, lm *ir.ListedModel) error {
-	if v, ok := m.Get(vocab.ListingEntryVersion); ok {
-		if v.Kind() != jsonvalue.KindString {
-			return malformed(at.Key(vocab.ListingEntryVersion), "version is a string")
+// listingExtensions bind the extension set's listing entry members to
+// ir.ListedModel; read reads a checked value.
+var listingExtensions = [...]struct {
+	name string
+	read func(x jsonvalue.Value, lm *ir.ListedModel)
+}{
+	{vocab.ListingEntryVersion, func(x jsonvalue.Value, lm *ir.ListedModel) { lm.Version = new(x.Str()) }},
+	{vocab.ListingEntryFeatures, func(x jsonvalue.Value, lm *ir.ListedModel) {
+		lm.Features = make([]string, 0, x.Len())
+		for _, f := range x.Items() {
+			lm.Features = append(lm.Features, f.Str())
 		}
-		lm.Version = new(v.Str())
-	}
-	if f, ok := m.Get(vocab.ListingEntryFeatures); ok {
-		if f.Kind() != jsonvalue.KindArray {
-			return malformed(at.Key(vocab.ListingEntryFeatures), "features are an array of strings")
-		}
-		lm.Features = make([]string, 0, f.Len())
-		for j, x := range f.Items() {
-			if x.Kind() != jsonvalue.KindString {
-				return malformed(at.Key(vocab.ListingEntryFeatures).At(j), "a feature is a string")
-			}
-			lm.Features = append(lm.Features, x.Str())
-		}
-	}
-	if c, ok := m.Get(vocab.ListingEntryCard); ok {
-		if c.Kind() != jsonvalue.KindObject {
-			return malformed(at.Key(vocab.ListingEntryCard), "card is an object")
-		}
-		lm.Card = c
-	}
-	return nil
+	}},
+	{vocab.ListingEntryCard, func(x jsonvalue.Value, lm *ir.ListedModel) { lm.Card = x }},
 }
 
 func appendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }

@@ -158,44 +158,56 @@ func batchUsage(b *ir.BatchResponse) *ir.Usage {
 	return &sum
 }
 
-// ReadResponse reads a response's model and usage, and with extensions
-// its vllm-sr/5.0 members; it returns its answers object for the caller to
-// read question by question (AnswerReader). at locates v in the body. A
-// member of the wrong type is a *ir.ProtocolError naming its path;
-// members it does not read are ignored, as the standard asks of clients.
-func ReadResponse(v jsonvalue.Value, at ir.Path, extensions bool) (*ir.Response, jsonvalue.Value, error) {
-	if v.Kind() != jsonvalue.KindObject {
-		return nil, v, malformed(at, "a response is an object")
-	}
+// ReadResponse reads a checked response's (CheckResponse,
+// CheckBatchResponse) model and usage, and the extension members its
+// schema defines; it returns its answers object for the caller to read
+// question by question (AnswerReader). item names the response in a batch
+// response ("" for a response alone), for the path of an error. What the
+// check cannot know is refused here, as a *ir.ProtocolError naming its
+// path: a response without answers (the internal form's shapes make them
+// optional, for 4.0's states answers, which no call of the Router asks
+// for) and a span that starts after its end.
+func ReadResponse(v jsonvalue.Value, rs *Replies, item string) (*ir.Response, jsonvalue.Value, error) {
 	read := &readResponse{}
 	r := &read.response
 	if m, ok := v.Get(vocab.ResponseModel); ok {
-		if m.Kind() != jsonvalue.KindString {
-			return nil, v, malformed(at.Key(vocab.ResponseModel), "model is a string")
-		}
 		read.model = m.Str()
 		r.Model = &read.model
 	}
 	answers, ok := v.Get(vocab.ResponseAnswers)
-	if !ok || answers.Kind() != jsonvalue.KindObject {
-		return nil, v, malformed(at.Key(vocab.ResponseAnswers), "a response has an object of answers")
+	if !ok {
+		return nil, v, ir.Refuse(ir.ReasonMissingMember, responsePath(item).Key(vocab.ResponseAnswers), "a response answers its questions")
 	}
 	if u, ok := v.Get(vocab.ResponseUsage); ok {
-		if err := readUsage(&read.usage, u, at); err != nil {
-			return nil, v, err
+		for _, c := range usageCounts {
+			if n, ok := u.Get(c.name); ok {
+				*c.count(&read.usage), _ = n.Int()
+			}
 		}
 		r.Usage = &read.usage
 	}
 	for i := range responseExtensions {
-		x, ok := v.Get(responseExtensions[i].name)
-		if !ok || !extensions {
+		if !rs.response[i] {
 			continue
 		}
-		if err := responseExtensions[i].read(x, at.Key(responseExtensions[i].name), r); err != nil {
-			return nil, v, err
+		x, ok := v.Get(responseExtensions[i].name)
+		if !ok {
+			continue
+		}
+		if bad, ok := responseExtensions[i].read(x, r); !ok {
+			return nil, v, ir.Refuse(ir.ReasonOutOfRange, append(responsePath(item).Key(responseExtensions[i].name), bad...), responseExtensions[i].invalid)
 		}
 	}
 	return r, answers, nil
+}
+
+// responsePath is the path of the response item names in a batch
+// response, or of a response alone.
+func responsePath(item string) ir.Path {
+	if item == "" {
+		return nil
+	}
+	return ir.Path{{Name: vocab.BatchResponseResponses}, {Name: item}}
 }
 
 // readResponse is a read response with its model and usage, in one
@@ -206,45 +218,13 @@ type readResponse struct {
 	usage    ir.Usage
 }
 
-// readUsage reads u, the usage of the response at at, into usage.
-func readUsage(usage *ir.Usage, u jsonvalue.Value, at ir.Path) error {
-	if u.Kind() != jsonvalue.KindObject {
-		return malformed(at.Key(vocab.ResponseUsage), "usage is an object")
-	}
-	for _, c := range usageCounts {
-		v, ok := u.Get(c.name)
-		if !ok {
-			continue
-		}
-		n, isInt := v.Int()
-		if !isInt || n < 0 {
-			return malformed(at.Key(vocab.ResponseUsage).Key(c.name), "a token count is a non-negative integer")
-		}
-		*c.count(usage) = n
-	}
-	return nil
-}
-
-// ReadBatchResponse reads a batch response {model, responses, usage}: its
-// object of responses, for the caller to read by name (ReadResponse), and
-// its model, which a response that names none takes: the model member when
-// it is a string, else the zero Value (the caller copies it out only for a
+// ReadBatchResponse reads a checked batch response {model, responses,
+// usage}: its object of responses, for the caller to read by name
+// (ReadResponse), and its model, which a response that names none takes
+// (the zero Value when it has none; the caller copies it out only for a
 // response that needs it).
-func ReadBatchResponse(root jsonvalue.Value) (responses, model jsonvalue.Value, err error) {
-	if root.Kind() != jsonvalue.KindObject {
-		return root, jsonvalue.Value{}, malformed(nil, "a batch response is an object")
-	}
-	responses, ok := root.Get(vocab.BatchResponseResponses)
-	if !ok || responses.Kind() != jsonvalue.KindObject {
-		return root, jsonvalue.Value{}, malformed(ir.Path{{Name: vocab.BatchResponseResponses}}, "a batch response has an object of responses")
-	}
-	if m, ok := root.Get(vocab.BatchResponseModel); ok && m.Kind() == jsonvalue.KindString {
-		model = m
-	}
-	return responses, model, nil
-}
-
-// malformed is a reply member of the wrong type (or out of its range).
-func malformed(at ir.Path, message string) *ir.ProtocolError {
-	return ir.Refuse(ir.ReasonWrongType, at, message)
+func ReadBatchResponse(root jsonvalue.Value) (responses, model jsonvalue.Value) {
+	responses, _ = root.Get(vocab.BatchResponseResponses)
+	model, _ = root.Get(vocab.BatchResponseModel)
+	return responses, model
 }

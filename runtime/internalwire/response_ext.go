@@ -8,12 +8,15 @@ import (
 
 // responseExtension binds one vllm-sr/5.0 response member: write writes
 // it under name when r holds it (false for a number JSON cannot carry),
-// read reads its value (found at at) into r. The writer is passed and
-// returned by value, so that writing allocates nothing but bytes.
+// read reads its checked value into r, or returns the path (inside the
+// member) of what the check cannot know to be wrong, and invalid says
+// what that is. The writer is passed and returned by value, so that
+// writing allocates nothing but bytes.
 type responseExtension struct {
-	name  string
-	write func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool)
-	read  func(v jsonvalue.Value, at ir.Path, r *ir.Response) error
+	name    string
+	write   func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool)
+	read    func(v jsonvalue.Value, r *ir.Response) (bad ir.Path, ok bool)
+	invalid string
 }
 
 // responseExtensions are in the order every writer writes them. Each
@@ -21,59 +24,49 @@ type responseExtension struct {
 var responseExtensions = [...]responseExtension{
 	{vocab.ResponseSpans, func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool) {
 		return appendKeyed(o, name, r.Spans, func(s *ir.QuestionSpans) string { return s.Question }, appendSpans)
-	}, func(v jsonvalue.Value, at ir.Path, r *ir.Response) (err error) {
-		r.Spans, err = readKeyed(v, at, readSpans)
-		return err
-	}},
+	}, readSpans, "a span starts at or before its end"},
 	{vocab.ResponseSets, func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool) {
 		return appendKeyed(o, name, r.Sets, func(s *ir.QuestionSet) string { return s.Question }, appendSet)
-	}, func(v jsonvalue.Value, at ir.Path, r *ir.Response) (err error) {
-		r.Sets, err = readKeyed(v, at, readSet)
-		return err
-	}},
+	}, func(v jsonvalue.Value, r *ir.Response) (ir.Path, bool) {
+		r.Sets = readKeyed(v, readSet)
+		return nil, true
+	}, ""},
 	{vocab.ResponseThresholds, func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool) {
 		return appendKeyed(o, name, r.Thresholds, func(t *ir.QuestionThreshold) string { return t.Question },
 			func(dst []byte, t *ir.QuestionThreshold) ([]byte, bool) {
 				finite := true
 				return appendFloat(dst, t.Threshold, &finite), finite
 			})
-	}, func(v jsonvalue.Value, at ir.Path, r *ir.Response) (err error) {
-		r.Thresholds, err = readKeyed(v, at, func(q string, x jsonvalue.Value, at ir.Path) (ir.QuestionThreshold, error) {
-			f, ok := x.Float()
-			if !ok || !unitInterval(f) {
-				return ir.QuestionThreshold{}, malformed(at, "a threshold is a number from 0 to 1")
-			}
-			return ir.QuestionThreshold{Question: q, Threshold: f}, nil
+	}, func(v jsonvalue.Value, r *ir.Response) (ir.Path, bool) {
+		r.Thresholds = readKeyed(v, func(q string, x jsonvalue.Value) ir.QuestionThreshold {
+			f, _ := x.Float()
+			return ir.QuestionThreshold{Question: q, Threshold: f}
 		})
-		return err
-	}},
+		return nil, true
+	}, ""},
 	{vocab.ResponseSpanHeads, func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool) {
 		return appendKeyed(o, name, r.SpanHeads, func(h *ir.QuestionSpanHead) string { return h.Question },
 			func(dst []byte, h *ir.QuestionSpanHead) ([]byte, bool) {
 				return jsonvalue.AppendString(dst, string(h.Head)), true
 			})
-	}, func(v jsonvalue.Value, at ir.Path, r *ir.Response) (err error) {
-		r.SpanHeads, err = readKeyed(v, at, func(q string, x jsonvalue.Value, at ir.Path) (ir.QuestionSpanHead, error) {
-			head := ir.SpanHead(x.Str())
-			if x.Kind() != jsonvalue.KindString || !head.Valid() {
-				return ir.QuestionSpanHead{}, malformed(at, "a span head is router or broad")
-			}
-			return ir.QuestionSpanHead{Question: q, Head: head}, nil
+	}, func(v jsonvalue.Value, r *ir.Response) (ir.Path, bool) {
+		r.SpanHeads = readKeyed(v, func(q string, x jsonvalue.Value) ir.QuestionSpanHead {
+			return ir.QuestionSpanHead{Question: q, Head: ir.SpanHead(x.Str())}
 		})
-		return err
-	}},
+		return nil, true
+	}, ""},
 	{vocab.ResponseMeta, func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool) {
 		return appendContent(o, name, r.Meta), true
-	}, func(v jsonvalue.Value, _ ir.Path, r *ir.Response) error {
+	}, func(v jsonvalue.Value, r *ir.Response) (ir.Path, bool) {
 		r.Meta = v
-		return nil
-	}},
+		return nil, true
+	}, ""},
 	{vocab.ResponseRouting, func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool) {
 		return appendContent(o, name, r.Routing), true
-	}, func(v jsonvalue.Value, _ ir.Path, r *ir.Response) error {
+	}, func(v jsonvalue.Value, r *ir.Response) (ir.Path, bool) {
 		r.Routing = v
-		return nil
-	}},
+		return nil, true
+	}, ""},
 }
 
 // appendKeyed writes name: {key(item): value(item), ...} unless items is
@@ -104,21 +97,14 @@ func appendContent(o jsonvalue.ObjectWriter, name string, v jsonvalue.Value) jso
 	return o
 }
 
-// readKeyed reads an object of question name to value, each by one (given
-// the value's path), in order.
-func readKeyed[T any](v jsonvalue.Value, at ir.Path, one func(q string, x jsonvalue.Value, at ir.Path) (T, error)) ([]T, error) {
-	if v.Kind() != jsonvalue.KindObject {
-		return nil, malformed(at, "an object keyed by question name")
-	}
+// readKeyed reads a checked object of question name to value, each by
+// one, in order.
+func readKeyed[T any](v jsonvalue.Value, one func(q string, x jsonvalue.Value) T) []T {
 	out := make([]T, 0, v.Len())
 	for _, m := range v.Members() {
-		item, err := one(m.Name, m.Value, at.Key(m.Name))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, item)
+		out = append(out, one(m.Name, m.Value))
 	}
-	return out, nil
+	return out
 }
 
 func appendSpans(dst []byte, qs *ir.QuestionSpans) ([]byte, bool) {
@@ -140,38 +126,37 @@ func appendSpans(dst []byte, qs *ir.QuestionSpans) ([]byte, bool) {
 	return dst, finite
 }
 
-func readSpans(q string, x jsonvalue.Value, at ir.Path) (ir.QuestionSpans, error) {
-	if x.Kind() != jsonvalue.KindArray {
-		return ir.QuestionSpans{}, malformed(at, "a question's spans are an array")
-	}
-	qs := ir.QuestionSpans{Question: q, Spans: make([]ir.Span, 0, x.Len())}
-	for i, item := range x.Items() {
-		span, ok := readSpan(item)
-		if !ok {
-			return qs, malformed(at.At(i), "a span has a label, text, start and end (0 <= start <= end) and a probability from 0 to 1")
+// readSpans reads a checked object of span question name to spans. A
+// span's start after its end is the one thing the check cannot know (the
+// specification bounds each alone); bad locates it.
+func readSpans(v jsonvalue.Value, r *ir.Response) (bad ir.Path, ok bool) {
+	r.Spans = make([]ir.QuestionSpans, 0, v.Len())
+	for _, m := range v.Members() {
+		qs := ir.QuestionSpans{Question: m.Name, Spans: make([]ir.Span, 0, m.Value.Len())}
+		for i, item := range m.Value.Items() {
+			span := readSpan(item)
+			if span.Start > span.End {
+				return ir.Path{{Name: m.Name}, {Index: i, IsIndex: true}}, false
+			}
+			qs.Spans = append(qs.Spans, span)
 		}
-		qs.Spans = append(qs.Spans, span)
+		r.Spans = append(r.Spans, qs)
 	}
-	return qs, nil
+	return nil, true
 }
 
-func readSpan(v jsonvalue.Value) (ir.Span, bool) {
+func readSpan(v jsonvalue.Value) ir.Span {
 	var s ir.Span
-	label, ok1 := v.Get(vocab.SpanItemLabel)
-	text, ok2 := v.Get(vocab.SpanItemText)
-	start, ok3 := v.Get(vocab.SpanItemStart)
-	end, ok4 := v.Get(vocab.SpanItemEnd)
-	p, ok5 := v.Get(vocab.SpanItemProbability)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5) || label.Kind() != jsonvalue.KindString || text.Kind() != jsonvalue.KindString {
-		return s, false
-	}
-	var isInt1, isInt2, isNum bool
+	label, _ := v.Get(vocab.SpanItemLabel)
+	text, _ := v.Get(vocab.SpanItemText)
+	start, _ := v.Get(vocab.SpanItemStart)
+	end, _ := v.Get(vocab.SpanItemEnd)
+	p, _ := v.Get(vocab.SpanItemProbability)
 	s.Label, s.Text = label.Str(), text.Str()
-	s.Start, isInt1 = start.Int()
-	s.End, isInt2 = end.Int()
-	s.Probability, isNum = p.Float()
-	inRange := 0 <= s.Start && s.Start <= s.End && unitInterval(s.Probability)
-	return s, isInt1 && isInt2 && isNum && inRange
+	s.Start, _ = start.Int()
+	s.End, _ = end.Int()
+	s.Probability, _ = p.Float()
+	return s
 }
 
 func appendSet(dst []byte, s *ir.QuestionSet) ([]byte, bool) {
@@ -184,29 +169,12 @@ func appendSet(dst []byte, s *ir.QuestionSet) ([]byte, bool) {
 	return o.Close(), finite
 }
 
-func readSet(q string, x jsonvalue.Value, at ir.Path) (ir.QuestionSet, error) {
-	sel, ok1 := x.Get(vocab.SetResultSelected)
-	probs, ok2 := x.Get(vocab.SetResultProbabilities)
-	if !ok1 || !ok2 || sel.Kind() != jsonvalue.KindArray {
-		return ir.QuestionSet{}, malformed(at, "a set result has selected labels and probabilities")
-	}
-	qs := ir.QuestionSet{Question: q, Selected: make([]string, 0, sel.Len())}
-	for i, label := range sel.Items() {
-		if label.Kind() != jsonvalue.KindString {
-			return qs, malformed(at.Key(vocab.SetResultSelected).At(i), "a selected label is a string")
-		}
+func readSet(q string, x jsonvalue.Value) ir.QuestionSet {
+	sel, _ := x.Get(vocab.SetResultSelected)
+	probs, _ := x.Get(vocab.SetResultProbabilities)
+	qs := ir.QuestionSet{Question: q, Selected: make([]string, 0, sel.Len()), Probabilities: probabilityList(probs)}
+	for _, label := range sel.Items() {
 		qs.Selected = append(qs.Selected, label.Str())
 	}
-	ps, ok := probabilityList(probs)
-	for _, p := range ps {
-		ok = ok && unitInterval(p.P)
-	}
-	if !ok {
-		return qs, malformed(at.Key(vocab.SetResultProbabilities), "probabilities are an object of numbers from 0 to 1")
-	}
-	qs.Probabilities = ps
-	return qs, nil
+	return qs
 }
-
-// unitInterval reports 0 <= f <= 1 (false for NaN).
-func unitInterval(f float64) bool { return f >= 0 && f <= 1 }

@@ -1,8 +1,34 @@
 package ir
 
 import (
+	"slices"
+
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// The IR's enums are the extension set's (vllm-sr/5.0 holds every value
+// the other schemas take): each type's constants spell the values
+// vocab.Members gives its member, and its Valid reads them from there.
+// TestEnumsAreTheSpecs pins every constant set to the spec's, so a value
+// the specs add or drop fails it, naming the enum.
+
+// specEnum is the values the vllm-sr/5.0 member takes at level.
+func specEnum(level table.Level, member string) []string {
+	for _, m := range vocab.MembersOf(table.SchemaVllmSR50, level) {
+		if m.Name == member {
+			return m.Enum
+		}
+	}
+	return nil
+}
+
+var (
+	specRoles      = specEnum(table.LevelRequest, vocab.RequestRoles)
+	specAssetTypes = specEnum(table.LevelAsset, vocab.AssetType)
+	specSpanHeads  = specEnum(table.LevelQuestion, vocab.QuestionHead)
+	specOverflows  = specEnum(table.LevelQuestion, vocab.QuestionOverflow)
 )
 
 // RoleMode says how a request's state parts get their roles.
@@ -34,8 +60,8 @@ const (
 	RoleAnswer  Role = vocab.RoleAnswer
 )
 
-// Valid reports whether r is a known role.
-func (r Role) Valid() bool { return r == RoleUser || r == RoleContext || r == RoleAnswer }
+// Valid reports whether r is a role the specs define.
+func (r Role) Valid() bool { return slices.Contains(specRoles, string(r)) }
 
 // AssetType is the medium of an asset.
 type AssetType string
@@ -45,8 +71,8 @@ const (
 	AssetVideo AssetType = vocab.AssetTypeVideo
 )
 
-// Valid reports whether t is a known asset type.
-func (t AssetType) Valid() bool { return t == AssetImage || t == AssetVideo }
+// Valid reports whether t is an asset type the specs define.
+func (t AssetType) Valid() bool { return slices.Contains(specAssetTypes, string(t)) }
 
 // SpanHead is the span head that answers a span question.
 type SpanHead string
@@ -56,8 +82,8 @@ const (
 	SpanHeadBroad  SpanHead = "broad"
 )
 
-// Valid reports whether h is a known span head.
-func (h SpanHead) Valid() bool { return h == SpanHeadRouter || h == SpanHeadBroad }
+// Valid reports whether h is a span head the specs define.
+func (h SpanHead) Valid() bool { return slices.Contains(specSpanHeads, string(h)) }
 
 // Overflow is how a model with a scan budget reads a part longer than one
 // input.
@@ -68,8 +94,8 @@ const (
 	OverflowTruncate Overflow = "truncate"
 )
 
-// Valid reports whether o is a known overflow mode.
-func (o Overflow) Valid() bool { return o == OverflowWindow || o == OverflowTruncate }
+// Valid reports whether o is an overflow mode the specs define.
+func (o Overflow) Valid() bool { return slices.Contains(specOverflows, string(o)) }
 
 // Coverage is an answer's input_coverage.
 type Coverage string

@@ -21,6 +21,20 @@ func (c ErrorCode) Status() int {
 	return http.StatusInternalServerError
 }
 
+// ReasonError is the error body of a refusal for reason, with the request
+// error code and the status the specification's error_reasons give it
+// (vocab.Reasons); a reason that names no code is a programming error of
+// the caller, answered as a 500.
+func ReasonError(reason, message string) *ErrorBody {
+	info, _ := vocab.ReasonOf(reason)
+	code := ErrorCode(info.Code)
+	status := info.Status
+	if code == "" || status == 0 {
+		status = http.StatusInternalServerError
+	}
+	return &ErrorBody{Status: status, Code: code, Reason: reason, Message: message}
+}
+
 const (
 	ErrorInvalidRequest        ErrorCode = vocab.CodeInvalidRequest
 	ErrorModelNotFound         ErrorCode = vocab.CodeModelNotFound

@@ -161,11 +161,13 @@ func problemLimit(p table.Problem) *int64 {
 	return nil
 }
 
+// knownType reports whether t is a question type the specs define (the
+// extension set's question.type holds every one).
 func knownType(t table.QuestionType) bool {
-	switch t {
-	case table.QuestionNoul, table.QuestionChoice, table.QuestionScore, table.QuestionBox,
-		table.QuestionSet, table.QuestionSpan, table.QuestionTrack:
-		return true
+	for _, m := range vocab.MembersOf(table.SchemaVllmSR50, table.LevelQuestion) {
+		if m.Name == vocab.QuestionType {
+			return slices.Contains(m.Enum, string(t))
+		}
 	}
 	return false
 }

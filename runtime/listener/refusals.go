@@ -159,7 +159,8 @@ func InvalidRequest(reason, message string) *ir.ErrorBody {
 // not read, the same on every server: 413 request_too_large past the
 // limit, 400 invalid_request for a Content-Encoding it does not undo or a
 // corrupt gzip body, 503 unavailable for a gzip body the inflating budget
-// has no room for.
+// has no room for, each reason's code and status as the specification's
+// error_reasons give them (ir.ReasonError).
 func RefuseBody(err error) *ir.ErrorBody {
 	var big *bodylimit.TooLargeError
 	var unsupported *bodylimit.UnsupportedEncodingError
@@ -169,21 +170,21 @@ func RefuseBody(err error) *ir.ErrorBody {
 	case errors.As(err, &big):
 		return tooLarge(big.Limit)
 	case errors.As(err, &over):
-		return ErrorOf(ir.ErrorUnavailable, vocab.ReasonInflateBudgetExhausted,
+		return ir.ReasonError(vocab.ReasonInflateBudgetExhausted,
 			"the server is inflating as many gzip bodies as its memory budget allows; retry later, or send the body uncompressed")
 	case errors.As(err, &unsupported):
-		return InvalidRequest(vocab.ReasonUnsupportedContentEncoding,
+		return ir.ReasonError(vocab.ReasonUnsupportedContentEncoding,
 			"the Content-Encoding is not supported; send "+strings.Join(unsupported.Supported, ", "))
 	case errors.As(err, &corrupt) && corrupt.NotGzip:
-		return InvalidRequest(vocab.ReasonInvalidGzip, "the request body is not gzip data")
+		return ir.ReasonError(vocab.ReasonInvalidGzip, "the request body is not gzip data")
 	case errors.As(err, &corrupt):
-		return InvalidRequest(vocab.ReasonInvalidGzip, "the gzip request body is corrupt or truncated")
+		return ir.ReasonError(vocab.ReasonInvalidGzip, "the gzip request body is corrupt or truncated")
 	}
-	return InvalidRequest(vocab.ReasonUnreadableBody, "the request body could not be read")
+	return ir.ReasonError(vocab.ReasonUnreadableBody, "the request body could not be read")
 }
 
 func tooLarge(limit int64) *ir.ErrorBody {
-	e := ErrorOf(ir.ErrorRequestTooLarge, vocab.ReasonBodyTooLarge, "the request body is larger than "+strconv.FormatInt(limit, 10)+" bytes")
+	e := ir.ReasonError(vocab.ReasonBodyTooLarge, "the request body is larger than "+strconv.FormatInt(limit, 10)+" bytes")
 	e.Limit = &limit
 	return e
 }

@@ -2,6 +2,11 @@ package modelcheck
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,6 +16,13 @@ import (
 )
 
 func ptr[T any](v T) *T { return &v }
+
+// The question error kinds the cases expect.
+var (
+	invalidQuestion = ir.QuestionErrorInvalidQuestion
+	invalidInput    = ir.QuestionErrorInvalidInput
+	tooLong         = ir.QuestionErrorMaxLengthExceeded
+)
 
 // TestFailures runs one request per failure kind: the question named q
 // must fail with the code, status, reason and limit given, and every other
@@ -187,6 +199,9 @@ func TestFailures(t *testing.T) {
 				case c.limit != noLimit && (f.Limit == nil || *f.Limit != c.limit):
 					t.Errorf("limit = %v, want %d", f.Limit, c.limit)
 				}
+				if info, _ := vocab.ReasonOf(string(f.Reason)); c.limit != noLimit && (info.Unit == "" || !strings.HasSuffix(f.Message, " "+info.Unit+")")) {
+					t.Errorf("message %q does not name the limit in the spec's unit %q", f.Message, info.Unit)
+				}
 				if strings.Contains(f.Message, "⟦") || strings.Contains(f.Message, "w w") || f.Message == "" {
 					t.Errorf("message %q is empty or carries request data", f.Message)
 				}
@@ -195,13 +210,66 @@ func TestFailures(t *testing.T) {
 	}
 }
 
-func TestEveryReasonHasAnEntry(t *testing.T) {
-	for r, info := range reasons {
-		if _, spec := vocab.ReasonOf(string(r)); !spec || info.message == "" || !info.code.Valid() {
-			t.Errorf("reason %s: entry %+v", r, info)
+// TestEveryFailureReasonHasAKind: every reason word this package's code
+// names (each vocab.Reason* constant, which it fails questions with) has,
+// in the specification's error_reasons, the question error kind Fail
+// answers it with, so a failure never falls back to a kind the spec did
+// not give it.
+func TestEveryFailureReasonHasAKind(t *testing.T) {
+	values := vocabConstants(t, "../../generated/vocab/zz_generated.vocab.go")
+	files, _ := filepath.Glob("*.go")
+	used := 0
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
 		}
-		if f := Fail(r); f.Status == 0 {
-			t.Errorf("reason %s: no status for %s", r, info.code)
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok || fmt.Sprint(sel.X) != "vocab" || !strings.HasPrefix(sel.Sel.Name, "Reason") || values[sel.Sel.Name] == "" {
+				return true // not a reason constant (vocab.ReasonOf)
+			}
+			used++
+			r := Reason(values[sel.Sel.Name])
+			info, spec := vocab.ReasonOf(string(r))
+			if f := Fail(r); !spec || info.Kind == "" || string(f.Code) != info.Kind || f.Status == 0 || f.Message == "" {
+				t.Errorf("%s: vocab.%s (%q) has no question error kind in error_reasons: %+v", file, sel.Sel.Name, r, info)
+			}
+			return true
+		})
+	}
+	if used < 40 {
+		t.Fatalf("found %d reasons in the package's code", used)
+	}
+}
+
+// vocabConstants maps the string constants of the generated vocabulary
+// file to their values.
+func vocabConstants(t *testing.T, path string) map[string]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range g.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				if i < len(vs.Values) {
+					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						out[name.Name], _ = strconv.Unquote(lit.Value)
+					}
+				}
+			}
 		}
 	}
+	return out
 }

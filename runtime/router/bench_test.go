@@ -43,7 +43,9 @@ deployments:
 `
 
 // cannedUpstream answers every call with one fixed reply per host: a
-// standard response, a 5.0 batch response, or a /v1/decisions response.
+// standard response, a 5.0 batch response, or a /v1/decisions response;
+// and GET /v1/models with a listing, so the Router lists the deployment
+// once rather than failing to on every request.
 type cannedUpstream struct{}
 
 func (cannedUpstream) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -51,7 +53,10 @@ func (cannedUpstream) RoundTrip(req *http.Request) (*http.Response, error) {
 		_, _ = io.Copy(io.Discard, req.Body)
 	}
 	body := `{"model":"m","answers":{"urgent":{"type":"noul","noul":0.9}},"usage":{"input_tokens":3,"output_tokens":0}}`
-	if strings.HasSuffix(req.URL.Path, "/batch") {
+	switch {
+	case req.Method == http.MethodGet:
+		body = `{"models":[{"name":"m","description":"a canned upstream","release_date":"2026-01-01"}]}`
+	case strings.HasSuffix(req.URL.Path, "/batch"):
 		body = `{"model":"m5","responses":{"a":` + body + `,"b":` + body + `},"usage":{"input_tokens":6,"output_tokens":0}}`
 	}
 	return &http.Response{StatusCode: 200, Header: http.Header{"Content-Type": {"application/json"}},

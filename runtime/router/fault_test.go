@@ -125,6 +125,7 @@ func faultCases() []faultCase {
 		{name: "nested-json", status: 502, code: "upstream_error", reason: "invalid_upstream_reply"},
 		{name: "wrong-member", status: 502, code: "upstream_error", reason: "invalid_upstream_reply"},
 		{name: "wrong-usage", status: 502, code: "upstream_error", reason: "invalid_upstream_reply"},
+		{name: "no-usage", status: 502, code: "upstream_error", reason: "invalid_upstream_reply"},
 		{name: "wrong-question", status: 500, code: "question_failed", reason: "missing_answer", question: "q"},
 		{name: "wrong-type", status: 500, code: "question_failed", reason: "noul_not_number", question: "q"},
 		{name: "noul-7.5", status: 500, code: "question_failed", reason: "answer_out_of_range", question: "q"},

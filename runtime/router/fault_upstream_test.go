@@ -155,13 +155,18 @@ var faultBodies = map[string]string{
 	"truncated-json": `{"model":"d3","answers":{"q":{"type":"noul","no`,
 	"nested-json":    `{"model":"d3","answers":{"q":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}}`,
 	"wrong-member":   `{"model":"d3","answerz":{"q":{"type":"noul","noul":0.5}},"detail":"` + faultMarker + `"}`,
-	"wrong-question": `{"model":"d3","answers":{"` + "elsewhere" + `":{"type":"noul","noul":0.5}}}`,
-	"wrong-type":     `{"model":"d3","answers":{"q":{"type":"noul","noul":"` + faultMarker + `"}}}`,
+	"wrong-question": `{"model":"d3","answers":{"` + "elsewhere" + `":{"type":"noul","noul":0.5}}` + faultUsage + `}`,
+	"wrong-type":     `{"model":"d3","answers":{"q":{"type":"noul","noul":"` + faultMarker + `"}}` + faultUsage + `}`,
 	"wrong-usage":    `{"model":"d3","answers":{"q":{"type":"noul","noul":0.5}},"usage":{"input_tokens":"` + faultMarker + `"}}`,
-	"noul-7.5":       `{"model":"d3","answers":{"q":{"type":"noul","noul":7.5}}}`,
+	"no-usage":       `{"model":"d3","answers":{"q":{"type":"noul","noul":0.5}}}`,
+	"noul-7.5":       `{"model":"d3","answers":{"q":{"type":"noul","noul":7.5}}` + faultUsage + `}`,
 	"not-an-option": `{"model":"d3","answers":{"team":{"type":"choice","choice":"` + faultMarker + `",` +
-		`"probabilities":{"billing":0.5,"tech":0.5},"confidence":0.1}}}`,
+		`"probabilities":{"billing":0.5,"tech":0.5},"confidence":0.1}}` + faultUsage + `}`,
 }
+
+// faultUsage completes a fault body the standard's way, so that the fault
+// is the answer's alone.
+const faultUsage = `,"usage":{"input_tokens":1,"output_tokens":0}`
 
 // resetMid sends the reply's head and part of its body, then resets the
 // connection.

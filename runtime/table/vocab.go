@@ -1,5 +1,7 @@
 package table
 
+import "strings"
+
 // The types below are the rows of srgen's generated vocabulary
 // (generated/vocab). Slices in a row are in the specification's order and
 // must not be modified by callers.
@@ -21,6 +23,9 @@ type Member struct {
 	// QuestionTypes it applies to (question and answer levels); empty:
 	// every question type.
 	QuestionTypes []QuestionType
+	// Enum lists the values the member takes (a map's values', an array's
+	// items'), as the specification spells them; empty: any value.
+	Enum []string
 	// Removed: a 4.0 form vllm-sr/5.0 refuses naming its replacement (a
 	// removed form); only vllm-sr/4.0 and internal list such members.
 	Removed bool
@@ -55,4 +60,58 @@ type ImplicitRole struct {
 type ErrorReason struct {
 	Reason      string
 	Description string
+	// Kind is the question error kind a question failing for this reason
+	// takes; Code the request error code a refusal for it answers with;
+	// "" when the specification names none.
+	Kind, Code string
+	// Status is the HTTP status the reason answers with (its code's, or
+	// its kind's for a failed question); 0 when the specification says
+	// none.
+	Status int
+	// Unit is the unit of the limit the reason names ("tokens", "pixels",
+	// "options"); "" for none.
+	Unit string
+}
+
+// Clause is r's description as a clause of a message: its first letter
+// lower-cased (unless the word is an acronym) and no final period.
+func (r ErrorReason) Clause() string {
+	d := strings.TrimSuffix(r.Description, ".")
+	if d != "" && d[0] >= 'A' && d[0] <= 'Z' && (len(d) < 2 || d[1] < 'A' || d[1] > 'Z') {
+		d = string(d[0]+'a'-'A') + d[1:]
+	}
+	return d
+}
+
+// ReplyProblem says which reason word reports a validator's problem in a
+// reply: one of Problems at the member Member (error_reasons' members and
+// problems).
+type ReplyProblem struct {
+	// Member is a path from a reply level: the level, then member names,
+	// "*" for any key of a map or item of an array.
+	Member   []string
+	Problems []ProblemReason
+	Reason   string
+}
+
+// ReplyProblemOf is the first row in order that names problem p of the
+// member at path (split, unescaped JSON Pointer segments) inside a value
+// of level; false when none does.
+func ReplyProblemOf(rows []ReplyProblem, level Level, path []string, p ProblemReason) (ReplyProblem, bool) {
+	for i := range rows {
+		r := &rows[i]
+		if len(r.Member) != len(path)+1 || r.Member[0] != string(level) {
+			continue
+		}
+		match := true
+		for j, seg := range path {
+			match = match && (r.Member[j+1] == "*" || r.Member[j+1] == seg)
+		}
+		for _, want := range r.Problems {
+			if match && want == p {
+				return *r, true
+			}
+		}
+	}
+	return ReplyProblem{}, false
 }

@@ -20,8 +20,10 @@
 // (vllm-sr/5.0) and Internal (a model runtime's /v1/decisions and
 // /v1/bundle). Nothing outside the schema registry names them; everyone
 // else looks a codec up by schema ID. ReplyReader reads what they get
-// back, through the answer shapes' one binding in runtime/internalwire,
-// and vets it: answer ranges, and the Router's error table.
+// back under the codec's schema, through the answer shapes' one binding in
+// runtime/internalwire, after the schema's generated reply validator, and
+// vets what needs the question (an answer's keys, a score's last level)
+// and the Router's error table.
 //
 // A Deviation is a declared, tested non-conformance of one deployment,
 // such as StateText (state_text): it rewrites a codec's calls after the

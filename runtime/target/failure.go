@@ -11,10 +11,6 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
-// codeUnavailable is the request error code of a 503 (the generated
-// table's unavailable); the IR names only the codes it builds itself.
-const codeUnavailable ir.ErrorCode = vocab.CodeUnavailable
-
 // NoReplyError is the error body of a call that got no reply it could
 // read whole: 504 when err is (or wraps) context.DeadlineExceeded, the
 // call's deadline having passed; 502 upstream_error for a reply over the
@@ -35,8 +31,7 @@ func NoReplyError(err error) *ir.ErrorBody {
 		return &ir.ErrorBody{Status: http.StatusGatewayTimeout, Code: ir.ErrorQuestionFailed, Reason: string(ir.QuestionErrorDeadlineExceeded),
 			Message: "the upstream call did not answer before its deadline"}
 	}
-	return &ir.ErrorBody{Status: http.StatusServiceUnavailable, Code: codeUnavailable, Reason: vocab.ReasonUpstreamUnreachable,
-		Message: "the upstream deployment could not be reached"}
+	return ir.ReasonError(vocab.ReasonUpstreamUnreachable, "the upstream deployment could not be reached")
 }
 
 // MalformedReplyError is the error body of a reply that is not what the
@@ -48,12 +43,11 @@ func MalformedReplyError(err error) *ir.ErrorBody {
 	if errors.As(err, &pe) {
 		path = pe.Path
 	}
-	return &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError, Reason: vocab.ReasonInvalidUpstreamReply,
-		Message: "the upstream deployment answered with a body its schema does not define, at " + path.String()}
+	return ir.ReasonError(vocab.ReasonInvalidUpstreamReply, "the upstream deployment answered with a body its schema does not define, at "+path.String())
 }
 
 func upstreamFailedReading(reason string) *ir.ErrorBody {
-	return &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError, Reason: reason, Message: describe(reason)}
+	return ir.ReasonError(reason, describe(reason))
 }
 
 // CallFailed answers every item of call with e: each item gets its own

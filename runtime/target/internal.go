@@ -34,7 +34,7 @@ type internalCodec struct{}
 
 var _ Codec = internalCodec{}
 
-var internalReader = ReplyReader{Extensions: true}
+var internalReader = NewReplyReader(table.SchemaInternal)
 
 // internalTraits: the runtime answers everything; the internal form reads
 // an object state without roles as implicit roles.

@@ -66,7 +66,7 @@ var (
 func (rd ReplyReader) Error(status int, header http.Header, body []byte, items []PlannedItem) (*ir.ErrorBody, time.Duration) {
 	var rep upstreamReport // the zero report for a body that is not JSON
 	if root, err := decode(body); err == nil {
-		rep = upstreamReport(internalwire.ReadErrorReport(root, rd.Extensions))
+		rep = upstreamReport(internalwire.ReadErrorReport(root, rd.replies))
 	}
 	rep.keepOnly(items)
 	e := errorOfStatus(status, rep)
@@ -114,11 +114,11 @@ func errorOfStatus(status int, rep upstreamReport) *ir.ErrorBody {
 	case status == http.StatusBadRequest, status == http.StatusRequestEntityTooLarge, status == http.StatusUnprocessableEntity:
 		return refusal(status, rep)
 	case status == http.StatusTooManyRequests:
-		return busy(status, ir.ErrorOverloaded, vocab.ReasonUpstreamRateLimited, "the upstream is limiting the rate of calls")
+		return busy(status, vocab.ReasonUpstreamRateLimited, "the upstream is limiting the rate of calls")
 	case status == http.StatusServiceUnavailable:
-		return busy(status, codeUnavailable, vocab.ReasonUpstreamUnavailable, "the upstream is unavailable")
+		return busy(status, vocab.ReasonUpstreamUnavailable, "the upstream is unavailable")
 	case status == StatusOverloaded:
-		return busy(status, ir.ErrorOverloaded, vocab.ReasonUpstreamOverloaded, "the upstream is overloaded")
+		return busy(status, vocab.ReasonUpstreamOverloaded, "the upstream is overloaded")
 	case status == http.StatusGatewayTimeout:
 		return questionFailedUpstream(status, rep, vocab.ReasonUpstreamDeadlineExceeded, "the upstream did not answer in time")
 	case status == http.StatusInternalServerError && rep.Code == vocab.CodeQuestionFailed && rep.Question != "":
@@ -184,19 +184,17 @@ func questionFailedUpstream(status int, rep upstreamReport, reason, what string)
 	return e
 }
 
-func busy(status int, code ir.ErrorCode, reason, what string) *ir.ErrorBody {
-	return &ir.ErrorBody{Status: status, Code: code, Reason: reason,
-		Message: message(what, "", status) + "; retry after the delay Retry-After gives"}
+// busy answers a status that asks the caller to retry (429, 503, 529),
+// with the code and status the specification gives reason.
+func busy(status int, reason, what string) *ir.ErrorBody {
+	return ir.ReasonError(reason, message(what, "", status)+"; retry after the delay Retry-After gives")
 }
 
 // upstreamFailed answers a failure that does not blame the request: 502
-// upstream_error.
+// upstream_error, as the specification gives reason.
 func upstreamFailed(status int, reason, what string) *ir.ErrorBody {
-	return &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError, Reason: reason, Message: message(what, "", status)}
+	return ir.ReasonError(reason, message(what, "", status))
 }
-
-// codeUpstreamError is the request error code of a 502.
-const codeUpstreamError ir.ErrorCode = vocab.CodeUpstreamError
 
 // message is what a client reads: the Router's fixed sentence, the
 // description of the reason the upstream gave (a word the specification
@@ -276,9 +274,5 @@ func describe(reason string) string {
 	if !ok {
 		return reason
 	}
-	d := strings.TrimSuffix(r.Description, ".")
-	if d != "" && d[0] >= 'A' && d[0] <= 'Z' && (len(d) < 2 || d[1] < 'A' || d[1] > 'Z') {
-		d = string(d[0]+'a'-'A') + d[1:]
-	}
-	return d
+	return r.Clause()
 }

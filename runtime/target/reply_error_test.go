@@ -105,7 +105,7 @@ func TestErrorTable(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e, retry := ReplyReader{Extensions: c.ext}.Error(c.status, nil, []byte(c.body), items)
+			e, retry := readerOf(c.ext).Error(c.status, nil, []byte(c.body), items)
 			got := ir.ErrorBody{Status: e.Status, Code: e.Code, Reason: e.Reason, Question: e.Question, State: e.State}
 			if !reflect.DeepEqual(got, c.want) || retry != c.retry {
 				t.Errorf("got %+v retry %s, want %+v retry %s", got, retry, c.want, c.retry)

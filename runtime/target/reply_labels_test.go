@@ -46,8 +46,8 @@ func TestSetLabelNouls(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			body := `{"answers":{` + c.answers + `}` + sets + `}`
-			resp, err := ReplyReader{Extensions: !c.standard}.Response([]byte(body), c.questions)
+			body := `{"model":"m","answers":{` + c.answers + `},"usage":{"input_tokens":1,"output_tokens":0}` + sets + `}`
+			resp, err := readerOf(!c.standard).Response([]byte(body), c.questions)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,4 +71,12 @@ func describeAnswers(answers []ir.Answer) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// readerOf is the vllm-sr/5.0 reader with extensions, else the standard's.
+func readerOf(extensions bool) ReplyReader {
+	if extensions {
+		return NewReplyReader(table.SchemaVllmSR50)
+	}
+	return NewReplyReader(table.SchemaStandard02)
 }

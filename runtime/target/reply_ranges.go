@@ -11,34 +11,15 @@ import (
 
 // checkAnswer returns the fixed reason (answer_out_of_range or
 // answer_key_mismatch) and the message, naming the member and never its
-// value, of the first range a (an answer, not a failed one) breaks, in
-// member order; "" when it keeps to them all. q's Keys, when known, are
-// the only keys a choice's choice and probabilities and a score's
-// probabilities and legend take.
+// value, of the first way a (an answer, not a failed one) does not fit
+// its question q; "" when it fits. The reply's generated validator already
+// holds every member to the range the specification gives it (noul,
+// probabilities, confidence, abstain_probability and box edges 0 to 1, a
+// score at least 0); what is left needs the question: q's Keys, when
+// known, are the only keys a choice's choice and probabilities and a
+// score's probabilities and legend take, and a score is at most the
+// question's last level, a bound the specification cannot state.
 func checkAnswer(a *ir.Answer, q QuestionRef) (reason, message string) {
-	for _, n := range []struct {
-		name string
-		v    *float64
-	}{{vocab.AnswerNoul, a.Noul}, {vocab.AnswerConfidence, a.Confidence}, {vocab.AnswerAbstainProbability, a.AbstainProbability}} {
-		if n.v != nil && !unitInterval(*n.v) {
-			return outOfRange(n.name)
-		}
-	}
-	if a.Box != nil {
-		for _, e := range []struct {
-			name string
-			v    float64
-		}{{vocab.BoxRegionTop, a.Box.Top}, {vocab.BoxRegionBottom, a.Box.Bottom}, {vocab.BoxRegionLeft, a.Box.Left}, {vocab.BoxRegionRight, a.Box.Right}} {
-			if !unitInterval(e.v) {
-				return outOfRange(vocab.AnswerBox + "." + e.name)
-			}
-		}
-	}
-	for _, p := range a.Probabilities {
-		if !unitInterval(p.P) {
-			return vocab.ReasonAnswerOutOfRange, "the upstream answer's " + vocab.AnswerProbabilities + " hold a number outside 0 to 1"
-		}
-	}
 	switch a.Type {
 	case table.QuestionChoice:
 		return checkChoice(a, q.Keys)
@@ -62,7 +43,7 @@ func checkChoice(a *ir.Answer, options []string) (reason, message string) {
 }
 
 func checkScore(a *ir.Answer, levels []string) (reason, message string) {
-	if a.Score != nil && (*a.Score < 0 || levels != nil && *a.Score > float64(len(levels)-1)) {
+	if a.Score != nil && levels != nil && *a.Score > float64(len(levels)-1) {
 		return vocab.ReasonAnswerOutOfRange, "the upstream answer's " + vocab.AnswerScore + " is outside 0 to the question's last level"
 	}
 	if levels == nil {
@@ -76,13 +57,6 @@ func checkScore(a *ir.Answer, levels []string) (reason, message string) {
 	}
 	return "", ""
 }
-
-func outOfRange(member string) (reason, message string) {
-	return vocab.ReasonAnswerOutOfRange, "the upstream answer's " + member + " is outside 0 to 1"
-}
-
-// unitInterval reports 0 <= f <= 1 (false for NaN).
-func unitInterval(f float64) bool { return f >= 0 && f <= 1 }
 
 // sameKeys reports whether the keys of got are exactly want's, in any
 // order. Neither repeats a key: the decoder refuses a repeated member

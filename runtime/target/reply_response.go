@@ -20,23 +20,27 @@ const MaxDepth = 128
 
 // ReplyReader reads what a System One server answers a client with into
 // the IR: a response, a batch response, an error body and a model
-// listing, in the vllm-sr/5.0 shapes, which contain the standard's
-// (systemone/0.2), through their one binding in runtime/internalwire.
-// Extensions says whether the vllm-sr/5.0 members are read; the zero
-// ReplyReader reads the standard's only and ignores every extension
-// member, since a standard server never sends them and the Router never
-// expects them.
+// listing, through their one binding in runtime/internalwire, under the
+// schema the upstream speaks (NewReplyReader): each reply is checked by
+// that schema's generated validator before any of it is read.
 //
-// Reading is tolerant where the standard asks clients to be (unknown
-// members and answer types are ignored, probabilities are matched by key,
-// release dates are kept as written) and strict about the members the
-// Router acts on: a body that is not JSON, or a member of the wrong type,
-// is a *ir.ProtocolError naming the JSON path. One question's malformed
-// or missing answer, or one outside the schema's ranges (checkAnswer),
-// fails that question alone (invalid_model_output), never its neighbours.
-// The upstream's own words never reach a client (Error, answerOf).
+// A member no specification defines is ignored in a systemone/0.2 reply
+// (gateways add id, provider, usage.cost) and never relayed; in a vllm-sr
+// reply, whose server is of the same release, it makes the reply one its
+// schema does not define. Such a reply, one that is not JSON, or one with
+// a member missing or of the wrong type or range outside an answer, is a
+// *ir.ProtocolError naming the JSON path. One question's malformed or
+// missing answer, or one whose keys or score do not fit the question
+// (checkAnswer), fails that question alone (invalid_model_output), never
+// its neighbours. The upstream's own words never reach a client (Error,
+// answerOf).
 type ReplyReader struct {
-	Extensions bool
+	replies *internalwire.Replies
+}
+
+// NewReplyReader reads the replies of an upstream that speaks schema.
+func NewReplyReader(schema table.SchemaID) ReplyReader {
+	return ReplyReader{replies: internalwire.RepliesOf(schema)}
 }
 
 // Response reads one POST /v1/systemone (or /v1/decisions) body answering
@@ -46,7 +50,11 @@ func (rd ReplyReader) Response(body []byte, questions []QuestionRef) (*ir.Respon
 	if err != nil {
 		return nil, err
 	}
-	return rd.response(root, nil, questions)
+	check, err := internalwire.CheckResponse(rd.replies.Schema(), root)
+	if err != nil {
+		return nil, err
+	}
+	return rd.response(root, check, "", questions)
 }
 
 // BatchResponse reads one POST /v1/systemone/batch (or /v1/bundle) body:
@@ -58,10 +66,11 @@ func (rd ReplyReader) BatchResponse(body []byte, items []PlannedItem) ([]ItemRes
 	if err != nil {
 		return nil, err
 	}
-	responses, model, err := internalwire.ReadBatchResponse(root)
+	check, err := internalwire.CheckBatchResponse(rd.replies.Schema(), root)
 	if err != nil {
 		return nil, err
 	}
+	responses, model := internalwire.ReadBatchResponse(root)
 	out := make([]ItemResult, len(items))
 	for i, it := range items {
 		v, ok := responses.Get(it.Name)
@@ -69,7 +78,7 @@ func (rd ReplyReader) BatchResponse(body []byte, items []PlannedItem) ([]ItemRes
 			out[i] = missingItem(it.Name)
 			continue
 		}
-		r, err := rd.response(v, ir.Path{{Name: vocab.BatchResponseResponses}, {Name: it.Name}}, it.Questions)
+		r, err := rd.response(v, check, it.Name, it.Questions)
 		if err != nil {
 			return nil, err
 		}
@@ -81,17 +90,19 @@ func (rd ReplyReader) BatchResponse(body []byte, items []PlannedItem) ([]ItemRes
 	return out, nil
 }
 
-func (rd ReplyReader) response(v jsonvalue.Value, at ir.Path, questions []QuestionRef) (*ir.Response, error) {
-	r, answers, err := internalwire.ReadResponse(v, at, rd.Extensions)
+// response reads the checked response v, of the batch item item ("" for
+// a response alone).
+func (rd ReplyReader) response(v jsonvalue.Value, check internalwire.ReplyCheck, item string, questions []QuestionRef) (*ir.Response, error) {
+	r, answers, err := internalwire.ReadResponse(v, rd.replies, item)
 	if err != nil {
 		return nil, err
 	}
 	r.Answers = make([]ir.Answer, len(questions))
-	ar := internalwire.AnswerReader{Extensions: rd.Extensions}
+	ar := internalwire.AnswerReader{Replies: rd.replies, Check: check, Item: item}
 	for i, q := range questions {
 		answerOf(&ar, &r.Answers[i], answers, q)
 	}
-	if rd.Extensions && len(r.Sets) > 0 {
+	if len(r.Sets) > 0 {
 		r.Answers = labelNouls(&ar, r.Answers, answers)
 	}
 	return r, nil
@@ -164,9 +175,11 @@ func answerOf(ar *internalwire.AnswerReader, a *ir.Answer, answers jsonvalue.Val
 
 // readAnswer reads v, the answer the reply gives q, as answerOf does.
 func readAnswer(ar *internalwire.AnswerReader, a *ir.Answer, v jsonvalue.Value, q QuestionRef) {
-	reason := ar.Read(a, v, q.Type)
+	reason, what := ar.Read(a, v, q.Name, q.Type)
 	a.Name = q.Name
 	switch {
+	case reason != "" && what != "":
+		*a = failed(q, reason, "the upstream answer's "+what)
 	case reason != "":
 		*a = failed(q, reason, "the upstream answer for this question is not what its type answers with")
 	case a.Error != "":
@@ -186,8 +199,9 @@ func failed(q QuestionRef, reason, message string) ir.Answer {
 }
 
 // Listing reads a GET /v1/models reply: {models: [{name, description,
-// release_date}]} and, with Extensions, each entry's version, features
-// and card. A non-200 status is an error naming it.
+// release_date}]} and the extension members the schema defines (each
+// entry's version, features and card). A non-200 status is an error
+// naming it.
 func (rd ReplyReader) Listing(status int, body []byte) (*ir.Listing, error) {
 	if status != http.StatusOK {
 		return nil, &ir.ProtocolError{Category: ir.CategoryInvalidRequest, Reason: ir.ReasonUnsupported,
@@ -197,7 +211,7 @@ func (rd ReplyReader) Listing(status int, body []byte) (*ir.Listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	return internalwire.ReadListing(root, rd.Extensions)
+	return internalwire.ReadListing(root, rd.replies)
 }
 
 func decode(body []byte) (jsonvalue.Value, error) {

@@ -1,7 +1,6 @@
 package target
 
 import (
-	"net/http"
 	"slices"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -70,8 +69,7 @@ func (rd ReplyReader) BatchResults(p *Plan, call *WireCall, items []PlannedItem,
 
 // missingItem is the result of an item a batch response does not answer.
 func missingItem(name string) ItemResult {
-	return ItemResult{Name: name, Error: &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError,
-		Reason: vocab.ReasonMissingItem, Message: "the upstream batch response has no response for this request"}}
+	return ItemResult{Name: name, Error: ir.ReasonError(vocab.ReasonMissingItem, "the upstream batch response has no response for this request")}
 }
 
 // failedCall answers a call that got no reply (or none it could read
@@ -98,8 +96,9 @@ func (rd ReplyReader) failedCall(p *Plan, call *WireCall, reply *WireReply) ([]I
 			out = append(out, ItemResult{Name: name, Error: &one, RetryAfter: retry})
 			continue
 		}
-		out = append(out, ItemResult{Name: name, Error: &ir.ErrorBody{Status: http.StatusBadGateway, Code: codeUpstreamError,
-			Reason: vocab.ReasonBatchCallFailed, Message: "another request of the same upstream batch call failed", State: name}})
+		e := ir.ReasonError(vocab.ReasonBatchCallFailed, "another request of the same upstream batch call failed")
+		e.State = name
+		out = append(out, ItemResult{Name: name, Error: e})
 	}
 	return out, true
 }

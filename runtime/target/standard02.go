@@ -62,7 +62,7 @@ var standard02Writer = internalwire.Writer{Skip: func(level table.Level, name st
 }}
 
 // standard02Reader reads the standard's reply members only.
-var standard02Reader = ReplyReader{}
+var standard02Reader = NewReplyReader(table.SchemaStandard02)
 
 // standard02Traits: the standard carries the standard question types and
 // images; its listing is GET /v1/models.

@@ -46,7 +46,7 @@ var _ Codec = v50Codec{}
 
 var (
 	v50Writer = internalwire.Writer{}
-	v50Reader = ReplyReader{Extensions: true}
+	v50Reader = NewReplyReader(table.SchemaVllmSR50)
 )
 
 // v50Traits: 5.0 carries everything the runtime answers (a deployment's

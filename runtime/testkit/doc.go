@@ -34,7 +34,9 @@
 //     while the attacking sockets are still open;
 //   - the fixed-rate load (RunFixedRate): open-loop requests at a fixed
 //     rate, every one to be answered 200, with p50 and p99; and the leak
-//     check (WaitGoroutines) a test runs after a graceful shutdown.
+//     check (WaitGoroutines) a test runs after a graceful shutdown;
+//   - a benchmark's CPU time per iteration (CPUPerOp), steadier than its
+//     wall time on a shared machine.
 //
 // It imports the code it tests (runtime/listener, runtime/refscorer and
 // what they import), so a test of one of those packages that uses it is
