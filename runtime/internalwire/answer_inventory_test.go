@@ -36,7 +36,8 @@ func fullResponse(t *testing.T) *ir.Response {
 		Thresholds: []ir.QuestionThreshold{{Question: "p", Threshold: 0.5}},
 		SpanHeads:  []ir.QuestionSpanHead{{Question: "p", Head: ir.SpanHeadBroad}},
 		Meta:       decodeJSON(t, `{"engine":"e"}`),
-		Routing:    decodeJSON(t, `{"recipe":"r"}`),
+		Routing: decodeJSON(t, `{"recipe":"r","decision":"capability","algorithm":"first_capable_member","stage":"forward",`+
+			`"deployment":"d","model":"m","calls":1,"tries":[{"deployment":"d","outcome":"answered","calls":1}]}`),
 	}
 }
 
