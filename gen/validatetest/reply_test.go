@@ -83,12 +83,20 @@ var responseCases = []requestCase{
 		"/answers/n/abstain_probability above_maximum 1", "/answers/n/input_coverage not_in_enum (complete)"}},
 	{"extension members", fiveAndInternal, `{"model":"m","answers":{"n":{"type":"noul","noul":0.5}},"usage":{"input_tokens":1,"output_tokens":0},` +
 		`"spans":{"n":[{"label":"x","start":-1,"end":2,"text":"ab","probability":2}]},"sets":{"p":{"selected":["a"],"probabilities":{"a":1.5}}},` +
-		`"thresholds":{"n":-0.5},"span_heads":{"n":"wide"},"meta":{"any":1},"routing":{"recipe":"r"}}`, []string{
+		`"thresholds":{"n":-0.5},"span_heads":{"n":"wide"},"meta":{"any":1},"routing":` + routing + `}`, []string{
 		"/spans/n/0/start below_minimum 0", "/spans/n/0/probability above_maximum 1", "/sets/p/probabilities/a above_maximum 1",
 		"/thresholds/n below_minimum 0", "/span_heads/n not_in_enum (router or broad)"}},
+	{"routing", fiveAndInternal, `{"model":"m","answers":{"n":{"type":"noul","noul":0.5}},"usage":{"input_tokens":1,"output_tokens":0},` +
+		`"routing":{"recipe":"r","decision":"capability","algorithm":"first_capable_member","stage":"forward","deployment":"d","model":"m",` +
+		`"calls":0,"tries":[{"deployment":"d","calls":1}]}}`, []string{
+		"/routing/calls below_minimum 1", "/routing/tries/0/outcome missing_member"}},
 	{"extension members are nothing to the standard", only02, `{"model":"m","answers":{"n":{"type":"noul","noul":0.5}},"usage":{"input_tokens":1,"output_tokens":0},` +
 		`"thresholds":{"n":-0.5},"span_heads":{"n":"wide"}}`, nil},
 }
+
+// routing is a whole routing object, as the Router's pools write it.
+const routing = `{"recipe":"r","decision":"capability","algorithm":"first_capable_member","stage":"forward","deployment":"d",` +
+	`"model":"m","calls":1,"tries":[{"deployment":"d","outcome":"answered","calls":1}]}`
 
 var batchResponseCases = []requestCase{
 	{"a batch response", fiveAndInternal, `{"model":"m","responses":{"a":` + response(`"n":{"type":"noul","noul":0.5}`) + `},"usage":{"input_tokens":1,"output_tokens":0}}`, nil},
