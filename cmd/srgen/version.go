@@ -4,7 +4,7 @@ import "runtime/debug"
 
 // version is what --version prints: the main module's version and the
 // VCS revision from the build info. It is srgen's own (the servers' is
-// listener.Build) because srgen must build from stale generated code,
+// front.Build) because srgen must build from stale generated code,
 // so it imports no runtime package.
 func version() string {
 	v, rev, dirty, goVersion := "(devel)", "unknown", false, ""

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/router"
 )
 
@@ -43,7 +43,7 @@ func TestMain(m *testing.M) {
 // is killed.
 func routerNetHTTPMain(config string) {
 	debug.SetGCPercent(serveGCPercent)
-	log, logs, err := listener.NewLogger(os.Stderr, "json", "info")
+	log, logs, err := front.NewLogger(os.Stderr, "json", "info")
 	if err != nil {
 		os.Exit(2)
 	}

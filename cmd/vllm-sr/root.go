@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -23,7 +23,7 @@ func newRoot() *cobra.Command {
 		Short:         "vLLM Semantic Router System One tools",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       listener.Build().String(),
+		Version:       front.Build().String(),
 	}
 	root.SetVersionTemplate("{{.Name}} {{.Version}}\n")
 	root.AddCommand(newConvert(), newConfig(), newServe(), newDecide(), newConformance())

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"go.opentelemetry.io/otel"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/router"
 )
 
@@ -45,13 +45,13 @@ func newServe() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.config, "config", "", "the Router configuration file (required)")
-	fl.StringVar(&f.logFormat, "log-format", "json", "log format on standard error: "+strings.Join(listener.LogFormats, " or "))
-	fl.StringVar(&f.logLevel, "log-level", "info", "the lowest level logged: "+strings.Join(listener.LogLevels, ", "))
-	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", listener.DefaultShutdownTimeout,
+	fl.StringVar(&f.logFormat, "log-format", "json", "log format on standard error: "+strings.Join(front.LogFormats, " or "))
+	fl.StringVar(&f.logLevel, "log-level", "info", "the lowest level logged: "+strings.Join(front.LogLevels, ", "))
+	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", front.DefaultShutdownTimeout,
 		"how long a shutdown waits for the requests in flight")
-	fl.DurationVar(&f.readTimeout, "read-timeout", listener.DefaultReadTimeout,
+	fl.DurationVar(&f.readTimeout, "read-timeout", front.DefaultReadTimeout,
 		"how long a request's body may take to arrive; a stalled client is cut off after it")
-	fl.DurationVar(&f.writeTimeout, "write-timeout", listener.DefaultWriteTimeout,
+	fl.DurationVar(&f.writeTimeout, "write-timeout", front.DefaultWriteTimeout,
 		"how long each write of an answer may take; a client that stops reading is cut off after it")
 	fl.DurationVar(&f.checkInterval, "check-interval", router.DefaultCheckInterval,
 		"how often each deployment's readiness (GET /ready) is checked")
@@ -87,7 +87,7 @@ func (f *serveFlags) serve(cmd *cobra.Command) error {
 			return fmt.Errorf("%s must be positive, got %v", d.flag, d.v)
 		}
 	}
-	log, logs, err := listener.NewLogger(cmd.ErrOrStderr(), f.logFormat, f.logLevel)
+	log, logs, err := front.NewLogger(cmd.ErrOrStderr(), f.logFormat, f.logLevel)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (f *serveFlags) serve(cmd *cobra.Command) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	run, err := router.Start(ctx, cfg, router.Options{Logger: log,
-		Timeouts:      listener.Timeouts{ShutdownTimeout: f.shutdownTimeout, ReadTimeout: f.readTimeout, WriteTimeout: f.writeTimeout},
+		Timeouts:      front.Timeouts{ShutdownTimeout: f.shutdownTimeout, ReadTimeout: f.readTimeout, WriteTimeout: f.writeTimeout},
 		CheckInterval: f.checkInterval, StrictUpstreams: f.strict})
 	if err != nil {
 		return err

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -21,7 +21,7 @@ func newRoot() *cobra.Command {
 		Short:         "The vLLM Semantic Router System One model runtime",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       listener.Build().String(),
+		Version:       front.Build().String(),
 	}
 	root.SetVersionTemplate("{{.Name}} {{.Version}}\n")
 	root.AddCommand(newServe())
@@ -71,21 +71,21 @@ func newServe() *cobra.Command {
 	fl.StringVar(&f.schema, "systemone-schema", string(table.SchemaVllmSR50),
 		"the contract spoken to clients; supported: "+registry.JoinIDs(schemas.ListenerIDs()))
 	fl.IntVar(&f.maxInFlight, "max-in-flight", srun.DefaultMaxInFlight, "requests worked on at once; more are answered 529")
-	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", listener.DefaultShutdownTimeout,
+	fl.DurationVar(&f.shutdownTimeout, "shutdown-timeout", front.DefaultShutdownTimeout,
 		"how long a shutdown waits for requests in flight")
-	fl.DurationVar(&f.readTimeout, "read-timeout", listener.DefaultReadTimeout,
+	fl.DurationVar(&f.readTimeout, "read-timeout", front.DefaultReadTimeout,
 		"how long a request's body may take to arrive; a stalled client is cut off after it")
-	fl.DurationVar(&f.writeTimeout, "write-timeout", listener.DefaultWriteTimeout,
+	fl.DurationVar(&f.writeTimeout, "write-timeout", front.DefaultWriteTimeout,
 		"how long each write of an answer may take; a client that stops reading is cut off after it")
-	fl.StringVar(&f.logFormat, "log-format", "json", "log format on standard error: "+strings.Join(listener.LogFormats, " or "))
-	fl.StringVar(&f.logLevel, "log-level", "info", "the lowest level logged: "+strings.Join(listener.LogLevels, ", "))
+	fl.StringVar(&f.logFormat, "log-format", "json", "log format on standard error: "+strings.Join(front.LogFormats, " or "))
+	fl.StringVar(&f.logLevel, "log-level", "info", "the lowest level logged: "+strings.Join(front.LogLevels, ", "))
 	return cmd
 }
 
 // config turns the flags into the server's configuration, with its
 // logger's buffered writer, which the caller closes once the server has
 // stopped; a value no server accepts is one line naming the flag.
-func (f *serveFlags) config(model string, schemas *registry.Schemas, cmd *cobra.Command) (srun.Config, *listener.LogWriter, error) {
+func (f *serveFlags) config(model string, schemas *registry.Schemas, cmd *cobra.Command) (srun.Config, *front.LogWriter, error) {
 	if f.port < 0 || f.port > 65535 {
 		return srun.Config{}, nil, fmt.Errorf("--port must be 0 to 65535, got %d", f.port)
 	}
@@ -100,7 +100,7 @@ func (f *serveFlags) config(model string, schemas *registry.Schemas, cmd *cobra.
 			return srun.Config{}, nil, fmt.Errorf("%s must be positive, got %v", d.flag, d.v)
 		}
 	}
-	log, logs, err := listener.NewLogger(cmd.ErrOrStderr(), f.logFormat, f.logLevel)
+	log, logs, err := front.NewLogger(cmd.ErrOrStderr(), f.logFormat, f.logLevel)
 	if err != nil {
 		return srun.Config{}, nil, err
 	}
@@ -111,7 +111,7 @@ func (f *serveFlags) config(model string, schemas *registry.Schemas, cmd *cobra.
 		Device:      f.device,
 		Addr:        net.JoinHostPort(f.host, strconv.Itoa(f.port)),
 		MaxInFlight: f.maxInFlight,
-		Timeouts:    listener.Timeouts{ShutdownTimeout: f.shutdownTimeout, ReadTimeout: f.readTimeout, WriteTimeout: f.writeTimeout},
+		Timeouts:    front.Timeouts{ShutdownTimeout: f.shutdownTimeout, ReadTimeout: f.readTimeout, WriteTimeout: f.writeTimeout},
 		Logger:      log,
 	}, logs, nil
 }

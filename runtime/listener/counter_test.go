@@ -8,7 +8,7 @@ import (
 )
 
 // FormCounter counts, for one listener, the vllm-sr/4.0-only forms its
-// clients use (the overlaps included), by form, as Metrics.CountRead does
+// clients use (the overlaps included), by form, as CountedDiagnostics counts them
 // (once per request, not on the native endpoints): what the tests read
 // back. It is safe for concurrent use, and its zero value is ready.
 type FormCounter struct {

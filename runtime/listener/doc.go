@@ -37,7 +37,7 @@
 // state without roles keeps 4.0's implicit roles (RoleModeImplicit), and an
 // array state of asset placeholders in front of one item stays an array
 // that labels its assets. V40 records both, and every legacy form, as
-// Diagnostics on the ClientRequest; Metrics.CountRead counts them per
+// Diagnostics on the ClientRequest; front.Metrics counts them per
 // listener.
 // Its answers keep the 4.0 shape (a states request is answered per state
 // name), error bodies carry both the standard detail and 4.0's error
@@ -46,15 +46,7 @@
 // pass-through plan; one that needs the long-context header carried into
 // the body, and a batch, are translated.
 //
-// Front is what both servers, vllm-srun and every listener of the Router,
-// do around each request, so both behave and are observed alike: the
-// request id (x-request-id and x-typesafe-request-id), the body-read and
-// write deadlines (with the header, idle and shutdown ones, Timeouts), the
-// Prometheus series both expose (Metrics, one naming
-// scheme), and the access log line, leveled by status and written through
-// a buffered LogWriter. Both listen through Listen, whose connections
-// (and the Router's own upstream connections, RawSocket) read and write
-// their non-blocking sockets with raw system calls on Linux: the same
-// bytes, deadlines and errors as net's, without the scheduler hand-off and
-// monitor wake-ups of a blocking system call.
+// The HTTP around a request (ids, deadlines, metrics, access lines) is
+// runtime/front's, the sockets runtime/socket's: a codec reads bytes and
+// writes answers, and knows nothing of connections.
 package listener

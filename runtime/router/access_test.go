@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/router"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
@@ -118,17 +118,24 @@ func TestAccessLineAttributes(t *testing.T) {
 		t.Errorf("LLM: %d %v", resp.StatusCode, line)
 	}
 
-	lines := accessLines(t, p.runtimeLog)
-	if len(lines) == 0 {
-		t.Fatal("the runtime logged no access line")
-	}
-	for _, key := range []string{"reason", "client_address", "user_agent", "request_bytes", "response_bytes"} {
-		if _, ok := lines[len(lines)-1][key]; !ok {
-			t.Errorf("the runtime's access line has no %s: %v", key, lines[len(lines)-1])
+	// The runtime's last decision call: the readiness rounds' listing
+	// checks (GET /v1/models) may come after it.
+	var decided map[string]any
+	for _, l := range accessLines(t, p.runtimeLog) {
+		if l["method"] == "POST" {
+			decided = l
 		}
 	}
-	if n, _ := lines[len(lines)-1]["request_bytes"].(float64); n <= 0 {
-		t.Errorf("the runtime read no request bytes: %v", lines[len(lines)-1])
+	if decided == nil {
+		t.Fatal("the runtime logged no access line of a decision call")
+	}
+	for _, key := range []string{"reason", "client_address", "user_agent", "request_bytes", "response_bytes"} {
+		if _, ok := decided[key]; !ok {
+			t.Errorf("the runtime's access line has no %s: %v", key, decided)
+		}
+	}
+	if n, _ := decided["request_bytes"].(float64); n <= 0 {
+		t.Errorf("the runtime read no request bytes: %v", decided)
 	}
 }
 
@@ -137,7 +144,7 @@ func TestAccessLineAttributes(t *testing.T) {
 // status its handler wrote after the cut (the 502 or 503 of an upstream
 // call the cut cancelled); the drain says it ran out of time.
 func TestShutdownCutIsLogged(t *testing.T) {
-	p := newProd(t, router.Options{Timeouts: listener.Timeouts{ShutdownTimeout: 200 * time.Millisecond}})
+	p := newProd(t, router.Options{Timeouts: front.Timeouts{ShutdownTimeout: 200 * time.Millisecond}})
 	hold := make(chan struct{})
 	defer close(hold)
 	p.hold.Store(&hold)

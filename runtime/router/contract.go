@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -17,7 +18,7 @@ import (
 // api_version in GET /health (its target codec's Traits().HealthPath); a
 // Router and its model runtime come from one release, so a deployment
 // whose runtime reports a contract other than the Router's
-// (listener.SameContract: 5.0.x) is not ready, with the named outcome
+// (front.SameContract: 5.0.x) is not ready, with the named outcome
 // runtime_contract_mismatch, and its requests are refused with 503
 // unavailable before any call. The contract is read by the start check
 // and by every readiness round; a change is logged once. A schema with no
@@ -91,7 +92,7 @@ func (r *Router) readContract(ctx context.Context, d *routerconfig.Deployment) (
 	if reported.Kind() == jsonvalue.KindString && isVersion(reported.Str()) {
 		h.contract = reported.Str()
 	}
-	if !listener.SameContract(h.contract) {
+	if !front.SameContract(h.contract) {
 		h.outcome = vocab.ReasonRuntimeContractMismatch
 	}
 	return h, true
@@ -167,7 +168,7 @@ func (c *checks) refusal(d *routerconfig.Deployment) *ir.ErrorBody {
 func contractRefusal(d string) *ir.ErrorBody {
 	return listener.ErrorOf(ir.ErrorUnavailable, vocab.ReasonRuntimeContractMismatch,
 		"deployment "+quote(d)+" is not ready: its model runtime reports a contract (api_version in GET /health) other than this Router's "+
-			listener.ContractSeries()+"; a Router and its model runtime come from one release")
+			front.ContractSeries()+"; a Router and its model runtime come from one release")
 }
 
 // noteHealth records deployment d's health as a readiness round found it
@@ -207,6 +208,6 @@ func (r *Router) contractFinding(ctx context.Context, d *routerconfig.Deployment
 // reports and what the Router speaks.
 func contractLine(d *routerconfig.Deployment, h health) string {
 	return "deployment " + quote(d.Name) + " (" + d.Endpoint + "): its model runtime reports contract " + h.contract +
-		" (api_version in GET /health), and this Router speaks " + listener.ContractSeries() + " (" + listener.RuntimeContract +
+		" (api_version in GET /health), and this Router speaks " + front.ContractSeries() + " (" + front.RuntimeContract +
 		"): a Router and its model runtime come from one release, so the deployment is not ready and its requests are refused"
 }

@@ -18,7 +18,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
@@ -184,7 +184,7 @@ func deviated(reply tc.WireReply, devs []tc.Deviation) (tc.WireReply, error) {
 // target codec answers its status as an upstream error.
 func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 	var requestID string
-	if served := listener.ServedFrom(ctx); served != nil {
+	if served := front.ServedFrom(ctx); served != nil {
 		requestID = served.ID
 	}
 	if c.conns != nil {
@@ -211,7 +211,7 @@ func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 		req.Header[k] = append([]string(nil), vs...)
 	}
 	if requestID != "" {
-		req.Header.Set(listener.HeaderXRequestID, requestID)
+		req.Header.Set(front.HeaderXRequestID, requestID)
 	}
 	setTraceHeaders(req.Header, ctx) // req.Header is the call's own copy
 	resp, err := c.client.Do(req)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
@@ -37,7 +38,7 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 	pool, pooled := r.cfg.Pool(x.Model)
 	known := direct || pooled // the loader keeps deployment and pool names apart
 	if known {
-		listener.NoteModel(ctx, x.Model) // a deployment or pool key: configuration, not request data
+		front.NoteModel(ctx, x.Model) // a deployment or pool key: configuration, not request data
 	}
 	if api.Models != nil && !slices.Contains(api.Models, x.Model) || !known {
 		return listener.Outcome{}, 0, modelNotFound(listenerName, known, r.servedModels(api))

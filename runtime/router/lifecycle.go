@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	"github.com/vllm-sr/systemone/runtime/socket"
 )
 
 // Running is a started Router: its listeners' addresses, the
@@ -53,7 +53,7 @@ func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Runnin
 		return nil, err
 	}
 	for _, lst := range r.bindings() { // the listeners, then the admin address (auth.go)
-		ln, err := listener.Listen(lst.Address)
+		ln, err := socket.Listen(lst.Address)
 		if err != nil {
 			for _, l := range lns {
 				_ = l.Close()

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/router"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/testkit"
@@ -152,7 +152,7 @@ func TestReloadKeepsListeners(t *testing.T) {
 // accepting connections, the request in flight finishes with its answer,
 // and the Router ends without error.
 func TestStopDrainsInFlight(t *testing.T) {
-	p := newProd(t, router.Options{Timeouts: listener.Timeouts{ShutdownTimeout: 10 * time.Second}})
+	p := newProd(t, router.Options{Timeouts: front.Timeouts{ShutdownTimeout: 10 * time.Second}})
 	hold := make(chan struct{})
 	p.hold.Store(&hold)
 	type result struct {
@@ -210,7 +210,7 @@ func TestStopDrainsInFlight(t *testing.T) {
 
 // A drain that runs out of time says so.
 func TestStopTimeout(t *testing.T) {
-	p := newProd(t, router.Options{Timeouts: listener.Timeouts{ShutdownTimeout: 100 * time.Millisecond}})
+	p := newProd(t, router.Options{Timeouts: front.Timeouts{ShutdownTimeout: 100 * time.Millisecond}})
 	hold := make(chan struct{})
 	defer close(hold)
 	p.hold.Store(&hold)

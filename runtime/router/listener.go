@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
@@ -42,7 +43,7 @@ func (h *listenerHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	h.serve(served, req)
 }
 
-func (h *listenerHandler) serve(w *listener.Served, req *http.Request) {
+func (h *listenerHandler) serve(w *front.Served, req *http.Request) {
 	if !h.admit(w, req) { // API keys and the admin address (auth.go)
 		return
 	}
@@ -54,7 +55,7 @@ func (h *listenerHandler) serve(w *listener.Served, req *http.Request) {
 		return
 	case vocab.PathHealth:
 		w.Endpoint, w.Probe = path, true
-		listener.WriteJSON(w, http.StatusOK, []byte(`{"`+vocab.HealthStatus+`":"ok","`+vocab.HealthVersion+`":"`+extensionVersion+`"}`))
+		front.WriteJSON(w, http.StatusOK, []byte(`{"`+vocab.HealthStatus+`":"ok","`+vocab.HealthVersion+`":"`+extensionVersion+`"}`))
 		return
 	case pathReady:
 		w.Endpoint, w.Probe = path, true
@@ -63,7 +64,7 @@ func (h *listenerHandler) serve(w *listener.Served, req *http.Request) {
 		if !ready {
 			status = http.StatusServiceUnavailable
 		}
-		listener.WriteJSON(w, status, body)
+		front.WriteJSON(w, status, body)
 		return
 	case vocab.PathModels:
 		w.Endpoint = path

@@ -11,7 +11,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 )
 
 // The Router's listings over HTTP: one feature vocabulary (the extension
@@ -158,7 +158,7 @@ func TestListedFeaturesRoute(t *testing.T) {
 		}
 		if r.Method == http.MethodGet && r.URL.Path == vocab.PathHealth { // the contract check
 			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write([]byte(`{"status":"ok","api_version":"` + listener.RuntimeContract + `"}`))
+			_, _ = w.Write([]byte(`{"status":"ok","api_version":"` + front.RuntimeContract + `"}`))
 			return
 		}
 		posts.Add(1)

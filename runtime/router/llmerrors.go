@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
@@ -66,7 +66,7 @@ func writeLLMFailure(w http.ResponseWriter, api *routerconfig.ListenerAPI, f llm
 	} else {
 		body, _ = json.Marshal(openAIError{Error: openAIErrorBody{Message: f.Message, Type: f.Kind, Code: f.Code}})
 	}
-	listener.WriteJSON(w, f.Status, body)
+	front.WriteJSON(w, f.Status, body)
 }
 
 type openAIError struct {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
@@ -85,7 +86,7 @@ func (h *listenerHandler) forwardLLM(w http.ResponseWriter, req *http.Request, a
 		h.llmFail(w, api, llmUpstreamFailed("bad_upstream", "the upstream's endpoint is not a URL"))
 		return
 	}
-	listener.NoteModel(req.Context(), model) // one of u's configured models (or none): not request data
+	front.NoteModel(req.Context(), model) // one of u's configured models (or none): not request data
 	// The pass-through's client span (tracing_llm.go).
 	call := h.router.tracing.startLLMCall(req, api.API.Name, u.Name, target)
 	proxy := &httputil.ReverseProxy{
@@ -161,7 +162,7 @@ func withModel(body []byte, model string) ([]byte, bool) {
 // llmFail answers an LLM request with a failure of the Router's own, in
 // the API's error shape, and records its code for the access log.
 func (h *listenerHandler) llmFail(w http.ResponseWriter, api *routerconfig.ListenerAPI, f llmFailure) {
-	listener.SetCode(w, f.Code)
+	front.SetCode(w, f.Code)
 	writeLLMFailure(w, api, f)
 }
 

@@ -8,12 +8,12 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
 // The Router's own metric families, beside the ones both servers expose
-// (listener.Metrics); docs/router.md, "Metrics", is their one table.
+// (front.Metrics); docs/router.md, "Metrics", is their one table.
 const (
 	MetricUpstreamCalls         = "vsr_upstream_calls_total"
 	MetricUpstreamCallDuration  = "vsr_upstream_call_duration_seconds"
@@ -40,7 +40,7 @@ const outcomeNoReply = "no_reply"
 // One Metrics lives as long as the Router's process: a reload keeps it.
 // It is safe for concurrent use.
 type Metrics struct {
-	*listener.Metrics
+	*front.Metrics
 	calls       *prometheus.CounterVec
 	callTime    *prometheus.HistogramVec
 	callsNow    *prometheus.GaugeVec
@@ -62,12 +62,12 @@ type Metrics struct {
 func newMetrics() *Metrics {
 	upstream := []string{"api", "upstream"} //vocab:not-spec metric labels
 	m := &Metrics{
-		Metrics: listener.NewMetrics("vllm-sr"),
+		Metrics: front.NewMetrics("vllm-sr"),
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricUpstreamCalls,
 			Help: "Calls to upstreams (System One deployments, LLM upstreams), by API, upstream and outcome: the HTTP status, or no_reply."},
 			append(upstream, "outcome")), //vocab:not-spec metric label
 		callTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: MetricUpstreamCallDuration,
-			Help: "Time from sending an upstream call to the end of its reply's headers (System One: of its body), by API and upstream.", Buckets: listener.DurationBuckets},
+			Help: "Time from sending an upstream call to the end of its reply's headers (System One: of its body), by API and upstream.", Buckets: front.DurationBuckets},
 			upstream),
 		callsNow: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: MetricUpstreamCallsInFlight,
 			Help: "Upstream calls in flight, by API and upstream."}, upstream),
@@ -138,14 +138,14 @@ func (c upstreamCall) end(status int, err error) {
 	c.series.duration().Observe(time.Since(c.start).Seconds())
 	outcome := outcomeNoReply
 	if status > 0 {
-		outcome = listener.StatusLabel(status)
+		outcome = front.StatusLabel(status)
 	}
 	c.series.calls(outcome).Inc()
 	switch {
 	case err != nil:
-		listener.NoteCause(c.ctx, "upstream "+quote(c.upstream)+": "+err.Error())
+		front.NoteCause(c.ctx, "upstream "+quote(c.upstream)+": "+err.Error())
 	case status >= 400:
-		listener.NoteCause(c.ctx, "upstream "+quote(c.upstream)+" answered "+outcome)
+		front.NoteCause(c.ctx, "upstream "+quote(c.upstream)+" answered "+outcome)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -39,7 +40,7 @@ func (h *listenerHandler) models(w http.ResponseWriter, req *http.Request) {
 	if models, any := h.llmModels(); any {
 		body = withData(body, models)
 	}
-	listener.WriteJSON(w, http.StatusOK, jsonvalue.Compact(body))
+	front.WriteJSON(w, http.StatusOK, jsonvalue.Compact(body))
 }
 
 // systemOneModels answers GET /v1/systemone/models: the System One
@@ -56,7 +57,7 @@ func (h *listenerHandler) systemOneModels(w http.ResponseWriter, req *http.Reque
 		h.answerError(w, api, nil, internalError(vocab.ReasonUnwritableListing, "the listing could not be written"))
 		return
 	}
-	listener.WriteJSON(w, http.StatusOK, raw)
+	front.WriteJSON(w, http.StatusOK, raw)
 }
 
 // systemOneListing lists the deployment and pool keys a client of api can

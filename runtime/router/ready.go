@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
@@ -134,7 +134,7 @@ func (r *Router) checkOne(ctx context.Context, d *routerconfig.Deployment) check
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxReplyBytes))
 	resp.Body.Close()
 	c.up = resp.StatusCode >= 200 && resp.StatusCode < 300
-	c.outcome = listener.StatusLabel(resp.StatusCode)
+	c.outcome = front.StatusLabel(resp.StatusCode)
 	return c
 }
 

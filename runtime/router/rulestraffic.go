@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
@@ -143,7 +143,7 @@ func (r *Router) logRules(ctx context.Context, listenerName, api string, v *verd
 	for _, res := range v.results {
 		outcomes = append(outcomes, slog.String(res.Rule, headerValue(res)))
 	}
-	if s := listener.ServedFrom(ctx); s != nil {
+	if s := front.ServedFrom(ctx); s != nil {
 		s.AddAttrs(slog.Group("rules", outcomes...)) // the access log line names each rule's outcome
 	}
 	for _, res := range v.results {

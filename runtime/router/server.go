@@ -13,8 +13,8 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
@@ -43,7 +43,7 @@ type Options struct {
 	ListingTimeout time.Duration
 	// Timeouts bound the listeners' connections and requests, and
 	// Start's graceful shutdown.
-	listener.Timeouts
+	front.Timeouts
 	// CheckInterval is how often each deployment's readiness is checked.
 	CheckInterval time.Duration
 	// SpanExporter receives the spans of a configuration with tracing on
@@ -78,8 +78,8 @@ type Router struct {
 	log       *slog.Logger
 	metrics   *Metrics
 	// front puts ids, deadlines, metrics and the access log around each
-	// request (listener.Front).
-	front *listener.Front
+	// request (front.Front).
+	front *front.Front
 	// checks are the deployments' last readiness checks (ready.go).
 	checks   *checks
 	listings *listings
@@ -120,14 +120,14 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 		return nil, fmt.Errorf("router: %w", err)
 	}
 	metrics := newMetrics()
-	log := listener.WithRequestIDs(opts.Logger)
+	log := front.WithRequestIDs(opts.Logger)
 	caller := &httpCaller{client: opts.Client, metrics: metrics, log: log}
 	if ownClient {
 		caller.conns = &upstreamConns{maxIdle: upstreamIdleConns(cfg), dial: opts.DialContext}
 	}
 	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: caller,
 		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), config: &configState{}, fleet: newFleet(log), opts: opts, ownClient: ownClient,
-		front: &listener.Front{Metrics: metrics.Metrics, IDs: listener.NewRequestIDs(), Log: log,
+		front: &front.Front{Metrics: metrics.Metrics, IDs: front.NewRequestIDs(), Log: log,
 			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}
 	r.config.applied(cfg, time.Now())
 	metrics.configInForce(cfg.SHA256)

@@ -10,6 +10,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
@@ -23,7 +24,7 @@ const maxBodyBytes = vocab.LimitBodyBytes
 // listener's codec, routed by its model, forwarded, answered in the
 // client's schema. What the request took (plan, legacy forms, deployment,
 // calls) joins its access log line.
-func (h *listenerHandler) systemOne(w *listener.Served, req *http.Request, api *routerconfig.ListenerAPI) {
+func (h *listenerHandler) systemOne(w *front.Served, req *http.Request, api *routerconfig.ListenerAPI) {
 	var took routed
 	_, cr := h.serveSystemOne(w, req, api, listener.Endpoint(req.URL.Path), &took)
 	traceRouted(req.Context(), api, &took)
@@ -75,7 +76,9 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 		return h.answerError(w, api, nil, e), nil
 	}
 	cr := x.Client
-	h.router.metrics.CountRead(h.lst.Name, cr)
+	for kind, form := range cr.CountedDiagnostics() {
+		h.router.metrics.CountDiagnostic(h.lst.Name, kind, form)
+	}
 	out, retryAfter, e := h.router.forward(req.Context(), h.lst.Name, api, x, took)
 	if e == nil && cr.Endpoint == listener.EndpointDecisions {
 		e = listener.NoValidQuestion(out, cr.QuestionFailures) // as vllm-srun answers it
@@ -90,15 +93,15 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	if err != nil {
 		return h.answerError(w, api, cr, internalError(vocab.ReasonUnwritableAnswer, "the answer could not be written in the client's schema")), cr
 	}
-	listener.WriteJSON(w, http.StatusOK, answer)
+	front.WriteJSON(w, http.StatusOK, answer)
 	return http.StatusOK, cr
 }
 
 // answerError writes e in the client's schema and returns the status.
 func (h *listenerHandler) answerError(w http.ResponseWriter, api *routerconfig.ListenerAPI, cr *listener.ClientRequest, e *ir.ErrorBody) int {
 	status, body := api.Codec.AnswerError(cr, e)
-	listener.SetError(w, string(e.Code), e.Reason)
-	listener.WriteJSON(w, status, body)
+	front.SetError(w, string(e.Code), e.Reason)
+	front.WriteJSON(w, status, body)
 	return status
 }
 

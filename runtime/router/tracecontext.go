@@ -11,7 +11,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 )
 
 // The W3C trace context headers, as net/http canonicalizes them.
@@ -38,7 +38,7 @@ var traceContext propagation.TraceContext
 //
 // The probes (/health, /ready, /metrics) are not traced. The trace id
 // joins the request's access line.
-func (r *Router) traceRequest(req *http.Request, s *listener.Served) (*http.Request, span) {
+func (r *Router) traceRequest(req *http.Request, s *front.Served) (*http.Request, span) {
 	_, sent := req.Header[headerTraceparent]
 	if (r.tracing == nil && !sent) || slices.Contains(adminPaths, req.URL.Path) { // probes call nothing upstream
 		return req, span{}

@@ -14,8 +14,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
@@ -44,9 +44,9 @@ const (
 )
 
 // methodWord is a method as the Router's spans name it: one HTTP
-// defines (listener.MethodWord), else the conventions' _OTHER.
+// defines (front.MethodWord), else the conventions' _OTHER.
 func methodWord(method string) string {
-	if w := listener.MethodWord(method); w != "other" { //vocab:not-spec listener.MethodWord's word for any other method
+	if w := front.MethodWord(method); w != "other" { //vocab:not-spec front.MethodWord's word for any other method
 		return w
 	}
 	return semconv.HTTPRequestMethodOther.Value.AsString()
@@ -87,7 +87,7 @@ func logTraceID(id trace.TraceID) slog.Attr {
 }
 
 // endRequest ends a request's server span with what it answered.
-func endRequest(sp span, req *http.Request, s *listener.Served) {
+func endRequest(sp span, req *http.Request, s *front.Served) {
 	if !sp.recording() {
 		sp.end()
 		return
@@ -96,7 +96,7 @@ func endRequest(sp span, req *http.Request, s *listener.Served) {
 	if status == 0 {
 		status = http.StatusOK // what Finish logs for a handler that wrote nothing
 	}
-	if s.Endpoint != listener.EndpointUnknown {
+	if s.Endpoint != front.EndpointUnknown {
 		// A registry path (or an admin one), never the client's own: the
 		// span's name and route stay a fixed set.
 		sp.s.SetName(methodWord(req.Method) + " " + s.Endpoint)

@@ -16,7 +16,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/router"
 )
 
@@ -279,7 +279,7 @@ func TestTracingCollectorDown(t *testing.T) {
 	t.Cleanup(func() { otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Print(err) })) })
 	up := newTraceUpstream(t)
 	tr := startTraceRouter(t, up, "tracing:\n  otlp_endpoint: http://127.0.0.1:"+freePort(t)+"\n",
-		router.Options{Timeouts: listener.Timeouts{ShutdownTimeout: 500 * time.Millisecond}})
+		router.Options{Timeouts: front.Timeouts{ShutdownTimeout: 500 * time.Millisecond}})
 	for range 3 {
 		if status := tr.send(t, "/v1/systemone", traceSystemOne, clientTraceparent, clientTracestate); status != 200 {
 			t.Fatalf("status %d with the collector down", status)

@@ -13,7 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
+	"github.com/vllm-sr/systemone/runtime/socket"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
@@ -72,7 +73,7 @@ type upstreamConn struct {
 	br *bufio.Reader
 	// What each call needs, kept from call to call so that a call on a
 	// reused connection allocates none of it: the request head (written
-	// with the body in one writev, listener.WriteBuffers); the reader of a
+	// with the body in one writev, socket.WriteBuffers); the reader of a
 	// body of a given length; and abort, which unblocks the connection's
 	// reads and writes when the call's context is done.
 	head      []byte
@@ -170,7 +171,7 @@ func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *up
 	if conn.head, ok = appendRequestHead(conn.head[:0], t, call, requestID, parent, state); !ok {
 		return tc.WireReply{Err: errRequestHeader}, false
 	}
-	if err := listener.WriteBuffers(conn.Conn, conn.head, call.Body); err != nil {
+	if err := socket.WriteBuffers(conn.Conn, conn.head, call.Body); err != nil {
 		return tc.WireReply{Err: noReplyCause(ctx, err)}, false
 	}
 	return readReply(ctx, conn)
@@ -238,8 +239,8 @@ func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, requestID
 			b = append(b, "\r\n"...)
 		}
 	}
-	if requestID != "" { // well-formed: listener.WellFormedRequestID, or made here
-		b = append(b, listener.HeaderXRequestID...)
+	if requestID != "" { // well-formed: front.WellFormedRequestID, or made here
+		b = append(b, front.HeaderXRequestID...)
 		b = append(b, ": "...)
 		b = append(b, requestID...)
 		b = append(b, "\r\n"...)
@@ -279,7 +280,7 @@ func (u *upstreamConns) get(ctx context.Context, hostPort string) (conn *upstrea
 	if err != nil {
 		return nil, false, err
 	}
-	return newUpstreamConn(listener.RawSocket(c)), false, nil
+	return newUpstreamConn(socket.Raw(c)), false, nil
 }
 
 // takeIdle takes the most recently used idle connection to hostPort out
@@ -298,10 +299,10 @@ func (u *upstreamConns) takeIdle(hostPort string) *upstreamConn {
 
 // reusable says whether an idle connection may carry the next call: it
 // has not been idle past maxIdleAge, and nothing arrived on it while it
-// was (listener.NothingArrived): no late bytes of a reply, no unasked
+// was (socket.NothingArrived): no late bytes of a reply, no unasked
 // reply, no 408, no end of stream.
 func (c *upstreamConn) reusable() bool {
-	return time.Since(c.idleSince) < maxIdleAge && listener.NothingArrived(c.Conn)
+	return time.Since(c.idleSince) < maxIdleAge && socket.NothingArrived(c.Conn)
 }
 
 func newUpstreamConn(c net.Conn) *upstreamConn {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -37,7 +37,7 @@ type Config struct {
 	RetryAfter time.Duration
 	// Timeouts bound the server's connections and requests, and Start's
 	// graceful shutdown.
-	listener.Timeouts
+	front.Timeouts
 	// SelfTestTimeout bounds the start-up self-test.
 	SelfTestTimeout time.Duration
 	// Engine answers the requests; nil means the reference scorer.

@@ -3,7 +3,7 @@
 // vllm-sr/4.0), with the standard's statuses, limits and headers.
 //
 // A request goes through fixed steps: the front every server shares
-// (listener.Front: request id, deadlines, metrics, access log), readiness
+// (front.Front: request id, deadlines, metrics, access log), readiness
 // (health.go: 503 starting until the model passed its family's self-test,
 // selftest.go), the body within 32 MiB (BodyLimit: 413 decided without
 // reading past the limit) under the body-read deadline, admission

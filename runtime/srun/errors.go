@@ -6,6 +6,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 )
@@ -35,8 +36,8 @@ func unknownPath() *ir.ErrorBody {
 // writeError answers with an error body in the client's schema. req is
 // nil when the request was not read.
 func (s *Server) writeError(w http.ResponseWriter, req *listener.ClientRequest, e *ir.ErrorBody) {
-	listener.SetError(w, string(e.Code), e.Reason)
-	listener.WriteJSON(w, e.Status, s.errorBody(w.Header(), req, e))
+	front.SetError(w, string(e.Code), e.Reason)
+	front.WriteJSON(w, e.Status, s.errorBody(w.Header(), req, e))
 }
 
 // errorBody is e written by the codec, which writes bodies only: the

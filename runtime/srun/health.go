@@ -4,13 +4,13 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
 // APIVersion is the model runtime contract the server speaks, reported as
 // api_version by GET /health: a Router refuses a runtime of any other.
-const APIVersion = listener.RuntimeContract
+const APIVersion = front.RuntimeContract
 
 // ExtensionVersion is the vllm-sr extension set the server answers with,
 // reported by GET /health and in each GET /v1/models entry.
@@ -30,14 +30,14 @@ func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 	}
 	if s.Ready() {
 		body, _ := jsonvalue.Object(health...)
-		listener.WriteJSON(w, http.StatusOK, jsonvalue.Compact(body))
+		front.WriteJSON(w, http.StatusOK, jsonvalue.Compact(body))
 		return
 	}
 	health[0].Value = jsonvalue.String(vocab.CodeStarting) // the status says what the error code says
 	e := starting()
 	body, _ := jsonvalue.Decode(s.errorBody(w.Header(), nil, e), jsonvalue.Options{})
 	out, _ := jsonvalue.Object(withMissing(body, health...)...)
-	listener.WriteJSON(w, e.Status, jsonvalue.Compact(out))
+	front.WriteJSON(w, e.Status, jsonvalue.Compact(out))
 }
 
 // withMissing is obj's members (none when it is not an object), then each

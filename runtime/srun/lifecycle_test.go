@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -115,7 +115,7 @@ func TestGracefulShutdownFinishesInFlight(t *testing.T) {
 // A shutdown that runs out of time says so.
 func TestShutdownTimeout(t *testing.T) {
 	g := newGate(srun.ReferenceEngine(), false)
-	s := start(t, srun.Config{Engine: g, Timeouts: listener.Timeouts{ShutdownTimeout: 50 * time.Millisecond}})
+	s := start(t, srun.Config{Engine: g, Timeouts: front.Timeouts{ShutdownTimeout: 50 * time.Millisecond}})
 	defer g.release()
 	g.armed.Store(true)
 	go func() {

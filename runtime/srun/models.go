@@ -4,8 +4,8 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
@@ -20,7 +20,7 @@ func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, nil, unwritableAnswer())
 		return
 	}
-	listener.WriteJSON(w, http.StatusOK, body)
+	front.WriteJSON(w, http.StatusOK, body)
 }
 
 // listedModel is m as GET /v1/models lists it: its features and card as

@@ -8,6 +8,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
@@ -41,7 +42,7 @@ const pathReady = "/ready"
 // /metrics excepted) and carries the request id headers (x-request-id,
 // x-typesafe-request-id); an unknown path is 404 and a wrong method 405
 // with Allow, both with a detail body in the client's schema. The front
-// (listener.Front) counts and logs each request.
+// (front.Front) counts and logs each request.
 func (s *Server) Handler() http.Handler {
 	routes := s.routes()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -106,7 +107,7 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 			s.writeError(w, req, e)
 			return
 		}
-		listener.WriteJSON(w, http.StatusOK, answer)
+		front.WriteJSON(w, http.StatusOK, answer)
 	}
 }
 
@@ -120,7 +121,9 @@ func (s *Server) admitted(r *http.Request, endpoint listener.Endpoint, body []by
 		return nil, nil, e
 	}
 	req := x.Client
-	s.metrics.CountRead(s.cfg.Listener, req)
+	for kind, form := range req.CountedDiagnostics() {
+		s.metrics.CountDiagnostic(s.cfg.Listener, kind, form)
+	}
 	if e := s.checkModel(req); e != nil {
 		return req, nil, e
 	}

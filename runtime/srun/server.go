@@ -9,6 +9,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/refscorer"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -27,10 +28,10 @@ type Server struct {
 	engine    Engine
 	log       *slog.Logger
 	admission *admission
-	metrics   *listener.Metrics
+	metrics   *front.Metrics
 	// front puts ids, deadlines, metrics and the access log around each
-	// request (listener.Front).
-	front *listener.Front
+	// request (front.Front).
+	front *front.Front
 	// ready is set once the model has loaded and passed its self-test;
 	// until then every endpoint but GET /metrics answers 503 starting.
 	ready atomic.Bool
@@ -59,8 +60,8 @@ func New(cfg Config) (*Server, error) {
 	// The access line names the model itself (Served.Model), so the
 	// front's logger must not carry it too: a repeated key in one JSON
 	// line is read as the first or the last, as each log reader pleases.
-	access := listener.WithRequestIDs(cfg.Logger.With(slog.String("schema", string(cfg.Schema)))) //vocab:not-spec slog attribute key
-	log := access.With(slog.String("model", model.Name))                                          //vocab:not-spec slog attribute key
+	access := front.WithRequestIDs(cfg.Logger.With(slog.String("schema", string(cfg.Schema)))) //vocab:not-spec slog attribute key
+	log := access.With(slog.String("model", model.Name))                                       //vocab:not-spec slog attribute key
 	a := newAdmission(cfg.MaxInFlight)
 	metrics := newMetrics(a)
 	return &Server{
@@ -72,7 +73,7 @@ func New(cfg Config) (*Server, error) {
 		log:       log,
 		admission: a,
 		metrics:   metrics,
-		front: &listener.Front{Metrics: metrics, IDs: listener.NewRequestIDs(), Log: access,
+		front: &front.Front{Metrics: metrics, IDs: front.NewRequestIDs(), Log: access,
 			ReadTimeout: cfg.ReadTimeout, WriteTimeout: cfg.WriteTimeout},
 	}, nil
 }

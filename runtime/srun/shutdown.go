@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/socket"
 )
 
 // Running is a started server: its URL, its readiness, and how it ends.
@@ -33,7 +33,7 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, err := listener.Listen(s.cfg.Addr)
+	ln, err := socket.Listen(s.cfg.Addr)
 	if err != nil {
 		return nil, err
 	}

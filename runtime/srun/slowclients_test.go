@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/testkit"
@@ -47,7 +47,7 @@ func TestSlowClients(t *testing.T) {
 // was held until the write ended: 64 such clients locked every other
 // client out for the write timeout.)
 func TestSlowReaderHoldsNoSlot(t *testing.T) {
-	s := start(t, srun.Config{Model: testkit.HostileModel, MaxInFlight: 1, Timeouts: listener.Timeouts{WriteTimeout: 10 * time.Second}})
+	s := start(t, srun.Config{Model: testkit.HostileModel, MaxInFlight: 1, Timeouts: front.Timeouts{WriteTimeout: 10 * time.Second}})
 	c, err := net.DialTimeout("tcp", s.addr, 5*time.Second)
 	if err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 )
 
 // SlowTarget is one server listener the suite attacks. The server runs in
@@ -26,7 +26,7 @@ type SlowTarget struct {
 	Name string
 	// URL is the listener's root, http://host:port.
 	URL      string
-	Timeouts listener.Timeouts
+	Timeouts front.Timeouts
 	// Quiesce lets go of what the server keeps open between requests of
 	// its own accord (the Router's idle upstream connections) before
 	// goroutines are counted; nil for nothing.
@@ -41,7 +41,7 @@ type SlowTarget struct {
 // with, so each attack ends within about a second. The body-read one is
 // the longest: the slow readers' gzipped body inflates to 4 MiB within
 // it, on a loaded machine, under -race too.
-var SlowTimeouts = listener.Timeouts{ReadHeaderTimeout: 400 * time.Millisecond, ReadTimeout: time.Second,
+var SlowTimeouts = front.Timeouts{ReadHeaderTimeout: 400 * time.Millisecond, ReadTimeout: time.Second,
 	WriteTimeout: 400 * time.Millisecond, IdleTimeout: 500 * time.Millisecond}
 
 const (
@@ -85,7 +85,7 @@ type slowAttack struct {
 	big bool
 	// bound is the configured deadline that frees the attack's
 	// connections, counted from when the attack is in force on all.
-	bound func(listener.Timeouts) time.Duration
+	bound func(front.Timeouts) time.Duration
 	// open dials one connection and starts the attack on it; it returns
 	// once the attack is in force on that connection.
 	open func(c *slowConn) error

@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 )
 
 func slowAttacks() []slowAttack {
-	header := func(d listener.Timeouts) time.Duration { return d.ReadHeaderTimeout }
+	header := func(d front.Timeouts) time.Duration { return d.ReadHeaderTimeout }
 	return []slowAttack{
 		{
 			// Admission is counted after the body is read: 64 stalled
@@ -26,7 +26,7 @@ func slowAttacks() []slowAttack {
 			// hold no slot, and each is answered 400 when the body-read
 			// deadline passes.
 			name: "stalled bodies", conns: 64,
-			bound: func(d listener.Timeouts) time.Duration { return d.ReadTimeout },
+			bound: func(d front.Timeouts) time.Duration { return d.ReadTimeout },
 			open: func(c *slowConn) error {
 				_, err := fmt.Fprintf(c, "POST %s HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
 					vocab.PathSystemone, len(SlowGoodRequest), SlowGoodRequest[:len(SlowGoodRequest)/2])
@@ -67,7 +67,7 @@ func slowAttacks() []slowAttack {
 			// Clients that ask for a multi-MiB answer: one never reads
 			// it, the other reads it a few bytes at a time.
 			name: "slow readers", conns: 2, big: true,
-			bound: func(d listener.Timeouts) time.Duration { return d.WriteTimeout },
+			bound: func(d front.Timeouts) time.Duration { return d.WriteTimeout },
 			open: func(c *slowConn) error {
 				resp, err := AskBigAnswer(c, c.r)
 				c.resp = resp
@@ -95,7 +95,7 @@ func slowAttacks() []slowAttack {
 		{
 			// Keep-alive connections idle after one request.
 			name: "idle keep-alive connections", conns: SlowIdleConns,
-			bound: func(d listener.Timeouts) time.Duration { return d.IdleTimeout },
+			bound: func(d front.Timeouts) time.Duration { return d.IdleTimeout },
 			open: func(c *slowConn) error {
 				if _, err := fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", vocab.PathHealth); err != nil {
 					return err

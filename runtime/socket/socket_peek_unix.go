@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package listener
+package socket
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package listener_test
+package front_test
 
 import (
 	"log/slog"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
@@ -18,16 +18,16 @@ import (
 // wrote after the cut; one that began after the cut is not.
 func TestCutRequestsAreCountedAndLoggedAsCut(t *testing.T) {
 	logs := &testkit.LogBuffer{}
-	f := &listener.Front{Metrics: listener.NewMetrics("test"), IDs: listener.NewRequestIDs(),
-		Log: listener.WithRequestIDs(slog.New(slog.NewJSONHandler(logs, nil)))}
+	f := &front.Front{Metrics: front.NewMetrics("test"), IDs: front.NewRequestIDs(),
+		Log: front.WithRequestIDs(slog.New(slog.NewJSONHandler(logs, nil)))}
 	serve := func(id string, before func()) {
 		req := httptest.NewRequest(http.MethodPost, "/v1/systemone", strings.NewReader("{}"))
-		req.Header.Set(listener.HeaderXRequestID, id)
+		req.Header.Set(front.HeaderXRequestID, id)
 		s, r := f.Begin(httptest.NewRecorder(), req, "edge")
 		s.Endpoint = "/v1/systemone"
 		before()
-		listener.SetError(s, "unavailable", "upstream_unavailable")
-		listener.WriteJSON(s, http.StatusServiceUnavailable, []byte(`{}`))
+		front.SetError(s, "unavailable", "upstream_unavailable")
+		front.WriteJSON(s, http.StatusServiceUnavailable, []byte(`{}`))
 		f.Finish(s, r)
 	}
 	serve("cut-one", func() { f.Cut(time.Now()) })
@@ -50,10 +50,10 @@ func TestCutRequestsAreCountedAndLoggedAsCut(t *testing.T) {
 	srv := httptest.NewServer(f.Metrics.Handler())
 	defer srv.Close()
 	m := testkit.ScrapeMetrics(t, srv.URL)
-	if v, _ := m.Value(listener.MetricRequests, "status", "0", "code", ""); v != 1 {
+	if v, _ := m.Value(front.MetricRequests, "status", "0", "code", ""); v != 1 {
 		t.Errorf("cut requests counted: %v, want 1", v)
 	}
-	if v, _ := m.Value(listener.MetricRequests, "status", "503", "code", "unavailable"); v != 1 {
+	if v, _ := m.Value(front.MetricRequests, "status", "503", "code", "unavailable"); v != 1 {
 		t.Errorf("503s counted: %v, want 1", v)
 	}
 }

@@ -1,9 +1,9 @@
-package listener
+package socket
 
 import "net"
 
 // Listen announces on the TCP address addr, as net.Listen does; the
-// connections it accepts read and write their sockets through RawSocket.
+// connections it accepts read and write their sockets through Raw.
 // Both servers listen through it.
 func Listen(addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
@@ -20,11 +20,11 @@ func (l rawListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return RawSocket(c), nil
+	return Raw(c), nil
 }
 
 // WriteBuffers writes a then b to c: with one writev of its own on a
-// RawSocket, else as net.Buffers does.
+// Raw, else as net.Buffers does.
 func WriteBuffers(c net.Conn, a, b []byte) error {
 	if v, ok := c.(vectoredWriter); ok {
 		_, err := v.writev(a, b)
@@ -35,7 +35,7 @@ func WriteBuffers(c net.Conn, a, b []byte) error {
 	return err
 }
 
-// vectoredWriter is a RawSocket's connection (socket_linux.go).
+// vectoredWriter is a Raw's connection (socket_linux.go).
 type vectoredWriter interface {
 	writev(a, b []byte) (int, error)
 }

@@ -1,4 +1,4 @@
-package listener_test
+package front_test
 
 import (
 	"bytes"
@@ -9,12 +9,12 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 func TestRequestIDsAreFixedFormatAndDistinct(t *testing.T) {
-	ids := listener.NewRequestIDs()
+	ids := front.NewRequestIDs()
 	format := regexp.MustCompile(`^req_[0-9a-f]{32}$`)
 	seen := map[string]bool{}
 	for range 1000 {
@@ -32,7 +32,7 @@ func TestWellFormedRequestID(t *testing.T) {
 		"abc-123": true, "req_01a0ef7943d5773b95a79eb92583c025": true, "a b": true, strings.Repeat("x", 128): true,
 		"": false, strings.Repeat("x", 129): false, "tab\there": false, "line\nbreak": false, "é": false, "\x7f": false,
 	} {
-		if got := listener.WellFormedRequestID(id); got != want {
+		if got := front.WellFormedRequestID(id); got != want {
 			t.Errorf("%q: got %v, want %v", id, got, want)
 		}
 	}
@@ -41,7 +41,7 @@ func TestWellFormedRequestID(t *testing.T) {
 func TestAccessLevel(t *testing.T) {
 	for status, want := range map[int]slog.Level{200: slog.LevelInfo, 304: slog.LevelInfo, 404: slog.LevelWarn, 413: slog.LevelWarn,
 		500: slog.LevelError, 529: slog.LevelError} {
-		if got := listener.AccessLevel(status); got != want {
+		if got := front.AccessLevel(status); got != want {
 			t.Errorf("%d: got %v, want %v", status, got, want)
 		}
 	}
@@ -51,12 +51,12 @@ func TestAccessLevel(t *testing.T) {
 // one line, and its writer keeps every line, in order, once closed.
 func TestNewLoggerAndLogWriter(t *testing.T) {
 	for _, c := range [][2]string{{"yaml", "info"}, {"json", "loud"}} {
-		if _, _, err := listener.NewLogger(&bytes.Buffer{}, c[0], c[1]); err == nil || strings.Contains(err.Error(), "\n") {
+		if _, _, err := front.NewLogger(&bytes.Buffer{}, c[0], c[1]); err == nil || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: got %v, want a one-line error", c, err)
 		}
 	}
 	var out testkit.LogBuffer
-	log, w, err := listener.NewLogger(&out, "text", "warn")
+	log, w, err := front.NewLogger(&out, "text", "warn")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package listener
+package socket
 
 import (
 	"bytes"
@@ -31,7 +31,7 @@ func socketPair(t *testing.T, raw bool) (accepted, dialled net.Conn) {
 		t.Fatal(err)
 	}
 	if raw {
-		d = RawSocket(d)
+		d = Raw(d)
 	}
 	select {
 	case a := <-got:
@@ -51,7 +51,7 @@ func TestRawSocketIsUsedOnLinux(t *testing.T) {
 	_, accRaw := a.(vectoredWriter)
 	_, dialRaw := d.(vectoredWriter)
 	if runtime.GOOS == "linux" && (!accRaw || !dialRaw) {
-		t.Fatalf("on linux, Listen's and RawSocket's conns read and write raw: got %T and %T", a, d)
+		t.Fatalf("on linux, Listen's and Raw's conns read and write raw: got %T and %T", a, d)
 	}
 }
 

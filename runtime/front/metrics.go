@@ -1,4 +1,4 @@
-package listener
+package front
 
 import (
 	"net/http"
@@ -7,8 +7,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-
-	"github.com/vllm-sr/systemone/runtime/ir"
 )
 
 // The metric names both servers expose (docs/router.md, "Metrics", has
@@ -88,45 +86,11 @@ func (m *Metrics) SetReady(ready bool) {
 	}
 }
 
-// CountRead counts one System One request a listener read: each legacy
-// form it used (kind legacy_form, form the form), once per request (what
-// tells an operator when switching the listener to vllm-sr/5.0 is safe;
-// not on the native endpoints, which speak the internal form on every
-// listener), and its plan (kind the plan, form EndpointWord's).
-func (m *Metrics) CountRead(listenerName string, cr *ClientRequest) {
-	if cr.Endpoint != EndpointDecisions && cr.Endpoint != EndpointBundle {
-		for i, d := range cr.Diagnostics {
-			if d.Kind == ir.DiagnosticLegacyForm && !seenBefore(cr.Diagnostics[:i], d.Form) {
-				m.diagnostics.WithLabelValues(listenerName, string(ir.DiagnosticLegacyForm), d.Form).Inc()
-			}
-		}
-	}
-	m.diagnostics.WithLabelValues(listenerName, string(cr.Plan), EndpointWord(cr.Endpoint)).Inc()
-}
-
-func seenBefore(ds ir.Diagnostics, form string) bool {
-	for _, d := range ds {
-		if d.Kind == ir.DiagnosticLegacyForm && d.Form == form {
-			return true
-		}
-	}
-	return false
-}
-
-// EndpointWord is the fixed word a plan's form label uses for an
-// endpoint.
-func EndpointWord(e Endpoint) string {
-	switch e {
-	case EndpointSystemOne:
-		return "systemone"
-	case EndpointBatch:
-		return "batch" //vocab:not-spec the endpoint's metric label
-	case EndpointDecisions:
-		return "decisions"
-	case EndpointBundle:
-		return "bundle"
-	}
-	return "other"
+// CountDiagnostic counts one listener diagnostic of a request: kind is
+// legacy_form or a plan, form the form or the endpoint's word
+// (listener.ClientRequest.CountedDiagnostics gives them).
+func (m *Metrics) CountDiagnostic(listenerName, kind, form string) {
+	m.diagnostics.WithLabelValues(listenerName, kind, form).Inc()
 }
 
 // statusLabels are the status label values, made once: a label per

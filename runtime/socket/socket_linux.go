@@ -1,4 +1,4 @@
-package listener
+package socket
 
 import (
 	"io"
@@ -9,7 +9,7 @@ import (
 	"unsafe"
 )
 
-// RawSocket returns the TCP connection c with its reads and writes made
+// Raw returns the TCP connection c with its reads and writes made
 // as raw system calls on its non-blocking socket, waiting in Go's network
 // poller as net does; anything but a *net.TCPConn is returned as it is.
 // Everything else (deadlines, close, addresses, CloseWrite) is c's own.
@@ -25,7 +25,7 @@ import (
 // is for (golang/go#19563); errors are wrapped as net's own, so callers
 // that look at them (net/http's "read" OpError, timeouts) see no
 // difference.
-func RawSocket(c net.Conn) net.Conn {
+func Raw(c net.Conn) net.Conn {
 	tcp, ok := c.(*net.TCPConn)
 	if !ok {
 		return c

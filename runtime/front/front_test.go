@@ -1,4 +1,4 @@
-package listener_test
+package front_test
 
 import (
 	"bufio"
@@ -13,14 +13,14 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
-	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/front"
 )
 
 // frontServer serves handle through a Front with the given deadlines.
-func frontServer(t *testing.T, read, write time.Duration, handle func(*listener.Served, *http.Request)) *httptest.Server {
+func frontServer(t *testing.T, read, write time.Duration, handle func(*front.Served, *http.Request)) *httptest.Server {
 	t.Helper()
-	f := &listener.Front{Metrics: listener.NewMetrics("test"), IDs: listener.NewRequestIDs(),
-		Log: listener.WithRequestIDs(slog.New(slog.NewTextHandler(io.Discard, nil))), ReadTimeout: read, WriteTimeout: write}
+	f := &front.Front{Metrics: front.NewMetrics("test"), IDs: front.NewRequestIDs(),
+		Log: front.WithRequestIDs(slog.New(slog.NewTextHandler(io.Discard, nil))), ReadTimeout: read, WriteTimeout: write}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s, r := f.Begin(w, r, "test")
 		defer f.Finish(s, r)
@@ -34,7 +34,7 @@ func frontServer(t *testing.T, read, write time.Duration, handle func(*listener.
 // timeout: the handler's write fails instead of holding on.
 func TestWriteTimeoutCutsOffAStalledReader(t *testing.T) {
 	failed := make(chan time.Duration, 1)
-	srv := frontServer(t, time.Second, 300*time.Millisecond, func(w *listener.Served, _ *http.Request) {
+	srv := frontServer(t, time.Second, 300*time.Millisecond, func(w *front.Served, _ *http.Request) {
 		start := time.Now()
 		chunk := make([]byte, 1<<20)
 		for range 64 {
@@ -64,7 +64,7 @@ func TestWriteTimeoutCutsOffAStalledReader(t *testing.T) {
 // A stream whose writes keep coming is never cut, however long it runs:
 // each write gets its own deadline.
 func TestWriteTimeoutSparesAFlowingStream(t *testing.T) {
-	srv := frontServer(t, time.Second, 200*time.Millisecond, func(w *listener.Served, _ *http.Request) {
+	srv := frontServer(t, time.Second, 200*time.Millisecond, func(w *front.Served, _ *http.Request) {
 		for i := range 5 {
 			fmt.Fprintf(w, "chunk %d\n", i)
 			_ = http.NewResponseController(w).Flush()
@@ -88,7 +88,7 @@ func TestWriteTimeoutSparesAFlowingStream(t *testing.T) {
 // The body-read deadline bounds a body that stalls, and is lifted once the
 // body is read: a handler working past it keeps its context.
 func TestReadTimeout(t *testing.T) {
-	srv := frontServer(t, 300*time.Millisecond, time.Second, func(w *listener.Served, r *http.Request) {
+	srv := frontServer(t, 300*time.Millisecond, time.Second, func(w *front.Served, r *http.Request) {
 		if _, err := io.ReadAll(r.Body); err != nil {
 			w.WriteHeader(http.StatusRequestTimeout)
 			return
@@ -129,7 +129,7 @@ func TestReadTimeout(t *testing.T) {
 // about the read timeout, not bodylimit.LingerTime later.
 func TestStalledBodyIsNotLingeredOn(t *testing.T) {
 	const readTimeout = 300 * time.Millisecond
-	srv := frontServer(t, readTimeout, time.Second, func(w *listener.Served, r *http.Request) {
+	srv := frontServer(t, readTimeout, time.Second, func(w *front.Served, r *http.Request) {
 		if _, err := io.ReadAll(r.Body); err != nil {
 			w.Header().Set("Connection", "close")
 			w.WriteHeader(http.StatusRequestTimeout)
@@ -158,10 +158,10 @@ func TestStalledBodyIsNotLingeredOn(t *testing.T) {
 // (httptest.ResponseRecorder's own allocations, and its refusal of
 // deadlines, included).
 func BenchmarkFront(b *testing.B) {
-	logs := listener.NewLogWriter(io.Discard)
+	logs := front.NewLogWriter(io.Discard)
 	defer logs.Close()
-	f := &listener.Front{Metrics: listener.NewMetrics("bench"), IDs: listener.NewRequestIDs(),
-		Log: listener.WithRequestIDs(slog.New(slog.NewJSONHandler(logs, nil))), ReadTimeout: time.Second, WriteTimeout: time.Second}
+	f := &front.Front{Metrics: front.NewMetrics("bench"), IDs: front.NewRequestIDs(),
+		Log: front.WithRequestIDs(slog.New(slog.NewJSONHandler(logs, nil))), ReadTimeout: time.Second, WriteTimeout: time.Second}
 	req := httptest.NewRequest(http.MethodPost, "/v1/systemone", strings.NewReader("{}"))
 	body := []byte(`{"ok":true}`)
 	b.ReportAllocs()
