@@ -35,8 +35,14 @@ import (
 // of its own (tracing off, as the other's): what propagating a trace
 // costs.
 //
+// With VSR_BENCH_BASE_ROUTER set to a vllm-sr binary built from another
+// revision (git worktree add /tmp/base REV && go build -o /tmp/vllm-sr-base
+// ./cmd/vllm-sr there), a router-base process of it gets the same
+// requests too: a change's cost as a ratio of one run.
+//
 // Reported: <proxy>-cpu-us/req, the ratios router/rproxy,
-// router/router-nethttp, router-traceparent/router and router/nginx,
+// router/router-nethttp, router-traceparent/router, router/nginx and
+// router/router-base,
 // and each proxy's p50 latency added over calling the deployment directly
 // (<proxy>-added-p50-us). Run with a fixed count, so the tick-granular CPU
 // clock (10 ms) is a small part of each reading:
@@ -53,6 +59,10 @@ func BenchmarkRouterCost(b *testing.B) {
 	targets = append(targets, startRouterProxy(b, upstream), startRouterNetHTTP(b, upstream), startReverseProxy(b, upstream), traced)
 	if nginx := startNginx(b, upstream); nginx != nil {
 		targets = append(targets, nginx)
+	}
+	if base := os.Getenv(baseRouterEnv); base != "" {
+		addr := freeAddr(b)
+		targets = append(targets, startProcess(b, "router-base", addr, exec.Command(base, "serve", "--config", costConfig(b, addr, upstream))))
 	}
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
 		MaxIdleConnsPerHost: costConcurrency, DisableCompression: true}}
@@ -92,9 +102,14 @@ func BenchmarkRouterCost(b *testing.B) {
 	if cpu["nginx"] > 0 {
 		b.ReportMetric(cpu["router"]/cpu["nginx"], "router/nginx")
 	}
+	if cpu["router-base"] > 0 {
+		b.ReportMetric(cpu["router"]/cpu["router-base"], "router/router-base")
+	}
 }
 
 const (
+	// baseRouterEnv names the vllm-sr binary of the router-base target.
+	baseRouterEnv   = "VSR_BENCH_BASE_ROUTER"
 	costModel       = "vllm-sr/vela3-fast"
 	costConcurrency = 8
 	costRound       = 1000
