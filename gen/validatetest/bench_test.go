@@ -1,6 +1,7 @@
 package validatetest_test
 
 import (
+	"github.com/vllm-sr/systemone/runtime/testkit"
 	"strings"
 	"testing"
 
@@ -69,7 +70,7 @@ func benchValidate(b *testing.B, schema table.SchemaID, body string, problems in
 	}
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
-	defer cpuPerOp(b)()
+	defer testkit.CPUPerOp(b)()
 	for b.Loop() {
 		validate.Request(schema, v)
 	}

@@ -1,6 +1,7 @@
 package listener_test
 
 import (
+	"github.com/vllm-sr/systemone/runtime/testkit"
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
@@ -37,7 +38,7 @@ func BenchmarkAnswerResponse(b *testing.B) {
 	}
 	out := listener.Outcome{Response: new(benchResponse(b))}
 	b.ReportAllocs()
-	done := cpuPerOp(b)
+	done := testkit.CPUPerOp(b)
 	for b.Loop() {
 		if _, err := listener.V50.AnswerSuccess(cr, out); err != nil {
 			b.Fatal(err)
@@ -55,7 +56,7 @@ func BenchmarkAnswerBatch(b *testing.B) {
 	r := benchResponse(b)
 	out := listener.Outcome{Batch: &ir.BatchResponse{Model: str("m"), Responses: []ir.NamedResponse{{Name: "doc_1", Response: r}, {Name: "doc_2", Response: r}}}}
 	b.ReportAllocs()
-	done := cpuPerOp(b)
+	done := testkit.CPUPerOp(b)
 	for b.Loop() {
 		if _, err := listener.V50.AnswerSuccess(cr, out); err != nil {
 			b.Fatal(err)
@@ -69,7 +70,7 @@ func BenchmarkAnswerError(b *testing.B) {
 	e := &ir.ErrorBody{Status: 422, Code: ir.ErrorQuestionFailed, Question: "q", State: "s", Reason: "too_many", Limit: &limit,
 		Message: "question \"q\" cannot be answered", Detail: []ir.DetailItem{{Loc: ir.Path{{Name: "body"}, {Name: "questions"}, {Name: "q"}}, Msg: "too many", Type: "invalid_question"}}}
 	b.ReportAllocs()
-	done := cpuPerOp(b)
+	done := testkit.CPUPerOp(b)
 	for b.Loop() {
 		listener.V40.AnswerError(nil, e)
 	}
@@ -83,7 +84,7 @@ func BenchmarkAnswerListing(b *testing.B) {
 		{Name: "b", Description: "the b model", ReleaseDate: "2025-02-01"},
 	}}
 	b.ReportAllocs()
-	done := cpuPerOp(b)
+	done := testkit.CPUPerOp(b)
 	for b.Loop() {
 		if _, err := listener.V40.AnswerListing(l); err != nil {
 			b.Fatal(err)

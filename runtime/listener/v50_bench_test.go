@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 	"net/http"
 	"os"
 	"strings"
@@ -97,7 +98,7 @@ func BenchmarkListener5Read(b *testing.B) {
 	}
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
-	defer cpuPerOp(b)()
+	defer testkit.CPUPerOp(b)()
 	for b.Loop() {
 		if _, err := c.Read(listener.EndpointSystemOne, body, nil); err != nil {
 			b.Fatal(err)
@@ -109,7 +110,7 @@ func BenchmarkEncodingJSONTyped(b *testing.B) {
 	body := benchRequest()
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
-	defer cpuPerOp(b)()
+	defer testkit.CPUPerOp(b)()
 	for b.Loop() {
 		var r typedRequest
 		if err := json.Unmarshal(body, &r); err != nil {
@@ -124,7 +125,7 @@ func BenchmarkKinOpenAPIValidate(b *testing.B) {
 	ctx := context.Background()
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
-	defer cpuPerOp(b)()
+	defer testkit.CPUPerOp(b)()
 	for b.Loop() {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "http://bench/v1/systemone", bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")

@@ -1,6 +1,7 @@
 package listener_test
 
 import (
+	"github.com/vllm-sr/systemone/runtime/testkit"
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/validate"
@@ -14,7 +15,7 @@ func BenchmarkPartDecode(b *testing.B) {
 	body := benchRequest()
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
-	defer cpuPerOp(b)()
+	defer testkit.CPUPerOp(b)()
 	for b.Loop() {
 		if _, err := jsonvalue.Decode(body, jsonvalue.Options{MaxDepth: 72}); err != nil {
 			b.Fatal(err)
@@ -25,7 +26,7 @@ func BenchmarkPartDecode(b *testing.B) {
 func BenchmarkPartValidate(b *testing.B) {
 	v, _ := jsonvalue.Decode(benchRequest(), jsonvalue.Options{})
 	b.ReportAllocs()
-	defer cpuPerOp(b)()
+	defer testkit.CPUPerOp(b)()
 	for b.Loop() {
 		if validate.RequestVllmSR50(v) != nil {
 			b.Fatal("invalid")
@@ -36,7 +37,7 @@ func BenchmarkPartValidate(b *testing.B) {
 func BenchmarkPartBuild(b *testing.B) {
 	v, _ := jsonvalue.Decode(benchRequest(), jsonvalue.Options{})
 	b.ReportAllocs()
-	defer cpuPerOp(b)()
+	defer testkit.CPUPerOp(b)()
 	for b.Loop() {
 		var rd internalwire.Reader
 		if _, err := rd.Request(v, nil); err != nil {

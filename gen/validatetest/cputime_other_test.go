@@ -1,8 +1,0 @@
-//go:build !unix
-
-package validatetest_test
-
-import "testing"
-
-// cpuPerOp reports nothing where getrusage is missing.
-func cpuPerOp(*testing.B) func() { return func() {} }
