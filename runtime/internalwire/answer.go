@@ -363,10 +363,3 @@ func probabilityList(p jsonvalue.Value) []ir.Probability {
 	}
 	return out
 }
-
-// stringMember is the checked string v's member name holds, "" when v
-// has none.
-func stringMember(v jsonvalue.Value, name string) string {
-	m, _ := v.Get(name)
-	return m.Str()
-}

@@ -209,12 +209,3 @@ func (s *listingEntryRead) readListingEntryCard(m *jsonvalue.Member) error {
 }
 
 func appendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }
-
-// appendStringMembers writes string members: pairs is name, value, name,
-// value...
-func appendStringMembers(o *jsonvalue.ObjectWriter, pairs ...string) {
-	for i := 0; i+1 < len(pairs); i += 2 {
-		o.Name(pairs[i])
-		o.Dst = jsonvalue.AppendString(o.Dst, pairs[i+1])
-	}
-}
