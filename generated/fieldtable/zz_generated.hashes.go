@@ -12,7 +12,7 @@ const (
 	// SpecVllmSR50Path is the specification of vllm-sr/5.0.
 	SpecVllmSR50Path = "specs/systemone/vllm-sr-5.0.extensions.yaml"
 	// SpecVllmSR50SHA256 is the sha256 of specs/systemone/vllm-sr-5.0.extensions.yaml.
-	SpecVllmSR50SHA256 = "cc146bf60d62cb77bc50fd57f86d3fc6c95545c70ce0de4ee984b079efe83e3e"
+	SpecVllmSR50SHA256 = "2f8be01819c31b4e8f27b5838afcf394ca0e3949f53f8032d813414dc0319bbb"
 	// SpecVllmSR40Path is the specification of vllm-sr/4.0.
 	SpecVllmSR40Path = "specs/systemone/vllm-sr-4.0.openapi.yaml"
 	// SpecVllmSR40SHA256 is the sha256 of specs/systemone/vllm-sr-4.0.openapi.yaml.

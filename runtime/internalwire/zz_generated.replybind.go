@@ -43,11 +43,12 @@ import (
 // needs only the spec entry and make generate.
 
 // responseSlots are the members of a response in the order the writers write
-// them, by message order (the standard's members, then the extension set's,
-// then 4.0's).
+// them, by the extension spec's write_order (vllm-sr/4.0's states answer puts
+// each state's answers where a response has its answers, before the usage).
 var responseSlots = []string{
 	vocab.ResponseModel,      // bound
 	vocab.ResponseAnswers,    // bound
+	vocab.ResponseStates,     // bound
 	vocab.ResponseUsage,      // bound
 	vocab.ResponseSpans,      // bound
 	vocab.ResponseSets,       // bound
@@ -55,7 +56,6 @@ var responseSlots = []string{
 	vocab.ResponseSpanHeads,  // bound
 	vocab.ResponseMeta,       // bound
 	vocab.ResponseRouting,    // bound
-	vocab.ResponseStates,     // bound
 }
 
 // responsePassiveSlots are the bits of the passive members' slots in
@@ -83,54 +83,54 @@ func readResponseMembers(s *responseRead, members []jsonvalue.Member) (read uint
 				continue
 			}
 			err = s.readResponseAnswers(m)
-		case vocab.ResponseUsage:
+		case vocab.ResponseStates:
 			slot = 2
+			if !s.takes(slot) {
+				continue
+			}
+			err = s.readResponseStates(m)
+		case vocab.ResponseUsage:
+			slot = 3
 			if !s.takes(slot) {
 				continue
 			}
 			err = s.readResponseUsage(m)
 		case vocab.ResponseSpans:
-			slot = 3
+			slot = 4
 			if !s.takes(slot) {
 				continue
 			}
 			err = s.readResponseSpans(m)
 		case vocab.ResponseSets:
-			slot = 4
+			slot = 5
 			if !s.takes(slot) {
 				continue
 			}
 			err = s.readResponseSets(m)
 		case vocab.ResponseThresholds:
-			slot = 5
+			slot = 6
 			if !s.takes(slot) {
 				continue
 			}
 			err = s.readResponseThresholds(m)
 		case vocab.ResponseSpanHeads:
-			slot = 6
+			slot = 7
 			if !s.takes(slot) {
 				continue
 			}
 			err = s.readResponseSpanHeads(m)
 		case vocab.ResponseMeta:
-			slot = 7
+			slot = 8
 			if !s.takes(slot) {
 				continue
 			}
 			err = s.readResponseMeta(m)
 		case vocab.ResponseRouting:
-			slot = 8
-			if !s.takes(slot) {
-				continue
-			}
-			err = s.readResponseRouting(m)
-		case vocab.ResponseStates:
 			slot = 9
 			if !s.takes(slot) {
 				continue
 			}
-			err = s.readResponseStates(m)
+			err = s.readResponseRouting(m)
 		default:
 			continue
 		}
@@ -154,29 +154,29 @@ func (w AnswerWriter) writeResponseSlot(o *replyObject, s *responseWrite, slot i
 		// answers
 		w.writeResponseAnswers(o, s)
 	case 2:
-		// usage
-		w.writeResponseUsage(o, s)
-	case 3:
-		// spans
-		w.writeResponseSpans(o, s)
-	case 4:
-		// sets
-		w.writeResponseSets(o, s)
-	case 5:
-		// thresholds
-		w.writeResponseThresholds(o, s)
-	case 6:
-		// span_heads
-		w.writeResponseSpanHeads(o, s)
-	case 7:
-		// meta
-		w.writeResponseMeta(o, s)
-	case 8:
-		// routing
-		w.writeResponseRouting(o, s)
-	case 9:
 		// states
 		w.writeResponseStates(o, s)
+	case 3:
+		// usage
+		w.writeResponseUsage(o, s)
+	case 4:
+		// spans
+		w.writeResponseSpans(o, s)
+	case 5:
+		// sets
+		w.writeResponseSets(o, s)
+	case 6:
+		// thresholds
+		w.writeResponseThresholds(o, s)
+	case 7:
+		// span_heads
+		w.writeResponseSpanHeads(o, s)
+	case 8:
+		// meta
+		w.writeResponseMeta(o, s)
+	case 9:
+		// routing
+		w.writeResponseRouting(o, s)
 	}
 }
 
