@@ -3,8 +3,10 @@ package internalwire
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -48,39 +50,63 @@ func fullResponse(t *testing.T) *ir.Response {
 // specs it is r unchanged.
 func withPassive(r *ir.Response) *ir.Response {
 	rs := RepliesOf(table.SchemaVllmSR50)
-	r.Extra = passiveExtra(responseSlots, responsePassiveSlots, nil)
-	r.Usage.Extra = passiveExtra(usageSlots, usagePassiveSlots, nil)
+	r.Extra = passiveExtra(table.LevelResponse, responseSlots, responsePassiveSlots, nil)
+	r.Usage.Extra = passiveExtra(table.LevelUsage, usageSlots, usagePassiveSlots, nil)
 	for i := range r.Answers {
 		a := &r.Answers[i]
-		a.Extra = passiveExtra(answerSlots, answerPassiveSlots, func(slot int) bool {
+		a.Extra = passiveExtra(table.LevelAnswer, answerSlots, answerPassiveSlots, func(slot int) bool {
 			return a.Error == "" && rs.answer[slot].carries(a.Type) || a.Error != "" && rs.answer[slot].defined
 		})
 		if a.Box != nil {
-			a.Box.Extra = passiveExtra(boxRegionSlots, boxRegionPassiveSlots, nil)
+			a.Box.Extra = passiveExtra(table.LevelBoxRegion, boxRegionSlots, boxRegionPassiveSlots, nil)
 		}
 	}
 	for i := range r.Spans {
 		for j := range r.Spans[i].Spans {
-			r.Spans[i].Spans[j].Extra = passiveExtra(spanItemSlots, spanItemPassiveSlots, nil)
+			r.Spans[i].Spans[j].Extra = passiveExtra(table.LevelSpanItem, spanItemSlots, spanItemPassiveSlots, nil)
 		}
 	}
 	for i := range r.Sets {
-		r.Sets[i].Extra = passiveExtra(setResultSlots, setResultPassiveSlots, nil)
+		r.Sets[i].Extra = passiveExtra(table.LevelSetResult, setResultSlots, setResultPassiveSlots, nil)
 	}
 	return r
 }
 
 // passiveExtra is one member for each passive slot of slots (the bits of
-// mask) that carries allows (nil: every one), in slot order; nil when
-// there is none.
-func passiveExtra(slots []string, mask uint64, carries func(slot int) bool) []jsonvalue.Member {
+// mask) that carries allows (nil: every one), in slot order, with a value
+// of the type its spec gives it at level; nil when there is none.
+func passiveExtra(level table.Level, slots []string, mask uint64, carries func(slot int) bool) []jsonvalue.Member {
 	var out []jsonvalue.Member
 	for i, name := range slots {
 		if mask&(1<<i) != 0 && (carries == nil || carries(i)) {
-			out = append(out, jsonvalue.Member{Name: name, Value: jsonvalue.String("passive " + name)})
+			out = append(out, jsonvalue.Member{Name: name, Value: passiveValue(level, name)})
 		}
 	}
 	return out
+}
+
+// passiveValue is a value of the type the specs give level.name: an
+// object, array, number, boolean or string.
+func passiveValue(level table.Level, name string) jsonvalue.Value {
+	var typ string
+	for _, schema := range []table.SchemaID{table.SchemaStandard02, table.SchemaVllmSR50, table.SchemaVllmSR40} {
+		if f, ok := fieldtable.FieldOf(schema, level, name); ok {
+			typ = f.Type
+		}
+	}
+	text := `"passive ` + name + `"`
+	switch {
+	case typ == "object" || strings.HasPrefix(typ, "map<"):
+		text = `{"passive":["` + name + `"]}`
+	case strings.HasPrefix(typ, "array<"):
+		text = `[]`
+	case typ == "integer" || typ == "number":
+		text = `1`
+	case typ == "boolean":
+		text = `true`
+	}
+	v, _ := jsonvalue.Decode([]byte(text), jsonvalue.Options{})
+	return v
 }
 
 func decodeJSON(t *testing.T, s string) jsonvalue.Value {
@@ -209,7 +235,7 @@ func TestEveryAnswerMemberIsWritten(t *testing.T) {
 	body, _ := AnswerWriter{}.Response(r, r.Answers, nil)
 	collect(written, decodeJSON(t, string(body)), table.LevelResponse)
 	batch := &ir.BatchResponse{Model: new("m"), Responses: []ir.NamedResponse{{Name: "x", Response: *r}},
-		Extra: passiveExtra(batchResponseSlots, batchResponsePassiveSlots, nil)}
+		Extra: passiveExtra(table.LevelBatchResponse, batchResponseSlots, batchResponsePassiveSlots, nil)}
 	body, _ = AnswerWriter{}.Batch(batch, func(nr *ir.NamedResponse) []ir.Answer { return nr.Response.Answers })
 	collect(written, decodeJSON(t, string(body)), table.LevelBatchResponse)
 	body, _ = AnswerWriter{Legacy: true}.States(batch, func(nr *ir.NamedResponse) []ir.Answer { return nr.Response.Answers })
@@ -217,7 +243,7 @@ func TestEveryAnswerMemberIsWritten(t *testing.T) {
 	_, body = AnswerWriter{Legacy: true}.Error(fullError())
 	collect(written, decodeJSON(t, string(body)), table.LevelError)
 	body, _ = AnswerWriter{Legacy: true}.Listing(&ir.Listing{Models: []ir.ListedModel{{Name: "a", ReleaseDate: "2025-01-01", Version: new("5"), Features: []string{}, Card: decodeJSON(t, `{}`),
-		Extra: passiveExtra(listingEntrySlots, listingEntryPassiveSlots, nil)}}, Extra: passiveExtra(listingSlots, listingPassiveSlots, nil)})
+		Extra: passiveExtra(table.LevelListingEntry, listingEntrySlots, listingEntryPassiveSlots, nil)}}, Extra: passiveExtra(table.LevelListing, listingSlots, listingPassiveSlots, nil)})
 	collect(written, decodeJSON(t, string(body)), table.LevelListing)
 
 	checked := 0
