@@ -22,7 +22,7 @@ type Replies struct {
 	failed bool
 	// The slots each shape's schema defines.
 	response, batchResponse, usage, boxRegion, spanItem, setResult uint64
-	error, validationItem, listing, listingEntry                    uint64
+	error, validationItem, listing, listingEntry                   uint64
 }
 
 // answerUse is one answer slot under one schema.
