@@ -64,10 +64,11 @@ const replyConvention = `For each shape <level>:
     reply's schema defines there, on the answer's type), and returns the
     bits of the slots it read. A bound member calls the hand-written
     func (s *<level>Read) read<Level><Member>(m *jsonvalue.Member) error
-    and a passive member (passive: true in its spec) is appended to the
-    object's Extra (*s.extra), in body order. A member no spec defines
-    there is left out: a vllm-sr validator refused it before, a
-    systemone/0.2 one ignores it, and it is never relayed.
+    and a passive member (passive: true in its spec) is appended to
+    s.extra, in body order, which the hand-written caller keeps as the
+    object's Extra (or drops, where a shape relays none). A member no
+    spec defines there is left out: a vllm-sr validator refused it
+    before, a systemone/0.2 one ignores it, and it is never relayed.
   - (AnswerWriter).write<Level>Slot: the writer's dispatch for one slot of
     <level>Slots. A bound member calls the hand-written
     func (w AnswerWriter) write<Level><Member>(o *replyObject, s *<level>Write)
@@ -130,7 +131,7 @@ func replyReader(f *jen.File, shape bindShape, members []bindMember, vocabPath s
 		for i, mem := range members {
 			var call jen.Code
 			if mem.passive {
-				call = jen.Op("*").Id("s").Dot("extra").Op("=").Append(jen.Op("*").Id("s").Dot("extra"), jen.Op("*").Id("m"))
+				call = jen.Id("s").Dot("extra").Op("=").Append(jen.Id("s").Dot("extra"), jen.Op("*").Id("m"))
 			} else {
 				call = jen.Id("err").Op("=").Id("s").Dot("read" + mem.ident).Call(jen.Id("m"))
 			}
@@ -140,7 +141,7 @@ func replyReader(f *jen.File, shape bindShape, members []bindMember, vocabPath s
 	})
 	f.Line()
 	fileComment(f, bindWrap(fmt.Sprintf("read%sMembers reads the members of %s in body order, those s.takes admits: "+
-		"each bound member by its hand-written read%s<Member>, each passive member into the object's Extra. It "+
+		"each bound member by its hand-written read%s<Member>, each passive member into s.extra. It "+
 		"returns the bits of the slots it read.", upper, bindObject(shape.level), upper)))
 	f.Func().Id("read"+upper+"Members").Params(
 		jen.Id("s").Op("*").Id(lower+"Read"),

@@ -109,7 +109,7 @@ func TestReplyBindGolden(t *testing.T) {
 		"var answerSlots = []string{ vocab.AnswerValue, // bound vocab.AnswerType, // bound vocab.AnswerNote, // passive }",
 		"const answerPassiveSlots uint64 = 4",
 		"case vocab.AnswerValue: slot = 0 if !s.takes(slot) { continue } err = s.readAnswerValue(m)",
-		"case vocab.AnswerNote: slot = 2 if !s.takes(slot) { continue } *s.extra = append(*s.extra, *m)",
+		"case vocab.AnswerNote: slot = 2 if !s.takes(slot) { continue } s.extra = append(s.extra, *m)",
 		"default: continue",
 		"case 1: // type w.writeAnswerType(o, s)",
 		"case 2: // note: passive o.extraNamed(vocab.AnswerNote)",

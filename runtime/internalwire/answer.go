@@ -22,10 +22,10 @@ type answerWrite struct{ a *ir.Answer }
 // appendAnswer appends one answer in answerSlots' order. A number JSON
 // cannot carry clears *finite (appendFloat).
 func (w AnswerWriter) appendAnswer(dst []byte, a *ir.Answer, finite *bool) []byte {
-	o := w.object(dst, table.LevelAnswer, a.Extra, finite)
+	o := w.object(dst, table.LevelAnswer, a.Extra)
 	s := answerWrite{a: a}
 	o.each(answerSlots, func(slot int) { w.writeAnswerSlot(&o, &s, slot) })
-	return o.Close()
+	return o.close(finite)
 }
 
 func (w AnswerWriter) writeAnswerType(o *replyObject, s *answerWrite) {
@@ -51,7 +51,7 @@ func (w AnswerWriter) writeAnswerScore(o *replyObject, s *answerWrite) {
 func (w AnswerWriter) writeAnswerBox(o *replyObject, s *answerWrite) {
 	if s.a.Box != nil {
 		o.Name(vocab.AnswerBox)
-		o.Dst = w.appendBox(o.Dst, s.a.Box, o.finite)
+		o.Dst = w.appendBox(o.Dst, s.a.Box, &o.finite)
 	}
 }
 
@@ -62,7 +62,7 @@ func (w AnswerWriter) writeAnswerTrack(o *replyObject, s *answerWrite) {
 func (w AnswerWriter) writeAnswerProbabilities(o *replyObject, s *answerWrite) {
 	if s.a.Probabilities != nil {
 		o.Name(vocab.AnswerProbabilities)
-		o.Dst = appendProbabilities(o.Dst, s.a.Probabilities, o.finite)
+		o.Dst = appendProbabilities(o.Dst, s.a.Probabilities, &o.finite)
 	}
 }
 
@@ -118,10 +118,10 @@ func writeNumber(o *replyObject, name string, f *float64) {
 type boxRegionWrite struct{ b *ir.Box }
 
 func (w AnswerWriter) appendBox(dst []byte, b *ir.Box, finite *bool) []byte {
-	o := w.object(dst, table.LevelBoxRegion, b.Extra, finite)
+	o := w.object(dst, table.LevelBoxRegion, b.Extra)
 	s := boxRegionWrite{b: b}
 	o.each(boxRegionSlots, func(slot int) { w.writeBoxRegionSlot(&o, &s, slot) })
-	return o.Close()
+	return o.close(finite)
 }
 
 func (w AnswerWriter) writeBoxRegionTop(o *replyObject, s *boxRegionWrite) {
@@ -197,8 +197,9 @@ func (rd *AnswerReader) Read(a *ir.Answer, v jsonvalue.Value, name string, want 
 	if !failed {
 		a.Type = table.QuestionType(t.Str())
 	}
-	s := answerRead{a: a, rd: rd, failed: failed, extra: &a.Extra}
+	s := answerRead{a: a, rs: rd.Replies, failed: failed, numbers: rd.numbers}
 	read, _ := readAnswerMembers(&s, v.Members())
+	a.Extra, rd.numbers = s.extra, s.numbers
 	if failed {
 		return "", ""
 	}
@@ -211,19 +212,22 @@ func (rd *AnswerReader) Read(a *ir.Answer, v jsonvalue.Value, name string, want 
 	return "", ""
 }
 
-// answerRead is the state of reading one checked answer.
+// answerRead is the state of reading one checked answer. It holds the
+// reader's room for numbers rather than the reader (Read copies it back),
+// so that the caller's AnswerReader stays where the caller put it.
 type answerRead struct {
-	a      *ir.Answer
-	rd     *AnswerReader
-	failed bool
-	extra  *[]jsonvalue.Member
+	a       *ir.Answer
+	rs      *Replies
+	failed  bool
+	numbers []float64
+	extra   []jsonvalue.Member
 }
 
 // takes admits the members the reply's schema defines on the answer's
 // type; of a failed answer, its error, reason and message and the passive
 // members alone.
 func (s *answerRead) takes(slot int) bool {
-	use := &s.rd.Replies.answer[slot]
+	use := &s.rs.answer[slot]
 	if s.failed {
 		return use.defined && (use.failure || answerPassiveSlots&(1<<slot) != 0)
 	}
@@ -235,7 +239,7 @@ func (s *answerRead) takes(slot int) bool {
 func (s *answerRead) readAnswerType(*jsonvalue.Member) error { return nil }
 
 func (s *answerRead) readAnswerNoul(m *jsonvalue.Member) error {
-	s.a.Noul = s.rd.number(m.Value)
+	s.a.Noul = s.number(m.Value)
 	return nil
 }
 
@@ -245,13 +249,15 @@ func (s *answerRead) readAnswerChoice(m *jsonvalue.Member) error {
 }
 
 func (s *answerRead) readAnswerScore(m *jsonvalue.Member) error {
-	s.a.Score = s.rd.number(m.Value)
+	s.a.Score = s.number(m.Value)
 	return nil
 }
 
 func (s *answerRead) readAnswerBox(m *jsonvalue.Member) error {
 	b := &ir.Box{}
-	_, err := readBoxRegionMembers(&boxRegionRead{b: b, defined: s.rd.Replies.boxRegion, extra: &b.Extra}, m.Value.Members())
+	box := boxRegionRead{b: b, defined: s.rs.boxRegion}
+	_, err := readBoxRegionMembers(&box, m.Value.Members())
+	b.Extra = box.extra
 	s.a.Box = b
 	return err
 }
@@ -267,7 +273,7 @@ func (s *answerRead) readAnswerProbabilities(m *jsonvalue.Member) error {
 }
 
 func (s *answerRead) readAnswerConfidence(m *jsonvalue.Member) error {
-	s.a.Confidence = s.rd.number(m.Value)
+	s.a.Confidence = s.number(m.Value)
 	return nil
 }
 
@@ -277,7 +283,7 @@ func (s *answerRead) readAnswerLegend(m *jsonvalue.Member) error {
 }
 
 func (s *answerRead) readAnswerAbstainProbability(m *jsonvalue.Member) error {
-	s.a.AbstainProbability = s.rd.number(m.Value)
+	s.a.AbstainProbability = s.number(m.Value)
 	return nil
 }
 
@@ -305,7 +311,7 @@ func (s *answerRead) readAnswerMessage(m *jsonvalue.Member) error {
 type boxRegionRead struct {
 	b       *ir.Box
 	defined uint64
-	extra   *[]jsonvalue.Member
+	extra   []jsonvalue.Member
 }
 
 func (s *boxRegionRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
@@ -343,13 +349,13 @@ func missing(member string) (reason, what string) {
 
 // number returns a pointer to a copy of the checked number x, in room
 // shared with the response's other numbers.
-func (rd *AnswerReader) number(x jsonvalue.Value) *float64 {
-	if len(rd.numbers) == 0 {
-		rd.numbers = make([]float64, numbersPerAllocation)
+func (s *answerRead) number(x jsonvalue.Value) *float64 {
+	if len(s.numbers) == 0 {
+		s.numbers = make([]float64, numbersPerAllocation)
 	}
-	p := &rd.numbers[0]
+	p := &s.numbers[0]
 	*p, _ = x.Float()
-	rd.numbers = rd.numbers[1:]
+	s.numbers = s.numbers[1:]
 	return p
 }
 

@@ -45,8 +45,7 @@ type errorWrite struct {
 // message, <flat>}}. An error body is the server's own: no passive member
 // of a read one reaches it (an upstream's words never reach a client).
 func (w AnswerWriter) errorBody(e *ir.ErrorBody, status int) []byte {
-	finite := true
-	o := w.object(make([]byte, 0, 256), table.LevelError, nil, &finite)
+	o := w.object(make([]byte, 0, 256), table.LevelError, nil)
 	s := errorWrite{e: e, status: status}
 	o.each(errorSlots, func(slot int) { w.writeErrorSlot(&o, &s, slot) })
 	return o.Close()
@@ -85,7 +84,7 @@ func (w AnswerWriter) writeErrorError(o *replyObject, s *errorWrite) {
 		return
 	}
 	o.Name(vocab.ErrorError)
-	legacy := w.object(o.Dst, table.LevelLegacyError, nil, o.finite)
+	legacy := w.object(o.Dst, table.LevelLegacyError, nil)
 	legacy.each(legacyErrorSlots, func(slot int) { w.writeLegacyErrorSlot(&legacy, s, slot) })
 	o.Dst = legacy.Close()
 }
@@ -146,8 +145,7 @@ func (w AnswerWriter) appendDetail(dst []byte, e *ir.ErrorBody, status int) []by
 		items = []ir.DetailItem{{Loc: loc, Msg: message(e, status), Type: string(ir.QuestionErrorInvalidQuestion)}}
 	}
 	return appendJoined(dst, "[]", items, func(dst []byte, d *ir.DetailItem) []byte {
-		finite := true
-		o := w.object(dst, table.LevelValidationItem, nil, &finite)
+		o := w.object(dst, table.LevelValidationItem, nil)
 		s := validationItemWrite{d: d}
 		o.each(validationItemSlots, func(slot int) { w.writeValidationItemSlot(&o, &s, slot) })
 		return o.Close()
@@ -226,26 +224,24 @@ type ErrorReport struct {
 // for the status alone to answer. Its passive members are read and
 // dropped: an upstream's words never reach a client.
 func ReadErrorReport(root jsonvalue.Value, rs *Replies) ErrorReport {
-	var r ErrorReport
 	if len(validate.ErrorBody(rs.schema, root)) > 0 {
-		return r
+		return ErrorReport{}
 	}
-	var dropped []jsonvalue.Member
-	s := errorRead{r: &r, rs: rs, extra: &dropped}
+	s := errorRead{rs: rs}
 	_, _ = readErrorMembers(&s, root.Members())
-	r.Question = cmp.Or(r.Question, s.located.question)
-	r.State = cmp.Or(r.State, s.located.state)
-	return r
+	s.r.Question = cmp.Or(s.r.Question, s.located.question)
+	s.r.State = cmp.Or(s.r.State, s.located.state)
+	return s.r
 }
 
 // errorRead is the state of reading one checked error body: the flat
 // members into r, the detail's located question beside them (the flat
 // members name it first).
 type errorRead struct {
-	r       *ErrorReport
+	r       ErrorReport
 	rs      *Replies
 	located struct{ question, state string }
-	extra   *[]jsonvalue.Member
+	extra   []jsonvalue.Member
 }
 
 func (s *errorRead) takes(slot int) bool { return s.rs.error&(1<<slot) != 0 }
@@ -291,8 +287,7 @@ func (s *errorRead) readErrorError(*jsonvalue.Member) error { return nil }
 // body.requests.<s>.questions.<q>....
 func (s *errorRead) locateQuestion(detail jsonvalue.Value) (question, state string) {
 	for _, item := range detail.Items() {
-		var dropped []jsonvalue.Member
-		v := validationItemRead{defined: s.rs.validationItem, extra: &dropped}
+		v := validationItemRead{defined: s.rs.validationItem}
 		_, _ = readValidationItemMembers(&v, item.Members())
 		steps := v.loc.Items()
 		if len(steps) >= 5 && steps[1].Str() == vocab.BatchRequests && steps[3].Str() == vocab.RequestQuestions {
@@ -310,7 +305,7 @@ func (s *errorRead) locateQuestion(detail jsonvalue.Value) (question, state stri
 type validationItemRead struct {
 	loc     jsonvalue.Value
 	defined uint64
-	extra   *[]jsonvalue.Member
+	extra   []jsonvalue.Member
 }
 
 func (s *validationItemRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }

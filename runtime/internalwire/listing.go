@@ -27,8 +27,7 @@ const (
 // Listing writes GET /v1/models: {models: [...]}, and with Legacy first
 // the OpenAI list {object: "list", data: [...]}.
 func (w AnswerWriter) Listing(l *ir.Listing) ([]byte, error) {
-	finite := true
-	o := w.object(make([]byte, 0, 256), table.LevelListing, l.Extra, &finite)
+	o := w.object(make([]byte, 0, 256), table.LevelListing, l.Extra)
 	s := listingWrite{l: l}
 	o.each(listingSlots, func(slot int) { w.writeListingSlot(&o, &s, slot) })
 	return o.Close(), nil
@@ -51,7 +50,7 @@ func (w AnswerWriter) writeListingData(o *replyObject, s *listingWrite) {
 	}
 	o.Name(vocab.ListingData)
 	o.Dst = appendJoined(o.Dst, "[]", s.l.Models, func(dst []byte, m *ir.ListedModel) []byte {
-		item := w.object(dst, table.LevelLegacyListItem, nil, o.finite)
+		item := w.object(dst, table.LevelLegacyListItem, nil)
 		s := legacyListItemWrite{m: m}
 		item.each(legacyListItemSlots, func(slot int) { w.writeLegacyListItemSlot(&item, &s, slot) })
 		return item.Close()
@@ -61,7 +60,7 @@ func (w AnswerWriter) writeListingData(o *replyObject, s *listingWrite) {
 func (w AnswerWriter) writeListingModels(o *replyObject, s *listingWrite) {
 	o.Name(vocab.ListingModels)
 	o.Dst = appendJoined(o.Dst, "[]", s.l.Models, func(dst []byte, m *ir.ListedModel) []byte {
-		entry := w.object(dst, table.LevelListingEntry, m.Extra, o.finite)
+		entry := w.object(dst, table.LevelListingEntry, m.Extra)
 		s := listingEntryWrite{m: m}
 		entry.each(listingEntrySlots, func(slot int) { w.writeListingEntrySlot(&entry, &s, slot) })
 		return entry.Close()
@@ -134,7 +133,9 @@ func ReadListing(root jsonvalue.Value, rs *Replies) (*ir.Listing, error) {
 		return nil, replyError(root, problems[0])
 	}
 	l := &ir.Listing{}
-	_, _ = readListingMembers(&listingRead{l: l, rs: rs, extra: &l.Extra}, root.Members())
+	s := listingRead{l: l, rs: rs}
+	_, _ = readListingMembers(&s, root.Members())
+	l.Extra = s.extra
 	if l.Models == nil {
 		l.Models = []ir.ListedModel{}
 	}
@@ -145,7 +146,7 @@ func ReadListing(root jsonvalue.Value, rs *Replies) (*ir.Listing, error) {
 type listingRead struct {
 	l     *ir.Listing
 	rs    *Replies
-	extra *[]jsonvalue.Member
+	extra []jsonvalue.Member
 }
 
 func (s *listingRead) takes(slot int) bool { return s.rs.listing&(1<<slot) != 0 }
@@ -153,9 +154,10 @@ func (s *listingRead) takes(slot int) bool { return s.rs.listing&(1<<slot) != 0 
 func (s *listingRead) readListingModels(m *jsonvalue.Member) error {
 	s.l.Models = make([]ir.ListedModel, 0, m.Value.Len())
 	for _, v := range m.Value.Items() {
-		var lm ir.ListedModel
-		_, _ = readListingEntryMembers(&listingEntryRead{m: &lm, defined: s.rs.listingEntry, extra: &lm.Extra}, v.Members())
-		s.l.Models = append(s.l.Models, lm)
+		er := listingEntryRead{defined: s.rs.listingEntry}
+		_, _ = readListingEntryMembers(&er, v.Members())
+		er.m.Extra = er.extra
+		s.l.Models = append(s.l.Models, er.m)
 	}
 	return nil
 }
@@ -166,11 +168,13 @@ func (s *listingRead) readListingObject(*jsonvalue.Member) error { return nil }
 
 func (s *listingRead) readListingData(*jsonvalue.Member) error { return nil }
 
-// listingEntryRead is the state of reading one checked listing entry.
+// listingEntryRead is the state of reading one checked listing entry,
+// which it holds (not a pointer to the caller's, which would then live on
+// the heap).
 type listingEntryRead struct {
-	m       *ir.ListedModel
+	m       ir.ListedModel
 	defined uint64
-	extra   *[]jsonvalue.Member
+	extra   []jsonvalue.Member
 }
 
 func (s *listingEntryRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }

@@ -11,19 +11,27 @@ import (
 // generated <level>Slots in order, leaving out what the writer's Skip
 // names, then the object's extra members no slot wrote. A passive member's
 // extra stands at its slot (extraNamed, from the generated
-// write<Level>Slot). finite is the caller's flag, cleared by a number JSON
-// cannot carry (float), so writing allocates nothing but bytes.
+// write<Level>Slot). finite is cleared by a number JSON cannot carry
+// (float); close passes it on to the caller's flag. The object holds no
+// pointer to its caller's locals, so writing allocates nothing but bytes.
 type replyObject struct {
 	jsonvalue.ObjectWriter
 	extra     []jsonvalue.Member
 	extraDone []bool
 	level     table.Level
 	w         AnswerWriter
-	finite    *bool
+	finite    bool
 }
 
-func (w AnswerWriter) object(dst []byte, level table.Level, extra []jsonvalue.Member, finite *bool) replyObject {
-	return replyObject{ObjectWriter: jsonvalue.OpenObject(dst), extra: extra, level: level, w: w, finite: finite}
+func (w AnswerWriter) object(dst []byte, level table.Level, extra []jsonvalue.Member) replyObject {
+	return replyObject{ObjectWriter: jsonvalue.OpenObject(dst), extra: extra, level: level, w: w, finite: true}
+}
+
+// close ends the object, clearing *finite when it held a number JSON
+// cannot carry.
+func (o *replyObject) close(finite *bool) []byte {
+	*finite = *finite && o.finite
+	return o.Close()
 }
 
 // each calls write once per slot of slots not skipped, in order, then
@@ -69,7 +77,7 @@ func (o *replyObject) extraMember(j int) {
 // float writes name: f, or for NaN and infinities 0, clearing the flag.
 func (o *replyObject) float(name string, f float64) {
 	o.Name(name)
-	o.Dst = appendFloat(o.Dst, f, o.finite)
+	o.Dst = appendFloat(o.Dst, f, &o.finite)
 }
 
 // str writes name: s.

@@ -52,11 +52,10 @@ func (w AnswerWriter) Response(r *ir.Response, answers []ir.Answer, fallback *st
 // under its name with answersOf's answers, the usage summed when b carries
 // none.
 func (w AnswerWriter) Batch(b *ir.BatchResponse, answersOf func(*ir.NamedResponse) []ir.Answer) ([]byte, error) {
-	finite := true
-	o := w.object(make([]byte, 0, 512*(1+len(b.Responses))), table.LevelBatchResponse, b.Extra, &finite)
+	o := w.object(make([]byte, 0, 512*(1+len(b.Responses))), table.LevelBatchResponse, b.Extra)
 	s := batchResponseWrite{b: b, answersOf: answersOf}
 	o.each(batchResponseSlots, func(slot int) { w.writeBatchResponseSlot(&o, &s, slot) })
-	return o.Close(), finiteErr(finite)
+	return o.Close(), finiteErr(o.finite)
 }
 
 // States writes vllm-sr/4.0's answer to a states request: {model, states:
@@ -89,9 +88,9 @@ type responseWrite struct {
 }
 
 func (w AnswerWriter) appendResponse(dst []byte, s *responseWrite, finite *bool) []byte {
-	o := w.object(dst, table.LevelResponse, s.r.Extra, finite)
+	o := w.object(dst, table.LevelResponse, s.r.Extra)
 	o.each(responseSlots, func(slot int) { w.writeResponseSlot(&o, s, slot) })
-	return o.Close()
+	return o.close(finite)
 }
 
 func (w AnswerWriter) writeResponseModel(o *replyObject, s *responseWrite) {
@@ -107,7 +106,7 @@ func (w AnswerWriter) writeResponseModel(o *replyObject, s *responseWrite) {
 func (w AnswerWriter) writeResponseAnswers(o *replyObject, s *responseWrite) {
 	if s.states == nil {
 		o.Name(vocab.ResponseAnswers)
-		o.Dst = w.appendAnswers(o.Dst, s.answers, o.finite)
+		o.Dst = w.appendAnswers(o.Dst, s.answers, &o.finite)
 	}
 }
 
@@ -127,7 +126,7 @@ func (w AnswerWriter) writeResponseStates(o *replyObject, s *responseWrite) {
 	for i := range s.states.Responses {
 		nr := &s.states.Responses[i]
 		named.Name(nr.Name)
-		named.Dst = w.appendAnswers(named.Dst, s.answersOf(nr), o.finite)
+		named.Dst = w.appendAnswers(named.Dst, s.answersOf(nr), &o.finite)
 	}
 	o.Dst = named.Close()
 }
@@ -148,8 +147,7 @@ func (w AnswerWriter) appendUsage(dst []byte, u *ir.Usage) []byte {
 	if u == nil {
 		u = &ir.Usage{}
 	}
-	finite := true
-	o := w.object(dst, table.LevelUsage, u.Extra, &finite)
+	o := w.object(dst, table.LevelUsage, u.Extra)
 	s := usageWrite{u: u}
 	o.each(usageSlots, func(slot int) { w.writeUsageSlot(&o, &s, slot) })
 	return o.Close()
@@ -184,7 +182,7 @@ func (w AnswerWriter) writeBatchResponseResponses(o *replyObject, s *batchRespon
 	for i := range s.b.Responses {
 		nr := &s.b.Responses[i]
 		named.Name(nr.Name)
-		named.Dst = w.appendResponse(named.Dst, &responseWrite{r: &nr.Response, answers: s.answersOf(nr)}, o.finite)
+		named.Dst = w.appendResponse(named.Dst, &responseWrite{r: &nr.Response, answers: s.answersOf(nr)}, &o.finite)
 	}
 	o.Dst = named.Close()
 }
@@ -221,10 +219,11 @@ func batchUsage(b *ir.BatchResponse) *ir.Usage {
 // end.
 func ReadResponse(v jsonvalue.Value, rs *Replies, item string) (*ir.Response, jsonvalue.Value, error) {
 	read := &readResponse{}
-	s := responseRead{read: read, rs: rs, item: item, extra: &read.response.Extra}
+	s := responseRead{read: read, rs: rs, item: item}
 	if _, err := readResponseMembers(&s, v.Members()); err != nil {
 		return nil, v, err
 	}
+	read.response.Extra = s.extra
 	if !s.answers.IsValid() {
 		return nil, v, ir.Refuse(ir.ReasonMissingMember, responsePath(item).Key(vocab.ResponseAnswers), "a response answers its questions")
 	}
@@ -254,7 +253,7 @@ type responseRead struct {
 	rs      *Replies
 	item    string
 	answers jsonvalue.Value
-	extra   *[]jsonvalue.Member
+	extra   []jsonvalue.Member
 }
 
 func (s *responseRead) takes(slot int) bool { return s.rs.response&(1<<slot) != 0 }
@@ -272,7 +271,9 @@ func (s *responseRead) readResponseAnswers(m *jsonvalue.Member) error {
 
 func (s *responseRead) readResponseUsage(m *jsonvalue.Member) error {
 	u := &s.read.usage
-	_, err := readUsageMembers(&usageRead{u: u, defined: s.rs.usage, extra: &u.Extra}, m.Value.Members())
+	us := usageRead{u: u, defined: s.rs.usage}
+	_, err := readUsageMembers(&us, m.Value.Members())
+	u.Extra = us.extra
 	s.read.response.Usage = u
 	return err
 }
@@ -285,7 +286,7 @@ func (s *responseRead) readResponseStates(*jsonvalue.Member) error { return nil 
 type usageRead struct {
 	u       *ir.Usage
 	defined uint64
-	extra   *[]jsonvalue.Member
+	extra   []jsonvalue.Member
 }
 
 func (s *usageRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
@@ -308,8 +309,7 @@ func (s *usageRead) readUsageOutputTokens(m *jsonvalue.Member) error {
 // usage it sums and the batch response it assembles from its items, so
 // the batch's own usage and passive members are not kept.
 func ReadBatchResponse(root jsonvalue.Value, rs *Replies) (responses, model jsonvalue.Value) {
-	var extra []jsonvalue.Member
-	s := batchResponseRead{rs: rs, extra: &extra}
+	s := batchResponseRead{rs: rs}
 	_, _ = readBatchResponseMembers(&s, root.Members())
 	return s.responses, s.model
 }
@@ -318,7 +318,7 @@ func ReadBatchResponse(root jsonvalue.Value, rs *Replies) (responses, model json
 type batchResponseRead struct {
 	rs               *Replies
 	responses, model jsonvalue.Value
-	extra            *[]jsonvalue.Member
+	extra            []jsonvalue.Member
 }
 
 func (s *batchResponseRead) takes(slot int) bool { return s.rs.batchResponse&(1<<slot) != 0 }

@@ -16,18 +16,18 @@ import (
 func (w AnswerWriter) writeResponseSpans(o *replyObject, s *responseWrite) {
 	writeKeyed(o, vocab.ResponseSpans, s.r.Spans, func(q *ir.QuestionSpans) string { return q.Question },
 		func(dst []byte, q *ir.QuestionSpans) []byte {
-			return appendJoined(dst, "[]", q.Spans, func(dst []byte, sp *ir.Span) []byte { return w.appendSpan(dst, sp, o.finite) })
+			return appendJoined(dst, "[]", q.Spans, func(dst []byte, sp *ir.Span) []byte { return w.appendSpan(dst, sp, &o.finite) })
 		})
 }
 
 func (w AnswerWriter) writeResponseSets(o *replyObject, s *responseWrite) {
 	writeKeyed(o, vocab.ResponseSets, s.r.Sets, func(q *ir.QuestionSet) string { return q.Question },
-		func(dst []byte, q *ir.QuestionSet) []byte { return w.appendSet(dst, q, o.finite) })
+		func(dst []byte, q *ir.QuestionSet) []byte { return w.appendSet(dst, q, &o.finite) })
 }
 
 func (w AnswerWriter) writeResponseThresholds(o *replyObject, s *responseWrite) {
 	writeKeyed(o, vocab.ResponseThresholds, s.r.Thresholds, func(t *ir.QuestionThreshold) string { return t.Question },
-		func(dst []byte, t *ir.QuestionThreshold) []byte { return appendFloat(dst, t.Threshold, o.finite) })
+		func(dst []byte, t *ir.QuestionThreshold) []byte { return appendFloat(dst, t.Threshold, &o.finite) })
 }
 
 func (w AnswerWriter) writeResponseSpanHeads(o *replyObject, s *responseWrite) {
@@ -68,8 +68,10 @@ func (s *responseRead) readResponseSpans(m *jsonvalue.Member) error {
 	for _, q := range m.Value.Members() {
 		qs := ir.QuestionSpans{Question: q.Name, Spans: make([]ir.Span, 0, q.Value.Len())}
 		for i, item := range q.Value.Items() {
-			var span ir.Span
-			_, _ = readSpanItemMembers(&spanItemRead{sp: &span, defined: s.rs.spanItem, extra: &span.Extra}, item.Members())
+			sr := spanItemRead{defined: s.rs.spanItem}
+			_, _ = readSpanItemMembers(&sr, item.Members())
+			span := sr.sp
+			span.Extra = sr.extra
 			if span.Start > span.End {
 				return ir.Refuse(ir.ReasonOutOfRange, responsePath(s.item).Key(vocab.ResponseSpans).Key(q.Name).At(i),
 					"a span starts at or before its end")
@@ -83,9 +85,10 @@ func (s *responseRead) readResponseSpans(m *jsonvalue.Member) error {
 
 func (s *responseRead) readResponseSets(m *jsonvalue.Member) error {
 	s.read.response.Sets = readKeyed(m.Value, func(q string, x jsonvalue.Value) ir.QuestionSet {
-		qs := ir.QuestionSet{Question: q}
-		_, _ = readSetResultMembers(&setResultRead{set: &qs, defined: s.rs.setResult, extra: &qs.Extra}, x.Members())
-		return qs
+		sr := setResultRead{set: ir.QuestionSet{Question: q}, defined: s.rs.setResult}
+		_, _ = readSetResultMembers(&sr, x.Members())
+		sr.set.Extra = sr.extra
+		return sr.set
 	})
 	return nil
 }
@@ -129,10 +132,10 @@ func readKeyed[T any](v jsonvalue.Value, one func(q string, x jsonvalue.Value) T
 type spanItemWrite struct{ sp *ir.Span }
 
 func (w AnswerWriter) appendSpan(dst []byte, sp *ir.Span, finite *bool) []byte {
-	o := w.object(dst, table.LevelSpanItem, sp.Extra, finite)
+	o := w.object(dst, table.LevelSpanItem, sp.Extra)
 	s := spanItemWrite{sp: sp}
 	o.each(spanItemSlots, func(slot int) { w.writeSpanItemSlot(&o, &s, slot) })
-	return o.Close()
+	return o.close(finite)
 }
 
 func (w AnswerWriter) writeSpanItemLabel(o *replyObject, s *spanItemWrite) {
@@ -157,11 +160,12 @@ func (w AnswerWriter) writeSpanItemProbability(o *replyObject, s *spanItemWrite)
 	o.float(vocab.SpanItemProbability, s.sp.Probability)
 }
 
-// spanItemRead is the state of reading one checked span.
+// spanItemRead is the state of reading one checked span, which it holds
+// (not a pointer to the caller's, which would then live on the heap).
 type spanItemRead struct {
-	sp      *ir.Span
+	sp      ir.Span
 	defined uint64
-	extra   *[]jsonvalue.Member
+	extra   []jsonvalue.Member
 }
 
 func (s *spanItemRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
@@ -195,10 +199,10 @@ func (s *spanItemRead) readSpanItemProbability(m *jsonvalue.Member) error {
 type setResultWrite struct{ set *ir.QuestionSet }
 
 func (w AnswerWriter) appendSet(dst []byte, set *ir.QuestionSet, finite *bool) []byte {
-	o := w.object(dst, table.LevelSetResult, set.Extra, finite)
+	o := w.object(dst, table.LevelSetResult, set.Extra)
 	s := setResultWrite{set: set}
 	o.each(setResultSlots, func(slot int) { w.writeSetResultSlot(&o, &s, slot) })
-	return o.Close()
+	return o.close(finite)
 }
 
 func (w AnswerWriter) writeSetResultSelected(o *replyObject, s *setResultWrite) {
@@ -208,14 +212,15 @@ func (w AnswerWriter) writeSetResultSelected(o *replyObject, s *setResultWrite) 
 
 func (w AnswerWriter) writeSetResultProbabilities(o *replyObject, s *setResultWrite) {
 	o.Name(vocab.SetResultProbabilities)
-	o.Dst = appendProbabilities(o.Dst, s.set.Probabilities, o.finite)
+	o.Dst = appendProbabilities(o.Dst, s.set.Probabilities, &o.finite)
 }
 
-// setResultRead is the state of reading one checked set result.
+// setResultRead is the state of reading one checked set result, which it
+// holds, as spanItemRead does.
 type setResultRead struct {
-	set     *ir.QuestionSet
+	set     ir.QuestionSet
 	defined uint64
-	extra   *[]jsonvalue.Member
+	extra   []jsonvalue.Member
 }
 
 func (s *setResultRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }

@@ -25,10 +25,11 @@ import (
 //     reply's schema defines there, on the answer's type), and returns the
 //     bits of the slots it read. A bound member calls the hand-written
 //     func (s *<level>Read) read<Level><Member>(m *jsonvalue.Member) error
-//     and a passive member (passive: true in its spec) is appended to the
-//     object's Extra (*s.extra), in body order. A member no spec defines
-//     there is left out: a vllm-sr validator refused it before, a
-//     systemone/0.2 one ignores it, and it is never relayed.
+//     and a passive member (passive: true in its spec) is appended to
+//     s.extra, in body order, which the hand-written caller keeps as the
+//     object's Extra (or drops, where a shape relays none). A member no
+//     spec defines there is left out: a vllm-sr validator refused it
+//     before, a systemone/0.2 one ignores it, and it is never relayed.
 //   - (AnswerWriter).write<Level>Slot: the writer's dispatch for one slot of
 //     <level>Slots. A bound member calls the hand-written
 //     func (w AnswerWriter) write<Level><Member>(o *replyObject, s *<level>Write)
@@ -64,8 +65,7 @@ const responsePassiveSlots uint64 = 0
 
 // readResponseMembers reads the members of a response in body order, those
 // s.takes admits: each bound member by its hand-written readResponse<Member>,
-// each passive member into the object's Extra. It returns the bits of the
-// slots it read.
+// each passive member into s.extra. It returns the bits of the slots it read.
 func readResponseMembers(s *responseRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -195,8 +195,8 @@ const batchResponsePassiveSlots uint64 = 0
 
 // readBatchResponseMembers reads the members of a batch response in body
 // order, those s.takes admits: each bound member by its hand-written
-// readBatchResponse<Member>, each passive member into the object's Extra. It
-// returns the bits of the slots it read.
+// readBatchResponse<Member>, each passive member into s.extra. It returns the
+// bits of the slots it read.
 func readBatchResponseMembers(s *batchResponseRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -261,8 +261,7 @@ const usagePassiveSlots uint64 = 0
 
 // readUsageMembers reads the members of an usage in body order, those s.takes
 // admits: each bound member by its hand-written readUsage<Member>, each
-// passive member into the object's Extra. It returns the bits of the slots it
-// read.
+// passive member into s.extra. It returns the bits of the slots it read.
 func readUsageMembers(s *usageRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -332,8 +331,7 @@ const answerPassiveSlots uint64 = 0
 
 // readAnswerMembers reads the members of an answer in body order, those
 // s.takes admits: each bound member by its hand-written readAnswer<Member>,
-// each passive member into the object's Extra. It returns the bits of the
-// slots it read.
+// each passive member into s.extra. It returns the bits of the slots it read.
 func readAnswerMembers(s *answerRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -500,8 +498,7 @@ const boxRegionPassiveSlots uint64 = 0
 
 // readBoxRegionMembers reads the members of a box region in body order, those
 // s.takes admits: each bound member by its hand-written readBoxRegion<Member>,
-// each passive member into the object's Extra. It returns the bits of the
-// slots it read.
+// each passive member into s.extra. It returns the bits of the slots it read.
 func readBoxRegionMembers(s *boxRegionRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -579,8 +576,7 @@ const spanItemPassiveSlots uint64 = 0
 
 // readSpanItemMembers reads the members of a span item in body order, those
 // s.takes admits: each bound member by its hand-written readSpanItem<Member>,
-// each passive member into the object's Extra. It returns the bits of the
-// slots it read.
+// each passive member into s.extra. It returns the bits of the slots it read.
 func readSpanItemMembers(s *spanItemRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -664,8 +660,7 @@ const setResultPassiveSlots uint64 = 0
 
 // readSetResultMembers reads the members of a set result in body order, those
 // s.takes admits: each bound member by its hand-written readSetResult<Member>,
-// each passive member into the object's Extra. It returns the bits of the
-// slots it read.
+// each passive member into s.extra. It returns the bits of the slots it read.
 func readSetResultMembers(s *setResultRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -726,8 +721,7 @@ const errorPassiveSlots uint64 = 0
 
 // readErrorMembers reads the members of an error in body order, those s.takes
 // admits: each bound member by its hand-written readError<Member>, each
-// passive member into the object's Extra. It returns the bits of the slots it
-// read.
+// passive member into s.extra. It returns the bits of the slots it read.
 func readErrorMembers(s *errorRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -874,8 +868,8 @@ const validationItemPassiveSlots uint64 = 0
 
 // readValidationItemMembers reads the members of a validation item in body
 // order, those s.takes admits: each bound member by its hand-written
-// readValidationItem<Member>, each passive member into the object's Extra. It
-// returns the bits of the slots it read.
+// readValidationItem<Member>, each passive member into s.extra. It returns the
+// bits of the slots it read.
 func readValidationItemMembers(s *validationItemRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -960,8 +954,7 @@ const listingPassiveSlots uint64 = 0
 
 // readListingMembers reads the members of a listing in body order, those
 // s.takes admits: each bound member by its hand-written readListing<Member>,
-// each passive member into the object's Extra. It returns the bits of the
-// slots it read.
+// each passive member into s.extra. It returns the bits of the slots it read.
 func readListingMembers(s *listingRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -1031,8 +1024,8 @@ const listingEntryPassiveSlots uint64 = 0
 
 // readListingEntryMembers reads the members of a listing entry in body order,
 // those s.takes admits: each bound member by its hand-written
-// readListingEntry<Member>, each passive member into the object's Extra. It
-// returns the bits of the slots it read.
+// readListingEntry<Member>, each passive member into s.extra. It returns the
+// bits of the slots it read.
 func readListingEntryMembers(s *listingEntryRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
