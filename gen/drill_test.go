@@ -19,7 +19,8 @@ import (
 
 // TestSpecDrill is the maintainer's drill of specs/README.md, run on a copy
 // of the repository: add a passive extension field (passive: true,
-// stripped) to the request, to its options and to its questions, run
+// stripped) to the request, to its options and to its questions, and one
+// (passive: true, never_sent) to the answer and to the response, run
 // srgen, refresh the model golden as the procedure says, and change
 // nothing else. The whole module then builds and passes its tests (the
 // seed test among them, which logs the fields as beyond the seed), the
@@ -27,7 +28,11 @@ import (
 // vllm-sr/5.0 → internal → vllm-sr/5.0 keeps them byte for byte, the
 // internal form writes them back byte for byte where a body put them,
 // systemone/0.2 strips them, and a vllm-sr/5.0 model runtime accepts them
-// and refuses a misspelling naming it. Then a field with runtime semantics
+// and refuses a misspelling naming it. On the answer side, the copy's
+// Router in front of a fake vllm-sr/5.0 upstream relays an answer and a
+// response with the passive members to its 5.0 client unchanged, never
+// relays them from a systemone/0.2 upstream, and refuses a misspelling
+// with 502 naming it (drill_answer_test.go). Then a field with runtime semantics
 // (no passive) fails to build, naming the binding functions to write. It
 // builds the whole module once, so -short skips it. The copy's tests run
 // with -short, which leaves out only the suites judged by wall-clock
@@ -54,7 +59,7 @@ func TestSpecDrill(t *testing.T) {
 		t.Fatal(err)
 	}
 	seed := run(t, root, "go", "test", "-count=1", "-v", "-run", "^TestExtensionSpecCarriesTheSeed$", "./gen/model/")
-	for _, want := range []string{"beyond the seed: field question.drill_tag", "drill_note", "drill_mark"} {
+	for _, want := range []string{"beyond the seed: field question.drill_tag", "drill_note", "drill_mark", "answer.drill_answer", "response.drill_trace"} {
 		if !strings.Contains(seed, want) {
 			t.Errorf("the seed test does not report %q:\n%s", want, seed)
 		}
@@ -67,7 +72,7 @@ func TestSpecDrill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"drill_mark", "drill_note", "drill_tag"} {
+	for _, name := range []string{"drill_mark", "drill_note", "drill_tag", "drill_answer", "drill_trace"} {
 		if !bytes.Contains(ref, []byte(name)) {
 			t.Errorf("the extension reference does not name %s", name)
 		}
@@ -110,6 +115,8 @@ func TestSpecDrill(t *testing.T) {
 			t.Errorf("a misspelt member answered %d, not 400 naming it: %s", status, reply)
 		}
 	}
+
+	drillAnswerSide(t, bin)
 
 	// A field with runtime semantics is bound: the build fails until the
 	// functions the generated binding calls for it exist.
@@ -168,7 +175,9 @@ var drillFields = []drillField{
 `},
 }
 
-func addDrillFields(t *testing.T, path string) { extendSpec(t, path, drillFields) }
+func addDrillFields(t *testing.T, path string) {
+	extendSpec(t, path, append(append([]drillField{}, drillFields...), drillAnswerFields...))
+}
 
 func extendSpec(t *testing.T, path string, fields []drillField) {
 	t.Helper()

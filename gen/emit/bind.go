@@ -11,8 +11,9 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// The bind emitter writes the member dispatch of the request shapes into
-// the runtime package that binds them (Options.BindDir, runtime/internalwire),
+// The bind emitter writes the member dispatch of the request shapes, and
+// of the answer shapes (bind_reply.go), into the runtime package that
+// binds them (Options.BindDir, runtime/internalwire),
 // as Kubernetes' conversion-gen writes zz_generated.conversion.go into the
 // package it converts: the generated file follows that package's imports,
 // and calls, for every member with runtime semantics, a hand-written
@@ -55,7 +56,8 @@ type bindMember struct {
 	passive     bool
 }
 
-// bind writes BindDir/zz_generated.bind.go; nothing when BindDir is empty
+// bind writes BindDir/zz_generated.bind.go and zz_generated.replybind.go;
+// nothing when BindDir is empty
 // (a run that writes the generated packages alone, such as the emitter
 // fixtures').
 func (o Options) bind(m *model.Model) ([]File, error) {
@@ -85,7 +87,11 @@ func (o Options) bind(m *model.Model) ([]File, error) {
 		bindWriter(f, shape, members, vocabPath)
 	}
 	file, err := render(o.BindDir+"/zz_generated.bind.go", f)
-	return []File{file}, err
+	if err != nil {
+		return nil, err
+	}
+	replies, err := o.bindReplies(m, ids, idents)
+	return []File{file, replies}, err
 }
 
 // bindConvention is the file's statement of the naming convention its

@@ -19,16 +19,34 @@ var bindOptions = func() Options {
 	return o
 }()
 
-// bindFixture is the emitter fixture plus a passive question member and
-// a request write order that puts the state and roles before the model.
+// bindFixture is the emitter fixture plus a passive question member, a
+// request write order that puts the state and roles before the model, and
+// answers: a bound type and value, 5.0's passive note, and an answer write
+// order that puts the value before the type.
 func bindFixture(t *testing.T) *model.Model {
 	m := fixtureModel(t)
+	every := []table.SchemaID{table.SchemaStandard02, table.SchemaVllmSR50, table.SchemaVllmSR40}
+	m.Fields = append(m.Fields,
+		model.Field{Spec: model.SpecStandard, Level: table.LevelAnswer, Name: "type", Disposition: table.DispositionStandard, Schemas: every},
+		model.Field{Spec: model.SpecStandard, Level: table.LevelAnswer, Name: "value", Disposition: table.DispositionStandard, Schemas: every},
+		model.Field{Spec: model.SpecExtensions, Level: table.LevelAnswer, Name: "note", Passive: true,
+			Disposition: table.DispositionNeverSent, Schemas: []table.SchemaID{table.SchemaVllmSR50}})
+	for i := range m.Schemas {
+		s := &m.Schemas[i]
+		answer := model.Message{Level: table.LevelAnswer, Members: []model.Member{{Name: "type", Spec: model.SpecStandard, Required: true},
+			{Name: "value", Spec: model.SpecStandard}}}
+		if i == 1 {
+			answer.Members = append(answer.Members, model.Member{Name: "note", Spec: model.SpecExtensions, Passive: true})
+		}
+		s.Messages = append(s.Messages, answer)
+	}
 	m.Fields = append(m.Fields, model.Field{Spec: model.SpecExtensions, Level: table.LevelQuestion, Name: "tag", Passive: true,
 		Disposition: table.DispositionStripped, Schemas: []table.SchemaID{table.SchemaVllmSR50, table.SchemaVllmSR40}})
 	for _, s := range m.Schemas[1:] {
 		s.Messages[1].Members = append(s.Messages[1].Members, model.Member{Name: "tag", Spec: model.SpecExtensions, Passive: true})
 	}
-	m.WriteOrder = []model.WriteOrder{{Level: table.LevelRequest, Members: []string{"state", "roles"}, Reason: "The state first."}}
+	m.WriteOrder = []model.WriteOrder{{Level: table.LevelRequest, Members: []string{"state", "roles"}, Reason: "The state first."},
+		{Level: table.LevelAnswer, Members: []string{"value"}, Reason: "The value first."}}
 	return m
 }
 
@@ -40,8 +58,8 @@ func TestBindGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 1 || files[0].Path != "runtime/bound/zz_generated.bind.go" {
-		t.Fatalf("files = %v, want runtime/bound/zz_generated.bind.go alone", files)
+	if len(files) != 2 || files[0].Path != "runtime/bound/zz_generated.bind.go" || files[1].Path != "runtime/bound/zz_generated.replybind.go" {
+		t.Fatalf("files = %v, want runtime/bound/zz_generated.bind.go and zz_generated.replybind.go", filePaths(files))
 	}
 	f, err := parser.ParseFile(token.NewFileSet(), files[0].Path, files[0].Data, parser.AllErrors)
 	if err != nil {
@@ -65,6 +83,54 @@ func TestBindGolden(t *testing.T) {
 		}
 	}
 	testkit.GoldenCheck(t, "testdata/bind/zz_generated.bind.go.golden", files[0].Data)
+}
+
+// TestReplyBindGolden: the answer shapes' binding reads a member only
+// where the hand-written gate admits it, dispatches each bound member to
+// its hand-written function by the naming convention and each passive
+// one to Extra, leaves out a member no spec defines, and writes the slots
+// in the write order, then message order, with a writer alone for the
+// shapes no upstream is read in.
+func TestReplyBindGolden(t *testing.T) {
+	files, err := bindOptions.bind(bindFixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply := files[len(files)-1]
+	f, err := parser.ParseFile(token.NewFileSet(), reply.Path, reply.Data, parser.AllErrors)
+	if err != nil {
+		t.Fatalf("the reply binding is not Go: %v", err)
+	}
+	if f.Name.Name != "bound" {
+		t.Errorf("package %s, want the bind package's own name", f.Name.Name)
+	}
+	src := strings.Join(strings.Fields(string(reply.Data)), " ")
+	for _, want := range []string{
+		"var answerSlots = []string{ vocab.AnswerValue, // bound vocab.AnswerType, // bound vocab.AnswerNote, // passive }",
+		"const answerPassiveSlots uint64 = 4",
+		"case vocab.AnswerValue: slot = 0 if !s.takes(slot) { continue } err = s.readAnswerValue(m)",
+		"case vocab.AnswerNote: slot = 2 if !s.takes(slot) { continue } s.extra = append(s.extra, *m)",
+		"default: continue",
+		"case 1: // type w.writeAnswerType(o, s)",
+		"case 2: // note: passive o.extraNamed(vocab.AnswerNote)",
+		"func (w AnswerWriter) writeLegacyErrorSlot(",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the reply binding lacks %q", want)
+		}
+	}
+	if strings.Contains(src, "func readLegacyErrorMembers(") || strings.Contains(src, "func readLegacyListItemMembers(") {
+		t.Error("a shape no upstream is read in has a reader")
+	}
+	testkit.GoldenCheck(t, "testdata/bind/zz_generated.replybind.go.golden", reply.Data)
+}
+
+func filePaths(files []File) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Path
+	}
+	return out
 }
 
 func TestBindWritesNothingWithoutABindDir(t *testing.T) {

@@ -12,7 +12,7 @@ const (
 	// SpecVllmSR50Path is the specification of vllm-sr/5.0.
 	SpecVllmSR50Path = "specs/systemone/vllm-sr-5.0.extensions.yaml"
 	// SpecVllmSR50SHA256 is the sha256 of specs/systemone/vllm-sr-5.0.extensions.yaml.
-	SpecVllmSR50SHA256 = "9e35c8392afa580ce4e1065f693b461a79f9154d75895be87213733a46b79829"
+	SpecVllmSR50SHA256 = "2f8be01819c31b4e8f27b5838afcf394ca0e3949f53f8032d813414dc0319bbb"
 	// SpecVllmSR40Path is the specification of vllm-sr/4.0.
 	SpecVllmSR40Path = "specs/systemone/vllm-sr-4.0.openapi.yaml"
 	// SpecVllmSR40SHA256 is the sha256 of specs/systemone/vllm-sr-4.0.openapi.yaml.

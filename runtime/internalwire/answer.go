@@ -1,8 +1,6 @@
 package internalwire
 
 import (
-	"math"
-
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
@@ -10,108 +8,136 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// The answer shape (answer, box_region) bound to ir.Answer in one place.
-// answerMembers binds each member to its field; the writer walks it for
-// every answer, the reply reader for the members an answer of its type
-// carries under the reply's schema (Replies, from the generated member
-// lists). An answer's type comes first and a failed question's error,
-// reason and message last, outside the list: they are not values of an
-// answered question.
+// The answer shape (answer, box_region) bound to ir.Answer and ir.Box:
+// the generated dispatch (zz_generated.replybind.go) calls the functions
+// below, one per bound member, for the writer of every listener and the
+// reader of every target. An answer's type decides which members it
+// carries, so the reader reads it first; a failed question's error,
+// reason and message are written only for a failed answer, and the
+// members of an answered question only for an answered one.
 
-// answerMember binds one answer member. field returns a pointer to its
-// ir.Answer field, whose type is the member's kind.
-type answerMember struct {
-	name  string
-	field func(a *ir.Answer) any
+// answerWrite is the state of writing one answer.
+type answerWrite struct{ a *ir.Answer }
+
+// appendAnswer appends one answer in answerSlots' order. A number JSON
+// cannot carry clears *finite (appendFloat).
+func (w AnswerWriter) appendAnswer(dst []byte, a *ir.Answer, finite *bool) []byte {
+	o := w.object(dst, table.LevelAnswer, a.Extra)
+	s := answerWrite{a: a}
+	o.each(answerSlots, func(slot int) { w.writeAnswerSlot(&o, &s, slot) })
+	return o.close(finite)
 }
 
-// answerMembers are in the order every writer writes them.
-var answerMembers = [...]answerMember{
-	{vocab.AnswerNoul, func(a *ir.Answer) any { return &a.Noul }},
-	{vocab.AnswerChoice, func(a *ir.Answer) any { return &a.Choice }},
-	{vocab.AnswerScore, func(a *ir.Answer) any { return &a.Score }},
-	{vocab.AnswerBox, func(a *ir.Answer) any { return &a.Box }},
-	{vocab.AnswerTrack, func(a *ir.Answer) any { return &a.Track }},
-	{vocab.AnswerProbabilities, func(a *ir.Answer) any { return &a.Probabilities }},
-	{vocab.AnswerConfidence, func(a *ir.Answer) any { return &a.Confidence }},
-	{vocab.AnswerLegend, func(a *ir.Answer) any { return &a.Legend }},
-	{vocab.AnswerAbstainProbability, func(a *ir.Answer) any { return &a.AbstainProbability }},
-	{vocab.AnswerInputCoverage, func(a *ir.Answer) any { return &a.InputCoverage }},
+func (w AnswerWriter) writeAnswerType(o *replyObject, s *answerWrite) {
+	if s.a.Type != "" {
+		o.str(vocab.AnswerType, string(s.a.Type))
+	}
 }
 
-// boxEdges bind box_region's members to ir.Box's fields, in writing order.
-var boxEdges = [...]struct {
-	name string
-	edge func(b *ir.Box) *float64
-}{
-	{vocab.BoxRegionTop, func(b *ir.Box) *float64 { return &b.Top }},
-	{vocab.BoxRegionBottom, func(b *ir.Box) *float64 { return &b.Bottom }},
-	{vocab.BoxRegionLeft, func(b *ir.Box) *float64 { return &b.Left }},
-	{vocab.BoxRegionRight, func(b *ir.Box) *float64 { return &b.Right }},
+func (w AnswerWriter) writeAnswerNoul(o *replyObject, s *answerWrite) {
+	writeNumber(o, vocab.AnswerNoul, s.a.Noul)
 }
 
-// appendAnswer appends one answer: its type, every member it holds in
-// answerMembers' order, then a failed question's error, reason and message.
-// A number JSON cannot carry clears *finite (appendFloat).
-func appendAnswer(dst []byte, a *ir.Answer, finite *bool) []byte {
-	o := jsonvalue.OpenObject(dst)
-	if a.Type != "" {
-		o.Name(vocab.AnswerType)
-		o.Dst = jsonvalue.AppendString(o.Dst, string(a.Type))
+func (w AnswerWriter) writeAnswerChoice(o *replyObject, s *answerWrite) {
+	if s.a.Choice != nil {
+		o.str(vocab.AnswerChoice, *s.a.Choice)
 	}
-	for i := range answerMembers {
-		m := &answerMembers[i]
-		switch f := m.field(a).(type) {
-		case **float64:
-			if *f != nil {
-				o.Name(m.name)
-				o.Dst = appendFloat(o.Dst, **f, finite)
-			}
-		case **string:
-			if *f != nil {
-				o.Name(m.name)
-				o.Dst = jsonvalue.AppendString(o.Dst, **f)
-			}
-		case **ir.Box:
-			if *f != nil {
-				o.Name(m.name)
-				o.Dst = appendBox(o.Dst, *f, finite)
-			}
-		case *jsonvalue.Value:
-			if f.IsValid() {
-				o.Name(m.name)
-				o.Dst = jsonvalue.AppendCompact(o.Dst, *f)
-			}
-		case *[]ir.Probability:
-			if *f != nil {
-				o.Name(m.name)
-				o.Dst = appendProbabilities(o.Dst, *f, finite)
-			}
-		case *[]jsonvalue.Member:
-			if *f != nil {
-				o.Name(m.name)
-				o.Dst = Writer{}.appendMembers(o.Dst, *f)
-			}
-		case *ir.Coverage:
-			if *f != "" {
-				o.Name(m.name)
-				o.Dst = jsonvalue.AppendString(o.Dst, string(*f))
-			}
-		}
-	}
-	if a.Error != "" {
-		appendStringMembers(&o, vocab.AnswerError, string(a.Error), vocab.AnswerReason, a.Reason, vocab.AnswerMessage, a.Message)
-	}
-	return o.Close()
 }
 
-func appendBox(dst []byte, b *ir.Box, finite *bool) []byte {
-	o := jsonvalue.OpenObject(dst)
-	for _, e := range boxEdges {
-		o.Name(e.name)
-		o.Dst = appendFloat(o.Dst, *e.edge(b), finite)
+func (w AnswerWriter) writeAnswerScore(o *replyObject, s *answerWrite) {
+	writeNumber(o, vocab.AnswerScore, s.a.Score)
+}
+
+func (w AnswerWriter) writeAnswerBox(o *replyObject, s *answerWrite) {
+	if s.a.Box != nil {
+		o.Name(vocab.AnswerBox)
+		o.Dst = w.appendBox(o.Dst, s.a.Box, &o.finite)
 	}
-	return o.Close()
+}
+
+func (w AnswerWriter) writeAnswerTrack(o *replyObject, s *answerWrite) {
+	o.content(vocab.AnswerTrack, s.a.Track)
+}
+
+func (w AnswerWriter) writeAnswerProbabilities(o *replyObject, s *answerWrite) {
+	if s.a.Probabilities != nil {
+		o.Name(vocab.AnswerProbabilities)
+		o.Dst = appendProbabilities(o.Dst, s.a.Probabilities, &o.finite)
+	}
+}
+
+func (w AnswerWriter) writeAnswerConfidence(o *replyObject, s *answerWrite) {
+	writeNumber(o, vocab.AnswerConfidence, s.a.Confidence)
+}
+
+func (w AnswerWriter) writeAnswerLegend(o *replyObject, s *answerWrite) {
+	if s.a.Legend != nil {
+		o.Name(vocab.AnswerLegend)
+		o.Dst = Writer{}.appendMembers(o.Dst, s.a.Legend)
+	}
+}
+
+func (w AnswerWriter) writeAnswerAbstainProbability(o *replyObject, s *answerWrite) {
+	writeNumber(o, vocab.AnswerAbstainProbability, s.a.AbstainProbability)
+}
+
+func (w AnswerWriter) writeAnswerInputCoverage(o *replyObject, s *answerWrite) {
+	if s.a.InputCoverage != "" {
+		o.str(vocab.AnswerInputCoverage, string(s.a.InputCoverage))
+	}
+}
+
+func (w AnswerWriter) writeAnswerError(o *replyObject, s *answerWrite) {
+	if s.a.Error != "" {
+		o.str(vocab.AnswerError, string(s.a.Error))
+	}
+}
+
+// writeAnswerReason and writeAnswerMessage write a failed answer's words,
+// even empty: a failed answer always names both.
+func (w AnswerWriter) writeAnswerReason(o *replyObject, s *answerWrite) {
+	if s.a.Error != "" {
+		o.str(vocab.AnswerReason, s.a.Reason)
+	}
+}
+
+func (w AnswerWriter) writeAnswerMessage(o *replyObject, s *answerWrite) {
+	if s.a.Error != "" {
+		o.str(vocab.AnswerMessage, s.a.Message)
+	}
+}
+
+// writeNumber writes name: *f unless f is nil.
+func writeNumber(o *replyObject, name string, f *float64) {
+	if f != nil {
+		o.float(name, *f)
+	}
+}
+
+// boxRegionWrite is the state of writing one box.
+type boxRegionWrite struct{ b *ir.Box }
+
+func (w AnswerWriter) appendBox(dst []byte, b *ir.Box, finite *bool) []byte {
+	o := w.object(dst, table.LevelBoxRegion, b.Extra)
+	s := boxRegionWrite{b: b}
+	o.each(boxRegionSlots, func(slot int) { w.writeBoxRegionSlot(&o, &s, slot) })
+	return o.close(finite)
+}
+
+func (w AnswerWriter) writeBoxRegionTop(o *replyObject, s *boxRegionWrite) {
+	o.float(vocab.BoxRegionTop, s.b.Top)
+}
+
+func (w AnswerWriter) writeBoxRegionBottom(o *replyObject, s *boxRegionWrite) {
+	o.float(vocab.BoxRegionBottom, s.b.Bottom)
+}
+
+func (w AnswerWriter) writeBoxRegionLeft(o *replyObject, s *boxRegionWrite) {
+	o.float(vocab.BoxRegionLeft, s.b.Left)
+}
+
+func (w AnswerWriter) writeBoxRegionRight(o *replyObject, s *boxRegionWrite) {
+	o.float(vocab.BoxRegionRight, s.b.Right)
 }
 
 func appendProbabilities(dst []byte, ps []ir.Probability, finite *bool) []byte {
@@ -121,16 +147,6 @@ func appendProbabilities(dst []byte, ps []ir.Probability, finite *bool) []byte {
 		o.Dst = appendFloat(o.Dst, ps[i].P, finite)
 	}
 	return o.Close()
-}
-
-// appendFloat appends f, or for NaN and infinities 0, clearing *finite.
-// The flag is a caller's local, so writing allocates nothing but bytes.
-func appendFloat(dst []byte, f float64, finite *bool) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		*finite = false
-		f = 0
-	}
-	return jsonvalue.AppendFloat(dst, f)
 }
 
 // AnswerReader reads the answers of one checked response (CheckResponse,
@@ -159,9 +175,10 @@ const numbersPerAllocation = 16
 // or a member vllm-sr/5.0 requires of its type missing (the internal
 // form's shapes require none). A failed answer (a schema with
 // answer.error) keeps its kind, and its reason and message as the
-// upstream gave them, for the caller to vet. a is the caller's, an element
-// of its answers, so reading allocates only values; the answer's name is
-// the caller's to set.
+// upstream gave them, for the caller to vet. The passive members the
+// schema defines go to a.Extra, in body order. a is the caller's, an
+// element of its answers, so reading allocates only values; the answer's
+// name is the caller's to set.
 func (rd *AnswerReader) Read(a *ir.Answer, v jsonvalue.Value, name string, want table.QuestionType) (reason, what string) {
 	*a = ir.Answer{Type: want}
 	failed := false
@@ -177,27 +194,146 @@ func (rd *AnswerReader) Read(a *ir.Answer, v jsonvalue.Value, name string, want 
 	}
 	// v is an answer its schema defines: every member read below has the
 	// kind and range the specification gives it.
+	if !failed {
+		a.Type = table.QuestionType(t.Str())
+	}
+	s := answerRead{a: a, rs: rd.Replies, failed: failed, numbers: rd.numbers}
+	read, _ := readAnswerMembers(&s, v.Members())
+	a.Extra, rd.numbers = s.extra, s.numbers
 	if failed {
-		e, _ := v.Get(vocab.AnswerError)
-		a.Error = ir.QuestionErrorCode(e.Str())
-		a.Reason, a.Message = stringMember(v, vocab.AnswerReason), stringMember(v, vocab.AnswerMessage)
 		return "", ""
 	}
-	a.Type = table.QuestionType(t.Str())
-	for i := range answerMembers {
-		use := &rd.Replies.answer[i]
-		if !use.carries(a.Type) {
-			continue
-		}
-		x, ok := v.Get(answerMembers[i].name)
-		switch {
-		case ok:
-			rd.member(x, answerMembers[i].field(a))
-		case use.required:
-			return missing(answerMembers[i].name)
+	for slot := range answerSlots {
+		use := &rd.Replies.answer[slot]
+		if use.required && use.carries(a.Type) && read&(1<<slot) == 0 {
+			return missing(answerSlots[slot])
 		}
 	}
 	return "", ""
+}
+
+// answerRead is the state of reading one checked answer. It holds the
+// reader's room for numbers rather than the reader (Read copies it back),
+// so that the caller's AnswerReader stays where the caller put it.
+type answerRead struct {
+	a       *ir.Answer
+	rs      *Replies
+	failed  bool
+	numbers []float64
+	extra   []jsonvalue.Member
+}
+
+// takes admits the members the reply's schema defines on the answer's
+// type; of a failed answer, its error, reason and message and the passive
+// members alone.
+func (s *answerRead) takes(slot int) bool {
+	use := &s.rs.answer[slot]
+	if s.failed {
+		return use.defined && (use.failure || answerPassiveSlots&(1<<slot) != 0)
+	}
+	return use.carries(s.a.Type)
+}
+
+// readAnswerType: the type is read before the members (Read), as it
+// decides which the answer carries.
+func (s *answerRead) readAnswerType(*jsonvalue.Member) error { return nil }
+
+func (s *answerRead) readAnswerNoul(m *jsonvalue.Member) error {
+	s.a.Noul = s.number(m.Value)
+	return nil
+}
+
+func (s *answerRead) readAnswerChoice(m *jsonvalue.Member) error {
+	s.a.Choice = new(m.Value.Str())
+	return nil
+}
+
+func (s *answerRead) readAnswerScore(m *jsonvalue.Member) error {
+	s.a.Score = s.number(m.Value)
+	return nil
+}
+
+func (s *answerRead) readAnswerBox(m *jsonvalue.Member) error {
+	b := &ir.Box{}
+	box := boxRegionRead{b: b, defined: s.rs.boxRegion}
+	_, err := readBoxRegionMembers(&box, m.Value.Members())
+	b.Extra = box.extra
+	s.a.Box = b
+	return err
+}
+
+func (s *answerRead) readAnswerTrack(m *jsonvalue.Member) error {
+	s.a.Track = m.Value
+	return nil
+}
+
+func (s *answerRead) readAnswerProbabilities(m *jsonvalue.Member) error {
+	s.a.Probabilities = probabilityList(m.Value)
+	return nil
+}
+
+func (s *answerRead) readAnswerConfidence(m *jsonvalue.Member) error {
+	s.a.Confidence = s.number(m.Value)
+	return nil
+}
+
+func (s *answerRead) readAnswerLegend(m *jsonvalue.Member) error {
+	s.a.Legend = append([]jsonvalue.Member{}, m.Value.Members()...)
+	return nil
+}
+
+func (s *answerRead) readAnswerAbstainProbability(m *jsonvalue.Member) error {
+	s.a.AbstainProbability = s.number(m.Value)
+	return nil
+}
+
+func (s *answerRead) readAnswerInputCoverage(m *jsonvalue.Member) error {
+	s.a.InputCoverage = ir.Coverage(m.Value.Str())
+	return nil
+}
+
+func (s *answerRead) readAnswerError(m *jsonvalue.Member) error {
+	s.a.Error = ir.QuestionErrorCode(m.Value.Str())
+	return nil
+}
+
+func (s *answerRead) readAnswerReason(m *jsonvalue.Member) error {
+	s.a.Reason = m.Value.Str()
+	return nil
+}
+
+func (s *answerRead) readAnswerMessage(m *jsonvalue.Member) error {
+	s.a.Message = m.Value.Str()
+	return nil
+}
+
+// boxRegionRead is the state of reading one checked box.
+type boxRegionRead struct {
+	b       *ir.Box
+	defined uint64
+	extra   []jsonvalue.Member
+}
+
+func (s *boxRegionRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
+
+func (s *boxRegionRead) readBoxRegionTop(m *jsonvalue.Member) error {
+	s.b.Top, _ = m.Value.Float()
+	return nil
+}
+
+func (s *boxRegionRead) readBoxRegionBottom(m *jsonvalue.Member) error {
+	s.b.Bottom, _ = m.Value.Float()
+	return nil
+}
+
+func (s *boxRegionRead) readBoxRegionLeft(m *jsonvalue.Member) error {
+	s.b.Left, _ = m.Value.Float()
+	return nil
+}
+
+func (s *boxRegionRead) readBoxRegionRight(m *jsonvalue.Member) error {
+	s.b.Right, _ = m.Value.Float()
+	return nil
 }
 
 // missing is the reason of an answer without member, which its type
@@ -211,41 +347,15 @@ func missing(member string) (reason, what string) {
 	return reason, describeMember([]string{member}, p)
 }
 
-// member reads x, a checked value, into field.
-func (rd *AnswerReader) member(x jsonvalue.Value, field any) {
-	switch f := field.(type) {
-	case **float64:
-		n, _ := x.Float()
-		*f = rd.number(n)
-	case **string:
-		s := x.Str()
-		*f = &s
-	case **ir.Box:
-		b := &ir.Box{}
-		for _, e := range boxEdges {
-			edge, _ := x.Get(e.name)
-			*e.edge(b), _ = edge.Float()
-		}
-		*f = b
-	case *jsonvalue.Value:
-		*f = x
-	case *[]ir.Probability:
-		*f = probabilityList(x)
-	case *[]jsonvalue.Member:
-		*f = append([]jsonvalue.Member{}, x.Members()...)
-	case *ir.Coverage:
-		*f = ir.Coverage(x.Str())
+// number returns a pointer to a copy of the checked number x, in room
+// shared with the response's other numbers.
+func (s *answerRead) number(x jsonvalue.Value) *float64 {
+	if len(s.numbers) == 0 {
+		s.numbers = make([]float64, numbersPerAllocation)
 	}
-}
-
-// number returns a pointer to a copy of n, in room shared with the
-// response's other numbers.
-func (rd *AnswerReader) number(n float64) *float64 {
-	if len(rd.numbers) == 0 {
-		rd.numbers = make([]float64, numbersPerAllocation)
-	}
-	p := &rd.numbers[0]
-	*p, rd.numbers = n, rd.numbers[1:]
+	p := &s.numbers[0]
+	*p, _ = x.Float()
+	s.numbers = s.numbers[1:]
 	return p
 }
 
@@ -258,11 +368,4 @@ func probabilityList(p jsonvalue.Value) []ir.Probability {
 		out = append(out, ir.Probability{Key: m.Name, P: f})
 	}
 	return out
-}
-
-// stringMember is the checked string v's member name holds, "" when v
-// has none.
-func stringMember(v jsonvalue.Value, name string) string {
-	m, _ := v.Get(name)
-	return m.Str()
 }

@@ -3,8 +3,10 @@ package internalwire
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
@@ -41,6 +43,72 @@ func fullResponse(t *testing.T) *ir.Response {
 	}
 }
 
+// withPassive is r with one member per passive slot the specs define at
+// each of its levels in Extra, as a vllm-sr/5.0 server would send it (an
+// answer's only on the types that carry it): what the writers carry at
+// their slots and the readers read back. Without passive members in the
+// specs it is r unchanged.
+func withPassive(r *ir.Response) *ir.Response {
+	rs := RepliesOf(table.SchemaVllmSR50)
+	r.Extra = passiveExtra(table.LevelResponse, responseSlots, responsePassiveSlots, nil)
+	r.Usage.Extra = passiveExtra(table.LevelUsage, usageSlots, usagePassiveSlots, nil)
+	for i := range r.Answers {
+		a := &r.Answers[i]
+		a.Extra = passiveExtra(table.LevelAnswer, answerSlots, answerPassiveSlots, func(slot int) bool {
+			return a.Error == "" && rs.answer[slot].carries(a.Type) || a.Error != "" && rs.answer[slot].defined
+		})
+		if a.Box != nil {
+			a.Box.Extra = passiveExtra(table.LevelBoxRegion, boxRegionSlots, boxRegionPassiveSlots, nil)
+		}
+	}
+	for i := range r.Spans {
+		for j := range r.Spans[i].Spans {
+			r.Spans[i].Spans[j].Extra = passiveExtra(table.LevelSpanItem, spanItemSlots, spanItemPassiveSlots, nil)
+		}
+	}
+	for i := range r.Sets {
+		r.Sets[i].Extra = passiveExtra(table.LevelSetResult, setResultSlots, setResultPassiveSlots, nil)
+	}
+	return r
+}
+
+// passiveExtra is one member for each passive slot of slots (the bits of
+// mask) that carries allows (nil: every one), in slot order, with a value
+// of the type its spec gives it at level; nil when there is none.
+func passiveExtra(level table.Level, slots []string, mask uint64, carries func(slot int) bool) []jsonvalue.Member {
+	var out []jsonvalue.Member
+	for i, name := range slots {
+		if mask&(1<<i) != 0 && (carries == nil || carries(i)) {
+			out = append(out, jsonvalue.Member{Name: name, Value: passiveValue(level, name)})
+		}
+	}
+	return out
+}
+
+// passiveValue is a value of the type the specs give level.name: an
+// object, array, number, boolean or string.
+func passiveValue(level table.Level, name string) jsonvalue.Value {
+	var typ string
+	for _, schema := range []table.SchemaID{table.SchemaStandard02, table.SchemaVllmSR50, table.SchemaVllmSR40} {
+		if f, ok := fieldtable.FieldOf(schema, level, name); ok {
+			typ = f.Type
+		}
+	}
+	text := `"passive ` + name + `"`
+	switch {
+	case typ == "object" || strings.HasPrefix(typ, "map<"):
+		text = `{"passive":["` + name + `"]}`
+	case strings.HasPrefix(typ, "array<"):
+		text = `[]`
+	case typ == "integer" || typ == "number":
+		text = `1`
+	case typ == "boolean":
+		text = `true`
+	}
+	v, _ := jsonvalue.Decode([]byte(text), jsonvalue.Options{})
+	return v
+}
+
 func decodeJSON(t *testing.T, s string) jsonvalue.Value {
 	t.Helper()
 	v, err := jsonvalue.Decode([]byte(s), jsonvalue.Options{})
@@ -53,7 +121,7 @@ func decodeJSON(t *testing.T, s string) jsonvalue.Value {
 // TestAnswerShapesRoundTrip: what AnswerWriter writes, the readers read
 // back into the same IR.
 func TestAnswerShapesRoundTrip(t *testing.T) {
-	want := fullResponse(t)
+	want := withPassive(fullResponse(t))
 	body, err := AnswerWriter{}.Response(want, want.Answers, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -157,24 +225,25 @@ var notWritten = map[table.Level]map[string]string{
 }
 
 // TestEveryAnswerMemberIsWritten: every member the specs give an answer
-// shape, on every schema, is one AnswerWriter writes for a full IR (or one
-// notWritten explains). A member that fails here needs its field in
-// runtime/ir and its entry in this package's answer bindings (answer.go,
-// response.go, response_ext.go, listing.go, errorbody.go): the writer and
-// the reader of the shape in one place.
+// shape, on every schema, is one AnswerWriter writes for a full IR (a
+// passive one from the object's Extra), or one notWritten explains. A
+// bound member that fails here has its write<Level><Member> writing
+// nothing for a full IR: it needs its field in runtime/ir.
 func TestEveryAnswerMemberIsWritten(t *testing.T) {
 	written := map[table.Level][]string{}
-	r := fullResponse(t)
+	r := withPassive(fullResponse(t))
 	body, _ := AnswerWriter{}.Response(r, r.Answers, nil)
 	collect(written, decodeJSON(t, string(body)), table.LevelResponse)
-	batch := &ir.BatchResponse{Model: new("m"), Responses: []ir.NamedResponse{{Name: "x", Response: *r}}}
+	batch := &ir.BatchResponse{Model: new("m"), Responses: []ir.NamedResponse{{Name: "x", Response: *r}},
+		Extra: passiveExtra(table.LevelBatchResponse, batchResponseSlots, batchResponsePassiveSlots, nil)}
 	body, _ = AnswerWriter{}.Batch(batch, func(nr *ir.NamedResponse) []ir.Answer { return nr.Response.Answers })
 	collect(written, decodeJSON(t, string(body)), table.LevelBatchResponse)
 	body, _ = AnswerWriter{Legacy: true}.States(batch, func(nr *ir.NamedResponse) []ir.Answer { return nr.Response.Answers })
 	collect(written, decodeJSON(t, string(body)), table.LevelResponse)
 	_, body = AnswerWriter{Legacy: true}.Error(fullError())
 	collect(written, decodeJSON(t, string(body)), table.LevelError)
-	body, _ = AnswerWriter{Legacy: true}.Listing(&ir.Listing{Models: []ir.ListedModel{{Name: "a", ReleaseDate: "2025-01-01", Version: new("5"), Features: []string{}, Card: decodeJSON(t, `{}`)}}})
+	body, _ = AnswerWriter{Legacy: true}.Listing(&ir.Listing{Models: []ir.ListedModel{{Name: "a", ReleaseDate: "2025-01-01", Version: new("5"), Features: []string{}, Card: decodeJSON(t, `{}`),
+		Extra: passiveExtra(table.LevelListingEntry, listingEntrySlots, listingEntryPassiveSlots, nil)}}, Extra: passiveExtra(table.LevelListing, listingSlots, listingPassiveSlots, nil)})
 	collect(written, decodeJSON(t, string(body)), table.LevelListing)
 
 	checked := 0
@@ -248,20 +317,15 @@ var innerLevels = map[table.Level][]struct {
 }
 
 // TestAnswerBindingsReadWhatTheSpecsGive: every answer member a schema
-// defines is one the reply reader binds (answerMembers), or one it reads
-// outside the list (type, and a failed answer's error, reason and
-// message); and it reads each on the answer types that schema's member
-// list gives it.
+// defines has its slot in the generated answerSlots, and the reply reader
+// reads each on the answer types that schema's member list gives it.
 func TestAnswerBindingsReadWhatTheSpecsGive(t *testing.T) {
-	outside := []string{vocab.AnswerType, vocab.AnswerError, vocab.AnswerReason, vocab.AnswerMessage}
 	for _, schema := range []table.SchemaID{table.SchemaStandard02, table.SchemaVllmSR50, table.SchemaVllmSR40, table.SchemaInternal} {
 		rs := RepliesOf(schema)
 		for _, m := range vocab.MembersOf(schema, table.LevelAnswer) {
-			i := slices.IndexFunc(answerMembers[:], func(b answerMember) bool { return b.name == m.Name })
+			i := slices.Index(answerSlots, m.Name)
 			if i < 0 {
-				if !slices.Contains(outside, m.Name) {
-					t.Errorf("%s defines answer member %q, which AnswerReader does not bind", schema, m.Name)
-				}
+				t.Errorf("%s defines answer member %q, which the generated answerSlots lack", schema, m.Name)
 				continue
 			}
 			for _, qt := range m.QuestionTypes {

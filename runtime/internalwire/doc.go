@@ -3,15 +3,40 @@
 // writer (Writer) of request bodies, and the internal wire form, the form
 // the hops inside a deployment speak (the Router to a model runtime's
 // /v1/decisions and /v1/bundle, an Engine to its workers). It binds the
-// answer shapes (answer, response, batch response, error, listing) too:
-// AnswerWriter writes them for every listener codec, and ReadResponse,
-// AnswerReader, ReadListing and ReadErrorReport read them for every target
-// codec, each shape's writer and reader in one file (answer.go,
-// response.go, response_ext.go, errorbody.go, listing.go). A reply is
-// read the way a request is: its schema's generated validator first
-// (CheckResponse, CheckBatchResponse, replycheck.go), then the mapping,
-// which reads only the members the schema's generated member lists give
-// each shape (Replies) and checks no type or range itself.
+// answer shapes (response, batch response, usage, answer, box region, span
+// item, set result, error, validation item, listing, listing entry, and
+// vllm-sr/4.0's legacy error and list item) too: AnswerWriter writes them
+// for every listener codec, and ReadResponse, AnswerReader, ReadListing
+// and ReadErrorReport read them for every target codec, each shape's
+// writer and reader in one file (answer.go, response.go, response_ext.go,
+// errorbody.go, listing.go). A reply is read the way a request is: its
+// schema's generated validator first (CheckResponse, CheckBatchResponse,
+// replycheck.go), then the mapping, which checks no type or range itself.
+//
+// The answer shapes' member dispatch is generated too
+// (zz_generated.replybind.go, by srgen, from the same member lists): for
+// each shape <level> it declares <level>Slots in write order,
+// <level>PassiveSlots, the reader's dispatch read<Level>Members over one
+// checked object's members in body order, and the writer's dispatch
+// (AnswerWriter).write<Level>Slot. The reader reads only the members the
+// hand-written gate (*<level>Read).takes admits, those the reply's schema
+// defines there (Replies) and, for an answer, on its type, so a member a
+// systemone/0.2 reply carries beyond its schema is never read nor
+// relayed. A passive member goes to its IR object's Extra, in body order,
+// and is written back at its slot by every AnswerWriter whose Skip does
+// not name it (SkipUndefined(systemone/0.2) names every member the
+// standard does not define). Every bound member calls, by the naming
+// convention
+//
+//	func (s *<level>Read) read<Level><Member>(m *jsonvalue.Member) error
+//	func (w AnswerWriter) write<Level><Member>(o *replyObject, s *<level>Write)
+//
+// a hand-written function, so a bound answer member the specs add is a
+// compile error naming the two to write. A shape no upstream is read in
+// (the 4.0 legacy error and list item) has a writer alone; error bodies'
+// and detail items' passive members are read and dropped, as an upstream's
+// words never reach a client, and a batch response's own, as the Router
+// answers a batch with the response it assembles from its items.
 //
 // Reading is the generated validator's check and then Reader's mapping:
 // every listener codec and the internal form read this way. The member

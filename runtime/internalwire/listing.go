@@ -7,10 +7,13 @@ import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // The listing shapes (listing, listing_entry, and vllm-sr/4.0's
-// legacy_list_item) bound to ir.Listing in one place.
+// legacy_list_item, which is written alone) bound to ir.Listing and
+// ir.ListedModel: the generated dispatch (zz_generated.replybind.go) calls
+// the functions below, one per bound member.
 
 // The fixed words of vllm-sr/4.0's OpenAI listing that are values, not
 // members: the listing's and an entry's object (the spec's enums [list]
@@ -24,88 +27,189 @@ const (
 // Listing writes GET /v1/models: {models: [...]}, and with Legacy first
 // the OpenAI list {object: "list", data: [...]}.
 func (w AnswerWriter) Listing(l *ir.Listing) ([]byte, error) {
-	o := jsonvalue.OpenObject(make([]byte, 0, 256))
-	if w.Legacy {
-		appendStringMembers(&o, vocab.ListingObject, legacyListObject)
-		o.Name(vocab.ListingData)
-		o.Dst = appendJoined(o.Dst, "[]", l.Models, func(dst []byte, m *ir.ListedModel) []byte {
-			item := jsonvalue.OpenObject(dst)
-			appendStringMembers(&item, vocab.LegacyListItemID, m.Name, vocab.LegacyListItemObject, legacyItemObject,
-				vocab.LegacyListItemOwnedBy, legacyOwnedBy)
-			return item.Close()
-		})
-	}
-	o.Name(vocab.ListingModels)
-	o.Dst = appendJoined(o.Dst, "[]", l.Models, appendListed)
+	o := w.object(make([]byte, 0, 256), table.LevelListing, l.Extra)
+	s := listingWrite{l: l}
+	o.each(listingSlots, func(slot int) { w.writeListingSlot(&o, &s, slot) })
 	return o.Close(), nil
 }
 
-func appendListed(dst []byte, m *ir.ListedModel) []byte {
-	o := jsonvalue.OpenObject(dst)
-	appendStringMembers(&o, vocab.ListingEntryName, m.Name, vocab.ListingEntryDescription, m.Description)
-	if m.ReleaseDate != "" { // a name with no date of its own has none, never ""
-		appendStringMembers(&o, vocab.ListingEntryReleaseDate, m.ReleaseDate)
+// listingWrite is the state of writing one listing.
+type listingWrite struct{ l *ir.Listing }
+
+// writeListingObject and writeListingData write vllm-sr/4.0's OpenAI
+// list, with Legacy alone.
+func (w AnswerWriter) writeListingObject(o *replyObject, s *listingWrite) {
+	if w.Legacy {
+		o.str(vocab.ListingObject, legacyListObject)
 	}
-	if m.Version != nil {
-		o.Name(vocab.ListingEntryVersion)
-		o.Dst = jsonvalue.AppendString(o.Dst, *m.Version)
+}
+
+func (w AnswerWriter) writeListingData(o *replyObject, s *listingWrite) {
+	if !w.Legacy {
+		return
 	}
-	if m.Features != nil {
+	o.Name(vocab.ListingData)
+	o.Dst = appendJoined(o.Dst, "[]", s.l.Models, func(dst []byte, m *ir.ListedModel) []byte {
+		item := w.object(dst, table.LevelLegacyListItem, nil)
+		s := legacyListItemWrite{m: m}
+		item.each(legacyListItemSlots, func(slot int) { w.writeLegacyListItemSlot(&item, &s, slot) })
+		return item.Close()
+	})
+}
+
+func (w AnswerWriter) writeListingModels(o *replyObject, s *listingWrite) {
+	o.Name(vocab.ListingModels)
+	o.Dst = appendJoined(o.Dst, "[]", s.l.Models, func(dst []byte, m *ir.ListedModel) []byte {
+		entry := w.object(dst, table.LevelListingEntry, m.Extra)
+		s := listingEntryWrite{m: m}
+		entry.each(listingEntrySlots, func(slot int) { w.writeListingEntrySlot(&entry, &s, slot) })
+		return entry.Close()
+	})
+}
+
+// legacyListItemWrite is the state of writing one entry of 4.0's OpenAI
+// list: the listed model's.
+type legacyListItemWrite struct{ m *ir.ListedModel }
+
+func (w AnswerWriter) writeLegacyListItemID(o *replyObject, s *legacyListItemWrite) {
+	o.str(vocab.LegacyListItemID, s.m.Name)
+}
+
+func (w AnswerWriter) writeLegacyListItemObject(o *replyObject, s *legacyListItemWrite) {
+	o.str(vocab.LegacyListItemObject, legacyItemObject)
+}
+
+// writeLegacyListItemCreated writes nothing: optional in 4.0, and no
+// creation time is known.
+func (w AnswerWriter) writeLegacyListItemCreated(*replyObject, *legacyListItemWrite) {}
+
+func (w AnswerWriter) writeLegacyListItemOwnedBy(o *replyObject, s *legacyListItemWrite) {
+	o.str(vocab.LegacyListItemOwnedBy, legacyOwnedBy)
+}
+
+// listingEntryWrite is the state of writing one listing entry.
+type listingEntryWrite struct{ m *ir.ListedModel }
+
+func (w AnswerWriter) writeListingEntryName(o *replyObject, s *listingEntryWrite) {
+	o.str(vocab.ListingEntryName, s.m.Name)
+}
+
+func (w AnswerWriter) writeListingEntryDescription(o *replyObject, s *listingEntryWrite) {
+	o.str(vocab.ListingEntryDescription, s.m.Description)
+}
+
+// writeListingEntryReleaseDate: a name with no date of its own has none,
+// never "".
+func (w AnswerWriter) writeListingEntryReleaseDate(o *replyObject, s *listingEntryWrite) {
+	writeNonEmpty(o, vocab.ListingEntryReleaseDate, s.m.ReleaseDate)
+}
+
+func (w AnswerWriter) writeListingEntryVersion(o *replyObject, s *listingEntryWrite) {
+	if s.m.Version != nil {
+		o.str(vocab.ListingEntryVersion, *s.m.Version)
+	}
+}
+
+func (w AnswerWriter) writeListingEntryFeatures(o *replyObject, s *listingEntryWrite) {
+	if s.m.Features != nil {
 		o.Name(vocab.ListingEntryFeatures)
-		o.Dst = appendStrings(o.Dst, m.Features)
+		o.Dst = appendStrings(o.Dst, s.m.Features)
 	}
-	o = appendContent(o, vocab.ListingEntryCard, m.Card)
-	return o.Close()
+}
+
+func (w AnswerWriter) writeListingEntryCard(o *replyObject, s *listingEntryWrite) {
+	o.content(vocab.ListingEntryCard, s.m.Card)
 }
 
 // ReadListing reads a GET /v1/models reply under the schema rs names,
 // after its generated validator: {models: [{name, description,
-// release_date}]} and the extension members the schema defines (each
-// entry's version, features and card). A listing its schema does not
-// define is a *ir.ProtocolError naming the first problem's path; members
-// a systemone/0.2 listing has beyond its schema are ignored.
+// release_date}]}, the extension members the schema defines (each entry's
+// version, features and card) and the passive members (Extra). A listing
+// its schema does not define is a *ir.ProtocolError naming the first
+// problem's path; members a systemone/0.2 listing has beyond its schema
+// are ignored.
 func ReadListing(root jsonvalue.Value, rs *Replies) (*ir.Listing, error) {
 	if problems := validate.Listing(rs.schema, root); len(problems) > 0 {
 		return nil, replyError(root, problems[0])
 	}
-	models, _ := root.Get(vocab.ListingModels)
-	l := &ir.Listing{Models: make([]ir.ListedModel, 0, models.Len())}
-	for _, m := range models.Items() {
-		lm := ir.ListedModel{Name: stringMember(m, vocab.ListingEntryName), Description: stringMember(m, vocab.ListingEntryDescription),
-			ReleaseDate: stringMember(m, vocab.ListingEntryReleaseDate)}
-		for i := range listingExtensions {
-			if x, ok := m.Get(listingExtensions[i].name); ok && rs.listing[i] {
-				listingExtensions[i].read(x, &lm)
-			}
-		}
-		l.Models = append(l.Models, lm)
+	l := &ir.Listing{}
+	s := listingRead{l: l, rs: rs}
+	_, _ = readListingMembers(&s, root.Members())
+	l.Extra = s.extra
+	if l.Models == nil {
+		l.Models = []ir.ListedModel{}
 	}
 	return l, nil
 }
 
-// listingExtensions bind the extension set's listing entry members to
-// ir.ListedModel; read reads a checked value.
-var listingExtensions = [...]struct {
-	name string
-	read func(x jsonvalue.Value, lm *ir.ListedModel)
-}{
-	{vocab.ListingEntryVersion, func(x jsonvalue.Value, lm *ir.ListedModel) { lm.Version = new(x.Str()) }},
-	{vocab.ListingEntryFeatures, func(x jsonvalue.Value, lm *ir.ListedModel) {
-		lm.Features = make([]string, 0, x.Len())
-		for _, f := range x.Items() {
-			lm.Features = append(lm.Features, f.Str())
-		}
-	}},
-	{vocab.ListingEntryCard, func(x jsonvalue.Value, lm *ir.ListedModel) { lm.Card = x }},
+// listingRead is the state of reading one checked listing.
+type listingRead struct {
+	l     *ir.Listing
+	rs    *Replies
+	extra []jsonvalue.Member
+}
+
+func (s *listingRead) takes(slot int) bool { return s.rs.listing&(1<<slot) != 0 }
+
+func (s *listingRead) readListingModels(m *jsonvalue.Member) error {
+	s.l.Models = make([]ir.ListedModel, 0, m.Value.Len())
+	for _, v := range m.Value.Items() {
+		er := listingEntryRead{defined: s.rs.listingEntry}
+		_, _ = readListingEntryMembers(&er, v.Members())
+		er.m.Extra = er.extra
+		s.l.Models = append(s.l.Models, er.m)
+	}
+	return nil
+}
+
+// readListingObject and readListingData: 4.0's OpenAI list repeats the
+// models list, which the reader reads.
+func (s *listingRead) readListingObject(*jsonvalue.Member) error { return nil }
+
+func (s *listingRead) readListingData(*jsonvalue.Member) error { return nil }
+
+// listingEntryRead is the state of reading one checked listing entry,
+// which it holds (not a pointer to the caller's, which would then live on
+// the heap).
+type listingEntryRead struct {
+	m       ir.ListedModel
+	defined uint64
+	extra   []jsonvalue.Member
+}
+
+func (s *listingEntryRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
+
+func (s *listingEntryRead) readListingEntryName(m *jsonvalue.Member) error {
+	s.m.Name = m.Value.Str()
+	return nil
+}
+
+func (s *listingEntryRead) readListingEntryDescription(m *jsonvalue.Member) error {
+	s.m.Description = m.Value.Str()
+	return nil
+}
+
+func (s *listingEntryRead) readListingEntryReleaseDate(m *jsonvalue.Member) error {
+	s.m.ReleaseDate = m.Value.Str()
+	return nil
+}
+
+func (s *listingEntryRead) readListingEntryVersion(m *jsonvalue.Member) error {
+	s.m.Version = new(m.Value.Str())
+	return nil
+}
+
+func (s *listingEntryRead) readListingEntryFeatures(m *jsonvalue.Member) error {
+	s.m.Features = make([]string, 0, m.Value.Len())
+	for _, f := range m.Value.Items() {
+		s.m.Features = append(s.m.Features, f.Str())
+	}
+	return nil
+}
+
+func (s *listingEntryRead) readListingEntryCard(m *jsonvalue.Member) error {
+	s.m.Card = m.Value
+	return nil
 }
 
 func appendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }
-
-// appendStringMembers writes string members: pairs is name, value, name,
-// value...
-func appendStringMembers(o *jsonvalue.ObjectWriter, pairs ...string) {
-	for i := 0; i+1 < len(pairs); i += 2 {
-		o.Name(pairs[i])
-		o.Dst = jsonvalue.AppendString(o.Dst, pairs[i+1])
-	}
-}

@@ -4,97 +4,118 @@ import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-// responseExtension binds one vllm-sr/5.0 response member: write writes
-// it under name when r holds it (false for a number JSON cannot carry),
-// read reads its checked value into r, or returns the path (inside the
-// member) of what the check cannot know to be wrong, and invalid says
-// what that is. The writer is passed and returned by value, so that
-// writing allocates nothing but bytes.
-type responseExtension struct {
-	name    string
-	write   func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool)
-	read    func(v jsonvalue.Value, r *ir.Response) (bad ir.Path, ok bool)
-	invalid string
+// The vllm-sr/5.0 response members (spans, sets, thresholds, span_heads,
+// meta, routing) and the objects inside them (span_item, set_result),
+// each written and read by the function the generated dispatch names for
+// it. Each keyed member is an object of question name to the question's
+// value, written only when the response holds it.
+
+func (w AnswerWriter) writeResponseSpans(o *replyObject, s *responseWrite) {
+	writeKeyed(o, vocab.ResponseSpans, s.r.Spans, func(q *ir.QuestionSpans) string { return q.Question },
+		func(dst []byte, q *ir.QuestionSpans) []byte {
+			return appendJoined(dst, "[]", q.Spans, func(dst []byte, sp *ir.Span) []byte { return w.appendSpan(dst, sp, &o.finite) })
+		})
 }
 
-// responseExtensions are in the order every writer writes them. Each
-// keyed member is an object of question name to the question's value.
-var responseExtensions = [...]responseExtension{
-	{vocab.ResponseSpans, func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool) {
-		return appendKeyed(o, name, r.Spans, func(s *ir.QuestionSpans) string { return s.Question }, appendSpans)
-	}, readSpans, "a span starts at or before its end"},
-	{vocab.ResponseSets, func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool) {
-		return appendKeyed(o, name, r.Sets, func(s *ir.QuestionSet) string { return s.Question }, appendSet)
-	}, func(v jsonvalue.Value, r *ir.Response) (ir.Path, bool) {
-		r.Sets = readKeyed(v, readSet)
-		return nil, true
-	}, ""},
-	{vocab.ResponseThresholds, func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool) {
-		return appendKeyed(o, name, r.Thresholds, func(t *ir.QuestionThreshold) string { return t.Question },
-			func(dst []byte, t *ir.QuestionThreshold) ([]byte, bool) {
-				finite := true
-				return appendFloat(dst, t.Threshold, &finite), finite
-			})
-	}, func(v jsonvalue.Value, r *ir.Response) (ir.Path, bool) {
-		r.Thresholds = readKeyed(v, func(q string, x jsonvalue.Value) ir.QuestionThreshold {
-			f, _ := x.Float()
-			return ir.QuestionThreshold{Question: q, Threshold: f}
-		})
-		return nil, true
-	}, ""},
-	{vocab.ResponseSpanHeads, func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool) {
-		return appendKeyed(o, name, r.SpanHeads, func(h *ir.QuestionSpanHead) string { return h.Question },
-			func(dst []byte, h *ir.QuestionSpanHead) ([]byte, bool) {
-				return jsonvalue.AppendString(dst, string(h.Head)), true
-			})
-	}, func(v jsonvalue.Value, r *ir.Response) (ir.Path, bool) {
-		r.SpanHeads = readKeyed(v, func(q string, x jsonvalue.Value) ir.QuestionSpanHead {
-			return ir.QuestionSpanHead{Question: q, Head: ir.SpanHead(x.Str())}
-		})
-		return nil, true
-	}, ""},
-	{vocab.ResponseMeta, func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool) {
-		return appendContent(o, name, r.Meta), true
-	}, func(v jsonvalue.Value, r *ir.Response) (ir.Path, bool) {
-		r.Meta = v
-		return nil, true
-	}, ""},
-	{vocab.ResponseRouting, func(o jsonvalue.ObjectWriter, name string, r *ir.Response) (jsonvalue.ObjectWriter, bool) {
-		return appendContent(o, name, r.Routing), true
-	}, func(v jsonvalue.Value, r *ir.Response) (ir.Path, bool) {
-		r.Routing = v
-		return nil, true
-	}, ""},
+func (w AnswerWriter) writeResponseSets(o *replyObject, s *responseWrite) {
+	writeKeyed(o, vocab.ResponseSets, s.r.Sets, func(q *ir.QuestionSet) string { return q.Question },
+		func(dst []byte, q *ir.QuestionSet) []byte { return w.appendSet(dst, q, &o.finite) })
 }
 
-// appendKeyed writes name: {key(item): value(item), ...} unless items is
-// nil; false when a value held a number JSON cannot carry.
-func appendKeyed[T any](o jsonvalue.ObjectWriter, name string, items []T, key func(*T) string, value func([]byte, *T) ([]byte, bool)) (jsonvalue.ObjectWriter, bool) {
-	finite := true
+func (w AnswerWriter) writeResponseThresholds(o *replyObject, s *responseWrite) {
+	writeKeyed(o, vocab.ResponseThresholds, s.r.Thresholds, func(t *ir.QuestionThreshold) string { return t.Question },
+		func(dst []byte, t *ir.QuestionThreshold) []byte { return appendFloat(dst, t.Threshold, &o.finite) })
+}
+
+func (w AnswerWriter) writeResponseSpanHeads(o *replyObject, s *responseWrite) {
+	writeKeyed(o, vocab.ResponseSpanHeads, s.r.SpanHeads, func(h *ir.QuestionSpanHead) string { return h.Question },
+		func(dst []byte, h *ir.QuestionSpanHead) []byte { return jsonvalue.AppendString(dst, string(h.Head)) })
+}
+
+func (w AnswerWriter) writeResponseMeta(o *replyObject, s *responseWrite) {
+	o.content(vocab.ResponseMeta, s.r.Meta)
+}
+
+func (w AnswerWriter) writeResponseRouting(o *replyObject, s *responseWrite) {
+	o.content(vocab.ResponseRouting, s.r.Routing)
+}
+
+// writeKeyed writes name: {key(item): value(item), ...} unless items is
+// nil.
+func writeKeyed[T any](o *replyObject, name string, items []T, key func(*T) string, value func([]byte, *T) []byte) {
 	if items == nil {
-		return o, finite
+		return
 	}
 	o.Name(name)
 	keyed := jsonvalue.OpenObject(o.Dst)
 	for i := range items {
 		keyed.Name(key(&items[i]))
-		var ok bool
-		keyed.Dst, ok = value(keyed.Dst, &items[i])
-		finite = finite && ok
+		keyed.Dst = value(keyed.Dst, &items[i])
 	}
 	o.Dst = keyed.Close()
-	return o, finite
 }
 
-// appendContent writes name: v unless v is absent.
-func appendContent(o jsonvalue.ObjectWriter, name string, v jsonvalue.Value) jsonvalue.ObjectWriter {
-	if v.IsValid() {
-		o.Name(name)
-		o.Dst = jsonvalue.AppendCompact(o.Dst, v)
+// readResponseSpans reads a checked object of span question name to
+// spans. A span's start after its end is the one thing the check cannot
+// know (the specification bounds each alone): a *ir.ProtocolError naming
+// the span.
+func (s *responseRead) readResponseSpans(m *jsonvalue.Member) error {
+	r := &s.read.response
+	r.Spans = make([]ir.QuestionSpans, 0, m.Value.Len())
+	for _, q := range m.Value.Members() {
+		qs := ir.QuestionSpans{Question: q.Name, Spans: make([]ir.Span, 0, q.Value.Len())}
+		for i, item := range q.Value.Items() {
+			sr := spanItemRead{defined: s.rs.spanItem}
+			_, _ = readSpanItemMembers(&sr, item.Members())
+			span := sr.sp
+			span.Extra = sr.extra
+			if span.Start > span.End {
+				return ir.Refuse(ir.ReasonOutOfRange, responsePath(s.item).Key(vocab.ResponseSpans).Key(q.Name).At(i),
+					"a span starts at or before its end")
+			}
+			qs.Spans = append(qs.Spans, span)
+		}
+		r.Spans = append(r.Spans, qs)
 	}
-	return o
+	return nil
+}
+
+func (s *responseRead) readResponseSets(m *jsonvalue.Member) error {
+	s.read.response.Sets = readKeyed(m.Value, func(q string, x jsonvalue.Value) ir.QuestionSet {
+		sr := setResultRead{set: ir.QuestionSet{Question: q}, defined: s.rs.setResult}
+		_, _ = readSetResultMembers(&sr, x.Members())
+		sr.set.Extra = sr.extra
+		return sr.set
+	})
+	return nil
+}
+
+func (s *responseRead) readResponseThresholds(m *jsonvalue.Member) error {
+	s.read.response.Thresholds = readKeyed(m.Value, func(q string, x jsonvalue.Value) ir.QuestionThreshold {
+		f, _ := x.Float()
+		return ir.QuestionThreshold{Question: q, Threshold: f}
+	})
+	return nil
+}
+
+func (s *responseRead) readResponseSpanHeads(m *jsonvalue.Member) error {
+	s.read.response.SpanHeads = readKeyed(m.Value, func(q string, x jsonvalue.Value) ir.QuestionSpanHead {
+		return ir.QuestionSpanHead{Question: q, Head: ir.SpanHead(x.Str())}
+	})
+	return nil
+}
+
+func (s *responseRead) readResponseMeta(m *jsonvalue.Member) error {
+	s.read.response.Meta = m.Value
+	return nil
+}
+
+func (s *responseRead) readResponseRouting(m *jsonvalue.Member) error {
+	s.read.response.Routing = m.Value
+	return nil
 }
 
 // readKeyed reads a checked object of question name to value, each by
@@ -107,74 +128,112 @@ func readKeyed[T any](v jsonvalue.Value, one func(q string, x jsonvalue.Value) T
 	return out
 }
 
-func appendSpans(dst []byte, qs *ir.QuestionSpans) ([]byte, bool) {
-	finite := true
-	dst = appendJoined(dst, "[]", qs.Spans, func(dst []byte, s *ir.Span) []byte {
-		o := jsonvalue.OpenObject(dst)
-		o.Name(vocab.SpanItemLabel)
-		o.Dst = jsonvalue.AppendString(o.Dst, s.Label)
-		o.Name(vocab.SpanItemStart)
-		o.Dst = appendInt(o.Dst, s.Start)
-		o.Name(vocab.SpanItemEnd)
-		o.Dst = appendInt(o.Dst, s.End)
-		o.Name(vocab.SpanItemText)
-		o.Dst = jsonvalue.AppendString(o.Dst, s.Text)
-		o.Name(vocab.SpanItemProbability)
-		o.Dst = appendFloat(o.Dst, s.Probability, &finite)
-		return o.Close()
-	})
-	return dst, finite
+// spanItemWrite is the state of writing one span.
+type spanItemWrite struct{ sp *ir.Span }
+
+func (w AnswerWriter) appendSpan(dst []byte, sp *ir.Span, finite *bool) []byte {
+	o := w.object(dst, table.LevelSpanItem, sp.Extra)
+	s := spanItemWrite{sp: sp}
+	o.each(spanItemSlots, func(slot int) { w.writeSpanItemSlot(&o, &s, slot) })
+	return o.close(finite)
 }
 
-// readSpans reads a checked object of span question name to spans. A
-// span's start after its end is the one thing the check cannot know (the
-// specification bounds each alone); bad locates it.
-func readSpans(v jsonvalue.Value, r *ir.Response) (bad ir.Path, ok bool) {
-	r.Spans = make([]ir.QuestionSpans, 0, v.Len())
-	for _, m := range v.Members() {
-		qs := ir.QuestionSpans{Question: m.Name, Spans: make([]ir.Span, 0, m.Value.Len())}
-		for i, item := range m.Value.Items() {
-			span := readSpan(item)
-			if span.Start > span.End {
-				return ir.Path{{Name: m.Name}, {Index: i, IsIndex: true}}, false
-			}
-			qs.Spans = append(qs.Spans, span)
-		}
-		r.Spans = append(r.Spans, qs)
-	}
-	return nil, true
+func (w AnswerWriter) writeSpanItemLabel(o *replyObject, s *spanItemWrite) {
+	o.str(vocab.SpanItemLabel, s.sp.Label)
 }
 
-func readSpan(v jsonvalue.Value) ir.Span {
-	var s ir.Span
-	label, _ := v.Get(vocab.SpanItemLabel)
-	text, _ := v.Get(vocab.SpanItemText)
-	start, _ := v.Get(vocab.SpanItemStart)
-	end, _ := v.Get(vocab.SpanItemEnd)
-	p, _ := v.Get(vocab.SpanItemProbability)
-	s.Label, s.Text = label.Str(), text.Str()
-	s.Start, _ = start.Int()
-	s.End, _ = end.Int()
-	s.Probability, _ = p.Float()
-	return s
+func (w AnswerWriter) writeSpanItemStart(o *replyObject, s *spanItemWrite) {
+	o.Name(vocab.SpanItemStart)
+	o.Dst = appendInt(o.Dst, s.sp.Start)
 }
 
-func appendSet(dst []byte, s *ir.QuestionSet) ([]byte, bool) {
-	finite := true
-	o := jsonvalue.OpenObject(dst)
+func (w AnswerWriter) writeSpanItemEnd(o *replyObject, s *spanItemWrite) {
+	o.Name(vocab.SpanItemEnd)
+	o.Dst = appendInt(o.Dst, s.sp.End)
+}
+
+func (w AnswerWriter) writeSpanItemText(o *replyObject, s *spanItemWrite) {
+	o.str(vocab.SpanItemText, s.sp.Text)
+}
+
+func (w AnswerWriter) writeSpanItemProbability(o *replyObject, s *spanItemWrite) {
+	o.float(vocab.SpanItemProbability, s.sp.Probability)
+}
+
+// spanItemRead is the state of reading one checked span, which it holds
+// (not a pointer to the caller's, which would then live on the heap).
+type spanItemRead struct {
+	sp      ir.Span
+	defined uint64
+	extra   []jsonvalue.Member
+}
+
+func (s *spanItemRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
+
+func (s *spanItemRead) readSpanItemLabel(m *jsonvalue.Member) error {
+	s.sp.Label = m.Value.Str()
+	return nil
+}
+
+func (s *spanItemRead) readSpanItemStart(m *jsonvalue.Member) error {
+	s.sp.Start, _ = m.Value.Int()
+	return nil
+}
+
+func (s *spanItemRead) readSpanItemEnd(m *jsonvalue.Member) error {
+	s.sp.End, _ = m.Value.Int()
+	return nil
+}
+
+func (s *spanItemRead) readSpanItemText(m *jsonvalue.Member) error {
+	s.sp.Text = m.Value.Str()
+	return nil
+}
+
+func (s *spanItemRead) readSpanItemProbability(m *jsonvalue.Member) error {
+	s.sp.Probability, _ = m.Value.Float()
+	return nil
+}
+
+// setResultWrite is the state of writing one set question's result.
+type setResultWrite struct{ set *ir.QuestionSet }
+
+func (w AnswerWriter) appendSet(dst []byte, set *ir.QuestionSet, finite *bool) []byte {
+	o := w.object(dst, table.LevelSetResult, set.Extra)
+	s := setResultWrite{set: set}
+	o.each(setResultSlots, func(slot int) { w.writeSetResultSlot(&o, &s, slot) })
+	return o.close(finite)
+}
+
+func (w AnswerWriter) writeSetResultSelected(o *replyObject, s *setResultWrite) {
 	o.Name(vocab.SetResultSelected)
-	o.Dst = appendStrings(o.Dst, s.Selected)
-	o.Name(vocab.SetResultProbabilities)
-	o.Dst = appendProbabilities(o.Dst, s.Probabilities, &finite)
-	return o.Close(), finite
+	o.Dst = appendStrings(o.Dst, s.set.Selected)
 }
 
-func readSet(q string, x jsonvalue.Value) ir.QuestionSet {
-	sel, _ := x.Get(vocab.SetResultSelected)
-	probs, _ := x.Get(vocab.SetResultProbabilities)
-	qs := ir.QuestionSet{Question: q, Selected: make([]string, 0, sel.Len()), Probabilities: probabilityList(probs)}
-	for _, label := range sel.Items() {
-		qs.Selected = append(qs.Selected, label.Str())
+func (w AnswerWriter) writeSetResultProbabilities(o *replyObject, s *setResultWrite) {
+	o.Name(vocab.SetResultProbabilities)
+	o.Dst = appendProbabilities(o.Dst, s.set.Probabilities, &o.finite)
+}
+
+// setResultRead is the state of reading one checked set result, which it
+// holds, as spanItemRead does.
+type setResultRead struct {
+	set     ir.QuestionSet
+	defined uint64
+	extra   []jsonvalue.Member
+}
+
+func (s *setResultRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
+
+func (s *setResultRead) readSetResultSelected(m *jsonvalue.Member) error {
+	s.set.Selected = make([]string, 0, m.Value.Len())
+	for _, label := range m.Value.Items() {
+		s.set.Selected = append(s.set.Selected, label.Str())
 	}
-	return qs
+	return nil
+}
+
+func (s *setResultRead) readSetResultProbabilities(m *jsonvalue.Member) error {
+	s.set.Probabilities = probabilityList(m.Value)
+	return nil
 }

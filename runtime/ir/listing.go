@@ -5,6 +5,8 @@ import "github.com/vllm-sr/systemone/runtime/jsonvalue"
 // Listing is a GET /v1/models answer.
 type Listing struct {
 	Models []ListedModel
+	// Extra: see Response.Extra.
+	Extra []jsonvalue.Member
 }
 
 // ListedModel is one listed model: the standard's name, description and
@@ -22,4 +24,6 @@ type ListedModel struct {
 	Features []string
 	// Card is the model card; the zero Value when absent.
 	Card jsonvalue.Value
+	// Extra: see Response.Extra.
+	Extra []jsonvalue.Member
 }

@@ -23,12 +23,18 @@ type Response struct {
 	// are content; the zero Value when absent.
 	Meta    jsonvalue.Value
 	Routing jsonvalue.Value
+	// Extra: the passive members the specs define here, in the order
+	// read, as read (see Request.Extra); a vllm-sr/5.0 writer writes them
+	// back at their slots, a systemone/0.2 writer never.
+	Extra []jsonvalue.Member
 }
 
 // Usage counts a call's tokens.
 type Usage struct {
 	InputTokens  int64
 	OutputTokens int64
+	// Extra: see Response.Extra.
+	Extra []jsonvalue.Member
 }
 
 // Answer is one question's answer. Which fields are set follows Type:
@@ -66,6 +72,8 @@ type Answer struct {
 	Message string
 	// Limit is the limit Reason names, when one was broken; nil otherwise.
 	Limit *int64
+	// Extra: see Response.Extra.
+	Extra []jsonvalue.Member
 }
 
 // Probability is one key's probability.
@@ -77,6 +85,8 @@ type Probability struct {
 // Box is a box answer: edges as fractions from the top-left corner.
 type Box struct {
 	Top, Bottom, Left, Right float64
+	// Extra: see Response.Extra.
+	Extra []jsonvalue.Member
 }
 
 // Span is one span of a span question.
@@ -87,6 +97,8 @@ type Span struct {
 	Start, End  int64
 	Text        string
 	Probability float64
+	// Extra: see Response.Extra.
+	Extra []jsonvalue.Member
 }
 
 // QuestionSpans are one span question's spans.
@@ -102,6 +114,8 @@ type QuestionSet struct {
 	Selected []string
 	// Probabilities has every label's probability.
 	Probabilities []Probability
+	// Extra: see Response.Extra.
+	Extra []jsonvalue.Member
 }
 
 // QuestionThreshold is the threshold applied to a set or span question.
@@ -123,6 +137,8 @@ type BatchResponse struct {
 	Responses []NamedResponse
 	// Usage sums every response's usage; nil when absent.
 	Usage *Usage
+	// Extra: see Response.Extra.
+	Extra []jsonvalue.Member
 }
 
 // NamedResponse is one named response of a batch.

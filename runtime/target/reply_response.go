@@ -70,7 +70,7 @@ func (rd ReplyReader) BatchResponse(body []byte, items []PlannedItem) ([]ItemRes
 	if err != nil {
 		return nil, err
 	}
-	responses, model := internalwire.ReadBatchResponse(root)
+	responses, model := internalwire.ReadBatchResponse(root, rd.replies)
 	out := make([]ItemResult, len(items))
 	for i, it := range items {
 		v, ok := responses.Get(it.Name)

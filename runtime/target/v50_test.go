@@ -78,8 +78,27 @@ func TestItemOptionsMustAgree(t *testing.T) {
 
 // FuzzV50DecodeReply: any reply to the batch call decodes into
 // one result per item.
+//
+// Besides the golden replies, its seeds walk the answer shapes' generated
+// dispatch: members out of the writers' order, a failed answer beside
+// answered ones, a box, spans (one that starts after its end) and sets,
+// and members no spec defines at each level.
 func FuzzV50DecodeReply(f *testing.F) {
+	for _, body := range v50DispatchSeeds {
+		f.Add(200, []byte(body))
+	}
 	fuzzDecodeReply(f, "testdata/v50", "batch-call", target.V50, serve)
+}
+
+var v50DispatchSeeds = []string{
+	`{"usage":{"output_tokens":0,"input_tokens":3},"responses":{"doc_2":{"answers":{"urgent":{"noul":0.2,"input_coverage":"complete","type":"noul"},` +
+		`"topics":{"noul":0.9,"type":"set"}},"sets":{"topics":{"probabilities":{"hours":0.9,"refunds":0.1},"selected":["hours"]}},` +
+		`"usage":{"input_tokens":2,"output_tokens":0},"model":"m"},"doc_1":{"model":"m","answers":{"relevance":{"type":"noul","error":"unavailable",` +
+		`"reason":"model_unavailable","message":"m"},"pii":{"type":"noul","noul":0.1,"abstain_probability":0.3}},"spans":{"pii":[{"label":"PHONE",` +
+		`"start":9,"end":3,"text":"x","probability":0.5}]},"thresholds":{"pii":0.4},"span_heads":{"pii":"router"},"usage":{"input_tokens":1,"output_tokens":0}}},"model":"m"}`,
+	`{"model":"m","responses":{"doc_1":{"model":"m","answers":{"relevance":{"type":"box","box":{"right":0.9,"left":0.1,"bottom":0.8,"top":0.2},` +
+		`"confidence":0.5}},"usage":{"input_tokens":1,"output_tokens":0},"meta":{"engine":"e"}},"doc_2":{"model":"m","answers":{},"usage":{"input_tokens":1,` +
+		`"output_tokens":0},"drill":1}},"usage":{"input_tokens":2,"output_tokens":0,"cost":1}}`,
 }
 
 type spOptions = ir.Options
