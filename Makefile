@@ -66,10 +66,10 @@ fuzz-smoke: ## Run every Fuzz target for FUZZTIME (default 100000x) each; crashe
 		done; \
 	done
 
-BENCH_PKGS := ./runtime/listener/ ./runtime/jsonvalue/ ./runtime/internalwire/ ./runtime/router/
+BENCH_PKGS := ./runtime/listener/ ./runtime/jsonvalue/ ./runtime/shapes/ ./runtime/router/
 BENCH_COUNT ?= 6
 
-bench: ## Run the listener, jsonvalue, internalwire and Router benchmarks (-count $(BENCH_COUNT)): the batch fan-out as x-ideal, the Router's CPU per proxied request beside ReverseProxy's (and nginx's, when on PATH); summarised with benchstat
+bench: ## Run the listener, jsonvalue, shapes and Router benchmarks (-count $(BENCH_COUNT)): the batch fan-out as x-ideal, the Router's CPU per proxied request beside ReverseProxy's (and nginx's, when on PATH); summarised with benchstat
 	$(GO) test -run '^$$' -bench . -benchmem -count $(BENCH_COUNT) $(BENCH_PKGS) | tee /tmp/systemone-bench.txt
 	$(GO) test -run '^$$' -bench RouterCost -benchtime 20000x -count $(BENCH_COUNT) ./cmd/vllm-sr/ | tee -a /tmp/systemone-bench.txt
 	$(GO) tool benchstat /tmp/systemone-bench.txt

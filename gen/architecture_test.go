@@ -25,24 +25,24 @@ var runtimeImports = map[string][]string{
 	"runtime/socket":    {},
 	// The HTTP front knows no schema: it spells only the paths and headers
 	// of the vocabulary.
-	"runtime/front":        {"generated/vocab"},
-	"runtime/ir":           {"runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable"},
-	"runtime/internalwire": {"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate"},
-	"runtime/modelcheck":   {"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
-	"runtime/refscorer":    {"runtime/modelcheck", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable"},
-	"runtime/listener": {"runtime/internalwire", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
+	"runtime/front":      {"generated/vocab"},
+	"runtime/ir":         {"runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable"},
+	"runtime/shapes":     {"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate"},
+	"runtime/modelcheck": {"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
+	"runtime/refscorer":  {"runtime/modelcheck", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable"},
+	"runtime/listener": {"runtime/shapes", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
 		"generated/vocab", "generated/fieldtable", "generated/validate"},
-	"runtime/target": {"runtime/internalwire", "runtime/modelcheck", "runtime/ir", "runtime/table", "runtime/jsonvalue",
+	"runtime/target": {"runtime/shapes", "runtime/modelcheck", "runtime/ir", "runtime/table", "runtime/jsonvalue",
 		"generated/vocab", "generated/fieldtable", "generated/catalog"},
 	"runtime/registry": {"runtime/listener", "runtime/target", "runtime/ir", "runtime/table", "generated/vocab", "generated/fieldtable"},
-	"runtime/engine": {"runtime/registry", "runtime/listener", "runtime/target", "runtime/internalwire", "runtime/modelcheck",
+	"runtime/engine": {"runtime/registry", "runtime/listener", "runtime/target", "runtime/shapes", "runtime/modelcheck",
 		"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate"},
 	"runtime/routerconfig": {"runtime/registry", "runtime/engine", "runtime/listener", "runtime/target", "runtime/modelcheck",
 		"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate", "generated/catalog"},
 	"runtime/router": {"runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
 		"runtime/modelcheck", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
 	"runtime/srun": {"runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/refscorer", "runtime/modelcheck",
-		"runtime/internalwire", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
+		"runtime/shapes", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
 		"generated/vocab", "generated/fieldtable", "generated/catalog", "generated/corpus"},
 	// The conformance kit is a client of any server, shipped in
 	// `vllm-sr conformance`: it reads the specs' tables and speaks HTTP, and
@@ -51,7 +51,7 @@ var runtimeImports = map[string][]string{
 	"runtime/conformance": {"runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/corpus"},
 	// The test kit is test support: it may import any runtime package but
 	// the servers', and no non-test file imports it (TestTestkitImporters).
-	"runtime/testkit": {"runtime/listener", "runtime/front", "runtime/target", "runtime/internalwire", "runtime/refscorer", "runtime/modelcheck",
+	"runtime/testkit": {"runtime/listener", "runtime/front", "runtime/target", "runtime/shapes", "runtime/refscorer", "runtime/modelcheck",
 		"runtime/registry", "runtime/engine", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
 		"generated/vocab", "generated/fieldtable", "generated/validate", "generated/catalog", "generated/corpus"},
 }

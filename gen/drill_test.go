@@ -130,7 +130,7 @@ func TestSpecDrill(t *testing.T) {
 	run(t, root, "go", "run", "./cmd/srgen", "generate")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	build := exec.CommandContext(ctx, "go", "build", "./runtime/internalwire/")
+	build := exec.CommandContext(ctx, "go", "build", "./runtime/shapes/")
 	build.Dir = root
 	out, err := build.CombinedOutput()
 	if err == nil {

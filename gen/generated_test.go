@@ -115,7 +115,7 @@ func messages(ps []table.Problem) []string {
 
 // TestInternalFormKnowsWhat40Knows: the generated field table answers
 // Known for the internal form exactly as for vllm-sr/4.0, whose members it
-// accepts (runtime/internalwire's inventory test holds its codec to them).
+// accepts (runtime/shapes' inventory test holds its codec to them).
 func TestInternalFormKnowsWhat40Knows(t *testing.T) {
 	checked := 0
 	for _, f := range fieldtable.Fields {

@@ -15,7 +15,7 @@ import (
 )
 
 // boundLevels are the shapes whose member dispatch srgen writes: the
-// request shapes (runtime/internalwire/zz_generated.bind.go) and the
+// request shapes (runtime/shapes/zz_generated.bind.go) and the
 // answer shapes (zz_generated.replybind.go). No hand-written runtime file
 // may switch on their member names.
 var boundLevels = map[string]bool{
@@ -186,7 +186,7 @@ func memberSwitches(t *testing.T, rel string, src []byte, members map[string]str
 				}
 				if level, bound := members[sel.Sel.Name]; bound {
 					out = append(out, rel+":"+strconv.Itoa(fset.Position(cc.Pos()).Line)+": case "+vocabName+"."+sel.Sel.Name+
-						" switches on the "+level+" members by hand; the generated binding dispatches them (runtime/internalwire/zz_generated.bind.go, zz_generated.replybind.go)")
+						" switches on the "+level+" members by hand; the generated binding dispatches them (runtime/shapes/zz_generated.bind.go, zz_generated.replybind.go)")
 				}
 			}
 			return true

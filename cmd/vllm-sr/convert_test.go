@@ -11,7 +11,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/corpus"
 )
 
-const corpusFile = "../../runtime/internalwire/testdata/requests/escapes-and-literals.json"
+const corpusFile = "../../runtime/shapes/testdata/requests/escapes-and-literals.json"
 
 // runConvert runs the convert command in process, as main does.
 func runConvert(t *testing.T, stdin string, args ...string) (stdout string, err error) {

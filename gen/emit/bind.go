@@ -13,7 +13,7 @@ import (
 
 // The bind emitter writes the member dispatch of the request shapes, and
 // of the answer shapes (bind_reply.go), into the runtime package that
-// binds them (Options.BindDir, runtime/internalwire),
+// binds them (Options.BindDir, runtime/shapes),
 // as Kubernetes' conversion-gen writes zz_generated.conversion.go into the
 // package it converts: the generated file follows that package's imports,
 // and calls, for every member with runtime semantics, a hand-written
@@ -33,7 +33,7 @@ type bindShape struct {
 	levels []table.Level
 }
 
-// bindShapes are the request shapes runtime/internalwire binds, in the
+// bindShapes are the request shapes runtime/shapes binds, in the
 // order the file declares them. The internal bundle (POST /v1/bundle) is
 // validated as the internal form's batch and read by the batch's reader,
 // so the batch's dispatch covers the bundle level's members too.
@@ -95,7 +95,7 @@ func (o Options) bind(m *model.Model) ([]File, error) {
 }
 
 // bindConvention is the file's statement of the naming convention its
-// calls follow (also in runtime/internalwire's doc.go), after the
+// calls follow (also in runtime/shapes' doc.go), after the
 // paragraph naming the schemas.
 const bindConvention = `For each shape <level>:
 

@@ -26,7 +26,7 @@ type replyShape struct {
 	read, written bool
 }
 
-// replyShapes are the answer shapes runtime/internalwire binds, in the
+// replyShapes are the answer shapes runtime/shapes binds, in the
 // order the file declares them. vllm-sr/4.0's legacy error and list item
 // are written to 4.0 clients and read from no upstream (no upstream speaks
 // 4.0), so they have a writer alone. routing and routing_try are content
@@ -52,7 +52,7 @@ var replyShapes = []replyShape{
 }
 
 // replyConvention is the reply file's statement of the naming convention
-// its calls follow (also in runtime/internalwire's doc.go).
+// its calls follow (also in runtime/shapes' doc.go).
 const replyConvention = `For each shape <level>:
 
   - <level>Slots: its members in the order the writers write them (the

@@ -30,8 +30,8 @@ func DefaultOptions() Options {
 		GeneratedDir: "generated",
 		DocsDir:      "docs/reference",
 		GoPackage:    "github.com/vllm-sr/systemone/generated",
-		BindDir:      "runtime/internalwire",
-		BindPackage:  "github.com/vllm-sr/systemone/runtime/internalwire",
+		BindDir:      "runtime/shapes",
+		BindPackage:  "github.com/vllm-sr/systemone/runtime/shapes",
 	}
 }
 

@@ -4,9 +4,9 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -119,11 +119,11 @@ func (s SchemaReaders) Read(path Endpoint, body []byte, header http.Header) (*Cl
 
 // readersCodec is a listener codec made of its schema's readers and its
 // answer shapes, written through their one binding,
-// internalwire.AnswerWriter (with Legacy, vllm-sr/4.0's): AnswerSuccess
+// shapes.AnswerWriter (with Legacy, vllm-sr/4.0's): AnswerSuccess
 // (answers.go) picks the shape that answers the request's kind.
 type readersCodec struct {
 	SchemaReaders
-	answers internalwire.AnswerWriter
+	answers shapes.AnswerWriter
 }
 
 func (c readersCodec) Schema() table.SchemaID { return c.SchemaReaders.Schema }
@@ -135,10 +135,10 @@ func (c readersCodec) AnswerError(_ *ClientRequest, e *ir.ErrorBody) (int, []byt
 func (c readersCodec) AnswerListing(l *ir.Listing) ([]byte, error) { return c.answers.Listing(l) }
 
 // decoded is the BodyReader of read, which reads the body decoded into
-// root (at most internalwire.MaxDepth deep).
+// root (at most shapes.MaxDepth deep).
 func decoded(read func(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error)) BodyReader {
 	return func(body []byte, header http.Header) (*ClientRequest, error) {
-		root, refusal := Decode(body, internalwire.MaxDepth)
+		root, refusal := Decode(body, shapes.MaxDepth)
 		if refusal != nil {
 			return nil, refusal
 		}

@@ -5,13 +5,13 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/validate"
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // The native endpoints read the internal form on every listener, with
-// runtime/internalwire, and go on as they came: a pass-through plan.
+// runtime/shapes, and go on as they came: a pass-through plan.
 
 // ReadDecisions reads a POST /v1/decisions body, checked by the generated
 // internal-schema validator (vllm-sr/4.0's forms plus roles, roles null and
@@ -21,10 +21,10 @@ import (
 //
 // Without failures the plan is pass-through with the client's bytes; with
 // some it is translate, since the failed questions must not go on: the IR
-// then holds the request without them, read by internalwire from the body
+// then holds the request without them, read by shapes from the body
 // with those questions removed.
 func ReadDecisions(schema table.SchemaID, body []byte) (*ClientRequest, error) {
-	root, refusal := Decode(body, internalwire.MaxDepth)
+	root, refusal := Decode(body, shapes.MaxDepth)
 	if refusal != nil {
 		return nil, refusal
 	}
@@ -42,7 +42,7 @@ func ReadDecisions(schema table.SchemaID, body []byte) (*ClientRequest, error) {
 		root = withoutFailed(root, cr.QuestionFailures)
 		cr.Plan = PlanTranslate
 	}
-	rd := internalwire.Reader{Implicit: true, Layout: true, Diags: &cr.Diagnostics}
+	rd := shapes.Reader{Implicit: true, Layout: true, Diags: &cr.Diagnostics}
 	r, err := rd.Request(root, nil)
 	if err != nil {
 		return nil, RefuseError(err)
@@ -75,9 +75,9 @@ func withoutFailed(root jsonvalue.Value, failures []QuestionFailure) jsonvalue.V
 // form, each complete with its own options, checked by the generated
 // internal batch validator (whose items keep options: the spec limits the
 // batch-item refusal of options to vllm-sr/5.0 and 4.0), then read by
-// internalwire and passed through. Any problem refuses the whole bundle.
+// shapes and passed through. Any problem refuses the whole bundle.
 func ReadBundle(schema table.SchemaID, body []byte) (*ClientRequest, error) {
-	root, refusal := Decode(body, internalwire.MaxDepth)
+	root, refusal := Decode(body, shapes.MaxDepth)
 	if refusal != nil {
 		return nil, refusal
 	}
@@ -85,7 +85,7 @@ func ReadBundle(schema table.SchemaID, body []byte) (*ClientRequest, error) {
 		return nil, RefuseProblems(table.SchemaInternal, problems)
 	}
 	cr := &ClientRequest{Endpoint: EndpointBundle, Schema: schema, Plan: PlanPassThrough, Body: body}
-	rd := internalwire.Reader{Implicit: true, Layout: true, Diags: &cr.Diagnostics}
+	rd := shapes.Reader{Implicit: true, Layout: true, Diags: &cr.Diagnostics}
 	b, err := rd.Bundle(root)
 	if err != nil {
 		return nil, RefuseError(err)

@@ -4,9 +4,9 @@ import (
 	"slices"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -40,7 +40,7 @@ type Ignore func(segs []string, p table.Problem) bool
 func TriageProblems(problems []table.Problem, batch bool, ignore Ignore) Triage {
 	t := Triage{batch: batch}
 	for _, p := range problems {
-		segs := internalwire.SplitPointer(p.Path)
+		segs := shapes.SplitPointer(p.Path)
 		if ignore != nil && ignore(segs, p) {
 			continue
 		}

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/corpus"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 )
 
 // overwritingBody is a request whose containers (state, criteria, an
@@ -51,17 +51,17 @@ func checkRead(t *testing.T, codec listener.Codec, path listener.Endpoint, body 
 		return
 	}
 	if cr.Plan == listener.PlanPassThrough && cr.Request != nil {
-		if _, _, err := internalwire.DecodeRequest(cr.Body); err != nil {
+		if _, _, err := shapes.DecodeRequest(cr.Body); err != nil {
 			t.Fatalf("a pass-through the internal form refuses: %v", err)
 		}
 	}
 	switch {
 	case cr.Request != nil:
-		wire, err := internalwire.EncodeRequest(cr.Request)
+		wire, err := shapes.EncodeRequest(cr.Request)
 		if err != nil {
 			t.Fatalf("accepted, then the internal form cannot write it: %v\n%s", err, ir.DumpRequest(cr.Request))
 		}
-		again, _, err := internalwire.DecodeRequest(wire)
+		again, _, err := shapes.DecodeRequest(wire)
 		if err != nil {
 			t.Fatalf("the internal encoding does not re-read: %v\n%s", err, wire)
 		}
@@ -72,7 +72,7 @@ func checkRead(t *testing.T, codec listener.Codec, path listener.Endpoint, body 
 		// borrowed (jsonvalue.DecodeBorrowed): what the IR kept must be its
 		// own, so the first request writes the same bytes after it.
 		_, _ = codec.Read(path, overwritingBody, nil)
-		if after, err := internalwire.EncodeRequest(cr.Request); err != nil || !bytes.Equal(after, wire) {
+		if after, err := shapes.EncodeRequest(cr.Request); err != nil || !bytes.Equal(after, wire) {
 			t.Fatalf("another read changed an IR read before it (%v):\n%s\nthen\n%s", err, wire, after)
 		}
 	case cr.Batch != nil:
@@ -84,11 +84,11 @@ func checkRead(t *testing.T, codec listener.Codec, path listener.Endpoint, body 
 				bundle.Items[i].Request.Options = cr.Batch.Options
 			}
 		}
-		wire, err := internalwire.EncodeBundle(&bundle)
+		wire, err := shapes.EncodeBundle(&bundle)
 		if err != nil {
 			t.Fatalf("accepted, then the internal form cannot write it: %v", err)
 		}
-		if _, _, err := internalwire.DecodeBundle(wire); err != nil {
+		if _, _, err := shapes.DecodeBundle(wire); err != nil {
 			t.Fatalf("the bundle encoding does not re-read: %v\n%s", err, wire)
 		}
 	default:
@@ -99,8 +99,8 @@ func checkRead(t *testing.T, codec listener.Codec, path listener.Endpoint, body 
 // sameRequest compares two IRs by their canonical internal encoding with
 // layouts dropped: re-reading records a layout the listener never builds.
 func sameRequest(a, b *ir.Request) bool {
-	ea, errA := internalwire.EncodeRequest(stripLayout(a))
-	eb, errB := internalwire.EncodeRequest(stripLayout(b))
+	ea, errA := shapes.EncodeRequest(stripLayout(a))
+	eb, errB := shapes.EncodeRequest(stripLayout(b))
 	return errA == nil && errB == nil && bytes.Equal(ea, eb) && reflect.DeepEqual(a.Roles, b.Roles)
 }
 

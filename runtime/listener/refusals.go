@@ -10,9 +10,9 @@ import (
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -46,7 +46,7 @@ func RefuseValidation(schema table.SchemaID, request, all []table.Problem, root 
 	r.Body.Status, r.Body.Code = ir.ErrorValidationFailed.Status(), ir.ErrorValidationFailed
 	r.Body.Detail = make([]ir.DetailItem, len(all))
 	for i, p := range all {
-		r.Body.Detail[i] = ir.DetailItem{Loc: locate(root, internalwire.SplitPointer(p.Path)), Msg: p.What(), Type: string(p.Reason)}
+		r.Body.Detail[i] = ir.DetailItem{Loc: locate(root, shapes.SplitPointer(p.Path)), Msg: p.What(), Type: string(p.Reason)}
 	}
 	return r
 }
@@ -67,7 +67,7 @@ func RefuseQuestion(f *QuestionFailure, root jsonvalue.Value, batch bool) *Refus
 	detail := make([]ir.DetailItem, len(f.Problems))
 	for i, p := range f.Problems {
 		detail[i] = ir.DetailItem{
-			Loc:  locate(root, internalwire.SplitPointer(p.Path)),
+			Loc:  locate(root, shapes.SplitPointer(p.Path)),
 			Msg:  "question " + table.QuoteName(f.Name) + " cannot be answered: " + p.Message(),
 			Type: string(f.Error),
 		}
@@ -251,8 +251,8 @@ func DecodeBorrowed(body []byte, maxDepth int) (*jsonvalue.Borrowed, *Refusal) {
 	return doc, nil
 }
 
-// locate is internalwire.Locate under the body's own name, the first
+// locate is shapes.Locate under the body's own name, the first
 // element of every location a listener reports.
 func locate(root jsonvalue.Value, segs []string) ir.Path {
-	return append(ir.Path{{Name: "body"}}, internalwire.Locate(root, segs)...)
+	return append(ir.Path{{Name: "body"}}, shapes.Locate(root, segs)...)
 }

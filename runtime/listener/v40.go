@@ -5,9 +5,9 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/validate"
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -19,7 +19,7 @@ import (
 // [...]}.
 var V40 Codec = readersCodec{
 	SchemaReaders{Schema: table.SchemaVllmSR40, Request: decoded(v40ReadRequest), Batch: decoded(v40ReadBatch)},
-	internalwire.AnswerWriter{Legacy: true},
+	shapes.AnswerWriter{Legacy: true},
 }
 
 // v40ReadRequest reads POST /v1/systemone: a request or a states request,
@@ -29,7 +29,7 @@ func v40ReadRequest(root jsonvalue.Value, body []byte, header http.Header) (*Cli
 		return nil, err
 	}
 	cr := &ClientRequest{Endpoint: EndpointSystemOne, Schema: table.SchemaVllmSR40, Plan: PlanPassThrough, Body: body}
-	rd := internalwire.Reader{Implicit: true, Diags: &cr.Diagnostics}
+	rd := shapes.Reader{Implicit: true, Diags: &cr.Diagnostics}
 	r, err := rd.Request(root, nil)
 	if err != nil {
 		return nil, RefuseError(err)
@@ -56,7 +56,7 @@ func v40ReadBatch(root jsonvalue.Value, body []byte, header http.Header) (*Clien
 		return nil, err
 	}
 	cr := &ClientRequest{Endpoint: EndpointBatch, Schema: table.SchemaVllmSR40, Plan: PlanTranslate, Body: body}
-	rd := internalwire.Reader{Implicit: true, Diags: &cr.Diagnostics}
+	rd := shapes.Reader{Implicit: true, Diags: &cr.Diagnostics}
 	batch, err := rd.Batch(root)
 	if err != nil {
 		return nil, RefuseError(err)

@@ -6,9 +6,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
@@ -46,7 +46,7 @@ func TestV40RemovedFormsAccepted(t *testing.T) {
 		if cr.Plan != listener.PlanPassThrough {
 			t.Errorf("%s: plan %s, want pass_through", name, cr.Plan)
 		}
-		if _, _, err := internalwire.DecodeRequest(cr.Body); err != nil {
+		if _, _, err := shapes.DecodeRequest(cr.Body); err != nil {
 			t.Errorf("%s: a pass-through the internal form refuses: %v", name, err)
 		}
 	}

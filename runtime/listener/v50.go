@@ -4,9 +4,9 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/validate"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -16,7 +16,7 @@ import (
 // place); an error body with the standard detail and the flat code,
 // question, state, reason and limit; the listing as {models: [...]}.
 var V50 Codec = readersCodec{SchemaReaders{Schema: table.SchemaVllmSR50, Request: v50ReadRequest, Batch: decoded(v50ReadBatch)},
-	internalwire.AnswerWriter{}}
+	shapes.AnswerWriter{}}
 
 // v50ReadRequest reads POST /v1/systemone, the hot path, decoded into
 // borrowed memory (jsonvalue.DecodeBorrowed): the IR keeps copies of the
@@ -25,7 +25,7 @@ var V50 Codec = readersCodec{SchemaReaders{Schema: table.SchemaVllmSR50, Request
 // the outcome: a refusal holds strings only, and strings never live in
 // the borrowed memory.
 func v50ReadRequest(body []byte, header http.Header) (*ClientRequest, error) {
-	doc, refusal := DecodeBorrowed(body, internalwire.MaxDepth)
+	doc, refusal := DecodeBorrowed(body, shapes.MaxDepth)
 	if refusal != nil {
 		return nil, refusal
 	}
@@ -42,7 +42,7 @@ func v50Request(root jsonvalue.Value, body []byte, header http.Header) (*ClientR
 	}
 	// The IR is read in place into the block: no copy of the request.
 	read := &readBlock{}
-	rd := internalwire.Reader{Borrowed: true}
+	rd := shapes.Reader{Borrowed: true}
 	if err := rd.ReadBlock(&read.request, root, nil); err != nil {
 		return nil, RefuseError(err)
 	}
@@ -65,7 +65,7 @@ func v50Request(root jsonvalue.Value, body []byte, header http.Header) (*ClientR
 // die together, and one allocation is cheaper than several.
 type readBlock struct {
 	client  ClientRequest
-	request internalwire.RequestBlock
+	request shapes.RequestBlock
 }
 
 // v50Refuse turns a body's problems into its refusal, as the standard

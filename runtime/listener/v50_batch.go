@@ -4,9 +4,9 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/validate"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -17,7 +17,7 @@ func v50ReadBatch(root jsonvalue.Value, body []byte, header http.Header) (*Clien
 	if problems := validate.BatchRequestVllmSR50(root); problems != nil {
 		return nil, v50Refuse(problems, root, true)
 	}
-	var rd internalwire.Reader
+	var rd shapes.Reader
 	batch, err := rd.Batch(root)
 	if err != nil {
 		return nil, RefuseError(err)

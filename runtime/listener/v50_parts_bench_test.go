@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/validate"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 )
 
 // The hot path's parts, to see where BenchmarkListener5Read spends.
@@ -39,7 +39,7 @@ func BenchmarkPartBuild(b *testing.B) {
 	b.ReportAllocs()
 	defer testkit.CPUPerOp(b)()
 	for b.Loop() {
-		var rd internalwire.Reader
+		var rd shapes.Reader
 		if _, err := rd.Request(v, nil); err != nil {
 			b.Fatal(err)
 		}

@@ -179,7 +179,7 @@ func TestV50BatchSemantics(t *testing.T) {
 }
 
 // TestV50DecisionsSemantics: failed questions go on as failures in request
-// order, the rest is read by internalwire; none valid is a 400.
+// order, the rest is read by shapes; none valid is a 400.
 func TestV50DecisionsSemantics(t *testing.T) {
 	cr := accept(t, listener.V50, "decisions-question-failures")
 	if cr.Plan != listener.PlanTranslate || len(cr.QuestionFailures) != 2 || len(cr.Request.Questions) != 2 {

@@ -12,8 +12,8 @@ import (
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -49,11 +49,11 @@ const headerOnlyMP4 = "AAAAIGZ0eXBpc29tAAACAGlzb21pc28yYXZjMW1wNDE="
 // fails on its own would: too few options, too many levels.
 func decode(t testing.TB, body string) *ir.Request {
 	t.Helper()
-	root, err := jsonvalue.Decode([]byte(body), jsonvalue.Options{MaxDepth: internalwire.MaxDepth})
+	root, err := jsonvalue.Decode([]byte(body), jsonvalue.Options{MaxDepth: shapes.MaxDepth})
 	if err != nil {
 		t.Fatalf("decode %s: %v", body, err)
 	}
-	rd := internalwire.Reader{Implicit: true}
+	rd := shapes.Reader{Implicit: true}
 	req, err := rd.Request(root, nil)
 	if err != nil {
 		t.Fatalf("decode %s: %v", body, err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/corpus"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 )
 
 // FuzzDecideNeverPanics: any request the internal codec reads gets, from
@@ -22,7 +22,7 @@ func FuzzDecideNeverPanics(f *testing.F) {
 	}
 	f.Add([]byte(everyType))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		req, _, err := internalwire.DecodeRequest(body)
+		req, _, err := shapes.DecodeRequest(body)
 		if err != nil || req.States != nil {
 			return
 		}
@@ -51,7 +51,7 @@ func FuzzDecideNeverPanics(f *testing.F) {
 }
 
 func BenchmarkDecide(b *testing.B) {
-	req, _, err := internalwire.DecodeRequest([]byte(everyType))
+	req, _, err := shapes.DecodeRequest([]byte(everyType))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,9 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -23,7 +23,7 @@ var valueComparer = cmp.Comparer(jsonvalue.Equal)
 
 func decide(t *testing.T, s *Scorer, model, body string) *ir.Response {
 	t.Helper()
-	req, _, err := internalwire.DecodeRequest([]byte(body))
+	req, _, err := shapes.DecodeRequest([]byte(body))
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
@@ -300,7 +300,7 @@ func TestDeadline(t *testing.T) {
 		t.Error("a late answer keeps its question's type")
 	}
 
-	req, _, _ := internalwire.DecodeRequest([]byte(`{"state":"x","roles":null,"questions":{"a":{"type":"noul"}}}`))
+	req, _, _ := shapes.DecodeRequest([]byte(`{"state":"x","roles":null,"questions":{"a":{"type":"noul"}}}`))
 	m, _ := catalog.Model("vllm-sr/decision2")
 	expired, cancel := context.WithDeadline(context.Background(), time.Unix(1, 0))
 	defer cancel()

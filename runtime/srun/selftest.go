@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/corpus"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -51,7 +51,7 @@ func (s *Server) selfTestCase(ctx context.Context, c table.CorpusCase) (bool, er
 	if err != nil {
 		return false, err
 	}
-	req, _, err := internalwire.DecodeRequest(body)
+	req, _, err := shapes.DecodeRequest(body)
 	if err != nil {
 		return false, err
 	}

@@ -33,7 +33,7 @@ type Member struct {
 	// IR field to it: it reads it into its object's Extra, in order, and
 	// writes it back (a systemone/0.2 target gets it as Disposition says).
 	// A member without it is bound by a hand-written function of the
-	// package that binds its shape (runtime/internalwire).
+	// package that binds its shape (runtime/shapes).
 	Passive bool
 	// Disposition is what a Router does with the member for a
 	// systemone/0.2 target (legacy for a 4.0-only form).

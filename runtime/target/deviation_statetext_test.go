@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/refscorer"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -112,7 +112,7 @@ func TestCrossFamilyEquivalence(t *testing.T) {
 // choice, one noul and one score question about state.
 func decide3(t *testing.T, state jsonvalue.Value) []ir.Answer {
 	t.Helper()
-	req, _, err := internalwire.DecodeRequest([]byte(`{"state":"","questions":{` +
+	req, _, err := shapes.DecodeRequest([]byte(`{"state":"","questions":{` +
 		`"team":{"type":"choice","instructions":"Which team?","choices":{"billing":null,"engineering":"Outages"}},` +
 		`"urgent":{"type":"noul","instructions":"Is it urgent?"},` +
 		`"tone":{"type":"score","instructions":"How calm?","levels":["angry","neutral","calm"]}}}`))

@@ -21,7 +21,7 @@
 // /v1/bundle). Nothing outside the schema registry names them; everyone
 // else looks a codec up by schema ID. ReplyReader reads what they get
 // back under the codec's schema, through the answer shapes' one binding in
-// runtime/internalwire, after the schema's generated reply validator, and
+// runtime/shapes, after the schema's generated reply validator, and
 // vets what needs the question (an answer's keys, a score's last level)
 // and the Router's error table.
 //

@@ -5,17 +5,17 @@ import (
 	"net/http"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // Internal is the Router's client codec for the hops inside a
 // deployment: the Router to a model runtime's POST /v1/decisions and POST
-// /v1/bundle, in the internal wire form (internalwire: the 4.0 request
+// /v1/bundle, in the internal wire form (shapes: the 4.0 request
 // forms plus roles). It is stateless and safe for concurrent use.
 //
-// It is lossless: every request goes on as internalwire writes it from
+// It is lossless: every request goes on as shapes writes it from
 // the IR, member order, 4.0 spellings, number literals, implicit roles and
 // options.long_context included, so every model input the Router builds
 // is byte for byte what it was. A batch of one request is one
@@ -85,7 +85,7 @@ func planBundle(b *ir.Batch, t Target, p Policy, base string) (Plan, ir.Diagnost
 		r.Options = cmp.Or(r.Options, b.Options)
 		bundle.Items[i] = ir.BatchItem{Name: b.Items[i].Name, Request: r}
 	}
-	body, err := internalwire.EncodeBundle(&bundle)
+	body, err := shapes.EncodeBundle(&bundle)
 	if err != nil {
 		return Plan{}, nil, err
 	}
@@ -93,12 +93,12 @@ func planBundle(b *ir.Batch, t Target, p Policy, base string) (Plan, ir.Diagnost
 }
 
 // decisionsBody is r as a POST /v1/decisions body in the internal form,
-// losslessly as internalwire writes it, with model as its model and its
+// losslessly as shapes writes it, with model as its model and its
 // own options, else the batch's.
 func decisionsBody(r ir.Request, model string, batch *ir.Options) ([]byte, error) {
 	r.Model = &model
 	r.Options = cmp.Or(r.Options, batch)
-	return internalwire.EncodeRequest(&r)
+	return shapes.EncodeRequest(&r)
 }
 
 // DecodeReply reads the call's reply: one response for /v1/decisions, a
@@ -115,9 +115,9 @@ func (internalCodec) DecodeReply(p Plan, call WireCall, reply WireReply) ([]Item
 }
 
 // WriteRequest writes r alone as a POST /v1/decisions body, losslessly:
-// exactly what internalwire writes, with the request's own model.
+// exactly what shapes writes, with the request's own model.
 func (internalCodec) WriteRequest(r *ir.Request, t Target) (WireCall, ir.Diagnostics, error) {
-	body, err := internalwire.EncodeRequest(r)
+	body, err := shapes.EncodeRequest(r)
 	if err != nil {
 		return WireCall{}, nil, err
 	}
@@ -126,7 +126,7 @@ func (internalCodec) WriteRequest(r *ir.Request, t Target) (WireCall, ir.Diagnos
 }
 
 // ReadRequest reads one request in the internal form, with the 4.0-only
-// forms it used as diagnostics (internalwire.DecodeRequest).
+// forms it used as diagnostics (shapes.DecodeRequest).
 func (internalCodec) ReadRequest(body []byte) (*ir.Request, ir.Diagnostics, error) {
-	return internalwire.DecodeRequest(body)
+	return shapes.DecodeRequest(body)
 }

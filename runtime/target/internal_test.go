@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/vllm-sr/systemone/runtime/internalwire"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/target"
 )
 
@@ -18,15 +18,15 @@ func TestGoldenInternal(t *testing.T) {
 }
 
 // TestLossless: a request the internal form reads goes on byte for byte
-// as internalwire writes it, whatever its spellings.
+// as shapes writes it, whatever its spellings.
 func TestLossless(t *testing.T) {
-	files, _ := filepath.Glob("../internalwire/testdata/requests/*.json")
+	files, _ := filepath.Glob("../shapes/testdata/requests/*.json")
 	if len(files) == 0 {
-		t.Skip("no internalwire request corpus")
+		t.Skip("no shapes request corpus")
 	}
 	for _, f := range files {
 		raw, _ := os.ReadFile(f)
-		r, _, err := internalwire.DecodeRequest(raw)
+		r, _, err := shapes.DecodeRequest(raw)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -34,7 +34,7 @@ func TestLossless(t *testing.T) {
 		if r.Model != nil {
 			r.Model = &model
 		}
-		want, err := internalwire.EncodeRequest(r)
+		want, err := shapes.EncodeRequest(r)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 )
 
 // MaxRetryAfter caps the delay an upstream may ask for, as the official
@@ -66,7 +66,7 @@ var (
 func (rd ReplyReader) Error(status int, header http.Header, body []byte, items []PlannedItem) (*ir.ErrorBody, time.Duration) {
 	var rep upstreamReport // the zero report for a body that is not JSON
 	if root, err := decode(body); err == nil {
-		rep = upstreamReport(internalwire.ReadErrorReport(root, rd.replies))
+		rep = upstreamReport(shapes.ReadErrorReport(root, rd.replies))
 	}
 	rep.keepOnly(items)
 	e := errorOfStatus(status, rep)
@@ -76,7 +76,7 @@ func (rd ReplyReader) Error(status int, header http.Header, body []byte, items [
 
 // upstreamReport is what an error body says that can be checked: fixed
 // words and names, never its text.
-type upstreamReport internalwire.ErrorReport
+type upstreamReport shapes.ErrorReport
 
 // keepOnly drops what items cannot vouch for: a state that is not one of
 // them, a question that is not one of the state's item (or, with no

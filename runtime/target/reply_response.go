@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -20,7 +20,7 @@ const MaxDepth = 128
 
 // ReplyReader reads what a System One server answers a client with into
 // the IR: a response, a batch response, an error body and a model
-// listing, through their one binding in runtime/internalwire, under the
+// listing, through their one binding in runtime/shapes, under the
 // schema the upstream speaks (NewReplyReader): each reply is checked by
 // that schema's generated validator before any of it is read.
 //
@@ -35,12 +35,12 @@ const MaxDepth = 128
 // its neighbours. The upstream's own words never reach a client (Error,
 // answerOf).
 type ReplyReader struct {
-	replies *internalwire.Replies
+	replies *shapes.Replies
 }
 
 // NewReplyReader reads the replies of an upstream that speaks schema.
 func NewReplyReader(schema table.SchemaID) ReplyReader {
-	return ReplyReader{replies: internalwire.RepliesOf(schema)}
+	return ReplyReader{replies: shapes.RepliesOf(schema)}
 }
 
 // Response reads one POST /v1/systemone (or /v1/decisions) body answering
@@ -50,7 +50,7 @@ func (rd ReplyReader) Response(body []byte, questions []QuestionRef) (*ir.Respon
 	if err != nil {
 		return nil, err
 	}
-	check, err := internalwire.CheckResponse(rd.replies.Schema(), root)
+	check, err := shapes.CheckResponse(rd.replies.Schema(), root)
 	if err != nil {
 		return nil, err
 	}
@@ -66,11 +66,11 @@ func (rd ReplyReader) BatchResponse(body []byte, items []PlannedItem) ([]ItemRes
 	if err != nil {
 		return nil, err
 	}
-	check, err := internalwire.CheckBatchResponse(rd.replies.Schema(), root)
+	check, err := shapes.CheckBatchResponse(rd.replies.Schema(), root)
 	if err != nil {
 		return nil, err
 	}
-	responses, model := internalwire.ReadBatchResponse(root, rd.replies)
+	responses, model := shapes.ReadBatchResponse(root, rd.replies)
 	out := make([]ItemResult, len(items))
 	for i, it := range items {
 		v, ok := responses.Get(it.Name)
@@ -92,13 +92,13 @@ func (rd ReplyReader) BatchResponse(body []byte, items []PlannedItem) ([]ItemRes
 
 // response reads the checked response v, of the batch item item ("" for
 // a response alone).
-func (rd ReplyReader) response(v jsonvalue.Value, check internalwire.ReplyCheck, item string, questions []QuestionRef) (*ir.Response, error) {
-	r, answers, err := internalwire.ReadResponse(v, rd.replies, item)
+func (rd ReplyReader) response(v jsonvalue.Value, check shapes.ReplyCheck, item string, questions []QuestionRef) (*ir.Response, error) {
+	r, answers, err := shapes.ReadResponse(v, rd.replies, item)
 	if err != nil {
 		return nil, err
 	}
 	r.Answers = make([]ir.Answer, len(questions))
-	ar := internalwire.AnswerReader{Replies: rd.replies, Check: check, Item: item}
+	ar := shapes.AnswerReader{Replies: rd.replies, Check: check, Item: item}
 	for i, q := range questions {
 		answerOf(&ar, &r.Answers[i], answers, q)
 	}
@@ -114,7 +114,7 @@ func (rd ReplyReader) response(v jsonvalue.Value, check internalwire.ReplyCheck,
 // request has), in the reply's order, each read and vetted as an answer of
 // its own. answers are the questions' answers, in request order. The work
 // is linear in the reply's member names, whatever a reply holds.
-func labelNouls(ar *internalwire.AnswerReader, answers []ir.Answer, reply jsonvalue.Value) []ir.Answer {
+func labelNouls(ar *shapes.AnswerReader, answers []ir.Answer, reply jsonvalue.Value) []ir.Answer {
 	index := make(map[string]int, len(answers))
 	for i := range answers {
 		index[answers[i].Name] = i
@@ -164,7 +164,7 @@ func labelledSet(answers []ir.Answer, index map[string]int, name string) (int, b
 // alone. A failed answer keeps its kind, and its reason when the
 // specification defines the word (else the kind, as a reason); its message
 // is the reason's description, never the upstream's words.
-func answerOf(ar *internalwire.AnswerReader, a *ir.Answer, answers jsonvalue.Value, q QuestionRef) {
+func answerOf(ar *shapes.AnswerReader, a *ir.Answer, answers jsonvalue.Value, q QuestionRef) {
 	v, ok := answers.Get(q.Name)
 	if !ok {
 		*a = failed(q, vocab.ReasonMissingAnswer, "the upstream answer has no answer for this question")
@@ -174,7 +174,7 @@ func answerOf(ar *internalwire.AnswerReader, a *ir.Answer, answers jsonvalue.Val
 }
 
 // readAnswer reads v, the answer the reply gives q, as answerOf does.
-func readAnswer(ar *internalwire.AnswerReader, a *ir.Answer, v jsonvalue.Value, q QuestionRef) {
+func readAnswer(ar *shapes.AnswerReader, a *ir.Answer, v jsonvalue.Value, q QuestionRef) {
 	reason, what := ar.Read(a, v, q.Name, q.Type)
 	a.Name = q.Name
 	switch {
@@ -211,7 +211,7 @@ func (rd ReplyReader) Listing(status int, body []byte) (*ir.Listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	return internalwire.ReadListing(root, rd.replies)
+	return shapes.ReadListing(root, rd.replies)
 }
 
 func decode(body []byte) (jsonvalue.Value, error) {

@@ -6,9 +6,9 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -53,7 +53,7 @@ var _ Codec = standard02Codec{}
 // generated strip list names is left out, and so is every refused-at-load
 // member (which CheckCarry has already refused; skipping it too
 // means no extension member can reach a standard server).
-var standard02Writer = internalwire.Writer{Skip: func(level table.Level, name string) bool {
+var standard02Writer = shapes.Writer{Skip: func(level table.Level, name string) bool {
 	if _, stripped := fieldtable.StrippedField(level, name); stripped {
 		return true
 	}

@@ -2,8 +2,8 @@ package target
 
 import (
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 )
 
 // WriteRequest writes r alone through the codec's own plan for a batch of
@@ -25,8 +25,8 @@ func (standard02Codec) WriteRequest(r *ir.Request, t Target) (WireCall, ir.Diagn
 
 // ReadRequest reads one standard request body: refused with every problem
 // the generated standard validator finds, else read as the vllm-sr/5.0
-// superset every standard body is (internalwire.DecodeStandardRequest).
+// superset every standard body is (shapes.DecodeStandardRequest).
 func (standard02Codec) ReadRequest(body []byte) (*ir.Request, ir.Diagnostics, error) {
-	r, err := internalwire.DecodeStandardRequest(body)
+	r, err := shapes.DecodeStandardRequest(body)
 	return r, nil, err
 }

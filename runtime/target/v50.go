@@ -6,9 +6,9 @@ import (
 	"slices"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/internalwire"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
+	"github.com/vllm-sr/systemone/runtime/shapes"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -45,7 +45,7 @@ type v50Codec struct{}
 var _ Codec = v50Codec{}
 
 var (
-	v50Writer = internalwire.Writer{}
+	v50Writer = shapes.Writer{}
 	v50Reader = NewReplyReader(table.SchemaVllmSR50)
 )
 

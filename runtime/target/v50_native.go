@@ -19,7 +19,7 @@ import (
 //     model input the preset alone is not.
 //
 // 4.0's implicit roles of an object state are not such a reading: the
-// explicit roles they stand for (internalwire.ExplicitRoles) read the
+// explicit roles they stand for (shapes.ExplicitRoles) read the
 // same on every family. A request a vllm-sr/5.0 listener reads never has
 // either, nor does a Router rule's (its questions are completed at load,
 // its roles explicit for a 5.0 target).

@@ -1,0 +1,321 @@
+package shapes
+
+import (
+	"cmp"
+	"net/http"
+
+	"github.com/vllm-sr/systemone/generated/fieldtable"
+	"github.com/vllm-sr/systemone/generated/validate"
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// The error shapes (error, validation_item, and vllm-sr/4.0's
+// legacy_error, which is written alone) bound to ir.ErrorBody for the
+// writer and to ErrorReport for the reader: the generated dispatch
+// (zz_generated.replybind.go) calls the functions below, one per bound
+// member.
+
+// Error writes an error body; its status is e.Status, else the generated
+// table's status for e.Code, else 500. The body is at most
+// ir.MaxErrorBytes whatever e holds: e is written cut to its bounds
+// (ir.ErrorBody.Bounded), and cut to the tight bounds when that is still
+// too large.
+func (w AnswerWriter) Error(e *ir.ErrorBody) (int, []byte) {
+	status := cmp.Or(e.Status, e.Code.Status())
+	b := e.Bounded(false)
+	out := w.errorBody(&b, status)
+	if len(out) > ir.MaxErrorBytes {
+		b = e.Bounded(true)
+		out = w.errorBody(&b, status)
+	}
+	return status, out
+}
+
+// errorWrite is the state of writing one error body (and, with Legacy,
+// its vllm-sr/4.0 error object): e, cut to its bounds, and its status.
+type errorWrite struct {
+	e      *ir.ErrorBody
+	status int
+}
+
+// errorBody writes {detail, code, <flat>} and with Legacy {"error": {code,
+// message, <flat>}}. An error body is the server's own: no passive member
+// of a read one reaches it (an upstream's words never reach a client).
+func (w AnswerWriter) errorBody(e *ir.ErrorBody, status int) []byte {
+	o := w.object(make([]byte, 0, 256), table.LevelError, nil)
+	s := errorWrite{e: e, status: status}
+	o.each(errorSlots, func(slot int) { w.writeErrorSlot(&o, &s, slot) })
+	return o.Close()
+}
+
+func (w AnswerWriter) writeErrorDetail(o *replyObject, s *errorWrite) {
+	o.Name(vocab.ErrorDetail)
+	o.Dst = w.appendDetail(o.Dst, s.e, s.status)
+}
+
+func (w AnswerWriter) writeErrorCode(o *replyObject, s *errorWrite) {
+	if s.e.Code != "" {
+		o.str(vocab.ErrorCode, string(s.e.Code))
+	}
+}
+
+func (w AnswerWriter) writeErrorQuestion(o *replyObject, s *errorWrite) {
+	writeNonEmpty(o, vocab.ErrorQuestion, s.e.Question)
+}
+
+func (w AnswerWriter) writeErrorState(o *replyObject, s *errorWrite) {
+	writeNonEmpty(o, vocab.ErrorState, s.e.State)
+}
+
+func (w AnswerWriter) writeErrorReason(o *replyObject, s *errorWrite) {
+	writeNonEmpty(o, vocab.ErrorReason, s.e.Reason)
+}
+
+func (w AnswerWriter) writeErrorLimit(o *replyObject, s *errorWrite) {
+	writeLimit(o, vocab.ErrorLimit, s.e.Limit)
+}
+
+// writeErrorError writes vllm-sr/4.0's error object, with Legacy alone.
+func (w AnswerWriter) writeErrorError(o *replyObject, s *errorWrite) {
+	if !w.Legacy {
+		return
+	}
+	o.Name(vocab.ErrorError)
+	legacy := w.object(o.Dst, table.LevelLegacyError, nil)
+	legacy.each(legacyErrorSlots, func(slot int) { w.writeLegacyErrorSlot(&legacy, s, slot) })
+	o.Dst = legacy.Close()
+}
+
+// legacyErrorWrite is the state of writing 4.0's error object: the error
+// body's.
+type legacyErrorWrite = errorWrite
+
+func (w AnswerWriter) writeLegacyErrorCode(o *replyObject, s *legacyErrorWrite) {
+	o.str(vocab.LegacyErrorCode, cmp.Or(string(s.e.Code), legacyCode(s.status)))
+}
+
+func (w AnswerWriter) writeLegacyErrorMessage(o *replyObject, s *legacyErrorWrite) {
+	o.str(vocab.LegacyErrorMessage, message(s.e, s.status))
+}
+
+func (w AnswerWriter) writeLegacyErrorQuestion(o *replyObject, s *legacyErrorWrite) {
+	writeNonEmpty(o, vocab.LegacyErrorQuestion, s.e.Question)
+}
+
+func (w AnswerWriter) writeLegacyErrorState(o *replyObject, s *legacyErrorWrite) {
+	writeNonEmpty(o, vocab.LegacyErrorState, s.e.State)
+}
+
+func (w AnswerWriter) writeLegacyErrorReason(o *replyObject, s *legacyErrorWrite) {
+	writeNonEmpty(o, vocab.LegacyErrorReason, s.e.Reason)
+}
+
+func (w AnswerWriter) writeLegacyErrorLimit(o *replyObject, s *legacyErrorWrite) {
+	writeLimit(o, vocab.LegacyErrorLimit, s.e.Limit)
+}
+
+func writeNonEmpty(o *replyObject, name, value string) {
+	if value != "" {
+		o.str(name, value)
+	}
+}
+
+func writeLimit(o *replyObject, name string, limit *int64) {
+	if limit != nil {
+		o.Name(name)
+		o.Dst = appendInt(o.Dst, *limit)
+	}
+}
+
+// appendDetail writes the standard detail: a list on 422 (one item
+// locating the question when e carries none), else the message.
+func (w AnswerWriter) appendDetail(dst []byte, e *ir.ErrorBody, status int) []byte {
+	if status != http.StatusUnprocessableEntity {
+		return jsonvalue.AppendString(dst, message(e, status))
+	}
+	items := e.Detail
+	if len(items) == 0 {
+		loc := ir.Path{{Name: "body"}}
+		if e.Question != "" {
+			loc = loc.Key(vocab.RequestQuestions).Key(e.Question)
+		}
+		items = []ir.DetailItem{{Loc: loc, Msg: message(e, status), Type: string(ir.QuestionErrorInvalidQuestion)}}
+	}
+	return appendJoined(dst, "[]", items, func(dst []byte, d *ir.DetailItem) []byte {
+		o := w.object(dst, table.LevelValidationItem, nil)
+		s := validationItemWrite{d: d}
+		o.each(validationItemSlots, func(slot int) { w.writeValidationItemSlot(&o, &s, slot) })
+		return o.Close()
+	})
+}
+
+// validationItemWrite is the state of writing one 422 detail item.
+type validationItemWrite struct{ d *ir.DetailItem }
+
+func (w AnswerWriter) writeValidationItemLoc(o *replyObject, s *validationItemWrite) {
+	o.Name(vocab.ValidationItemLoc)
+	o.Dst = appendJoined(o.Dst, "[]", s.d.Loc, func(dst []byte, step *ir.PathElem) []byte {
+		if step.IsIndex {
+			return appendInt(dst, int64(step.Index))
+		}
+		return jsonvalue.AppendString(dst, step.Name)
+	})
+}
+
+func (w AnswerWriter) writeValidationItemMsg(o *replyObject, s *validationItemWrite) {
+	o.str(vocab.ValidationItemMsg, s.d.Msg)
+}
+
+func (w AnswerWriter) writeValidationItemType(o *replyObject, s *validationItemWrite) {
+	o.str(vocab.ValidationItemType, s.d.Type)
+}
+
+// writeValidationItemInput and writeValidationItemCtx write nothing: the
+// value that failed is never echoed, and the check's parameters are
+// free-form.
+func (w AnswerWriter) writeValidationItemInput(*replyObject, *validationItemWrite) {}
+
+func (w AnswerWriter) writeValidationItemCtx(*replyObject, *validationItemWrite) {}
+
+func message(e *ir.ErrorBody, status int) string {
+	return cmp.Or(e.Message, http.StatusText(status))
+}
+
+// legacyCode is the code of an error that names none, as vllm-sr/4.0
+// requires one: the generated request error of its status when exactly
+// one has it, else legacyNoCode. A status several codes share (404:
+// model_not_found and not_found) says nothing about which, so every
+// producer of such an error names its code.
+func legacyCode(status int) string {
+	code := ""
+	for _, c := range fieldtable.RequestErrors {
+		if c.Status != status {
+			continue
+		}
+		if code != "" {
+			return legacyNoCode
+		}
+		code = c.Code
+	}
+	return cmp.Or(code, legacyNoCode)
+}
+
+// legacyNoCode is the code of an error whose status no single request
+// error has.
+const legacyNoCode = "error" //vocab:not-spec a legacy_error code value, not the error member
+
+// ErrorReport is what an error body names that can be checked, as the
+// upstream wrote it: fixed words and names, never its text. The caller
+// vets each against what it sent.
+type ErrorReport struct {
+	Code, Reason, Question, State string
+	Limit                         *int64
+}
+
+// ReadErrorReport reads an error body under the schema rs names, after
+// its generated validator: the flat members the schema defines (the
+// extension set's code, reason, question, state and limit) and the
+// question its 422 detail list locates. A body its schema does not define
+// (not JSON, not an object, a member of the wrong type, or on a vllm-sr
+// schema one no specification defines) names nothing: the zero report,
+// for the status alone to answer. Its passive members are read and
+// dropped: an upstream's words never reach a client.
+func ReadErrorReport(root jsonvalue.Value, rs *Replies) ErrorReport {
+	if len(validate.ErrorBody(rs.schema, root)) > 0 {
+		return ErrorReport{}
+	}
+	s := errorRead{rs: rs}
+	_, _ = readErrorMembers(&s, root.Members())
+	s.r.Question = cmp.Or(s.r.Question, s.located.question)
+	s.r.State = cmp.Or(s.r.State, s.located.state)
+	return s.r
+}
+
+// errorRead is the state of reading one checked error body: the flat
+// members into r, the detail's located question beside them (the flat
+// members name it first).
+type errorRead struct {
+	r       ErrorReport
+	rs      *Replies
+	located struct{ question, state string }
+	extra   []jsonvalue.Member
+}
+
+func (s *errorRead) takes(slot int) bool { return s.rs.error&(1<<slot) != 0 }
+
+func (s *errorRead) readErrorDetail(m *jsonvalue.Member) error {
+	if m.Value.Kind() == jsonvalue.KindArray {
+		s.located.question, s.located.state = s.locateQuestion(m.Value)
+	}
+	return nil
+}
+
+func (s *errorRead) readErrorCode(m *jsonvalue.Member) error {
+	s.r.Code = m.Value.Str()
+	return nil
+}
+
+func (s *errorRead) readErrorQuestion(m *jsonvalue.Member) error {
+	s.r.Question = m.Value.Str()
+	return nil
+}
+
+func (s *errorRead) readErrorState(m *jsonvalue.Member) error {
+	s.r.State = m.Value.Str()
+	return nil
+}
+
+func (s *errorRead) readErrorReason(m *jsonvalue.Member) error {
+	s.r.Reason = m.Value.Str()
+	return nil
+}
+
+func (s *errorRead) readErrorLimit(m *jsonvalue.Member) error {
+	n, _ := m.Value.Int()
+	s.r.Limit = &n
+	return nil
+}
+
+// readErrorError: vllm-sr/4.0's error object repeats the flat members.
+func (s *errorRead) readErrorError(*jsonvalue.Member) error { return nil }
+
+// locateQuestion is the question (and, in a batch body, the request) the
+// first detail item locating one names: loc body.questions.<q>... or
+// body.requests.<s>.questions.<q>....
+func (s *errorRead) locateQuestion(detail jsonvalue.Value) (question, state string) {
+	for _, item := range detail.Items() {
+		v := validationItemRead{defined: s.rs.validationItem}
+		_, _ = readValidationItemMembers(&v, item.Members())
+		steps := v.loc.Items()
+		if len(steps) >= 5 && steps[1].Str() == vocab.BatchRequests && steps[3].Str() == vocab.RequestQuestions {
+			return steps[4].Str(), steps[2].Str()
+		}
+		if len(steps) >= 3 && steps[1].Str() == vocab.RequestQuestions {
+			return steps[2].Str(), ""
+		}
+	}
+	return "", ""
+}
+
+// validationItemRead is the state of reading one checked 422 detail
+// item: its location alone (its message is the upstream's words).
+type validationItemRead struct {
+	loc     jsonvalue.Value
+	defined uint64
+	extra   []jsonvalue.Member
+}
+
+func (s *validationItemRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
+
+func (s *validationItemRead) readValidationItemLoc(m *jsonvalue.Member) error {
+	s.loc = m.Value
+	return nil
+}
+
+func (s *validationItemRead) readValidationItemMsg(*jsonvalue.Member) error   { return nil }
+func (s *validationItemRead) readValidationItemType(*jsonvalue.Member) error  { return nil }
+func (s *validationItemRead) readValidationItemInput(*jsonvalue.Member) error { return nil }
+func (s *validationItemRead) readValidationItemCtx(*jsonvalue.Member) error   { return nil }

@@ -1,0 +1,239 @@
+package shapes
+
+import (
+	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/table"
+)
+
+// The vllm-sr/5.0 response members (spans, sets, thresholds, span_heads,
+// meta, routing) and the objects inside them (span_item, set_result),
+// each written and read by the function the generated dispatch names for
+// it. Each keyed member is an object of question name to the question's
+// value, written only when the response holds it.
+
+func (w AnswerWriter) writeResponseSpans(o *replyObject, s *responseWrite) {
+	writeKeyed(o, vocab.ResponseSpans, s.r.Spans, func(q *ir.QuestionSpans) string { return q.Question },
+		func(dst []byte, q *ir.QuestionSpans) []byte {
+			return appendJoined(dst, "[]", q.Spans, func(dst []byte, sp *ir.Span) []byte { return w.appendSpan(dst, sp, &o.finite) })
+		})
+}
+
+func (w AnswerWriter) writeResponseSets(o *replyObject, s *responseWrite) {
+	writeKeyed(o, vocab.ResponseSets, s.r.Sets, func(q *ir.QuestionSet) string { return q.Question },
+		func(dst []byte, q *ir.QuestionSet) []byte { return w.appendSet(dst, q, &o.finite) })
+}
+
+func (w AnswerWriter) writeResponseThresholds(o *replyObject, s *responseWrite) {
+	writeKeyed(o, vocab.ResponseThresholds, s.r.Thresholds, func(t *ir.QuestionThreshold) string { return t.Question },
+		func(dst []byte, t *ir.QuestionThreshold) []byte { return appendFloat(dst, t.Threshold, &o.finite) })
+}
+
+func (w AnswerWriter) writeResponseSpanHeads(o *replyObject, s *responseWrite) {
+	writeKeyed(o, vocab.ResponseSpanHeads, s.r.SpanHeads, func(h *ir.QuestionSpanHead) string { return h.Question },
+		func(dst []byte, h *ir.QuestionSpanHead) []byte { return jsonvalue.AppendString(dst, string(h.Head)) })
+}
+
+func (w AnswerWriter) writeResponseMeta(o *replyObject, s *responseWrite) {
+	o.content(vocab.ResponseMeta, s.r.Meta)
+}
+
+func (w AnswerWriter) writeResponseRouting(o *replyObject, s *responseWrite) {
+	o.content(vocab.ResponseRouting, s.r.Routing)
+}
+
+// writeKeyed writes name: {key(item): value(item), ...} unless items is
+// nil.
+func writeKeyed[T any](o *replyObject, name string, items []T, key func(*T) string, value func([]byte, *T) []byte) {
+	if items == nil {
+		return
+	}
+	o.Name(name)
+	keyed := jsonvalue.OpenObject(o.Dst)
+	for i := range items {
+		keyed.Name(key(&items[i]))
+		keyed.Dst = value(keyed.Dst, &items[i])
+	}
+	o.Dst = keyed.Close()
+}
+
+// readResponseSpans reads a checked object of span question name to
+// spans. A span's start after its end is the one thing the check cannot
+// know (the specification bounds each alone): a *ir.ProtocolError naming
+// the span.
+func (s *responseRead) readResponseSpans(m *jsonvalue.Member) error {
+	r := &s.read.response
+	r.Spans = make([]ir.QuestionSpans, 0, m.Value.Len())
+	for _, q := range m.Value.Members() {
+		qs := ir.QuestionSpans{Question: q.Name, Spans: make([]ir.Span, 0, q.Value.Len())}
+		for i, item := range q.Value.Items() {
+			sr := spanItemRead{defined: s.rs.spanItem}
+			_, _ = readSpanItemMembers(&sr, item.Members())
+			span := sr.sp
+			span.Extra = sr.extra
+			if span.Start > span.End {
+				return ir.Refuse(ir.ReasonOutOfRange, responsePath(s.item).Key(vocab.ResponseSpans).Key(q.Name).At(i),
+					"a span starts at or before its end")
+			}
+			qs.Spans = append(qs.Spans, span)
+		}
+		r.Spans = append(r.Spans, qs)
+	}
+	return nil
+}
+
+func (s *responseRead) readResponseSets(m *jsonvalue.Member) error {
+	s.read.response.Sets = readKeyed(m.Value, func(q string, x jsonvalue.Value) ir.QuestionSet {
+		sr := setResultRead{set: ir.QuestionSet{Question: q}, defined: s.rs.setResult}
+		_, _ = readSetResultMembers(&sr, x.Members())
+		sr.set.Extra = sr.extra
+		return sr.set
+	})
+	return nil
+}
+
+func (s *responseRead) readResponseThresholds(m *jsonvalue.Member) error {
+	s.read.response.Thresholds = readKeyed(m.Value, func(q string, x jsonvalue.Value) ir.QuestionThreshold {
+		f, _ := x.Float()
+		return ir.QuestionThreshold{Question: q, Threshold: f}
+	})
+	return nil
+}
+
+func (s *responseRead) readResponseSpanHeads(m *jsonvalue.Member) error {
+	s.read.response.SpanHeads = readKeyed(m.Value, func(q string, x jsonvalue.Value) ir.QuestionSpanHead {
+		return ir.QuestionSpanHead{Question: q, Head: ir.SpanHead(x.Str())}
+	})
+	return nil
+}
+
+func (s *responseRead) readResponseMeta(m *jsonvalue.Member) error {
+	s.read.response.Meta = m.Value
+	return nil
+}
+
+func (s *responseRead) readResponseRouting(m *jsonvalue.Member) error {
+	s.read.response.Routing = m.Value
+	return nil
+}
+
+// readKeyed reads a checked object of question name to value, each by
+// one, in order.
+func readKeyed[T any](v jsonvalue.Value, one func(q string, x jsonvalue.Value) T) []T {
+	out := make([]T, 0, v.Len())
+	for _, m := range v.Members() {
+		out = append(out, one(m.Name, m.Value))
+	}
+	return out
+}
+
+// spanItemWrite is the state of writing one span.
+type spanItemWrite struct{ sp *ir.Span }
+
+func (w AnswerWriter) appendSpan(dst []byte, sp *ir.Span, finite *bool) []byte {
+	o := w.object(dst, table.LevelSpanItem, sp.Extra)
+	s := spanItemWrite{sp: sp}
+	o.each(spanItemSlots, func(slot int) { w.writeSpanItemSlot(&o, &s, slot) })
+	return o.close(finite)
+}
+
+func (w AnswerWriter) writeSpanItemLabel(o *replyObject, s *spanItemWrite) {
+	o.str(vocab.SpanItemLabel, s.sp.Label)
+}
+
+func (w AnswerWriter) writeSpanItemStart(o *replyObject, s *spanItemWrite) {
+	o.Name(vocab.SpanItemStart)
+	o.Dst = appendInt(o.Dst, s.sp.Start)
+}
+
+func (w AnswerWriter) writeSpanItemEnd(o *replyObject, s *spanItemWrite) {
+	o.Name(vocab.SpanItemEnd)
+	o.Dst = appendInt(o.Dst, s.sp.End)
+}
+
+func (w AnswerWriter) writeSpanItemText(o *replyObject, s *spanItemWrite) {
+	o.str(vocab.SpanItemText, s.sp.Text)
+}
+
+func (w AnswerWriter) writeSpanItemProbability(o *replyObject, s *spanItemWrite) {
+	o.float(vocab.SpanItemProbability, s.sp.Probability)
+}
+
+// spanItemRead is the state of reading one checked span, which it holds
+// (not a pointer to the caller's, which would then live on the heap).
+type spanItemRead struct {
+	sp      ir.Span
+	defined uint64
+	extra   []jsonvalue.Member
+}
+
+func (s *spanItemRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
+
+func (s *spanItemRead) readSpanItemLabel(m *jsonvalue.Member) error {
+	s.sp.Label = m.Value.Str()
+	return nil
+}
+
+func (s *spanItemRead) readSpanItemStart(m *jsonvalue.Member) error {
+	s.sp.Start, _ = m.Value.Int()
+	return nil
+}
+
+func (s *spanItemRead) readSpanItemEnd(m *jsonvalue.Member) error {
+	s.sp.End, _ = m.Value.Int()
+	return nil
+}
+
+func (s *spanItemRead) readSpanItemText(m *jsonvalue.Member) error {
+	s.sp.Text = m.Value.Str()
+	return nil
+}
+
+func (s *spanItemRead) readSpanItemProbability(m *jsonvalue.Member) error {
+	s.sp.Probability, _ = m.Value.Float()
+	return nil
+}
+
+// setResultWrite is the state of writing one set question's result.
+type setResultWrite struct{ set *ir.QuestionSet }
+
+func (w AnswerWriter) appendSet(dst []byte, set *ir.QuestionSet, finite *bool) []byte {
+	o := w.object(dst, table.LevelSetResult, set.Extra)
+	s := setResultWrite{set: set}
+	o.each(setResultSlots, func(slot int) { w.writeSetResultSlot(&o, &s, slot) })
+	return o.close(finite)
+}
+
+func (w AnswerWriter) writeSetResultSelected(o *replyObject, s *setResultWrite) {
+	o.Name(vocab.SetResultSelected)
+	o.Dst = appendStrings(o.Dst, s.set.Selected)
+}
+
+func (w AnswerWriter) writeSetResultProbabilities(o *replyObject, s *setResultWrite) {
+	o.Name(vocab.SetResultProbabilities)
+	o.Dst = appendProbabilities(o.Dst, s.set.Probabilities, &o.finite)
+}
+
+// setResultRead is the state of reading one checked set result, which it
+// holds, as spanItemRead does.
+type setResultRead struct {
+	set     ir.QuestionSet
+	defined uint64
+	extra   []jsonvalue.Member
+}
+
+func (s *setResultRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
+
+func (s *setResultRead) readSetResultSelected(m *jsonvalue.Member) error {
+	s.set.Selected = make([]string, 0, m.Value.Len())
+	for _, label := range m.Value.Items() {
+		s.set.Selected = append(s.set.Selected, label.Str())
+	}
+	return nil
+}
+
+func (s *setResultRead) readSetResultProbabilities(m *jsonvalue.Member) error {
+	s.set.Probabilities = probabilityList(m.Value)
+	return nil
+}
