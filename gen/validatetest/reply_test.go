@@ -130,7 +130,8 @@ var listingCases = []requestCase{
 var healthCases = []requestCase{
 	{"a health reply", only50, `{"status":"ok","version":"5.0"}`, nil},
 	{"a runtime's health reply", onlyInternal, `{"status":"ready","api_version":"4.0","version":"5.0"}`, nil},
-	{"a health reply's members", only50, `{"status":1,"api_version":"4.0"}`, []string{"/status wrong_type (string)", "/api_version unknown_member", "/version missing_member"}},
+	{"a runtime's 5.0 health reply", only50, `{"status":"ready","api_version":"5.0.0","version":"5.0","model":"vllm-sr/vela3-fast","schema":"vllm-sr/5.0"}`, nil},
+	{"a health reply's members", only50, `{"status":1,"api_version":5,"uptime":"4.0"}`, []string{"/status wrong_type (string)", "/api_version wrong_type (string)", "/uptime unknown_member", "/version missing_member"}},
 }
 
 func TestResponseValidator(t *testing.T) {

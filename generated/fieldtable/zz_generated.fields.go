@@ -119,7 +119,10 @@ var Fields = []table.Field{
 	{Name: "features", Level: "listing_entry", DefinedBy: "vllm-sr/5.0", Type: "array of string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "card", Level: "listing_entry", DefinedBy: "vllm-sr/5.0", Type: "object", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "status", Level: "health", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "api_version", Level: "health", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "version", Level: "health", DefinedBy: "vllm-sr/5.0", Type: "string", Required: true, Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "model", Level: "health", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
+	{Name: "schema", Level: "health", DefinedBy: "vllm-sr/5.0", Type: "string", Since: "5.0", Families: []table.Family{"decision1", "decision2", "decision3", "vela2", "vela3", "vela3_d3"}, Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/5.0", "vllm-sr/4.0", "internal"}},
 	{Name: "model", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
 	{Name: "state", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "content", Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
 	{Name: "questions", Level: "request", DefinedBy: "vllm-sr/4.0", Type: "map<question>", Required: true, Since: "4.0", Disposition: "standard", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
@@ -175,7 +178,7 @@ var Fields = []table.Field{
 	{Name: "created", Level: "legacy_list_item", DefinedBy: "vllm-sr/4.0", Type: "integer", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
 	{Name: "owned_by", Level: "legacy_list_item", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
 	{Name: "status", Level: "health", DefinedBy: "vllm-sr/4.0", Type: "string", Required: true, Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
-	{Name: "api_version", Level: "health", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "legacy", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
+	{Name: "api_version", Level: "health", DefinedBy: "vllm-sr/4.0", Type: "string", Since: "4.0", Disposition: "never_sent", Schemas: []table.SchemaID{"vllm-sr/4.0", "internal"}},
 }
 
 // FieldOf returns the field the specification of schema definedBy defines at
@@ -497,8 +500,14 @@ func FieldOf(definedBy table.SchemaID, level table.Level, name string) (table.Fi
 			switch name {
 			case "status":
 				return Fields[108], true
-			case "version":
+			case "api_version":
 				return Fields[109], true
+			case "version":
+				return Fields[110], true
+			case "model":
+				return Fields[111], true
+			case "schema":
+				return Fields[112], true
 			}
 		}
 	case "vllm-sr/4.0":
@@ -506,159 +515,159 @@ func FieldOf(definedBy table.SchemaID, level table.Level, name string) (table.Fi
 		case "request":
 			switch name {
 			case "model":
-				return Fields[110], true
-			case "state":
-				return Fields[111], true
-			case "questions":
-				return Fields[112], true
-			case "images":
 				return Fields[113], true
-			case "videos":
+			case "state":
 				return Fields[114], true
-			case "states":
+			case "questions":
 				return Fields[115], true
-			case "options":
+			case "images":
 				return Fields[116], true
+			case "videos":
+				return Fields[117], true
+			case "states":
+				return Fields[118], true
+			case "options":
+				return Fields[119], true
 			}
 		case "bundle":
 			switch name {
 			case "model":
-				return Fields[117], true
+				return Fields[120], true
 			case "requests":
-				return Fields[118], true
+				return Fields[121], true
 			}
 		case "options":
 			switch name {
 			case "long_context":
-				return Fields[119], true
+				return Fields[122], true
 			}
 		case "question":
 			switch name {
 			case "type":
-				return Fields[120], true
-			case "instructions":
-				return Fields[121], true
-			case "preset":
-				return Fields[122], true
-			case "choices":
 				return Fields[123], true
-			case "levels":
+			case "instructions":
 				return Fields[124], true
-			case "labels":
+			case "preset":
 				return Fields[125], true
+			case "choices":
+				return Fields[126], true
+			case "levels":
+				return Fields[127], true
+			case "labels":
+				return Fields[128], true
 			}
 		case "asset":
 			switch name {
 			case "format":
-				return Fields[126], true
+				return Fields[129], true
 			case "data_base64":
-				return Fields[127], true
+				return Fields[130], true
 			}
 		case "answer":
 			switch name {
 			case "type":
-				return Fields[128], true
-			case "noul":
-				return Fields[129], true
-			case "choice":
-				return Fields[130], true
-			case "score":
 				return Fields[131], true
-			case "confidence":
+			case "noul":
 				return Fields[132], true
-			case "probabilities":
+			case "choice":
 				return Fields[133], true
-			case "legend":
+			case "score":
 				return Fields[134], true
-			case "box":
+			case "confidence":
 				return Fields[135], true
-			case "error":
+			case "probabilities":
 				return Fields[136], true
-			case "reason":
+			case "legend":
 				return Fields[137], true
-			case "message":
+			case "box":
 				return Fields[138], true
+			case "error":
+				return Fields[139], true
+			case "reason":
+				return Fields[140], true
+			case "message":
+				return Fields[141], true
 			}
 		case "box_region":
 			switch name {
 			case "top":
-				return Fields[139], true
-			case "bottom":
-				return Fields[140], true
-			case "left":
-				return Fields[141], true
-			case "right":
 				return Fields[142], true
+			case "bottom":
+				return Fields[143], true
+			case "left":
+				return Fields[144], true
+			case "right":
+				return Fields[145], true
 			}
 		case "response":
 			switch name {
 			case "model":
-				return Fields[143], true
-			case "answers":
-				return Fields[144], true
-			case "states":
-				return Fields[145], true
-			case "usage":
 				return Fields[146], true
+			case "answers":
+				return Fields[147], true
+			case "states":
+				return Fields[148], true
+			case "usage":
+				return Fields[149], true
 			}
 		case "batch_response":
 			switch name {
 			case "model":
-				return Fields[147], true
+				return Fields[150], true
 			case "responses":
-				return Fields[148], true
+				return Fields[151], true
 			}
 		case "usage":
 			switch name {
 			case "input_tokens":
-				return Fields[149], true
+				return Fields[152], true
 			case "output_tokens":
-				return Fields[150], true
+				return Fields[153], true
 			}
 		case "error":
 			switch name {
 			case "error":
-				return Fields[151], true
+				return Fields[154], true
 			}
 		case "legacy_error":
 			switch name {
 			case "code":
-				return Fields[152], true
-			case "message":
-				return Fields[153], true
-			case "question":
-				return Fields[154], true
-			case "state":
 				return Fields[155], true
-			case "reason":
+			case "message":
 				return Fields[156], true
-			case "limit":
+			case "question":
 				return Fields[157], true
+			case "state":
+				return Fields[158], true
+			case "reason":
+				return Fields[159], true
+			case "limit":
+				return Fields[160], true
 			}
 		case "listing":
 			switch name {
 			case "object":
-				return Fields[158], true
+				return Fields[161], true
 			case "data":
-				return Fields[159], true
+				return Fields[162], true
 			}
 		case "legacy_list_item":
 			switch name {
 			case "id":
-				return Fields[160], true
-			case "object":
-				return Fields[161], true
-			case "created":
-				return Fields[162], true
-			case "owned_by":
 				return Fields[163], true
+			case "object":
+				return Fields[164], true
+			case "created":
+				return Fields[165], true
+			case "owned_by":
+				return Fields[166], true
 			}
 		case "health":
 			switch name {
 			case "status":
-				return Fields[164], true
+				return Fields[167], true
 			case "api_version":
-				return Fields[165], true
+				return Fields[168], true
 			}
 		}
 	}
@@ -840,7 +849,7 @@ func Known(schema table.SchemaID, level table.Level, name string) bool {
 			}
 		case "health":
 			switch name {
-			case "status", "version":
+			case "status", "api_version", "version", "model", "schema":
 				return true
 			}
 		}
@@ -963,7 +972,7 @@ func Known(schema table.SchemaID, level table.Level, name string) bool {
 			}
 		case "health":
 			switch name {
-			case "status", "version", "api_version":
+			case "status", "api_version", "version", "model", "schema":
 				return true
 			}
 		}
@@ -1086,7 +1095,7 @@ func Known(schema table.SchemaID, level table.Level, name string) bool {
 			}
 		case "health":
 			switch name {
-			case "status", "version", "api_version":
+			case "status", "api_version", "version", "model", "schema":
 				return true
 			}
 		}

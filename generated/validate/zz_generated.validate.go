@@ -6094,8 +6094,32 @@ func vllmSR50Health(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			default:
 				wrongType(ps, &here, "string")
 			}
+		case "api_version":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				nullNotAllowed(ps, &here, "string")
+			default:
+				wrongType(ps, &here, "string")
+			}
 		case "version":
 			seen |= uint64(0x2)
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				nullNotAllowed(ps, &here, "string")
+			default:
+				wrongType(ps, &here, "string")
+			}
+		case "model":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				nullNotAllowed(ps, &here, "string")
+			default:
+				wrongType(ps, &here, "string")
+			}
+		case "schema":
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:
@@ -9573,6 +9597,14 @@ func vllmSR40Health(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			default:
 				wrongType(ps, &here, "string")
 			}
+		case "api_version":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				nullNotAllowed(ps, &here, "string")
+			default:
+				wrongType(ps, &here, "string")
+			}
 		case "version":
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
@@ -9581,7 +9613,15 @@ func vllmSR40Health(ps *table.Problems, at *table.Path, v jsonvalue.Value) {
 			default:
 				wrongType(ps, &here, "string")
 			}
-		case "api_version":
+		case "model":
+			switch m.Value.Kind() {
+			case jsonvalue.KindString:
+			case jsonvalue.KindNull:
+				nullNotAllowed(ps, &here, "string")
+			default:
+				wrongType(ps, &here, "string")
+			}
+		case "schema":
 			switch m.Value.Kind() {
 			case jsonvalue.KindString:
 			case jsonvalue.KindNull:

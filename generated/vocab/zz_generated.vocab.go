@@ -275,8 +275,10 @@ const (
 // every specification's, in specification order.
 const (
 	HealthStatus     = "status"      // defined by vllm-sr/5.0, vllm-sr/4.0
+	HealthAPIVersion = "api_version" // defined by vllm-sr/5.0, vllm-sr/4.0
 	HealthVersion    = "version"     // defined by vllm-sr/5.0
-	HealthAPIVersion = "api_version" // defined by vllm-sr/4.0
+	HealthModel      = "model"       // defined by vllm-sr/5.0
+	HealthSchema     = "schema"      // defined by vllm-sr/5.0
 )
 
 // Members are the members each schema accepts at each level, in schema then
@@ -491,7 +493,10 @@ var Members = []table.LevelMembers{
 	}},
 	{Schema: "vllm-sr/5.0", Level: "health", Members: []table.Member{
 		{Name: HealthStatus, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: HealthAPIVersion, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: HealthVersion, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: HealthModel, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
+		{Name: HealthSchema, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 	}},
 	{Schema: "vllm-sr/4.0", Level: "request", Members: []table.Member{
 		{Name: RequestModel, DefinedBy: "systemone/0.2", Disposition: "standard"},
@@ -663,8 +668,10 @@ var Members = []table.LevelMembers{
 	}},
 	{Schema: "vllm-sr/4.0", Level: "health", Members: []table.Member{
 		{Name: HealthStatus, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: HealthAPIVersion, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: HealthVersion, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
-		{Name: HealthAPIVersion, DefinedBy: "vllm-sr/4.0", Disposition: "legacy"},
+		{Name: HealthModel, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
+		{Name: HealthSchema, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 	}},
 	{Schema: "internal", Level: "request", Members: []table.Member{
 		{Name: RequestModel, DefinedBy: "systemone/0.2", Disposition: "standard"},
@@ -836,8 +843,10 @@ var Members = []table.LevelMembers{
 	}},
 	{Schema: "internal", Level: "health", Members: []table.Member{
 		{Name: HealthStatus, DefinedBy: "vllm-sr/5.0", Required: true, Disposition: "never_sent"},
+		{Name: HealthAPIVersion, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 		{Name: HealthVersion, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
-		{Name: HealthAPIVersion, DefinedBy: "vllm-sr/4.0", Disposition: "legacy"},
+		{Name: HealthModel, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
+		{Name: HealthSchema, DefinedBy: "vllm-sr/5.0", Disposition: "never_sent"},
 	}},
 }
 
