@@ -32,9 +32,9 @@ type replyShape struct {
 // 4.0), so they have a writer alone. routing and routing_try are content
 // the IR keeps whole (ir.Response.Routing); error_detail is the standard's
 // object detail, which no writer of this repository writes and the
-// readers take no word from; health is written by each server with
-// members of its own (srun's model and schema, the Router's deployments)
-// and read only for its api_version: they are not shapes here.
+// readers take no word from: they are not shapes here. health is the
+// GET /health reply a model runtime and a Router write, and the Router
+// reads a deployment's for its api_version.
 var replyShapes = []replyShape{
 	{table.LevelResponse, true, true},
 	{table.LevelBatchResponse, true, true},
@@ -49,6 +49,7 @@ var replyShapes = []replyShape{
 	{table.LevelListing, true, true},
 	{table.LevelListingEntry, true, true},
 	{table.LevelLegacyListItem, false, true},
+	{table.LevelHealth, true, true},
 }
 
 // replyConvention is the reply file's statement of the naming convention
@@ -90,7 +91,7 @@ func (o Options) bindReplies(m *model.Model, ids []string, idents map[vocabMembe
 	f.ImportName(jsonvaluePath, "jsonvalue")
 	fileComment(f, bindWrap("The member dispatch of the answer shapes (response, batch response, usage, answer, "+
 		"box region, span item, set result, error, validation item, listing, listing entry, and vllm-sr/4.0's "+
-		"legacy error and legacy list item, which are written alone), written by srgen from every member the specifications define at each level, over "+
+		"legacy error and legacy list item, which are written alone, and health), written by srgen from every member the specifications define at each level, over "+
 		"every schema this package reads, each with its own spellings: "+strings.Join(ids, ", ")+".")+"\n\n"+replyConvention)
 	for _, rs := range replyShapes {
 		shape := bindShape{level: rs.level, levels: []table.Level{rs.level}}

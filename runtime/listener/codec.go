@@ -134,6 +134,12 @@ func (c readersCodec) AnswerError(_ *ClientRequest, e *ir.ErrorBody) (int, []byt
 
 func (c readersCodec) AnswerListing(l *ir.Listing) ([]byte, error) { return c.answers.Listing(l) }
 
+// AnswerHealth writes a GET /health body through its binding
+// (shapes.AnswerWriter.Health). GET /health is vllm-sr/5.0's endpoint,
+// answered in its form whatever a listener's schema: a model runtime and
+// a Router write the same shape.
+func AnswerHealth(h *ir.Health) []byte { return shapes.AnswerWriter{}.Health(h) }
+
 // decoded is the BodyReader of read, which reads the body decoded into
 // root (at most shapes.MaxDepth deep).
 func decoded(read func(root jsonvalue.Value, body []byte, header http.Header) (*ClientRequest, error)) BodyReader {

@@ -2,6 +2,7 @@ package router
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // A vllm-sr runtime reports the model runtime contract it speaks as
@@ -23,7 +25,11 @@ import (
 // unavailable before any call. The contract is read by the start check
 // and by every readiness round; a change is logged once. A schema with no
 // health path (systemone/0.2) has no contract to check, and a runtime
-// that reports none (no api_version) is not refused for it.
+// that reports none (no api_version) is not refused for it. The health
+// is read through its binding after its schema's generated validator
+// (the codec's target.HealthDecoder): a body that breaks the schema is
+// no contract of this release's, refused as another contract is, with
+// the path and problem standing for the contract reported.
 
 // maxHealthBytes bounds the health reply read: its few members.
 const maxHealthBytes = 64 << 10
@@ -52,11 +58,19 @@ type health struct {
 // version string: it is the upstream's word, kept out of logs and /ready.
 const contractNotAVersion = "(not a version string)"
 
+// contractBrokenHealth begins what stands for a health reply its schema
+// does not define (brokenHealth).
+const contractBrokenHealth = "(a health reply its schema does not define"
+
 // readContract GETs d's health path and returns the contract its runtime
 // reports; read is false when d's schema has none, or no JSON object
 // came back (the listing check reports an upstream that is down).
 func (r *Router) readContract(ctx context.Context, d *routerconfig.Deployment) (h health, read bool) {
 	if d.Codec == nil || d.Codec.Traits().HealthPath == "" {
+		return health{}, false
+	}
+	decoder, ok := d.Codec.(tc.HealthDecoder)
+	if !ok {
 		return health{}, false
 	}
 	base, err := d.Target().BaseURL()
@@ -84,18 +98,33 @@ func (r *Router) readContract(ctx context.Context, d *routerconfig.Deployment) (
 		return health{}, false
 	}
 	h.endpoint = d.Endpoint
-	reported, has := v.Get(vocab.HealthAPIVersion)
-	if !has {
+	reported, err := decoder.DecodeHealth(body)
+	switch {
+	case err != nil:
+		h.contract = brokenHealth(err)
+	case reported.APIVersion == "":
 		return h, true
-	}
-	h.contract = contractNotAVersion
-	if reported.Kind() == jsonvalue.KindString && isVersion(reported.Str()) {
-		h.contract = reported.Str()
+	case isVersion(reported.APIVersion):
+		h.contract = reported.APIVersion
+	default:
+		h.contract = contractNotAVersion
 	}
 	if !front.SameContract(h.contract) {
 		h.outcome = vocab.ReasonRuntimeContractMismatch
 	}
 	return h, true
+}
+
+// brokenHealth stands for a health reply its schema does not define (the
+// generated validator's first problem, err): its runtime does not speak
+// this release's contract. It names the path and the problem, as an
+// invalid_upstream_reply does, never a value.
+func brokenHealth(err error) string {
+	var pe *ir.ProtocolError
+	if !errors.As(err, &pe) {
+		return contractBrokenHealth + ")"
+	}
+	return contractBrokenHealth + ": " + pe.Path.Clipped(len(pe.Path)).String() + " " + string(pe.Reason) + ")"
 }
 
 // isVersion: a short string of digits, letters, '.', '+' and '-'.

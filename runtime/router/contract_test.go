@@ -50,16 +50,21 @@ rules:
 `
 
 // contractProxy forwards to a real runtime, reports api_version in GET
-// /health as contract says, and counts the System One calls it forwards.
+// /health as contract says (a reported value: a string, or another JSON
+// value that breaks the 5.0 health schema), and counts the System One
+// calls it forwards.
 type contractProxy struct {
 	srv      *httptest.Server
-	contract atomic.Value // string
+	contract atomic.Value // reported
 	calls    atomic.Int64
 }
 
+// reported is the api_version a contractProxy writes.
+type reported struct{ v any }
+
 func newContractProxy(t *testing.T, runtime, contract string) *contractProxy {
 	p := &contractProxy{}
-	p.contract.Store(contract)
+	p.contract.Store(reported{contract})
 	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		if r.Method == http.MethodPost {
@@ -77,7 +82,7 @@ func newContractProxy(t *testing.T, runtime, contract string) *contractProxy {
 		if r.URL.Path == "/health" {
 			var h map[string]any
 			_ = json.Unmarshal(out, &h)
-			h["api_version"] = p.contract.Load().(string)
+			h["api_version"] = p.contract.Load().(reported).v
 			out, _ = json.Marshal(h)
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -152,12 +157,12 @@ func TestRuntimeContract(t *testing.T) {
 		t.Errorf("the mismatch was logged %d times, want once:\n%s", n, logs)
 	}
 
-	proxy.contract.Store("5.0.3") // a patch release keeps the contract
+	proxy.contract.Store(reported{"5.0.3"}) // a patch release keeps the contract
 	waitReadyBody(t, base, func(r readyBody) bool { return r.Deployments["old-runtime"].Status == "up" })
 	if status, out := post(t, base+"/v1/systemone", strings.Replace(contractRequest, "%s", "old-runtime", 1)); status != 200 {
 		t.Errorf("old-runtime on 5.0.3: %d %s", status, out)
 	}
-	proxy.contract.Store("6.0.0")
+	proxy.contract.Store(reported{"6.0.0"})
 	waitReadyBody(t, base, func(r readyBody) bool { return r.Deployments["old-runtime"].Outcome == "runtime_contract_mismatch" })
 	time.Sleep(200 * time.Millisecond)
 	text := logs.String()
@@ -165,6 +170,24 @@ func TestRuntimeContract(t *testing.T) {
 		strings.Count(text, "reports this Router's contract again") != 1 {
 		t.Errorf("want one line per change:\n%s", text)
 	}
+
+	// A health body its schema does not define (api_version a number, read
+	// through the generated validator and the binding) is no contract of
+	// this release: refused as another contract, the path and problem
+	// standing for what was reported.
+	proxy.contract.Store(reported{5})
+	broken := waitReadyBody(t, base, func(r readyBody) bool {
+		return r.Deployments["old-runtime"].APIVersion != "6.0.0" && r.Deployments["old-runtime"].Outcome == "runtime_contract_mismatch"
+	})
+	if got, want := broken.Deployments["old-runtime"].APIVersion, "(a health reply its schema does not define: api_version wrong_type)"; got != want {
+		t.Errorf("/ready api_version of a broken health: %q, want %q", got, want)
+	}
+	if status, out := post(t, base+"/v1/systemone", strings.Replace(contractRequest, "%s", "old-runtime", 1)); status != 503 ||
+		decodeJSON(t, out)["reason"] != "runtime_contract_mismatch" {
+		t.Errorf("old-runtime with a broken health: %d %s", status, out)
+	}
+	proxy.contract.Store(reported{"5.0.0"})
+	waitReadyBody(t, base, func(r readyBody) bool { return r.Deployments["old-runtime"].Status == "up" })
 }
 
 // readyBody is GET /ready's body.

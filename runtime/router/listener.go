@@ -33,6 +33,12 @@ const pathReady = "/ready"
 // requires it).
 const extensionVersion = "5.0"
 
+// routerHealth is the body of the Router's GET /health (liveness),
+// written once through the health binding: status ok and the extension
+// set version, and no api_version, model or schema, which a model
+// runtime reports (a Router is not one).
+var routerHealth = listener.AnswerHealth(&ir.Health{Status: "ok", Version: extensionVersion})
+
 // ServeHTTP serves one request through the Router's front (request id,
 // deadlines, metrics, access log) in its trace (tracecontext.go).
 func (h *listenerHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -55,7 +61,7 @@ func (h *listenerHandler) serve(w *front.Served, req *http.Request) {
 		return
 	case vocab.PathHealth:
 		w.Endpoint, w.Probe = path, true
-		front.WriteJSON(w, http.StatusOK, []byte(`{"`+vocab.HealthStatus+`":"ok","`+vocab.HealthVersion+`":"`+extensionVersion+`"}`))
+		front.WriteJSON(w, http.StatusOK, routerHealth)
 		return
 	case pathReady:
 		w.Endpoint, w.Probe = path, true

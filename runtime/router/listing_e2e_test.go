@@ -158,7 +158,7 @@ func TestListedFeaturesRoute(t *testing.T) {
 		}
 		if r.Method == http.MethodGet && r.URL.Path == vocab.PathHealth { // the contract check
 			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write([]byte(`{"status":"ok","api_version":"` + front.RuntimeContract + `"}`))
+			_, _ = w.Write([]byte(`{"status":"ok","api_version":"` + front.RuntimeContract + `","version":"5.0"}`))
 			return
 		}
 		posts.Add(1)

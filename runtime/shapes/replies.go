@@ -22,7 +22,7 @@ type Replies struct {
 	failed bool
 	// The slots each shape's schema defines.
 	response, batchResponse, usage, boxRegion, spanItem, setResult uint64
-	error, validationItem, listing, listingEntry                   uint64
+	error, validationItem, listing, listingEntry, health           uint64
 }
 
 // answerUse is one answer slot under one schema.
@@ -49,7 +49,7 @@ var failureMembers = []string{vocab.AnswerError, vocab.AnswerReason, vocab.Answe
 var replyLevels = []table.Level{
 	table.LevelResponse, table.LevelBatchResponse, table.LevelUsage, table.LevelAnswer, table.LevelBoxRegion,
 	table.LevelSpanItem, table.LevelSetResult, table.LevelError, table.LevelLegacyError, table.LevelValidationItem,
-	table.LevelListing, table.LevelListingEntry, table.LevelLegacyListItem,
+	table.LevelListing, table.LevelListingEntry, table.LevelLegacyListItem, table.LevelHealth,
 }
 
 // membersOf is the generated member list of schema at level.
@@ -103,6 +103,7 @@ func repliesOf(schema table.SchemaID) *Replies {
 		{&r.validationItem, table.LevelValidationItem, validationItemSlots},
 		{&r.listing, table.LevelListing, listingSlots},
 		{&r.listingEntry, table.LevelListingEntry, listingEntrySlots},
+		{&r.health, table.LevelHealth, healthSlots},
 	} {
 		*s.mask = definedSlots(schema, s.level, s.slots)
 	}

@@ -10,9 +10,10 @@ import (
 // The member dispatch of the answer shapes (response, batch response, usage,
 // answer, box region, span item, set result, error, validation item, listing,
 // listing entry, and vllm-sr/4.0's legacy error and legacy list item, which
-// are written alone), written by srgen from every member the specifications
-// define at each level, over every schema this package reads, each with its
-// own spellings: systemone/0.2, vllm-sr/5.0, vllm-sr/4.0, internal.
+// are written alone, and health), written by srgen from every member the
+// specifications define at each level, over every schema this package reads,
+// each with its own spellings: systemone/0.2, vllm-sr/5.0, vllm-sr/4.0,
+// internal.
 //
 // For each shape <level>:
 //
@@ -1135,5 +1136,92 @@ func (w AnswerWriter) writeLegacyListItemSlot(o *replyObject, s *legacyListItemW
 	case 3:
 		// owned_by
 		w.writeLegacyListItemOwnedBy(o, s)
+	}
+}
+
+// healthSlots are the members of a health in the order the writers write them,
+// by message order (the standard's members, then the extension set's, then
+// 4.0's).
+var healthSlots = []string{
+	vocab.HealthStatus,     // bound
+	vocab.HealthAPIVersion, // bound
+	vocab.HealthVersion,    // bound
+	vocab.HealthModel,      // bound
+	vocab.HealthSchema,     // bound
+}
+
+// healthPassiveSlots are the bits of the passive members' slots in
+// healthSlots.
+const healthPassiveSlots uint64 = 0
+
+// readHealthMembers reads the members of a health in body order, those s.takes
+// admits: each bound member by its hand-written readHealth<Member>, each
+// passive member into s.extra. It returns the bits of the slots it read.
+func readHealthMembers(s *healthRead, members []jsonvalue.Member) (read uint64, err error) {
+	for i := range members {
+		m := &members[i]
+		var slot int
+		switch m.Name {
+		case vocab.HealthStatus:
+			slot = 0
+			if !s.takes(slot) {
+				continue
+			}
+			err = s.readHealthStatus(m)
+		case vocab.HealthAPIVersion:
+			slot = 1
+			if !s.takes(slot) {
+				continue
+			}
+			err = s.readHealthAPIVersion(m)
+		case vocab.HealthVersion:
+			slot = 2
+			if !s.takes(slot) {
+				continue
+			}
+			err = s.readHealthVersion(m)
+		case vocab.HealthModel:
+			slot = 3
+			if !s.takes(slot) {
+				continue
+			}
+			err = s.readHealthModel(m)
+		case vocab.HealthSchema:
+			slot = 4
+			if !s.takes(slot) {
+				continue
+			}
+			err = s.readHealthSchema(m)
+		default:
+			continue
+		}
+		if err != nil {
+			return read, err
+		}
+		read |= 1 << slot
+	}
+	return read, nil
+}
+
+// writeHealthSlot writes the member healthSlots[slot] of a health: a bound
+// member by its hand-written writeHealth<Member>, a passive member from the
+// object's Extra.
+func (w AnswerWriter) writeHealthSlot(o *replyObject, s *healthWrite, slot int) {
+	switch slot {
+	case 0:
+		// status
+		w.writeHealthStatus(o, s)
+	case 1:
+		// api_version
+		w.writeHealthAPIVersion(o, s)
+	case 2:
+		// version
+		w.writeHealthVersion(o, s)
+	case 3:
+		// model
+		w.writeHealthModel(o, s)
+	case 4:
+		// schema
+		w.writeHealthSchema(o, s)
 	}
 }

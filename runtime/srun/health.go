@@ -5,7 +5,9 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/front"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
 )
 
 // APIVersion is the model runtime contract the server speaks, reported as
@@ -19,24 +21,21 @@ const ExtensionVersion = "5.0"
 // handleHealth answers GET /health: 200 {"status": "ready", ...} once the
 // model passed its self-test, and before that 503 with Retry-After whose
 // body is the listener's error body for starting with the health members
-// added, so a client reading either shape finds what it looks for.
+// added, so a client reading either shape finds what it looks for. The
+// health members are written through their binding (listener.AnswerHealth);
+// the model is named as a response names it.
 func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
-	health := []jsonvalue.Member{
-		{Name: vocab.HealthStatus, Value: jsonvalue.String("ready")},
-		{Name: vocab.HealthAPIVersion, Value: jsonvalue.String(APIVersion)},
-		{Name: vocab.HealthVersion, Value: jsonvalue.String(ExtensionVersion)},
-		{Name: vocab.ResponseModel, Value: jsonvalue.String(s.model.Name)}, // the model named as a response names it
-		{Name: "schema", Value: jsonvalue.String(string(s.cfg.Schema))},
-	}
+	health := ir.Health{Status: "ready", APIVersion: APIVersion, Version: ExtensionVersion,
+		Model: s.model.Name, Schema: string(s.cfg.Schema)}
 	if s.Ready() {
-		body, _ := jsonvalue.Object(health...)
-		front.WriteJSON(w, http.StatusOK, jsonvalue.Compact(body))
+		front.WriteJSON(w, http.StatusOK, listener.AnswerHealth(&health))
 		return
 	}
-	health[0].Value = jsonvalue.String(vocab.CodeStarting) // the status says what the error code says
+	health.Status = vocab.CodeStarting // the status says what the error code says
 	e := starting()
 	body, _ := jsonvalue.Decode(s.errorBody(w.Header(), nil, e), jsonvalue.Options{})
-	out, _ := jsonvalue.Object(withMissing(body, health...)...)
+	members, _ := jsonvalue.Decode(listener.AnswerHealth(&health), jsonvalue.Options{})
+	out, _ := jsonvalue.Object(withMissing(body, members.Members()...)...)
 	front.WriteJSON(w, e.Status, jsonvalue.Compact(out))
 }
 

@@ -143,6 +143,14 @@ type ListingDecoder interface {
 	DecodeListing(status int, body []byte) (*ir.Listing, error)
 }
 
+// HealthDecoder is implemented by a codec whose schema has a health path
+// (Traits.HealthPath): it reads the GET reply there, after the schema's
+// generated validator, into ir.Health. A body its schema does not define
+// is a *ir.ProtocolError naming the first problem's path.
+type HealthDecoder interface {
+	DecodeHealth(body []byte) (*ir.Health, error)
+}
+
 // RequestWriter writes one request alone, in the form the schema's
 // single-request endpoint takes it, with the request's own model: the
 // body, headers and diagnostics `vllm-sr convert` prints. t names the

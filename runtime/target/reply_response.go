@@ -214,6 +214,16 @@ func (rd ReplyReader) Listing(status int, body []byte) (*ir.Listing, error) {
 	return shapes.ReadListing(root, rd.replies)
 }
 
+// Health reads a GET /health reply: the members the schema defines
+// there, after its generated validator.
+func (rd ReplyReader) Health(body []byte) (*ir.Health, error) {
+	root, err := decode(body)
+	if err != nil {
+		return nil, err
+	}
+	return shapes.ReadHealth(root, rd.replies)
+}
+
 func decode(body []byte) (jsonvalue.Value, error) {
 	v, err := jsonvalue.Decode(body, jsonvalue.Options{MaxDepth: MaxDepth})
 	if err != nil {

@@ -42,7 +42,10 @@ var V50 v50Codec
 // v50Codec is V50's type; its zero value is ready.
 type v50Codec struct{}
 
-var _ Codec = v50Codec{}
+var (
+	_ Codec         = v50Codec{}
+	_ HealthDecoder = v50Codec{}
+)
 
 var (
 	v50Writer = shapes.Writer{}
@@ -68,6 +71,12 @@ func (v50Codec) Traits() Traits { return v50Traits }
 // card.
 func (v50Codec) DecodeListing(status int, body []byte) (*ir.Listing, error) {
 	return v50Reader.Listing(status, body)
+}
+
+// DecodeHealth reads a vllm-sr/5.0 runtime's GET /health: its status,
+// api_version (the runtime contract), version, model and schema.
+func (v50Codec) DecodeHealth(body []byte) (*ir.Health, error) {
+	return v50Reader.Health(body)
 }
 
 // Plan writes b as one batch call, or, when an item has a reading only the
