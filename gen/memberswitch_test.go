@@ -22,7 +22,7 @@ var boundLevels = map[string]bool{
 	"request": true, "batch": true, "bundle": true, "options": true, "question": true, "asset": true,
 	"response": true, "batch_response": true, "usage": true, "answer": true, "box_region": true, "span_item": true,
 	"set_result": true, "error": true, "legacy_error": true, "validation_item": true, "listing": true,
-	"listing_entry": true, "legacy_list_item": true,
+	"listing_entry": true, "legacy_list_item": true, "health": true,
 }
 
 // memberSwitchExempt are hand-written functions whose case clauses name a

@@ -114,6 +114,10 @@ func TestReplyBindGolden(t *testing.T) {
 		"case 1: // type w.writeAnswerType(o, s)",
 		"case 2: // note: passive o.extraNamed(vocab.AnswerNote)",
 		"func (w AnswerWriter) writeLegacyErrorSlot(",
+		// health is bound both ways: the Router reads a deployment's, and
+		// a runtime and a Router write their own.
+		"func readHealthMembers(s *healthRead, members []jsonvalue.Member)",
+		"func (w AnswerWriter) writeHealthSlot(o *replyObject, s *healthWrite, slot int)",
 	} {
 		if !strings.Contains(src, want) {
 			t.Errorf("the reply binding lacks %q", want)

@@ -63,8 +63,10 @@ const contractNotAVersion = "(not a version string)"
 const contractBrokenHealth = "(a health reply its schema does not define"
 
 // readContract GETs d's health path and returns the contract its runtime
-// reports; read is false when d's schema has none, or no JSON object
-// came back (the listing check reports an upstream that is down).
+// reports; read is false when d's schema has none, or no 200 with a JSON
+// object came back (the listing check reports an upstream that is down;
+// a runtime still starting answers 503 with its error body, and the next
+// round reads its contract).
 func (r *Router) readContract(ctx context.Context, d *routerconfig.Deployment) (h health, read bool) {
 	if d.Codec == nil || d.Codec.Traits().HealthPath == "" {
 		return health{}, false
@@ -90,8 +92,8 @@ func (r *Router) readContract(ctx context.Context, d *routerconfig.Deployment) (
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxHealthBytes))
 	resp.Body.Close()
-	if err != nil {
-		return health{}, false
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return health{}, false // a 503 (a runtime starting) is an error body, not a health
 	}
 	v, err := jsonvalue.Decode(body, jsonvalue.Options{MaxDepth: 16})
 	if err != nil || v.Kind() != jsonvalue.KindObject {

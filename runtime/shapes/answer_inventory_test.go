@@ -222,6 +222,7 @@ var notWritten = map[table.Level]map[string]string{
 	table.LevelSpanItem:       {},
 	table.LevelSetResult:      {},
 	table.LevelError:          {},
+	table.LevelHealth:         {},
 }
 
 // TestEveryAnswerMemberIsWritten: every member the specs give an answer
@@ -245,6 +246,8 @@ func TestEveryAnswerMemberIsWritten(t *testing.T) {
 	body, _ = AnswerWriter{Legacy: true}.Listing(&ir.Listing{Models: []ir.ListedModel{{Name: "a", ReleaseDate: "2025-01-01", Version: new("5"), Features: []string{}, Card: decodeJSON(t, `{}`),
 		Extra: passiveExtra(table.LevelListingEntry, listingEntrySlots, listingEntryPassiveSlots, nil)}}, Extra: passiveExtra(table.LevelListing, listingSlots, listingPassiveSlots, nil)})
 	collect(written, decodeJSON(t, string(body)), table.LevelListing)
+	h := fullHealth()
+	collect(written, decodeJSON(t, string(AnswerWriter{}.Health(&h))), table.LevelHealth)
 
 	checked := 0
 	for level, skipped := range notWritten {
