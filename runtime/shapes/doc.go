@@ -4,14 +4,17 @@
 // the hops inside a deployment speak (the Router to a model runtime's
 // /v1/decisions and /v1/bundle, an Engine to its workers). It binds the
 // answer shapes (response, batch response, usage, answer, box region, span
-// item, set result, error, validation item, listing, listing entry, and
-// vllm-sr/4.0's legacy error and list item) too: AnswerWriter writes them
-// for every listener codec, and ReadResponse, AnswerReader, ReadListing
-// and ReadErrorReport read them for every target codec, each shape's
-// writer and reader in one file (answer.go, response.go, response_ext.go,
-// errorbody.go, listing.go). A reply is read the way a request is: its
-// schema's generated validator first (CheckResponse, CheckBatchResponse,
-// replycheck.go), then the mapping, which checks no type or range itself.
+// item, set result, error, validation item, listing, listing entry,
+// health, and vllm-sr/4.0's legacy error and list item) too: AnswerWriter
+// writes them for every listener codec (Health for both servers' GET
+// /health), and ReadResponse, AnswerReader, ReadListing, ReadErrorReport
+// and ReadHealth read them for every target codec, each shape's writer
+// and reader in one file (answer.go, response.go, response_ext.go,
+// errorbody.go, listing.go, health.go). A reply is read the way a request
+// is: its schema's generated validator first (CheckResponse,
+// CheckBatchResponse, replycheck.go; validate.Listing and validate.Health
+// in ReadListing and ReadHealth), then the mapping, which checks no type
+// or range itself.
 //
 // The answer shapes' member dispatch is generated too
 // (zz_generated.replybind.go, by srgen, from the same member lists): for
@@ -36,7 +39,9 @@
 // (the 4.0 legacy error and list item) has a writer alone; error bodies'
 // and detail items' passive members are read and dropped, as an upstream's
 // words never reach a client, and a batch response's own, as the Router
-// answers a batch with the response it assembles from its items.
+// answers a batch with the response it assembles from its items. A
+// health's are read into ir.Health's Extra and never relayed: each server
+// answers GET /health with its own.
 //
 // Reading is the generated validator's check and then Reader's mapping:
 // every listener codec and the internal form read this way. The member
