@@ -25,7 +25,11 @@ var declarable = func() []tc.Capability {
 	return out
 }()
 
-var upstreamKeys = []string{"api_format", "endpoint", "schema", "models", keyAPIKeyEnv, keyAPIKeyFile} //vocab:not-spec Router config key
+// keySchema is the setting of a listener API's, an upstream's or a
+// deployment's schema ID.
+const keySchema = "schema" //vocab:not-spec Router config key
+
+var upstreamKeys = []string{"api_format", "endpoint", keySchema, "models", keyAPIKeyEnv, keyAPIKeyFile} //vocab:not-spec Router config key
 
 func (l *loader) upstreams(n *yaml.Node) {
 	required := []string{"api_format", "endpoint", "models"} //vocab:not-spec Router config key
@@ -60,12 +64,12 @@ func (l *loader) upstreams(n *yaml.Node) {
 // upstreamSchema reads an upstream's or a deployment's (what) optional
 // schema: one of api's upstream schemas, its default when absent.
 func upstreamSchema(api registry.API, s section, what string) (table.SchemaID, bool) {
-	if _, has := s.value("schema"); !has {
+	if _, has := s.value(keySchema); !has {
 		return api.UpstreamDefault, true
 	}
-	id, ok := s.str("schema")
+	id, ok := s.str(keySchema)
 	if ok && !slices.Contains(api.UpstreamSchemas, table.SchemaID(id)) {
-		s.fail("schema", "unknown schema %q for %s; supported: %s", id, what, registry.JoinIDs(api.UpstreamSchemas))
+		s.fail(keySchema, "unknown schema %q for %s; supported: %s", id, what, registry.JoinIDs(api.UpstreamSchemas))
 		return "", false
 	}
 	return table.SchemaID(id), ok
@@ -86,7 +90,7 @@ func endpoint(s section) (string, string) {
 	return url, strings.TrimSuffix(u.Path, "/")
 }
 
-var deploymentKeys = []string{"provider", "endpoint", "model", "schema", "deviations", "max_concurrency", "capabilities", keyAPIKeyEnv, keyAPIKeyFile} //vocab:not-spec Router config key
+var deploymentKeys = []string{"provider", "endpoint", "model", keySchema, "deviations", "max_concurrency", "capabilities", keyAPIKeyEnv, keyAPIKeyFile} //vocab:not-spec Router config key
 
 func (l *loader) deployments(n *yaml.Node) {
 	required := []string{"provider", "endpoint", "model"} //vocab:not-spec Router config key
@@ -163,7 +167,7 @@ func (l *loader) deploymentSchema(d *Deployment, api registry.API, s section) bo
 	}
 	codec, err := l.regs.Schemas.Target(d.Schema)
 	if err != nil {
-		s.fail("schema", "%v", err)
+		s.fail(keySchema, "%v", err)
 		return false
 	}
 	d.Codec = codec

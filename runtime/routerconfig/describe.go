@@ -36,7 +36,7 @@ func Describe(c *Config) string {
 		case d.Card != nil:
 			card = "card" //vocab:not-spec describe output word: the capabilities come from the card
 		case d.Declared == nil:
-			card = "schema"
+			card = "schema" //vocab:not-spec describe output word: the capabilities come from the schema
 		}
 		line("deployment %s %s %s model=%s max_concurrency=%d deviations=[%s] capabilities(%s)=[%s]%s%s%s",
 			d.Name, d.Schema, d.Endpoint, strconv.Quote(d.Model), d.MaxConcurrency,

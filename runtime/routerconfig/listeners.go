@@ -110,7 +110,7 @@ func (l *loader) listenerAPIs(n *yaml.Node, path string, listenerIndex int) []Li
 func (l *loader) listenerAPI(api registry.API, n *yaml.Node, path string, listenerIndex int) (ListenerAPI, bool) {
 	known := []string{"models", "rules"} //vocab:not-spec Router config key
 	if api.Versioned() {
-		known = append(known, "schema")
+		known = append(known, keySchema)
 	}
 	for _, s := range api.Settings {
 		known = append(known, s.Name)
@@ -125,15 +125,15 @@ func (l *loader) listenerAPI(api registry.API, n *yaml.Node, path string, listen
 		return out, false
 	}
 	at := n
-	if id, ok := s.str("schema"); ok && !api.HasSchema(table.SchemaID(id)) {
-		s.fail("schema", "unknown schema %q for %s; supported: %s", id, api.Name, registry.JoinIDs(api.Schemas))
+	if id, ok := s.str(keySchema); ok && !api.HasSchema(table.SchemaID(id)) {
+		s.fail(keySchema, "unknown schema %q for %s; supported: %s", id, api.Name, registry.JoinIDs(api.Schemas))
 	} else if ok {
 		out.Schema = table.SchemaID(id)
 	}
-	if v, has := s.value("schema"); has {
+	if v, has := s.value(keySchema); has {
 		at = v
 	}
-	out.Codec = l.listenerCodec(api, out.Schema, at, s.at("schema"))
+	out.Codec = l.listenerCodec(api, out.Schema, at, s.at(keySchema))
 	if n, has := s.value("models"); has { //vocab:not-spec Router config key
 		out.Models = l.listenerModels(api, n, s.at("models")) //vocab:not-spec Router config key
 	}
