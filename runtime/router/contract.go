@@ -95,6 +95,9 @@ func (r *Router) readContract(ctx context.Context, d *routerconfig.Deployment) (
 	if err != nil || resp.StatusCode != http.StatusOK {
 		return health{}, false // a 503 (a runtime starting) is an error body, not a health
 	}
+	// Not JSON, or not an object: no health came back (as before the
+	// binding). An object is read through the schema's validator, which
+	// names what breaks it.
 	v, err := jsonvalue.Decode(body, jsonvalue.Options{MaxDepth: 16})
 	if err != nil || v.Kind() != jsonvalue.KindObject {
 		return health{}, false
