@@ -34,18 +34,14 @@ func (o Options) strip(m *model.Model) ([]File, error) {
 		stringSwitch(jen.Id("level"), stripped.namesByLevel()),
 		jen.Return(jen.Nil()),
 	)
-	strippedOf, err := lookupFunc("StrippedField returns the stripped member name at level.", "StrippedField",
-		[]jen.Code{jen.Id("level").Add(tableType("Level")), jen.Id("name").String()},
-		jen.String().Parens(jen.Id("level")).Op("+").Lit(" ").Op("+").Id("name"),
+	strippedOf, err := levelLookupFunc("StrippedField returns the stripped member name at level.", "StrippedField", "name",
 		tableType("StrippedField"), "Stripped", stripped.keys)
 	if err != nil {
 		return nil, err
 	}
 	f.Add(strippedOf)
-	refusedOf, err := lookupFunc("Refused returns the refused-at-load field name at level; the rule is refused\nonly when its question type is one of the field's QuestionTypes, or they are empty.", "Refused",
-		[]jen.Code{jen.Id("level").Add(tableType("Level")), jen.Id("name").String()},
-		jen.String().Parens(jen.Id("level")).Op("+").Lit(" ").Op("+").Id("name"),
-		tableType("RefusedField"), "RefusedAtLoad", refused.keys)
+	refusedOf, err := levelLookupFunc("Refused returns the refused-at-load field name at level; the rule is refused\nonly when its question type is one of the field's QuestionTypes, or they are empty.", "Refused",
+		"name", tableType("RefusedField"), "RefusedAtLoad", refused.keys)
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +53,7 @@ func (o Options) strip(m *model.Model) ([]File, error) {
 // dispositionRows are the extension fields of one disposition.
 type dispositionRows struct {
 	rows   []jen.Code
-	keys   [][]string
+	keys   []levelKey
 	levels []table.Level // first-seen order
 	names  [][]string    // per entry of levels
 }
@@ -97,7 +93,7 @@ func dispositionTable(m *model.Model, d table.Disposition) (dispositionRows, err
 			pair{"Name", jen.Lit(fd.Name)},
 			pair{"QuestionTypes", questionTypes(fd.QuestionTypes)},
 		))
-		out.keys = append(out.keys, []string{string(fd.Level) + " " + fd.Name})
+		out.keys = append(out.keys, levelKey{fd.Level, fd.Name})
 		i := indexOfLevel(out.levels, fd.Level)
 		if i < 0 {
 			out.levels = append(out.levels, fd.Level)

@@ -43,9 +43,41 @@ func lookupFunc(doc, name string, params []jen.Code, subject jen.Code, result je
 	), nil
 }
 
+// levelKey is one row's key in a levelLookupFunc: a level and a name.
+type levelKey struct {
+	level table.Level
+	name  string
+}
+
+// levelLookupFunc renders func name(level table.Level, param string) (T,
+// bool) as a switch on level holding a switch on param, where key i
+// returns table[i]: a lookup on the write path builds no key string.
+func levelLookupFunc(doc, name, param string, result jen.Code, tableName string, keys []levelKey) (jen.Code, error) {
+	var levels []table.Level
+	byLevel := map[table.Level][]switchCase{}
+	for i, k := range keys {
+		if _, seen := byLevel[k.level]; !seen {
+			levels = append(levels, k.level)
+		}
+		byLevel[k.level] = append(byLevel[k.level], switchCase{labels: []string{k.name},
+			body: []jen.Code{jen.Return(jen.Id(tableName).Index(jen.Lit(i)), jen.True())}})
+	}
+	outer := make([]switchCase, len(levels))
+	for i, l := range levels {
+		if err := uniqueLabels(name+" at level "+string(l), byLevel[l]); err != nil {
+			return nil, err
+		}
+		outer[i] = switchCase{labels: []string{string(l)}, body: []jen.Code{stringSwitch(jen.Id(param), byLevel[l])}}
+	}
+	return docComment(doc).Line().Func().Id(name).Params(jen.Id("level").Add(tableType("Level")), jen.Id(param).String()).Params(result, jen.Bool()).Block(
+		stringSwitch(jen.Id("level"), outer),
+		jen.Return(jen.Add(result).Values(), jen.False()),
+	), nil
+}
+
 func removedForms(f *jen.File, m *model.Model) error {
 	rows := make([]jen.Code, len(m.RemovedForms))
-	keys := make([][]string, len(m.RemovedForms))
+	keys := make([]levelKey, len(m.RemovedForms))
 	for i, r := range m.RemovedForms {
 		rows[i] = structLit(
 			pair{"Form", jen.Lit(r.Form)},
@@ -53,13 +85,11 @@ func removedForms(f *jen.File, m *model.Model) error {
 			pair{"ReplacedBy", jen.Lit(r.ReplacedBy)},
 			pair{"Note", optStr(r.Note)},
 		)
-		keys[i] = []string{string(r.Level) + " " + r.Form}
+		keys[i] = levelKey{r.Level, r.Form}
 	}
 	fileComment(f, "RemovedForms are the 4.0 forms vllm-sr/5.0 answers with 400 naming the\nreplacement, in the extension specification's order.")
 	f.Var().Id("RemovedForms").Op("=").Add(sliceLit(tableType("RemovedForm"), rows))
-	fn, err := lookupFunc("Replacement returns what replaces the removed form at level.", "Replacement",
-		[]jen.Code{jen.Id("level").Add(tableType("Level")), jen.Id("form").String()},
-		jen.String().Parens(jen.Id("level")).Op("+").Lit(" ").Op("+").Id("form"),
+	fn, err := levelLookupFunc("Replacement returns what replaces the removed form at level.", "Replacement", "form",
 		tableType("RemovedForm"), "RemovedForms", keys)
 	f.Add(fn)
 	return err

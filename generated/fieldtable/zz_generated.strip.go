@@ -53,27 +53,39 @@ func StrippedMembers(level table.Level) []string {
 
 // StrippedField returns the stripped member name at level.
 func StrippedField(level table.Level, name string) (table.StrippedField, bool) {
-	switch string(level) + " " + name {
-	case "request roles":
-		return Stripped[0], true
-	case "request options":
-		return Stripped[1], true
-	case "batch model":
-		return Stripped[2], true
-	case "batch requests":
-		return Stripped[3], true
-	case "batch options":
-		return Stripped[4], true
-	case "options deadline_ms":
-		return Stripped[5], true
-	case "options return_meta":
-		return Stripped[6], true
-	case "options max_tokens":
-		return Stripped[7], true
-	case "question preset":
-		return Stripped[8], true
-	case "question overflow":
-		return Stripped[9], true
+	switch level {
+	case "request":
+		switch name {
+		case "roles":
+			return Stripped[0], true
+		case "options":
+			return Stripped[1], true
+		}
+	case "batch":
+		switch name {
+		case "model":
+			return Stripped[2], true
+		case "requests":
+			return Stripped[3], true
+		case "options":
+			return Stripped[4], true
+		}
+	case "options":
+		switch name {
+		case "deadline_ms":
+			return Stripped[5], true
+		case "return_meta":
+			return Stripped[6], true
+		case "max_tokens":
+			return Stripped[7], true
+		}
+	case "question":
+		switch name {
+		case "preset":
+			return Stripped[8], true
+		case "overflow":
+			return Stripped[9], true
+		}
 	}
 	return table.StrippedField{}, false
 }
@@ -81,29 +93,38 @@ func StrippedField(level table.Level, name string) (table.StrippedField, bool) {
 // Refused returns the refused-at-load field name at level; the rule is refused
 // only when its question type is one of the field's QuestionTypes, or they are empty.
 func Refused(level table.Level, name string) (table.RefusedField, bool) {
-	switch string(level) + " " + name {
-	case "question head":
-		return RefusedAtLoad[0], true
-	case "question decision_adapter":
-		return RefusedAtLoad[1], true
-	case "question over":
-		return RefusedAtLoad[2], true
-	case "question require_full_input":
-		return RefusedAtLoad[3], true
-	case "question threshold":
-		return RefusedAtLoad[4], true
-	case "question at":
-		return RefusedAtLoad[5], true
-	case "question rate":
-		return RefusedAtLoad[6], true
-	case "question_type span":
-		return RefusedAtLoad[7], true
-	case "question_type set":
-		return RefusedAtLoad[8], true
-	case "question_type track":
-		return RefusedAtLoad[9], true
-	case "asset_type video":
-		return RefusedAtLoad[10], true
+	switch level {
+	case "question":
+		switch name {
+		case "head":
+			return RefusedAtLoad[0], true
+		case "decision_adapter":
+			return RefusedAtLoad[1], true
+		case "over":
+			return RefusedAtLoad[2], true
+		case "require_full_input":
+			return RefusedAtLoad[3], true
+		case "threshold":
+			return RefusedAtLoad[4], true
+		case "at":
+			return RefusedAtLoad[5], true
+		case "rate":
+			return RefusedAtLoad[6], true
+		}
+	case "question_type":
+		switch name {
+		case "span":
+			return RefusedAtLoad[7], true
+		case "set":
+			return RefusedAtLoad[8], true
+		case "track":
+			return RefusedAtLoad[9], true
+		}
+	case "asset_type":
+		switch name {
+		case "video":
+			return RefusedAtLoad[10], true
+		}
 	}
 	return table.RefusedField{}, false
 }

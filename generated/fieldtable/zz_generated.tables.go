@@ -21,27 +21,45 @@ var RemovedForms = []table.RemovedForm{
 
 // Replacement returns what replaces the removed form at level.
 func Replacement(level table.Level, form string) (table.RemovedForm, bool) {
-	switch string(level) + " " + form {
-	case "question choices":
-		return RemovedForms[0], true
-	case "question levels":
-		return RemovedForms[1], true
-	case "question labels":
-		return RemovedForms[2], true
-	case "request images":
-		return RemovedForms[3], true
-	case "request videos":
-		return RemovedForms[4], true
-	case "request states":
-		return RemovedForms[5], true
-	case "options long_context":
-		return RemovedForms[6], true
-	case "error error":
-		return RemovedForms[7], true
-	case "listing data":
-		return RemovedForms[8], true
-	case "state implicit roles":
-		return RemovedForms[9], true
+	switch level {
+	case "question":
+		switch form {
+		case "choices":
+			return RemovedForms[0], true
+		case "levels":
+			return RemovedForms[1], true
+		case "labels":
+			return RemovedForms[2], true
+		}
+	case "request":
+		switch form {
+		case "images":
+			return RemovedForms[3], true
+		case "videos":
+			return RemovedForms[4], true
+		case "states":
+			return RemovedForms[5], true
+		}
+	case "options":
+		switch form {
+		case "long_context":
+			return RemovedForms[6], true
+		}
+	case "error":
+		switch form {
+		case "error":
+			return RemovedForms[7], true
+		}
+	case "listing":
+		switch form {
+		case "data":
+			return RemovedForms[8], true
+		}
+	case "state":
+		switch form {
+		case "implicit roles":
+			return RemovedForms[9], true
+		}
 	}
 	return table.RemovedForm{}, false
 }
