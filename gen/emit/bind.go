@@ -84,7 +84,7 @@ func (o Options) bind(m *model.Model) ([]File, error) {
 		}
 		bindSlots(f, m, shape, members, vocabPath)
 		bindReader(f, shape, members, vocabPath)
-		bindWriter(f, shape, members, vocabPath)
+		bindWriter(f, requestSlotWriter, shape, members, vocabPath)
 	}
 	file, err := render(o.BindDir+"/zz_generated.bind.go", f)
 	if err != nil {
@@ -255,8 +255,21 @@ func bindReader(f *jen.File, shape bindShape, members []bindMember, vocabPath st
 	)
 }
 
-// bindWriter declares (Writer).write<Level>Slot.
-func bindWriter(f *jen.File, shape bindShape, members []bindMember, vocabPath string) {
+// slotWriter is the writer side a slot dispatch is declared for: the
+// request shapes' Writer, whose member writers return an error, or the
+// answer shapes' AnswerWriter, whose never fail.
+type slotWriter struct {
+	recv, object string // the receiver type and the object writer it writes into
+	fallible     bool
+}
+
+var (
+	requestSlotWriter = slotWriter{recv: "Writer", object: "objectWriter", fallible: true}
+	replySlotWriter   = slotWriter{recv: "AnswerWriter", object: "replyObject"}
+)
+
+// bindWriter declares (<recv>).write<Level>Slot.
+func bindWriter(f *jen.File, sw slotWriter, shape bindShape, members []bindMember, vocabPath string) {
 	upper, lower := vocabCamel(string(shape.level)), bindLower(shape.level)
 	cases := jen.Switch(jen.Id("slot")).BlockFunc(func(g *jen.Group) {
 		for i, mem := range members {
@@ -265,18 +278,26 @@ func bindWriter(f *jen.File, shape bindShape, members []bindMember, vocabPath st
 					jen.Id("o").Dot("extraNamed").Call(jen.Qual(vocabPath, mem.ident)))
 				continue
 			}
-			g.Case(jen.Lit(i)).Block(jen.Comment(mem.name),
-				jen.Return(jen.Id("w").Dot("write"+mem.ident).Call(jen.Id("o"), jen.Id("s"))))
+			call := jen.Id("w").Dot("write"+mem.ident).Call(jen.Id("o"), jen.Id("s"))
+			if sw.fallible {
+				call = jen.Return(call)
+			}
+			g.Case(jen.Lit(i)).Block(jen.Comment(mem.name), call)
 		}
 	})
 	f.Line()
 	fileComment(f, bindWrap(fmt.Sprintf("write%sSlot writes the member %sSlots[slot] of %s: a bound member by its "+
 		"hand-written write%s<Member>, a passive member from the object's Extra.", upper, lower, bindObject(shape.level), upper)))
-	f.Func().Params(jen.Id("w").Id("Writer")).Id("write"+upper+"Slot").Params(
-		jen.Id("o").Op("*").Id("objectWriter"),
+	fn := f.Func().Params(jen.Id("w").Id(sw.recv)).Id("write"+upper+"Slot").Params(
+		jen.Id("o").Op("*").Id(sw.object),
 		jen.Id("s").Op("*").Id(lower+"Write"),
 		jen.Id("slot").Int(),
-	).Error().Block(cases, jen.Return(jen.Nil()))
+	)
+	if sw.fallible {
+		fn.Error().Block(cases, jen.Return(jen.Nil()))
+		return
+	}
+	fn.Block(cases)
 }
 
 // bindObject names one object of a level in prose: "a request", "an

@@ -105,7 +105,7 @@ func (o Options) bindReplies(m *model.Model, ids []string, idents map[vocabMembe
 			replyReader(f, shape, members, vocabPath)
 		}
 		if rs.written {
-			replyWriter(f, shape, members, vocabPath)
+			bindWriter(f, replySlotWriter, shape, members, vocabPath)
 		}
 	}
 	return render(o.BindDir+"/zz_generated.replybind.go", f)
@@ -157,28 +157,4 @@ func replyReader(f *jen.File, shape bindShape, members []bindMember, vocabPath s
 		),
 		jen.Return(jen.Id("read"), jen.Nil()),
 	)
-}
-
-// replyWriter declares (AnswerWriter).write<Level>Slot.
-func replyWriter(f *jen.File, shape bindShape, members []bindMember, vocabPath string) {
-	upper, lower := vocabCamel(string(shape.level)), bindLower(shape.level)
-	cases := jen.Switch(jen.Id("slot")).BlockFunc(func(g *jen.Group) {
-		for i, mem := range members {
-			if mem.passive {
-				g.Case(jen.Lit(i)).Block(jen.Comment(mem.name+": passive"),
-					jen.Id("o").Dot("extraNamed").Call(jen.Qual(vocabPath, mem.ident)))
-				continue
-			}
-			g.Case(jen.Lit(i)).Block(jen.Comment(mem.name),
-				jen.Id("w").Dot("write"+mem.ident).Call(jen.Id("o"), jen.Id("s")))
-		}
-	})
-	f.Line()
-	fileComment(f, bindWrap(fmt.Sprintf("write%sSlot writes the member %sSlots[slot] of %s: a bound member by its "+
-		"hand-written write%s<Member>, a passive member from the object's Extra.", upper, lower, bindObject(shape.level), upper)))
-	f.Func().Params(jen.Id("w").Id("AnswerWriter")).Id("write"+upper+"Slot").Params(
-		jen.Id("o").Op("*").Id("replyObject"),
-		jen.Id("s").Op("*").Id(lower+"Write"),
-		jen.Id("slot").Int(),
-	).Block(cases)
 }
