@@ -45,6 +45,10 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 	go func() { served <- hs.Serve(ln) }()
 	go func() {
 		s.log.Info("self-test started", slog.String("device", s.cfg.Device), slog.String("engine", s.cfg.EngineName))
+		if err := s.connect(stop); err != nil {
+			stopNow(err)
+			return
+		}
 		if err := s.SelfTest(stop); err != nil {
 			stopNow(err)
 			return
