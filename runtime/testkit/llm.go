@@ -163,9 +163,6 @@ func NewLLMBackend(t testing.TB, o LLMBackendOptions) *LLMBackend {
 		t.Fatalf("NewLLMBackend: unknown flavor %q", o.Flavor)
 	}
 	b := &LLMBackend{o: o, closing: make(chan struct{})}
-	if b.routes() == nil {
-		t.Fatalf("NewLLMBackend: flavor %q is not written yet", o.Flavor)
-	}
 	b.srv = httptest.NewServer(b)
 	t.Cleanup(func() {
 		close(b.closing)

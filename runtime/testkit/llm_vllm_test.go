@@ -210,3 +210,62 @@ func TestLLMVLLMGuidedChoice(t *testing.T) {
 		t.Errorf("content %v is not a choice", c)
 	}
 }
+
+// TestLLMVLLMCompletionsEcho scores continuations the way the engine's
+// many-option path does: a list of prompts, echo, max_tokens 0, logprobs 0.
+func TestLLMVLLMCompletionsEcho(t *testing.T) {
+	b := NewLLMBackend(t, LLMBackendOptions{})
+	prompts := []string{"The refund was charged. Answer: refund", "The refund was charged. Answer: shipping"}
+	st, _, raw := llmDo(t, "POST", b.URL()+"/completions", map[string]any{"model": "qwen3-8b", "prompt": prompts,
+		"echo": true, "max_tokens": 0, "logprobs": 1})
+	if st != 200 {
+		t.Fatalf("%d %s", st, raw)
+	}
+	v := llmDecode(t, raw)
+	sums := make([]float64, 2)
+	total := 0
+	for i, p := range prompts {
+		c := llmPath(t, v, "choices", i)
+		if llmPath(t, c, "index") != float64(i) || llmPath(t, c, "text") != p || llmPath(t, c, "finish_reason") != "length" {
+			t.Errorf("choice %d: %v", i, c)
+		}
+		toks := llmPath(t, c, "logprobs", "tokens").([]any)
+		lps := llmPath(t, c, "logprobs", "token_logprobs").([]any)
+		tops := llmPath(t, c, "logprobs", "top_logprobs").([]any)
+		offs := llmPath(t, c, "logprobs", "text_offset").([]any)
+		want := LLMTokenize(p)
+		total += len(want)
+		if len(toks) != len(want) || lps[0] != nil || tops[0] != nil || offs[0] != 0.0 {
+			t.Fatalf("choice %d: tokens %v, first logprob %v, first top %v", i, toks, lps[0], tops[0])
+		}
+		if pl := llmPath(t, c, "prompt_logprobs").([]any); len(pl) != len(want) || pl[0] != nil {
+			t.Errorf("choice %d: prompt_logprobs %v", i, pl)
+		}
+		last := toks[len(toks)-1].(string)
+		lp := lps[len(lps)-1].(float64)
+		top := tops[len(tops)-1].(map[string]any)
+		if len(top) != 2 || top[last] != lp {
+			t.Errorf("choice %d: top_logprobs of the last token %v (want 2 entries, the token first)", i, top)
+		}
+		if int(offs[len(offs)-1].(float64)) != len([]rune(p))-len([]rune(last)) {
+			t.Errorf("choice %d: text_offset %v", i, offs)
+		}
+		sums[i] = lp
+	}
+	// " refund" occurs earlier in its prompt, " shipping" does not.
+	if !(sums[0] > -0.56 && sums[0] < -0.44 && sums[1] < -1.94 && sums[1] > -2.06) {
+		t.Errorf("continuation logprobs %v, want about -0.5 and -2", sums)
+	}
+	if llmPath(t, v, "usage", "prompt_tokens") != float64(total) || llmPath(t, v, "usage", "completion_tokens") != 0.0 {
+		t.Errorf("usage %v, want prompt_tokens %d summed", llmPath(t, v, "usage"), total)
+	}
+	st, _, raw = llmDo(t, "POST", b.URL()+"/completions", map[string]any{"prompt": "x", "logprobs": 21})
+	if st != 400 || !strings.Contains(string(raw), "Requested sample logprobs of 21, which is greater than max allowed: 20") {
+		t.Errorf("logprobs 21: %d %s", st, raw)
+	}
+	st, _, raw = llmDo(t, "POST", b.URL()+"/completions", map[string]any{"prompt": "Pick one.\nA) left\nB) right\nAnswer:", "max_tokens": 1, "logprobs": 2})
+	v = llmDecode(t, raw)
+	if st != 200 || llmPath(t, v, "choices", 0, "text") != "A" || len(llmPath(t, v, "choices", 0, "logprobs", "tokens").([]any)) != 1 {
+		t.Errorf("generated completion: %d %s", st, raw)
+	}
+}
