@@ -207,7 +207,14 @@ func (b *LLMBackend) errorReply(status int, msg, param string) llmReply {
 		case 404:
 			t = "not_found_error"
 		}
-		return llmJSON(status, map[string]any{"error": map[string]any{"message": msg, "type": t, "param": nil, "code": nil}})
+		// openai.Error's field order.
+		type ollamaError struct {
+			Message string  `json:"message"`
+			Type    string  `json:"type"`
+			Param   any     `json:"param"`
+			Code    *string `json:"code"`
+		}
+		return llmJSON(status, map[string]any{"error": ollamaError{Message: msg, Type: t}})
 	case LLMOpenAI:
 		t := map[int]string{400: "invalid_request_error", 404: "invalid_request_error", 429: "requests"}[status]
 		if t == "" {
