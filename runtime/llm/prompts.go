@@ -122,12 +122,13 @@ func questionPrompt(plan *modelcheck.Plan, instructions string) prompt {
 	case table.QuestionNoul:
 		labels = []string{labelYes, labelNo}
 		texts = []string{labelYes, labelNo}
+		data.Options = []option{{labelYes, "The answer is yes."}, {labelNo, "The answer is no."}}
 		for _, m := range plan.Criteria.Keyed {
-			label := labelNo
-			if m.Name == vocab.NoulCriteriaTrue {
-				label = labelYes
+			if d := describe(m); d != "" && m.Name == vocab.NoulCriteriaTrue {
+				data.Options[0].Text = d
+			} else if d != "" && m.Name == vocab.NoulCriteriaFalse {
+				data.Options[1].Text = d
 			}
-			data.Options = append(data.Options, option{Label: label, Text: modelcheck.Render(m.Value)})
 		}
 	case table.QuestionChoice:
 		for i, m := range plan.Criteria.Keyed {
@@ -159,7 +160,8 @@ func labelAt(i int) string {
 
 // setPrompt builds one label's Yes/No prompt of a set question.
 func setPrompt(plan *modelcheck.Plan, instructions string, m jsonvalue.Member) prompt {
-	data := promptData{State: renderState(plan.Input), Instructions: instructions, Label: criterionText(m.Name, describe(m))}
+	data := promptData{State: renderState(plan.Input), Instructions: instructions, Label: criterionText(m.Name, describe(m)),
+		Options: []option{{labelYes, "It applies: " + criterionText(m.Name, describe(m))}, {labelNo, "It does not apply."}}}
 	return prompt{name: PromptsVersion + "/" + string(table.QuestionSet), system: systemPrompt,
 		user: render("set.tmpl", data), labels: []string{labelYes, labelNo}, texts: []string{labelYes, labelNo}}
 }
