@@ -181,7 +181,8 @@ func (e *Engine) Connect(ctx context.Context) (table.Model, error) {
 	var served []string
 	for _, d := range list.Data {
 		served = append(served, d.ID)
-		if d.ID != e.cfg.Model {
+		// Ollama lists a model under its tag, and answers it untagged.
+		if d.ID != e.cfg.Model && d.ID != e.cfg.Model+":latest" {
 			continue
 		}
 		if e.flavor == FlavorAuto {

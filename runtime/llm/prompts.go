@@ -35,7 +35,6 @@ type promptData struct {
 	State        string
 	Instructions string
 	Options      []option
-	Label        string // a set's label, with its description
 }
 
 // prompt is one question's (or one set label's) messages and the labels
@@ -160,7 +159,7 @@ func labelAt(i int) string {
 
 // setPrompt builds one label's Yes/No prompt of a set question.
 func setPrompt(plan *modelcheck.Plan, instructions string, m jsonvalue.Member) prompt {
-	data := promptData{State: renderState(plan.Input), Instructions: instructions, Label: criterionText(m.Name, describe(m)),
+	data := promptData{State: renderState(plan.Input), Instructions: instructions,
 		Options: []option{{labelYes, "It applies: " + criterionText(m.Name, describe(m))}, {labelNo, "It does not apply."}}}
 	return prompt{name: PromptsVersion + "/" + string(table.QuestionSet), system: systemPrompt,
 		user: render("set.tmpl", data), labels: []string{labelYes, labelNo}, texts: []string{labelYes, labelNo}}
