@@ -101,15 +101,17 @@ func (e *Engine) call(ctx context.Context, endpoint string, in, out any) error {
 }
 
 // continuations scores each option's text as the continuation of the
-// prompt, in one /v1/completions call (echo, max_tokens 0, logprobs 0)
-// with one prompt per option: an option's log-probability is the sum over
-// the tokens from the end of the shared prefix. Only vLLM returns prompt
+// question without its options (p.cloze), in one /v1/completions call
+// (echo, max_tokens 0, logprobs 0) with one prompt per option: an
+// option's score is the mean log-probability of its tokens (the length-
+// normalised likelihood, so a long option is not penalised for its
+// length). Only vLLM returns prompt
 // log-probabilities; elsewhere the question fails label_not_scored.
 func (e *Engine) continuations(ctx context.Context, p prompt, spent ir.Usage) ([]float64, ir.Usage, error) {
 	if !e.path.continuations {
 		return nil, spent, &labelError{vocab.ReasonLabelNotScored}
 	}
-	prefix := continuationPrefix(p)
+	prefix := p.cloze
 	req := completionRequest{Model: e.cfg.Model, Echo: true, MaxTokens: 0, Logprobs: 0}
 	for _, t := range p.texts {
 		req.Prompt = append(req.Prompt, prefix+" "+t)
@@ -142,7 +144,7 @@ func (e *Engine) continuations(ctx context.Context, p prompt, spent ir.Usage) ([
 	return lp, spent, nil
 }
 
-// continuationLogprob sums the log-probabilities of the tokens that end
+// continuationLogprob is the mean log-probability of the tokens that end
 // past the boundary: the option's own tokens (a token straddling the
 // boundary is the option's). ok is false when one of them has none, or
 // none does.
@@ -165,7 +167,10 @@ func continuationLogprob(logprobs []*float64, offsets []int, boundary int) (floa
 		sum += *logprobs[i]
 		n++
 	}
-	return sum, n > 0
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
 }
 
 func usageOf(u *usage) ir.Usage {

@@ -44,8 +44,10 @@ type prompt struct {
 	system string
 	user   string
 	labels []string
-	// texts are the options' own texts, for continuation scoring.
+	// texts are the options' own texts, and cloze the prompt without the
+	// options, for continuation scoring.
 	texts []string
+	cloze string
 }
 
 // Letters label a choice's options; a choice of more needs continuations.
@@ -145,7 +147,13 @@ func questionPrompt(plan *modelcheck.Plan, instructions string) prompt {
 		}
 	}
 	return prompt{name: PromptsVersion + "/" + string(plan.Type), system: systemPrompt,
-		user: render(string(plan.Type)+".tmpl", data), labels: labels, texts: texts}
+		user: render(string(plan.Type)+".tmpl", data), labels: labels, texts: texts, cloze: cloze(data)}
+}
+
+// cloze is the completion prompt whose continuations are the options'
+// texts: the question without its options, ending in "Answer:".
+func cloze(data promptData) string {
+	return render("continuation.tmpl", struct{ System, State, Instructions string }{systemPrompt, data.State, data.Instructions})
 }
 
 // labelAt is the i-th choice label: a letter, or past Z a number, which
@@ -165,11 +173,6 @@ func setPrompt(plan *modelcheck.Plan, instructions string, m jsonvalue.Member) p
 		user: render("set.tmpl", data), labels: []string{labelYes, labelNo}, texts: []string{labelYes, labelNo}}
 }
 
-// continuationPrefix is the completion prompt whose continuations are the
-// options' texts.
-func continuationPrefix(p prompt) string {
-	return render("continuation.tmpl", struct{ System, User string }{p.system, p.user})
-}
 
 func describe(m jsonvalue.Member) string {
 	if m.Value.IsNull() || !m.Value.IsValid() {
