@@ -72,7 +72,7 @@ func vllmChat(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 	if req.TopLogprobs != nil {
 		top = *req.TopLogprobs
 		if top < -1 {
-			return b.errorReply(400, "`top_logprobs` must be a positive value.", "top_logprobs")
+			return b.errorReply(400, fmt.Sprintf("`top_logprobs` must be a positive value or -1. (parameter=top_logprobs, value=%d)", top), "top_logprobs")
 		}
 		if top != 0 && !logprobs {
 			return b.errorReply(400, "when using `top_logprobs`, `logprobs` must be set to true.", "top_logprobs")
