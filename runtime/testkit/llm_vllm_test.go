@@ -120,10 +120,17 @@ func TestLLMVLLMChatCapsAndErrors(t *testing.T) {
 			"This model's maximum context length is 200 tokens. However, your request has 209 input tokens.", "input_tokens"},
 	} {
 		st, v := chat(c.extra)
-		if st != c.status || !strings.HasPrefix(llmPath(t, v, "error", "message").(string), c.msg) ||
+		if st != c.status || !strings.Contains(llmPath(t, v, "error", "message").(string), c.msg) ||
 			llmPath(t, v, "error", "param") != c.param || llmPath(t, v, "error", "code") != float64(c.status) {
 			t.Errorf("%s: %d %v", c.name, st, v)
 		}
+	}
+	// Body validation and engine validation are typed differently.
+	if _, v := chat(map[string]any{"top_logprobs": 5}); llmPath(t, v, "error", "type") != "Bad Request" {
+		t.Errorf("top_logprobs without logprobs: type %v, want the status phrase", llmPath(t, v, "error", "type"))
+	}
+	if _, v := chat(map[string]any{"logprobs": true, "top_logprobs": 21}); llmPath(t, v, "error", "type") != "BadRequestError" {
+		t.Errorf("above max-logprobs: type %v, want BadRequestError", llmPath(t, v, "error", "type"))
 	}
 	st, v := chat(map[string]any{"logprobs": true, "top_logprobs": 20})
 	if st != 200 || len(llmPath(t, v, "choices", 0, "logprobs", "content", 0, "top_logprobs").([]any)) != 18 {
