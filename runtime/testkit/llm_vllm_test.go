@@ -276,3 +276,24 @@ func TestLLMVLLMCompletionsEcho(t *testing.T) {
 		t.Errorf("generated completion: %d %s", st, raw)
 	}
 }
+
+// TestLLMVLLMMaxLogprobsOption: --max-logprobs is the option's; -1 lifts
+// the cap, and top_logprobs -1 then returns every candidate.
+func TestLLMVLLMMaxLogprobsOption(t *testing.T) {
+	for _, c := range []struct {
+		max, top, status, n int
+	}{{5, 5, 200, 5}, {5, 6, 400, 0}, {-1, -1, 200, 18}, {-1, 100, 200, 18}} {
+		b := NewLLMBackend(t, LLMBackendOptions{MaxLogprobs: c.max})
+		st, _, raw := llmDo(t, "POST", b.URL()+"/chat/completions", map[string]any{"messages": llmTestMsgs, "max_tokens": 1,
+			"logprobs": true, "top_logprobs": c.top})
+		if st != c.status {
+			t.Errorf("max %d top %d: %d %s", c.max, c.top, st, raw)
+			continue
+		}
+		if st == 200 {
+			if n := len(llmPath(t, llmDecode(t, raw), "choices", 0, "logprobs", "content", 0, "top_logprobs").([]any)); n != c.n {
+				t.Errorf("max %d top %d: %d alternatives, want %d", c.max, c.top, n, c.n)
+			}
+		}
+	}
+}
