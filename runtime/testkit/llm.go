@@ -5,50 +5,71 @@ package testkit
 // OpenAI do, from what their source says, and answers from a deterministic
 // toy model (llm_model.go) whose log-probabilities a test can predict.
 //
-// Modelled on (see also /work/shared/reference/llm-logprob-protocols.md):
+// Modelled on the sources below; "read" marks what was read for this fake
+// at the commit given, "ref" what is taken from
+// /work/shared/reference/llm-logprob-protocols.md, which cites the file
+// and commit it read.
 //
 //   - vLLM, vllm-project/vllm:
-//     vllm/entrypoints/openai/chat_completion/protocol.py @002032ee2b18e1f7bd924ec47b62504ba3866063
-//     (request fields, ChatCompletionLogProb{token, logprob=-9999.0, bytes},
-//     top_logprobs needs logprobs); vllm/entrypoints/openai/completion/protocol.py
-//     @002032ee (int logprobs, echo, list prompts); .../completion/serving.py
-//     @cc139d8ea6ff4db984778a3e77e95e1d1c7f1362 (echo with max_tokens 0,
-//     tokens/token_logprobs/top_logprobs/text_offset, first entry null,
-//     usage summed); .../chat_completion/serving.py (_get_top_logprobs:
-//     sampled first, max(logprob, -9999.0), bytes of the UTF-8 string, as
-//     stored for several commits); vllm/entrypoints/serve/exception_handling/error_response.py
-//     @ba638200e9731168ac964ebcee2f704f9f01098d ({"error":{message, type,
-//     param, code}}, message = str(exc)); vllm/exceptions.py
-//     (VLLMValidationError.__str__ appends " (parameter=P, value=V)");
-//     vllm/v1/engine/input_processor.py (_validate_logprobs: "Requested
-//     sample logprobs of N, which is greater than max allowed: M");
-//     vllm/entrypoints/openai/engine/protocol.py (ModelCard: owned_by
-//     "vllm", root, parent, max_model_len, permission); vllm/v1/worker/gpu_model_runner.py
-//     @4e1790651fc758c06c7a903dd4cd82364ac91b27 (grammar bitmask before
-//     the sampler: guided choice renormalises); vllm/entrypoints/serve/instrumentator/health.py
-//     @98b137c61dcf8be6fac463c982053db8c1417cfb (/health 200, empty).
-//   - llama.cpp, ggml-org/llama.cpp: tools/server/server-common.cpp
-//     @006639c3ff51a3dbde5f52ebf4c5a55ad5306caf (oaicompat_chat_params_parse:
-//     top_logprobs 20 by default, "top_logprobs requires logprobs to be set
-//     to true"; oaicompat_completion_params_parse: "Only no echo is
-//     supported"; format_error_response types); tools/server/server-task.cpp
-//     @00efb3e184262872916bf136b3df63c1822a19bd (probs_vector_to_json: id,
-//     token, bytes, logprob; reasoning_content); tools/server/server-context.cpp
-//     (populate_token_probs: sorted, no cap; exceed_context_size_error with
-//     n_prompt_tokens, n_ctx; /v1/models owned_by "llamacpp" with meta);
-//     tools/server/server-http.cpp @00dd0816129a5210351c78bb90e0828f8eb69f99
-//     (503 "Loading model" on every route); tools/server/README.md
-//     @00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b (/props, /health).
-//   - Ollama, ollama/ollama @fb30760996871fa9460115c753afd2c60d4ab0f7:
-//     openai/openai.go (Error{message,type,param,code} with type by status,
-//     ChoiceLogprobs, Message.reasoning, thinkFromReasoningEffort, Model
-//     owned_by = the name's namespace "library", CompletionRequest.prompt a
-//     string, ToCompletion without logprobs); api/types.go (Logprob,
-//     TokenLogprob: bytes and top_logprobs omitempty); server/routes.go
-//     ("top_logprobs must be between 0 and 20", "model '%s' not found", GET
-//     / "Ollama is running"); server/sched.go (ErrMaxQueue "server busy,
-//     please try again.  maximum pending requests exceeded");
-//     middleware/openai.go (writeError wraps the native error).
+//     read vllm/entrypoints/serve/exception_handling/error_response.py
+//     @ba638200e9731168ac964ebcee2f704f9f01098d: {"error":{message, type,
+//     param, code}}, message = str(exc), VLLMValidationError 400
+//     "BadRequestError" with its param, not found 404 "NotFoundError";
+//     read vllm/exceptions.py @f984edf698e863600a1f5973c283fa9595c8707c:
+//     VLLMValidationError.__str__ appends " (parameter=P, value=V)";
+//     read vllm/entrypoints/openai/server_utils.py
+//     @029329a8eded26d05ef8d4a302a6c9f318817dd8: AuthenticationMiddleware
+//     answers 401 {"error": "Unauthorized"} on /v1 paths only;
+//     validation_exception_handler types body validation "Bad Request";
+//     read .../chat_completion/serving.py (_get_top_logprobs in several
+//     stored versions, e.g. @5e918640d7b65820db5beaa98c2a99925bff7c17):
+//     sampled token first, then the top-k, max(logprob, -9999.0), bytes of
+//     the UTF-8 string; read, in a stored protocol: check_logprobs
+//     ("when using `top_logprobs`, `logprobs` must be set to true.",
+//     "`top_logprobs` must be a positive value or -1.");
+//     ref V-chat (chat_completion/protocol.py @002032ee), V-cmpl
+//     (completion/protocol.py @002032ee), V-cmpl-srv (completion/serving.py
+//     @cc139d8e: echo with max_tokens 0, tokens/token_logprobs/top_logprobs/
+//     text_offset with null first entries, N+1 entries, usage summed),
+//     V-runner (gpu_model_runner.py @4e179065: the grammar bitmask before
+//     the sampler, so guided choice renormalises), V-health (/health 200,
+//     empty), the ModelCard (owned_by "vllm", root, parent, max_model_len,
+//     permission), the --max-logprobs 400 "Requested sample logprobs of N,
+//     which is greater than max allowed: M" (param logprobs) and the
+//     context-length messages (1.6; their "(parameter=..., value=...)"
+//     tails as vLLM's answers quoted in public logs show them).
+//   - llama.cpp, ggml-org/llama.cpp: read tools/server/server-common.cpp
+//     @006639c3ff51a3dbde5f52ebf4c5a55ad5306caf: format_error_response
+//     ({code, message, type}; types by status), oaicompat_chat_params_parse
+//     (n_probs = top_logprobs, 20 when absent; "top_logprobs requires
+//     logprobs to be set to true"; `invalid type for "enable_thinking"
+//     (expected boolean, got string)`), oaicompat_completion_params_parse
+//     ("Only no echo is supported", "Unsupported param: ...", runtime
+//     errors, so 500 server_error); read in stored versions of
+//     tools/server/server.cpp and server-http.cpp: the API-key middleware
+//     (401 "Invalid API Key", /health, /models, /v1/models open) and the
+//     loading middleware (the model list passes, "/" the loading page, the
+//     rest 503 {"error":{"message":"Loading model","type":
+//     "unavailable_error","code":503}}); the /v1/models entry (owned_by
+//     "llamacpp", meta with n_ctx_train; "models" beside "data");
+//     ref L-task (server-task.cpp @00efb3e1: id, token, bytes, logprob,
+//     top_logprobs; reasoning_content; logprobs left out when empty),
+//     L-ctx (sorted alternatives, no cap; exceed_context_size_error with
+//     n_prompt_tokens and n_ctx when the prompt fills the slot; an array
+//     of completions for several prompts), L-readme (/props
+//     default_generation_settings.n_ctx, /health {"status":"ok"}).
+//   - Ollama, ollama/ollama, all read @fb30760996871fa9460115c753afd2c60d4ab0f7:
+//     openai/openai.go (Error{message, type, param, code} typed by status;
+//     ChatCompletion, Choice, ChoiceLogprobs, Message.reasoning;
+//     thinkFromReasoningEffort; Model.owned_by = the name's namespace,
+//     "library"; CompletionRequest.prompt a string; ToCompletion without
+//     logprobs); api/types.go (Logprob, TokenLogprob: bytes and
+//     top_logprobs omitempty); server/routes.go ("top_logprobs must be
+//     between 0 and 20" before the model lookup, "model '%s' not found",
+//     GET / "Ollama is running"); server/sched.go (ErrMaxQueue "server
+//     busy, please try again.  maximum pending requests exceeded");
+//     middleware/openai.go (writeError wraps the native error); ref O-lls
+//     and server/prompt.go (silent truncation).
 //
 // What is the fake's own: the toy model (tokenizer, logits), ids and
 // timestamps (fixed, so the same request gives the same bytes), the
@@ -80,7 +101,9 @@ const (
 
 // LLMFault is a way the fake backend fails; "" fails nothing. Faults
 // other than LLMLoading apply to the completion routes only (chat and
-// completions); LLMLoading to every route.
+// completions); LLMLoading to every route except the model list, which
+// llama.cpp serves while loading (/models, /v1/models, /api/tags; its
+// meta null), whatever the flavor.
 type LLMFault string
 
 // The faults.
@@ -91,7 +114,7 @@ const (
 	LLMOversized   LLMFault = "oversized"   // 200, the real reply padded to more than 8 MiB
 	LLMOverloaded  LLMFault = "overloaded"  // 429 in the flavor's error shape
 	LLMBusy        LLMFault = "busy"        // 503: vLLM's queue overflow, Ollama's "server busy"
-	LLMLoading     LLMFault = "loading"     // llama.cpp's 503 "Loading model" on every route
+	LLMLoading     LLMFault = "loading"     // llama.cpp's 503 "Loading model" on every route but the model list
 	LLMServerError LLMFault = "server-error"
 	LLMHang        LLMFault = "hang" // no answer until the request's context ends
 )
@@ -182,6 +205,12 @@ func (b *LLMBackend) SetFault(f LLMFault) {
 	b.mu.Unlock()
 }
 
+func (b *LLMBackend) currentFault() LLMFault {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.fault
+}
+
 // Calls is every request received so far, in arrival order of their end.
 func (b *LLMBackend) Calls() []LLMCall {
 	b.mu.Lock()
@@ -253,8 +282,17 @@ func (b *LLMBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if fault == LLMLoading {
-		send(llmJSON(503, map[string]any{"error": map[string]any{"code": 503, "message": "Loading model", "type": "unavailable_error"}}))
-		return
+		// llama.cpp's server-state middleware: the model list passes
+		// (its meta null), "/" gets the loading page, the rest a 503.
+		switch r.URL.Path {
+		case "/models", "/v1/models", "/api/tags":
+		case "/":
+			send(llmReply{status: 503, body: []byte("<html><body>Loading model</body></html>"), ctype: "text/html; charset=utf-8"})
+			return
+		default:
+			send(llmJSON(503, map[string]any{"error": map[string]any{"code": 503, "message": "Loading model", "type": "unavailable_error"}}))
+			return
+		}
 	}
 	if rep, ok := b.checkAuth(r); !ok {
 		send(rep)

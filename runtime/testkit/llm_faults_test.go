@@ -77,8 +77,14 @@ func TestLLMFaults(t *testing.T) {
 				}
 			}
 			b.SetFault(LLMLoading)
-			if st, _, _ := llmDo(t, "GET", b.URL()+"/models", nil); st != 503 {
-				t.Errorf("loading: /v1/models answered %d, want 503", st)
+			if st, _, raw := llmDo(t, "GET", b.URL()+"/models", nil); st != 200 ||
+				(flavor == LLMLlamaCpp && !strings.Contains(string(raw), `"meta":null`)) {
+				t.Errorf("loading: /v1/models answered %d %s, want 200 (llama.cpp: meta null)", st, raw)
+			}
+			for _, p := range []string{"/health", "/props", "/"} {
+				if st, _, _ := llmDo(t, "GET", strings.TrimSuffix(b.URL(), "/v1")+p, nil); st != 503 {
+					t.Errorf("loading: %s answered %d, want 503", p, st)
+				}
 			}
 			b.SetFault(LLMBusy)
 			if st, _, _ := llmDo(t, "GET", b.URL()+"/models", nil); st != 200 {

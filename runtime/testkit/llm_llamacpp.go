@@ -29,6 +29,11 @@ func llamaHealth(*LLMBackend, []byte, bool) llmReply {
 }
 
 func llamaModels(b *LLMBackend, _ []byte, _ bool) llmReply {
+	var meta any = map[string]any{"vocab_type": 2, "n_vocab": llmVocabSize, "n_ctx_train": b.o.MaxModelLen,
+		"n_embd": 4096, "n_params": 8190735360, "size": 5027783488}
+	if b.currentFault() == LLMLoading {
+		meta = nil // not known before the model is loaded
+	}
 	return llmJSON(200, map[string]any{
 		"models": []any{map[string]any{"name": b.o.Model, "model": b.o.Model, "modified_at": "", "size": "", "digest": "",
 			"type": "model", "description": "", "tags": []string{""}, "capabilities": []string{"completion"}, "parameters": "",
@@ -36,8 +41,7 @@ func llamaModels(b *LLMBackend, _ []byte, _ bool) llmReply {
 				"parameter_size": "", "quantization_level": ""}}},
 		"object": "list",
 		"data": []any{map[string]any{"id": b.o.Model, "aliases": []string{}, "tags": []string{}, "object": "model",
-			"created": llmCreated, "owned_by": "llamacpp", "meta": map[string]any{"vocab_type": 2, "n_vocab": llmVocabSize,
-				"n_ctx_train": b.o.MaxModelLen, "n_embd": 4096, "n_params": 8190735360, "size": 5027783488}}},
+			"created": llmCreated, "owned_by": "llamacpp", "meta": meta}},
 	})
 }
 

@@ -5,7 +5,6 @@ import (
 	"math"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 )
@@ -139,18 +138,23 @@ type llmCand struct {
 	lp    float64 // log-softmax over the position's candidates
 }
 
-// LLMAnswerLogits returns the logits the fake gives at the answer position
-// for a prompt (the exact rendered text, the noise seed), the text of the
-// last user message (its label lines offer the options) and the text the
-// evidence is looked for in (every message's content; label lines of the
-// last user message). For each label line in
-// order (the first line of a label counts), each spelling of the label's first token (as written, lower,
-// upper, title case; each bare and with a leading space) gets
-// 4*evidence + offset (0 as written, -0.7 with a space, -2.0 in another
-// case) + noise in [-0.05, 0.05] from a hash of (prompt, token), where
-// evidence is the fraction of the line's words (3+ letters, lowercased)
-// found in allText outside any label line (a line of the label shape). The fillers follow with fixed logits. The
-// first spelling seen of a token wins over later ones.
+// LLMAnswerLogits returns the logits the fake gives at the answer
+// position. prompt is the exact rendered text (it seeds the noise),
+// lastUser the last user message (its label lines offer the options) and
+// allText every message's content joined by "\n" (where evidence is
+// looked for). For each label line of lastUser in order (a label's first
+// line counts), each spelling of the label's first token (as written,
+// lower, upper, title case; each bare and with a leading space) gets
+//
+//	4*evidence + offset + noise
+//
+// with offset 0 as written, -0.7 with a leading space, -2.0 in another
+// case (both: -2.7); noise in [-0.05, 0.05] from a hash of (prompt,
+// token); evidence the fraction of the line's words (3+ letters,
+// lowercased, repeats counted) that occur in allText outside any line of
+// the label shape. The fillers follow with fixed logits ("\n" -1, "The",
+// " The", "I", "Sure", "<think>" -3). The first occurrence of a token
+// wins. Log-probabilities are the log-softmax over exactly these tokens.
 func LLMAnswerLogits(prompt, lastUser, allText string) (toks []string, logits []float64) {
 	type label struct{ label, text string }
 	var labels []label
@@ -344,85 +348,4 @@ func llmGenerate(answer []llmCand, thinking bool, maxTokens int, choice []string
 	}
 	g.content = out
 	return g
-}
-
-// llmChoicePositions is guided choice at the answer position: the grammar
-// mask leaves only the choices' first tokens, renormalised among
-// themselves (a token the fake offers nowhere has logit -8), every other
-// candidate at -9999 (vLLM's clamp of -inf); the chosen string's further
-// tokens are certain (logprob 0).
-func llmChoicePositions(answer []llmCand, choice []string) []llmPosition {
-	logit := map[string]float64{}
-	for _, c := range answer {
-		logit[c.tok] = c.logit
-	}
-	var toks []string
-	var logits []float64
-	allowed := map[string]bool{}
-	for _, ch := range choice {
-		pieces := LLMTokenize(ch)
-		if len(pieces) == 0 || allowed[pieces[0]] {
-			continue
-		}
-		allowed[pieces[0]] = true
-		l, ok := logit[pieces[0]]
-		if !ok {
-			l = llmUnseenLogit
-		}
-		toks, logits = append(toks, pieces[0]), append(logits, l)
-	}
-	cands := llmDist(toks, logits)
-	for _, c := range answer {
-		if !allowed[c.tok] {
-			cands = append(cands, llmCand{tok: c.tok, logit: c.logit, lp: -9999.0})
-		}
-	}
-	var chosen []string
-	for _, ch := range choice {
-		if p := LLMTokenize(ch); len(p) > 0 && p[0] == cands[0].tok {
-			chosen = p
-			break
-		}
-	}
-	out := []llmPosition{{cands[0].tok, cands}}
-	for _, t := range chosen[1:] {
-		out = append(out, llmPosition{t, []llmCand{{tok: t, lp: 0}}})
-	}
-	return out
-}
-
-// llmPromptPositions are the log-probabilities of a prompt's own tokens
-// (vLLM's prompt logprobs, echoed by its completions): the first token has
-// none; a token whose text (trimmed, lowercased) occurs earlier in the
-// prompt gets -0.5 + noise, any other -(2 + noise), noise in [-0.05, 0.05]
-// from (prompt, index, token). Alternatives follow with fixed values.
-func llmPromptPositions(prompt string) []llmPosition {
-	toks := LLMTokenize(prompt)
-	seen := map[string]bool{}
-	out := make([]llmPosition, len(toks))
-	for i, t := range toks {
-		key := strings.ToLower(strings.TrimSpace(t))
-		if key == "" {
-			key = t
-		}
-		if i == 0 {
-			out[i] = llmPosition{tok: t}
-			seen[key] = true
-			continue
-		}
-		noise := llmNoise(prompt, strconv.Itoa(i)+"\x00"+t)
-		lp := -(2 + noise)
-		if seen[key] {
-			lp = math.Min(0, -0.5+noise)
-		}
-		seen[key] = true
-		cands := []llmCand{{tok: t, lp: lp}}
-		for j, alt := range []string{" the", "\n", " The", ",", "."} {
-			if alt != t {
-				cands = append(cands, llmCand{tok: alt, lp: -3.0 - 0.5*float64(j)})
-			}
-		}
-		out[i] = llmPosition{tok: t, cands: cands}
-	}
-	return out
 }

@@ -55,7 +55,7 @@ func (b *LLMBackend) vllmContext(m int, maxTokens *int) (llmReply, bool) {
 func vllmChat(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 	var req llmChatBody
 	if err := json.Unmarshal(body, &req); err != nil {
-		return b.errorReply(400, "request body does not decode: "+err.Error(), "")
+		return vllmRequestInvalid("request body does not decode: "+err.Error(), "")
 	}
 	msgs, err := req.messages()
 	if err != nil {
@@ -72,10 +72,10 @@ func vllmChat(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 	if req.TopLogprobs != nil {
 		top = *req.TopLogprobs
 		if top < -1 {
-			return b.errorReply(400, "`top_logprobs` must be a positive value.", "top_logprobs")
+			return vllmRequestInvalid(fmt.Sprintf("Value error, `top_logprobs` must be a positive value or -1. (parameter=top_logprobs, value=%d)", top), "top_logprobs")
 		}
 		if top != 0 && !logprobs {
-			return b.errorReply(400, "when using `top_logprobs`, `logprobs` must be set to true.", "top_logprobs")
+			return vllmRequestInvalid("Value error, when using `top_logprobs`, `logprobs` must be set to true. (parameter=top_logprobs)", "top_logprobs")
 		}
 		if rep, ok := b.vllmLogprobsCap(top); !ok {
 			return rep
@@ -122,6 +122,19 @@ func vllmChat(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 		"usage":           map[string]any{"prompt_tokens": m, "total_tokens": m + c, "completion_tokens": c, "prompt_tokens_details": nil},
 		"prompt_logprobs": nil, "kv_transfer_params": nil,
 	})
+}
+
+// vllmRequestInvalid is what vLLM's validation_exception_handler answers
+// when the request model's validators refuse a body (server_utils.py): type
+// "Bad Request" (the status phrase), param from the VLLMValidationError;
+// the message, pydantic's error list in vLLM, is shortened here to the
+// validator's words.
+func vllmRequestInvalid(msg, param string) llmReply {
+	var p any
+	if param != "" {
+		p = param
+	}
+	return llmJSON(400, map[string]any{"error": map[string]any{"message": msg, "type": "Bad Request", "param": p, "code": 400}})
 }
 
 func nullIfEmpty(s string) any {

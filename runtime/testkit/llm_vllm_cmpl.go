@@ -15,7 +15,7 @@ import (
 func vllmCompletions(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 	var req llmCmplBody
 	if err := json.Unmarshal(body, &req); err != nil {
-		return b.errorReply(400, "request body does not decode: "+err.Error(), "")
+		return vllmRequestInvalid("request body does not decode: "+err.Error(), "")
 	}
 	if req.Stream {
 		return b.errorReply(400, errLLMStream.Error(), "stream")
@@ -29,7 +29,7 @@ func vllmCompletions(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 	}
 	if req.Logprobs != nil {
 		if *req.Logprobs < -1 {
-			return b.errorReply(400, "`logprobs` must be a positive value.", "logprobs")
+			return vllmRequestInvalid(fmt.Sprintf("Value error, `logprobs` must be a positive value or -1. (parameter=logprobs, value=%d)", *req.Logprobs), "logprobs")
 		}
 		if rep, ok := b.vllmLogprobsCap(*req.Logprobs); !ok {
 			return rep

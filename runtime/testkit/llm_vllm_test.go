@@ -120,10 +120,17 @@ func TestLLMVLLMChatCapsAndErrors(t *testing.T) {
 			"This model's maximum context length is 200 tokens. However, your request has 209 input tokens.", "input_tokens"},
 	} {
 		st, v := chat(c.extra)
-		if st != c.status || !strings.HasPrefix(llmPath(t, v, "error", "message").(string), c.msg) ||
+		if st != c.status || !strings.Contains(llmPath(t, v, "error", "message").(string), c.msg) ||
 			llmPath(t, v, "error", "param") != c.param || llmPath(t, v, "error", "code") != float64(c.status) {
 			t.Errorf("%s: %d %v", c.name, st, v)
 		}
+	}
+	// Body validation and engine validation are typed differently.
+	if _, v := chat(map[string]any{"top_logprobs": 5}); llmPath(t, v, "error", "type") != "Bad Request" {
+		t.Errorf("top_logprobs without logprobs: type %v, want the status phrase", llmPath(t, v, "error", "type"))
+	}
+	if _, v := chat(map[string]any{"logprobs": true, "top_logprobs": 21}); llmPath(t, v, "error", "type") != "BadRequestError" {
+		t.Errorf("above max-logprobs: type %v, want BadRequestError", llmPath(t, v, "error", "type"))
 	}
 	st, v := chat(map[string]any{"logprobs": true, "top_logprobs": 20})
 	if st != 200 || len(llmPath(t, v, "choices", 0, "logprobs", "content", 0, "top_logprobs").([]any)) != 18 {
@@ -267,5 +274,26 @@ func TestLLMVLLMCompletionsEcho(t *testing.T) {
 	v = llmDecode(t, raw)
 	if st != 200 || llmPath(t, v, "choices", 0, "text") != "A" || len(llmPath(t, v, "choices", 0, "logprobs", "tokens").([]any)) != 1 {
 		t.Errorf("generated completion: %d %s", st, raw)
+	}
+}
+
+// TestLLMVLLMMaxLogprobsOption: --max-logprobs is the option's; -1 lifts
+// the cap, and top_logprobs -1 then returns every candidate.
+func TestLLMVLLMMaxLogprobsOption(t *testing.T) {
+	for _, c := range []struct {
+		max, top, status, n int
+	}{{5, 5, 200, 5}, {5, 6, 400, 0}, {-1, -1, 200, 18}, {-1, 100, 200, 18}} {
+		b := NewLLMBackend(t, LLMBackendOptions{MaxLogprobs: c.max})
+		st, _, raw := llmDo(t, "POST", b.URL()+"/chat/completions", map[string]any{"messages": llmTestMsgs, "max_tokens": 1,
+			"logprobs": true, "top_logprobs": c.top})
+		if st != c.status {
+			t.Errorf("max %d top %d: %d %s", c.max, c.top, st, raw)
+			continue
+		}
+		if st == 200 {
+			if n := len(llmPath(t, llmDecode(t, raw), "choices", 0, "logprobs", "content", 0, "top_logprobs").([]any)); n != c.n {
+				t.Errorf("max %d top %d: %d alternatives, want %d", c.max, c.top, n, c.n)
+			}
+		}
 	}
 }
