@@ -45,8 +45,8 @@ func TestRestatedMeaningComparesEachPart(t *testing.T) {
 	std := Field{
 		Spec: SpecStandard, Level: table.LevelQuestion, Name: "x", Required: true,
 		QuestionTypes: []table.QuestionType{"choice", "noul"},
-		Type: Type{Kinds: []Kind{KindObject}, Values: &Type{Kinds: []Kind{KindNumber}, Enum: []string{"1", "2"}, Minimum: &one}},
-		Disposition: table.DispositionStandard,
+		Type:          Type{Kinds: []Kind{KindObject}, Values: &Type{Kinds: []Kind{KindNumber}, Enum: []string{"1", "2"}, Minimum: &one}},
+		Disposition:   table.DispositionStandard,
 	}
 	same := std
 	same.Spec = SpecExtensions
