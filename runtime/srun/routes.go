@@ -98,7 +98,7 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 			bodylimit.Linger(w, r) // an early answer: let a client still sending read it
 			return
 		}
-		if !s.admission.tryAcquire() {
+		if !s.admission.TryAcquire() {
 			s.writeError(w, nil, overloaded())
 			return
 		}
@@ -115,7 +115,7 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 // its admission slot once the answer (or the error) is made, before it
 // is written. req is nil when the request could not be read.
 func (s *Server) admitted(r *http.Request, endpoint listener.Endpoint, body []byte, start time.Time) (*listener.ClientRequest, []byte, *ir.ErrorBody) {
-	defer s.admission.release()
+	defer s.admission.Release()
 	x, e := engine.Read(s.codec, endpoint, body, r.Header)
 	if e != nil {
 		return nil, nil, e
