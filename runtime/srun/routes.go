@@ -98,7 +98,7 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 			bodylimit.Linger(w, r) // an early answer: let a client still sending read it
 			return
 		}
-		if !s.admission.tryAcquire() {
+		if !s.admission.TryAcquire() {
 			s.writeError(w, nil, overloaded())
 			return
 		}
@@ -117,7 +117,7 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 // retryAfter is the delay an engine's refusal asked for (0: the server's
 // own, where the error's code takes one).
 func (s *Server) admitted(r *http.Request, endpoint listener.Endpoint, body []byte, start time.Time) (*listener.ClientRequest, []byte, time.Duration, *ir.ErrorBody) {
-	defer s.admission.release()
+	defer s.admission.Release()
 	x, e := engine.Read(s.codec, endpoint, body, r.Header)
 	if e != nil {
 		return nil, nil, 0, e

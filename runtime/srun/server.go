@@ -30,7 +30,7 @@ type Server struct {
 	pipeline  *engine.Engine
 	engine    Engine
 	log       *slog.Logger
-	admission *admission
+	admission *front.Admission
 	metrics   *front.Metrics
 	// front puts ids, deadlines, metrics and the access log around each
 	// request (front.Front).
@@ -69,7 +69,7 @@ func New(cfg Config) (*Server, error) {
 	// line is read as the first or the last, as each log reader pleases.
 	access := front.WithRequestIDs(cfg.Logger.With(slog.String("schema", string(cfg.Schema)))) //vocab:not-spec slog attribute key
 	log := access.With(slog.String("model", model.Name))                                       //vocab:not-spec slog attribute key
-	a := newAdmission(cfg.MaxInFlight)
+	a := front.NewAdmission(cfg.MaxInFlight)
 	metrics := newMetrics(a)
 	if c, has := cfg.Engine.(interface{ Collectors() []prometheus.Collector }); has {
 		metrics.Registry().MustRegister(c.Collectors()...)
