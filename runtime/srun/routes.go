@@ -121,7 +121,7 @@ func (s *Server) admitted(r *http.Request, endpoint listener.Endpoint, body []by
 		return nil, nil, e
 	}
 	req := x.Client
-	for kind, form := range req.CountedDiagnostics() {
+	for kind, form := range req.CountedDiagnostics(false) {
 		s.metrics.CountDiagnostic(s.cfg.Listener, kind, form)
 	}
 	if e := s.checkModel(req); e != nil {
