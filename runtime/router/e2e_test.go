@@ -388,7 +388,14 @@ func testMetrics(t *testing.T, e *env) {
 		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "legacy_form", "form", "choices"}, 2},
 		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "legacy_form", "form", "implicit_roles"}, 2},
 		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "legacy_form", "form", "states"}, 1},
-		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "public5", "kind", "pass_through", "form", "decisions"}, 2},
+		// the client's bytes to vllm-sr/decision1; to the systemone/0.2
+		// gateway-d3 the deadline request is rewritten: a translation
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "public5", "kind", "pass_through", "form", "decisions"}, 1},
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "public5", "kind", "translate", "form", "decisions"}, 1},
+		// legacy4's 4.0 requests to gateway-d3 are rewritten for its
+		// schema; the one refused before any plan counts as read
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "translate", "form", "systemone"}, 2},
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "pass_through", "form", "systemone"}, 1},
 		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "public5", "kind", "translate", "form", "batch"}, 1},
 		{"vsr_upstream_calls_total", []string{"api", "systemone", "upstream", "gateway-d3", "outcome", "200"}, 0},
 		{"vsr_systemone_target_diagnostics_total", []string{"deployment", "gateway-d3", "kind", "dropped", "form", "roles"}, 0},

@@ -123,7 +123,7 @@ func (s *Server) admitted(r *http.Request, endpoint listener.Endpoint, body []by
 		return nil, nil, 0, e
 	}
 	req := x.Client
-	for kind, form := range req.CountedDiagnostics() {
+	for kind, form := range req.CountedDiagnostics(false) {
 		s.metrics.CountDiagnostic(s.cfg.Listener, kind, form)
 	}
 	if e := s.checkModel(req); e != nil {
