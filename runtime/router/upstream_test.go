@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -81,8 +82,11 @@ func sendTo(t *testing.T, u *upstreamConns, ctx context.Context, url string) tc.
 		t.Fatalf("target %q: %v (plain %v)", url, err, target != nil && target.plain)
 	}
 	call := &tc.WireCall{Method: http.MethodPost, URL: url, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{"q":1}`)}
-	return u.send(ctx, target, call, "req-1")
+	return u.send(ctx, target, call, &callOptions{requestID: "req-1", numbers: &testCallNumbers})
 }
+
+// testCallNumbers numbers the calls of sendTo.
+var testCallNumbers atomic.Uint64
 
 // Calls reuse one kept-alive connection, and send the call's headers,
 // the request id, the host and the body's length.
@@ -99,7 +103,7 @@ func TestUpstreamConnsReuseAConnection(t *testing.T) {
 		t.Errorf("5 calls opened %d connections, want 1", n)
 	}
 	head, _ := up.lastHead.Load().(string)
-	for _, want := range []string{"POST /v1/systemone Host=" + up.ln.Addr().String(), "Content-Type: application/json", "X-Request-Id: req-1", "Content-Length: 7"} {
+	for _, want := range []string{"POST /v1/systemone Host=" + up.ln.Addr().String(), "Content-Type: application/json", "X-Request-Id: req-1." + strconv.FormatUint(testCallNumbers.Load(), 10), "Content-Length: 7"} {
 		if !strings.Contains(head, want) {
 			t.Errorf("request head lacks %q:\n%s", want, head)
 		}
@@ -230,7 +234,7 @@ func TestUpstreamConnsRefuseAnInvalidHeader(t *testing.T) {
 		{"X Bad": {"v"}},
 	} {
 		call := &tc.WireCall{Method: http.MethodPost, URL: up.url(), Header: h, Body: []byte(`{}`)}
-		if r := conns.send(context.Background(), target, call, ""); !errors.Is(r.Err, errRequestHeader) {
+		if r := conns.send(context.Background(), target, call, &callOptions{numbers: new(atomic.Uint64)}); !errors.Is(r.Err, errRequestHeader) {
 			t.Errorf("header %v: reply %d, err %v", h, r.Status, r.Err)
 		}
 	}
@@ -287,7 +291,7 @@ func TestCallsWithoutADeadlineAreBounded(t *testing.T) {
 	for name, send := range map[string]func() tc.WireReply{
 		"own connections": func() tc.WireReply { return sendTo(t, conns, context.Background(), up.url()) },
 		"Go's client": func() tc.WireReply {
-			return client.send(context.Background(), &tc.WireCall{Method: http.MethodPost, URL: up.url(), Body: []byte(`{}`)})
+			return client.send(context.Background(), &tc.WireCall{Method: http.MethodPost, URL: up.url(), Body: []byte(`{}`)}, &callOptions{})
 		},
 	} {
 		start := time.Now()
