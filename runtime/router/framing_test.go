@@ -35,8 +35,8 @@ deployments:
     provider: systemone
     endpoint: {{UP}}
     model: d3
-    schema: systemone/0.2
-`
+    schema: {{SCHEMA}}
+{{MORE}}`
 
 type framingEnv struct {
 	up     *framingUpstream
@@ -44,11 +44,30 @@ type framingEnv struct {
 	client *http.Client
 }
 
-// newFramingEnv starts a Router with opts in front of a framingUpstream.
+// newFramingEnv starts a Router with opts in front of a framingUpstream,
+// a systemone/0.2 deployment.
 func newFramingEnv(t *testing.T, opts router.Options) *framingEnv {
 	t.Helper()
+	return newFramingEnvFor(t, opts, framingSetup{})
+}
+
+// framingSetup is the framing deployment and its upstream: the
+// deployment's schema ("": systemone/0.2) and more of its keys, the
+// upstream's echo and late sends (framingUpstream).
+type framingSetup struct {
+	schema, more string
+	echo         bool
+	lateWithin   time.Duration
+}
+
+// newFramingEnvFor starts a Router with opts in front of a framingUpstream
+// set up as s says.
+func newFramingEnvFor(t *testing.T, opts router.Options, s framingSetup) *framingEnv {
+	t.Helper()
 	e := &framingEnv{up: newFramingUpstream(t), client: &http.Client{Timeout: 20 * time.Second}}
-	path := writeConfig(t, framingConfig, map[string]string{"P5": freePort(t), "UP": e.up.url()})
+	e.up.echo, e.up.lateWithin = s.echo, s.lateWithin
+	path := writeConfig(t, framingConfig, map[string]string{"P5": freePort(t), "UP": e.up.url(),
+		"SCHEMA": cmpOr(s.schema, "systemone/0.2"), "MORE": s.more})
 	cfg, err := router.LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
