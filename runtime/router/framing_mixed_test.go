@@ -145,4 +145,6 @@ func TestFramingMixedPhaseSilentUpstream(t *testing.T) {
 }
 
 // jsonLogger logs JSON lines, from info, into logs.
-func jsonLogger(logs *testkit.LogBuffer) *slog.Logger { return slog.New(slog.NewJSONHandler(logs, nil)) }
+func jsonLogger(logs *testkit.LogBuffer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(logs, nil))
+}
