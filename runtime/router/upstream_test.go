@@ -301,3 +301,23 @@ func TestCallsWithoutADeadlineAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// A reply echoing another call's id is refused on Go's client too (an
+// https:// deployment's path) when the upstream echoes ids, and its
+// connection closed; a call of an upstream that echoes nothing takes it.
+func TestGoClientRefusesAnotherCallsReply(t *testing.T) {
+	up := newRawUpstream(t, func(int32) (string, bool) {
+		return "HTTP/1.1 200 OK\r\nX-Request-Id: other.1\r\nContent-Length: 2\r\n\r\n{}", false
+	})
+	client := &httpCaller{client: &http.Client{}}
+	call := &tc.WireCall{Method: http.MethodPost, URL: up.url(), Body: []byte(`{}`)}
+	if r := client.send(context.Background(), call, &callOptions{echoes: true}); !isOtherCallsReply(r.Err) || r.Status != 0 {
+		t.Errorf("reply %d %q %v, want errOtherCallsReply", r.Status, r.Body, r.Err)
+	}
+	if r := client.send(context.Background(), call, &callOptions{}); r.Err != nil || r.Status != 200 {
+		t.Errorf("reply %d %v, want it taken from an upstream that echoes nothing", r.Status, r.Err)
+	}
+	if n := up.accepted.Load(); n != 2 {
+		t.Errorf("%d connections, want 2: the refused reply's connection closed", n)
+	}
+}
