@@ -77,7 +77,9 @@ func newConnUpstream(t *testing.T, answer func(conn, n int, c upstreamCall) stri
 func (u *connUpstream) url() string { return "http://" + u.ln.Addr().String() + "/v1/systemone" }
 
 // setAnswer replaces how calls are answered.
-func (u *connUpstream) setAnswer(answer func(conn, n int, c upstreamCall) string) { u.answer.Store(&answer) }
+func (u *connUpstream) setAnswer(answer func(conn, n int, c upstreamCall) string) {
+	u.answer.Store(&answer)
+}
 
 func (u *connUpstream) serve(c net.Conn, conn int) {
 	defer c.Close()
