@@ -63,6 +63,17 @@ func appendCallID(b []byte, requestID string, n uint64) []byte {
 	return append(b, num...)
 }
 
+// newCallID is the id of a new call of the request in ctx (its served
+// request's id, else none), numbered by c: the LLM pass-through's, whose
+// upstreams are not vllm-sr's and whose echo is not read.
+func (c *httpCaller) newCallID(ctx context.Context) string {
+	requestID := ""
+	if served := front.ServedFrom(ctx); served != nil {
+		requestID = served.ID
+	}
+	return string(appendCallID(nil, requestID, c.callNumbers.Add(1)))
+}
+
 // errOtherCallsReply is a reply that echoes another call's id.
 var errOtherCallsReply = fmt.Errorf("%w: the reply echoes another call's X-Request-Id", tc.ErrReplyMalformed)
 
