@@ -143,6 +143,7 @@ func (l *loader) deployment(name string, s section) Deployment {
 	}
 	d.Capabilities = capabilitiesOf(&d)
 	d.Fleet = l.fleet(s)
+	d.Fleet.Connections = l.connections(s, d.Endpoint) // connections.go
 	return d
 }
 
