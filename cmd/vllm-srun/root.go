@@ -50,7 +50,7 @@ func newServe() *cobra.Command {
 		Short: "Serve one model over the System One HTTP API",
 		Long: "serve answers " + srun.Endpoints() + "\nwith MODEL, until SIGINT or SIGTERM.\n" +
 			"Models: " + strings.Join(srun.ModelNames(), ", ") + ".",
-		Args: cobra.ExactArgs(1),
+		Args: serveArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, logs, err := f.config(args[0], schemas, cmd)
 			if err != nil {
@@ -80,6 +80,18 @@ func newServe() *cobra.Command {
 	fl.StringVar(&f.logFormat, "log-format", "json", "log format on standard error: "+strings.Join(front.LogFormats, " or "))
 	fl.StringVar(&f.logLevel, "log-level", "info", "the lowest level logged: "+strings.Join(front.LogLevels, ", "))
 	return cmd
+}
+
+// serveArgs takes exactly one MODEL, and a refusal names it and the
+// models there are (cobra's ExactArgs says only "accepts 1 arg(s)").
+func serveArgs(_ *cobra.Command, args []string) error {
+	switch {
+	case len(args) == 0:
+		return fmt.Errorf("serve needs MODEL, the model to serve (one of %s)", strings.Join(srun.ModelNames(), ", "))
+	case len(args) > 1:
+		return fmt.Errorf("serve takes one MODEL, got %d arguments: %s", len(args), strings.Join(args, " "))
+	}
+	return nil
 }
 
 // config turns the flags into the server's configuration, with its
