@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // clientGuide is the guide whose every example this file runs.
@@ -24,16 +26,16 @@ const sdkDir = "../../runtime/srun/testdata/sdkjs"
 // same status and answer; the TypeScript file compiles with tsc --strict
 // and prints what its comment says.
 func TestWritingAClientExamples(t *testing.T) {
-	base := startGuideRuntime(t)
-	curls := consoleExamples(t, clientGuide, "curl")
+	base := startGuideRuntime(t, "vllm-sr/vela3-fast")
+	curls := guideExamples(t, clientGuide, "curl")
 	if len(curls) < 8 {
 		t.Fatalf("only %d curl examples found", len(curls))
 	}
 	var want []string // each curl's status and answer, as the Python example prints them
 	for _, ex := range curls {
-		status, answer := curlCall(t, base, ex.cmd)
-		if answer != ex.output {
-			t.Errorf("%s:\n got %s\nwant %s (the guide)", ex.cmd.String(), answer, ex.output)
+		status, answer := testkit.GuideCurl(t, base, guideHost, ex.Args[1:])
+		if shown := strings.Join(ex.Output, "\n"); answer != shown {
+			t.Errorf("%s:\n got %s\nwant %s (the guide)", ex.Command, answer, shown)
 		}
 		want = append(want, statusLine(status, answer))
 	}

@@ -36,7 +36,10 @@
 //     rate, every one to be answered 200, with p50 and p99; and the leak
 //     check (WaitGoroutines) a test runs after a graceful shutdown;
 //   - a benchmark's CPU time per iteration (CPUPerOp), steadier than its
-//     wall time on a shared machine.
+//     wall time on a shared machine;
+//   - the guides' examples replayed (GuideCurl, MatchElided): a guide's
+//     curl command sent to a test server in place of the guide's port, and
+//     its answer compared with what the guide shows, "..." eliding parts.
 //
 // It imports the code it tests (runtime/listener, runtime/refscorer and
 // what they import), so a test of one of those packages that uses it is
