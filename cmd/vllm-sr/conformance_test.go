@@ -208,3 +208,14 @@ func startRuntimeWith(t testing.TB, cfg srun.Config) string {
 	}
 	return run.URL()
 }
+
+// The command against a port where nothing listens: one line saying no
+// server answers there and no case ran, nothing on standard output (no
+// report of one "connection refused" per case), and a non-zero exit.
+func TestConformanceCommandStopsWhenNothingListens(t *testing.T) {
+	out, _, err := runConformance(t, "--url", "http://127.0.0.1:1", "--timeout", "5s")
+	if err == nil || out != "" || strings.Contains(err.Error(), "\n") ||
+		!strings.Contains(err.Error(), "no server answers at http://127.0.0.1:1: ") || !strings.Contains(err.Error(), "no case was run") {
+		t.Fatalf("stdout %q, error %v; want one line and no report", out, err)
+	}
+}

@@ -53,17 +53,7 @@ func newServe() *cobra.Command {
 			"Models: " + strings.Join(srun.ModelNames(), ", ") + ".\n" +
 			"With --llm-url, serves the LLM --llm-model of an OpenAI-compatible server (vLLM, llama.cpp, Ollama)\n" +
 			"instead, answering from its token log-probabilities (docs/serving-an-llm.md); MODEL is then not given.",
-		Args: func(cmd *cobra.Command, args []string) error {
-			switch {
-			case len(args) > 1:
-				return fmt.Errorf("serve takes one MODEL, got %d arguments", len(args))
-			case f.llm.url == "" && len(args) == 0:
-				return fmt.Errorf("serve needs MODEL (one of %s), or --llm-url and --llm-model", strings.Join(srun.ModelNames(), ", "))
-			case f.llm.url != "" && len(args) == 1:
-				return fmt.Errorf("serve takes MODEL or --llm-url, not both: the LLM is named by --llm-model (and served as --name)")
-			}
-			return nil
-		},
+		Args: f.serveArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			model := ""
 			if len(args) == 1 {
@@ -102,6 +92,21 @@ func newServe() *cobra.Command {
 	fl.StringVar(&f.logLevel, "log-level", "info", "the lowest level logged: "+strings.Join(front.LogLevels, ", "))
 	f.llm.register(fl)
 	return cmd
+}
+
+// serveArgs takes exactly one MODEL, or none with --llm-url, and a
+// refusal names what is missing and the models there are (cobra's
+// ExactArgs says only "accepts 1 arg(s)").
+func (f *serveFlags) serveArgs(_ *cobra.Command, args []string) error {
+	switch {
+	case len(args) > 1:
+		return fmt.Errorf("serve takes one MODEL, got %d arguments: %s", len(args), strings.Join(args, " "))
+	case f.llm.url == "" && len(args) == 0:
+		return fmt.Errorf("serve needs MODEL, the model to serve (one of %s), or --llm-url and --llm-model", strings.Join(srun.ModelNames(), ", "))
+	case f.llm.url != "" && len(args) == 1:
+		return fmt.Errorf("serve takes MODEL or --llm-url, not both: the LLM is named by --llm-model (and served as --name)")
+	}
+	return nil
 }
 
 // config turns the flags into the server's configuration, with its

@@ -173,7 +173,6 @@ func setPrompt(plan *modelcheck.Plan, instructions string, m jsonvalue.Member) p
 		user: render("set.tmpl", data), labels: []string{labelYes, labelNo}, texts: []string{labelYes, labelNo}}
 }
 
-
 func describe(m jsonvalue.Member) string {
 	if m.Value.IsNull() || !m.Value.IsValid() {
 		return ""

@@ -45,6 +45,9 @@
 //     (LLMTokenize, LLMRenderChat, LLMAnswerLogits), and faults (LLMFault):
 //     replies without logprobs, malformed, cut or oversized bodies, 429,
 //     503, loading, 500 and hangs.
+//   - the guides' examples replayed (GuideCurl, MatchElided): a guide's
+//     curl command sent to a test server in place of the guide's port, and
+//     its answer compared with what the guide shows, "..." eliding parts.
 //
 // It imports the code it tests (runtime/listener, runtime/refscorer and
 // what they import), so a test of one of those packages that uses it is
