@@ -13,8 +13,18 @@ help: ## List the targets
 
 # The three commands. -buildvcs=auto stamps the VCS revision that
 # --version prints (an environment's GOFLAGS=-buildvcs=false would hide it).
+# VERSION is the release version --version prints and the image's labels
+# carry: `git describe` of the nearest release tag (v5.0.0 on the tagged
+# commit, v5.0.0-3-gd872625 three commits on, -dirty with changes), or
+# VERSION=v5.0.0 given. With no tag and none given it is empty and nothing
+# is stamped: --version falls back to the module version Go stamps, a
+# pseudo-version such as v0.0.0-20261205070000-d872625a1b2c+dirty
+# (docs/releasing.md).
 CMDS := ./cmd/vllm-sr ./cmd/vllm-srun ./cmd/srgen
-BUILDFLAGS := -buildvcs=auto
+VERSION ?= $(shell git describe --tags --match 'v*' --dirty 2>/dev/null)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
+VERSION_LDFLAGS := $(if $(VERSION),-X github.com/vllm-sr/systemone/runtime/front.releaseVersion=$(VERSION))
+BUILDFLAGS := -buildvcs=auto -ldflags '$(VERSION_LDFLAGS)'
 
 build: ## Build vllm-sr, vllm-srun and srgen into bin/
 	$(GO) build $(BUILDFLAGS) -o bin/ $(CMDS)
