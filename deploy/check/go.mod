@@ -1,0 +1,3 @@
+module github.com/vllm-sr/systemone/deploy/check
+
+go 1.26.0
