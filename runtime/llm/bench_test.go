@@ -200,3 +200,32 @@ func BenchmarkRequestConcurrency(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBatch is one /v1/systemone/batch call of n requests of one
+// noul question each over a fake backend answering after 5 ms, under
+// --max-concurrency n: ms/batch against ideal-ms, one backend latency if
+// the requests were asked concurrently, as the questions of one request
+// are.
+func BenchmarkBatch(b *testing.B) {
+	const latency = 5 * time.Millisecond
+	for _, n := range []int{1, 4} {
+		b.Run(fmt.Sprintf("requests=%d/max-concurrency=%d", n, n), func(b *testing.B) {
+			s := startBench(b, testkit.LLMBackendOptions{Latency: latency}, n)
+			items := make([]string, n)
+			for i := range items {
+				items[i] = fmt.Sprintf(`"r%d": %s`, i, benchRequest(1))
+			}
+			req := []byte(`{"requests": {` + strings.Join(items, ", ") + `}}`)
+			for range 3 {
+				s.post(b, s.url+"/v1/systemone/batch", req)
+			}
+			b.ResetTimer()
+			for range b.N {
+				s.post(b, s.url+"/v1/systemone/batch", req)
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(latency.Milliseconds()), "ideal-ms")
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/batch")
+		})
+	}
+}
