@@ -182,8 +182,11 @@ type FamilyEntry struct {
 	RoleAware     bool
 	Modalities    []string
 	SpanHeads     []string
-	Description   string
-	Pos           Position
+	// CanonicalPresets: a card of the family may list presets, answered
+	// through their canonical texts (no trained head).
+	CanonicalPresets bool
+	Description      string
+	Pos              Position
 }
 
 // QuestionErrorEntry is a question error kind (extension format).

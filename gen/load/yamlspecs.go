@@ -221,14 +221,15 @@ func decodeExtensions(f File, root *yaml.Node) *Extensions {
 	}
 	for _, n := range seq(member(root, "families")) {
 		e.Families = append(e.Families, FamilyEntry{
-			Name:          scalarString(member(n, "name")),
-			Title:         scalarString(member(n, "title")),
-			QuestionTypes: stringList(member(n, "question_types")),
-			RoleAware:     scalarBool(member(n, "role_aware")),
-			Modalities:    stringList(member(n, "modalities")),
-			SpanHeads:     stringList(member(n, "span_heads")),
-			Description:   scalarString(member(n, "description")),
-			Pos:           posOf(p, n),
+			Name:             scalarString(member(n, "name")),
+			Title:            scalarString(member(n, "title")),
+			QuestionTypes:    stringList(member(n, "question_types")),
+			RoleAware:        scalarBool(member(n, "role_aware")),
+			Modalities:       stringList(member(n, "modalities")),
+			SpanHeads:        stringList(member(n, "span_heads")),
+			CanonicalPresets: scalarBool(member(n, "canonical_presets")),
+			Description:      scalarString(member(n, "description")),
+			Pos:              posOf(p, n),
 		})
 	}
 	for _, n := range seq(member(root, "question_errors")) {

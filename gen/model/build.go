@@ -222,7 +222,7 @@ func (b *builder) buildFamilies() {
 		b.families[f.Name] = true
 		fam := Family{
 			Name: table.Family(f.Name), Title: f.Title, RoleAware: f.RoleAware,
-			Modalities: f.Modalities, SpanHeads: f.SpanHeads, Description: f.Description,
+			Modalities: f.Modalities, SpanHeads: f.SpanHeads, CanonicalPresets: f.CanonicalPresets, Description: f.Description,
 			QuestionTypes: b.questionTypes(f.QuestionTypes, f.Pos),
 		}
 		b.m.Families = append(b.m.Families, fam)

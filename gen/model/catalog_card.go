@@ -117,7 +117,9 @@ func (k cardCheck) modalitiesAndRoles() {
 }
 
 func (k cardCheck) presets(canonical []table.Preset) {
-	if len(k.card.Presets) > 0 && !k.c.familyHonours(k.raw.Pos, table.LevelQuestion, "preset", k.fam.Name) {
+	// A family with no trained head (canonical_presets) answers a preset
+	// through its canonical text; any other needs the preset field.
+	if len(k.card.Presets) > 0 && !k.fam.CanonicalPresets && !k.c.familyHonours(k.raw.Pos, table.LevelQuestion, "preset", k.fam.Name) {
 		k.fail(k.raw.Pos, "family %s does not answer preset questions", k.fam.Name)
 	}
 	seen := map[string]bool{}

@@ -115,8 +115,11 @@ type Family struct {
 	// Modalities it reads: text, image, video.
 	Modalities []string `json:"modalities"`
 	// SpanHeads it may have: router, broad.
-	SpanHeads   []string `json:"span_heads,omitempty"`
-	Description string   `json:"description"`
+	SpanHeads []string `json:"span_heads,omitempty"`
+	// CanonicalPresets: it has no trained head; a card of it may list
+	// presets, which it answers through their canonical texts.
+	CanonicalPresets bool   `json:"canonical_presets,omitempty"`
+	Description      string `json:"description"`
 }
 
 // QuestionError is the kind of one question's failure.

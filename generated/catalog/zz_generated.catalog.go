@@ -11,7 +11,7 @@ package catalog
 import "github.com/vllm-sr/systemone/runtime/table"
 
 // SourceSHA256 is the sha256 of specs/models/models.yaml, the file this package was generated from.
-const SourceSHA256 = "f62715b2258ef842465dec42461ab463f7a583e931b65f6d27724b19d1618fe4"
+const SourceSHA256 = "1704a1856ab1a0d47d36a1383f7bfd289ff932e3863e5a4b13743454632fb68f"
 
 var presets = []table.Preset{
 	{
@@ -396,14 +396,23 @@ var models = []table.Model{
 		Family:      "llm",
 		Description: "Any chat model an OpenAI-compatible server serves, answering zero-shot from its token log-probabilities.",
 		ReleaseDate: "2026-12-05",
-		Revision:    "llm-prompts-1",
+		Revision:    "systemone-llm-1",
 		Card: table.Card{
 			QuestionTypes: []table.QuestionType{"noul", "choice", "score", "set"},
-			Modalities:    []table.Modality{"text"},
+			Presets: []table.CardPreset{
+				{Name: "jailbreak", Type: "noul"},
+				{Name: "toxicity", Type: "noul"},
+				{Name: "relevance", Type: "noul"},
+				{Name: "grounded", Type: "noul"},
+				{Name: "domain", Type: "choice"},
+				{Name: "urgency", Type: "score"},
+				{Name: "complexity", Type: "score"},
+			},
+			Modalities: []table.Modality{"text"},
 			Limits: table.CardLimits{
 				MaxInputTokens:            8192,
 				LongContextMaxInputTokens: 32768,
-				Choices:                   table.CountRange{Min: 2, Max: 255},
+				Choices:                   table.CountRange{Min: 1, Max: 255},
 				Labels:                    table.CountRange{Min: 1, Max: 255},
 				Levels:                    table.CountRange{Min: 2, Max: 10},
 			},
