@@ -24,6 +24,7 @@ type llmFlags struct {
 	maxLogprobs     int
 	reasoningTokens int
 	maxInputTokens  int64
+	contextTokens   int64
 	calibration     string
 	callTimeout     time.Duration
 	connectTimeout  time.Duration
@@ -39,6 +40,7 @@ func (f *llmFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&f.maxLogprobs, "llm-max-logprobs", llm.DefaultMaxLogprobs, "the most top_logprobs a vLLM backend accepts (its --max-logprobs)")
 	fl.IntVar(&f.reasoningTokens, "llm-reasoning-tokens", 0, "tokens a reasoning model may think before its answer (0: thinking is turned off)")
 	fl.Int64Var(&f.maxInputTokens, "max-input-tokens", 0, "the validated input length in tokens (0: the vllm-sr/llm card's, within the backend's context)")
+	fl.Int64Var(&f.contextTokens, "llm-context-tokens", 0, "the backend's context length, where it reports none (Ollama, OpenAI); 0 reads it from the backend")
 	fl.StringVar(&f.calibration, "calibration", "", "a calibration file of `vllm-srun calibrate` (default: temperature 1)")
 	fl.DurationVar(&f.callTimeout, "llm-timeout", llm.DefaultCallTimeout, "how long one backend call may take")
 	fl.DurationVar(&f.connectTimeout, "llm-connect-timeout", llm.DefaultConnectTimeout, "how long start-up waits for the backend to list the model")
@@ -64,15 +66,15 @@ func (f *llmFlags) config() (llm.Config, error) {
 	if f.maxLogprobs < 1 {
 		return llm.Config{}, fmt.Errorf("--llm-max-logprobs must be at least 1, got %d", f.maxLogprobs)
 	}
-	if f.reasoningTokens < 0 || f.maxInputTokens < 0 {
-		return llm.Config{}, errors.New("--llm-reasoning-tokens and --max-input-tokens must not be negative")
+	if f.reasoningTokens < 0 || f.maxInputTokens < 0 || f.contextTokens < 0 {
+		return llm.Config{}, errors.New("--llm-reasoning-tokens, --max-input-tokens and --llm-context-tokens must not be negative")
 	}
 	if f.callTimeout <= 0 || f.connectTimeout <= 0 {
 		return llm.Config{}, errors.New("--llm-timeout and --llm-connect-timeout must be positive")
 	}
 	cfg := llm.Config{URL: f.url, Model: f.model, Name: f.name, Flavor: llm.Flavor(f.backend),
 		MaxConcurrency: f.maxConcurrency, MaxLogprobs: f.maxLogprobs, ReasoningTokens: f.reasoningTokens,
-		MaxInputTokens: f.maxInputTokens, CallTimeout: f.callTimeout, ConnectTimeout: f.connectTimeout}
+		MaxInputTokens: f.maxInputTokens, ContextTokens: f.contextTokens, CallTimeout: f.callTimeout, ConnectTimeout: f.connectTimeout}
 	if f.apiKeyEnv != "" {
 		key, ok := os.LookupEnv(f.apiKeyEnv)
 		if !ok || key == "" {

@@ -67,7 +67,7 @@ func (e *Engine) labelsFit(labels []string) bool {
 func (e *Engine) chat(ctx context.Context, p prompt) (*chatReply, ir.Usage, error) {
 	req := chatRequest{Model: e.cfg.Model, Temperature: 0, Logprobs: true, TopLogprobs: e.path.topLogprobs,
 		MaxTokens: 2 + e.cfg.ReasoningTokens,
-		Messages:  []message{{Role: "system", Content: p.system}, {Role: "user", Content: p.user}}}
+		Messages:  []message{{Role: "system", Content: p.system}, {Role: "user", Content: p.user}}} //vocab:not-spec OpenAI chat roles
 	if e.cfg.ReasoningTokens == 0 {
 		switch {
 		case e.path.templateKwargs:

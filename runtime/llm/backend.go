@@ -145,10 +145,10 @@ func (c *client) do(ctx context.Context, method, endpoint string, body []byte, o
 		return &callError{reason: vocab.ReasonBackendUnreachable, detail: err.Error()}
 	}
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(vocab.HeaderContentType, "application/json")
 	}
 	if c.apiKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.apiKey)
+		req.Header.Set(vocab.HeaderAuthorization, "Bearer "+c.apiKey)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
@@ -217,13 +217,14 @@ func classify(resp *http.Response, data []byte) *callError {
 }
 
 // retryAfter reads Retry-After in seconds (none of the three servers
-// sends one; an OpenAI-compatible proxy in front of them may).
+// sends one; an OpenAI-compatible proxy in front of them may), capped at
+// 60 seconds as the Router caps an upstream's.
 func retryAfter(h http.Header) time.Duration {
-	s, err := strconv.Atoi(strings.TrimSpace(h.Get("Retry-After")))
+	s, err := strconv.Atoi(strings.TrimSpace(h.Get(vocab.HeaderRetryAfter)))
 	if err != nil || s < 0 {
 		return 0
 	}
-	return time.Duration(min(s, 3600)) * time.Second
+	return time.Duration(min(s, 60)) * time.Second
 }
 
 func outcomeOf(err error) string {

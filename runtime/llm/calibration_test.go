@@ -146,3 +146,14 @@ func TestListingHealthMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestFitKeepsEveryGroup: a group whose samples all fall in the held-out
+// split still gets its temperature.
+func TestFitKeepsEveryGroup(t *testing.T) {
+	samples := []llm.Sample{{Group: "noul", LogProbs: []float64{0, -1}}, {Group: "noul", LogProbs: []float64{0, -2}},
+		{Group: "choice", LogProbs: []float64{-1, 0, -3}, Expected: 1}}
+	got := llm.Fit(samples, 3) // the third sample, the only choice one, is held out
+	if _, ok := got["choice"]; !ok || len(got) != 2 {
+		t.Errorf("groups %v", got)
+	}
+}

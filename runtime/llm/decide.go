@@ -123,7 +123,7 @@ func (e *Engine) question(ctx context.Context, model table.Model, req *ir.Reques
 	}
 	plan, f := modelcheck.Question(model, req, &asked)
 	if f != nil {
-		return failed(q, plan.Type, f)
+		return failed(q, plan.Type, namedType(f, plan.Type))
 	}
 	instructions := modelcheck.Render(asked.Instructions)
 	temperature := e.cfg.Calibration.Temperature(plan.Type, preset)
@@ -197,6 +197,18 @@ func firstError(errs []error) error {
 		}
 	}
 	return first
+}
+
+// namedType names the question type in a question_type_not_answered
+// failure's message: a word of the spec's closed set, which the listener
+// checked, never request data.
+func namedType(f *modelcheck.Failure, t table.QuestionType) *modelcheck.Failure {
+	if f.Reason != vocab.ReasonQuestionTypeNotAnswered || t == "" { // the listener checked t against the spec's types
+		return f
+	}
+	named := *f
+	named.Message = "the model does not answer " + string(t) + " questions: an LLM answers noul, choice, score and set" //vocab:not-spec message words
+	return &named
 }
 
 // failed is a question that failed a check.

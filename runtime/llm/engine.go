@@ -43,6 +43,11 @@ type Config struct {
 	// max_input_tokens); 0 keeps the catalogue card's. The backend's
 	// context length caps it, and is the long-context limit.
 	MaxInputTokens int64
+	// ContextTokens is the backend's context length where it does not
+	// report one (Ollama, OpenAI); 0 reads it from the backend (vLLM's
+	// max_model_len, llama.cpp's n_ctx), and where it reports none keeps
+	// the card's limits. Set, it wins over what the backend reports.
+	ContextTokens int64
 	// Calibration holds the temperatures; nil answers at temperature 1.
 	Calibration *Calibration
 	// CallTimeout bounds each backend call, within the request's deadline.
@@ -85,7 +90,7 @@ func (c Config) withDefaults() (Config, error) {
 	if !slices.Contains(Flavors, c.Flavor) {
 		return c, fmt.Errorf("unknown LLM backend %q; supported: %s", c.Flavor, joinFlavors())
 	}
-	if c.MaxConcurrency < 0 || c.MaxLogprobs < 0 || c.ReasoningTokens < 0 || c.MaxInputTokens < 0 {
+	if c.MaxConcurrency < 0 || c.MaxLogprobs < 0 || c.ReasoningTokens < 0 || c.MaxInputTokens < 0 || c.ContextTokens < 0 {
 		return c, errors.New("the LLM backend's counts must not be negative")
 	}
 	c.MaxConcurrency = cmp.Or(c.MaxConcurrency, DefaultMaxConcurrency)
@@ -142,7 +147,6 @@ func (e *Engine) Model() table.Model {
 	m, _ := catalog.Model(TemplateModel) // srgen requires a model of every family
 	m.Name = e.cfg.Name
 	m.Description = "The LLM " + e.cfg.Model + ", answering from its token log-probabilities."
-	m.Revision = PromptsVersion
 	if e.cfg.MaxInputTokens > 0 {
 		m.Card.Limits.MaxInputTokens = e.cfg.MaxInputTokens
 		m.Card.Limits.LongContextMaxInputTokens = max(m.Card.Limits.LongContextMaxInputTokens, e.cfg.MaxInputTokens)
@@ -198,6 +202,9 @@ func (e *Engine) Connect(ctx context.Context) (table.Model, error) {
 // slot context from /props; 0 when the backend does not tell (Ollama,
 // OpenAI).
 func (e *Engine) contextLength(ctx context.Context, maxModelLen int64) int64 {
+	if e.cfg.ContextTokens > 0 {
+		return e.cfg.ContextTokens
+	}
 	if maxModelLen > 0 {
 		return maxModelLen
 	}

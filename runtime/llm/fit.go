@@ -123,13 +123,22 @@ func Fit(samples []Sample, holdoutEvery int) map[string]GroupReport {
 		}
 	}
 	out := map[string]GroupReport{}
-	for group, tr := range train {
-		te := test[group]
+	groups := map[string]bool{}
+	for _, s := range samples {
+		groups[s.Group] = true
+	}
+	for group := range groups {
+		// A group all of whose samples fell on one side is fitted and
+		// measured on that side: every group gets its temperature.
+		tr, te := train[group], test[group]
+		if len(tr) == 0 {
+			tr = te
+		}
 		if len(te) == 0 {
 			te = tr
 		}
 		t := FitTemperature(tr)
-		out[group] = GroupReport{Group: group, Temperature: t, Train: len(tr), Test: len(test[group]),
+		out[group] = GroupReport{Group: group, Temperature: t, Train: len(train[group]), Test: len(test[group]),
 			Before: Measure(te, 1), After: Measure(te, t)}
 	}
 	return out

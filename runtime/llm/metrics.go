@@ -24,12 +24,12 @@ type metrics struct {
 func newMetrics() *metrics {
 	return &metrics{
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricBackendCalls,
-			Help: "Calls to the LLM backend, by endpoint and outcome (ok, or the failure's reason)."}, []string{"endpoint", "outcome"}),
+			Help: "Calls to the LLM backend, by endpoint and outcome (ok, or the failure's reason)."}, []string{"endpoint", "outcome"}), //vocab:not-spec metric labels
 		seconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: MetricBackendSeconds,
 			Help:    "How long a call to the LLM backend took, by endpoint.",
 			Buckets: []float64{0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}}, []string{"endpoint"}),
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricBackendFailures,
-			Help: "Failed calls to the LLM backend, by reason (backend_unreachable, backend_overloaded, backend_context_exceeded, backend_failed, backend_reply_invalid, deadline_passed, request_cancelled)."}, []string{"reason"}),
+			Help: "Failed calls to the LLM backend, by reason (backend_unreachable, backend_overloaded, backend_context_exceeded, backend_failed, backend_reply_invalid, deadline_passed, request_cancelled)."}, []string{"reason"}), //vocab:not-spec metric label
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{Name: MetricBackendInFlight,
 			Help: "Calls to the LLM backend in flight (at most --max-concurrency)."}),
 	}

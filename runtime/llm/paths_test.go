@@ -147,3 +147,64 @@ func TestBatch(t *testing.T) {
 		t.Errorf("usage %v, items %v + %v", in, a, b)
 	}
 }
+
+// TestBatchItemsConcurrently: a batch's items go to the backend at once,
+// within MaxConcurrency.
+func TestBatchItemsConcurrently(t *testing.T) {
+	s := serve(t, testkit.LLMBackendOptions{Latency: 150 * time.Millisecond}, func(c *llm.Config) { c.MaxConcurrency = 4 })
+	var items []string
+	for i := range 4 {
+		items = append(items, fmt.Sprintf(`"i%d": {"state": "My card was charged twice (%d).", "questions": {"q": {"type": "noul", "instructions": "Charged twice?"}}}`, i, i))
+	}
+	start := time.Now()
+	s.post("/v1/systemone/batch", `{"requests": {`+strings.Join(items, ", ")+`}}`).want(t, 200)
+	if took := time.Since(start); took > 450*time.Millisecond {
+		t.Errorf("4 items of 150 ms took %v: not concurrent", took)
+	}
+	if got := s.backend.MaxInFlight(); got < 2 || got > 4 {
+		t.Errorf("at most %d calls at once, want 2 to 4", got)
+	}
+}
+
+// TestSetByContinuations: a set label whose Yes and No the backend does
+// not return (a top_logprobs of 1) is scored by continuations (" Yes",
+// " No") of a prompt that carries the state, the question and the label,
+// one completions call per label. (The fake's continuation rule does not
+// read a label's meaning, so only the mechanism is asserted here; the
+// direction of label answers is TestEveryTypeOverHTTP's.)
+func TestSetByContinuations(t *testing.T) {
+	s := serve(t, testkit.LLMBackendOptions{MaxLogprobs: 1}, func(c *llm.Config) { c.MaxLogprobs = 1 })
+	calls := len(s.backend.Calls())
+	r := s.post("/v1/systemone", `{"state": "My card was charged twice, refund the charge.", "questions": {"intents": {"type": "set",
+"instructions": "What does the user want done?", "criteria": {"refund": "Refund the charge on my card", "cancel": "End a subscription or plan"}}}}`).want(t, 200)
+	for _, label := range []string{"refund", "cancel"} {
+		if p := num(t, r.path("sets", "intents", "probabilities", label)); p <= 0 || p >= 1 {
+			t.Errorf("%s: %v", label, p)
+		}
+	}
+	labels := map[string]bool{}
+	for _, c := range s.backend.Calls()[calls:] {
+		body := string(c.Body)
+		if c.Path != "/v1/completions" || !strings.Contains(body, "charged twice") || !strings.Contains(body, "Answer: Yes") || !strings.Contains(body, "Answer: No") {
+			continue
+		}
+		for _, label := range []string{"refund: Refund the charge on my card", "cancel: End a subscription or plan"} {
+			if strings.Contains(body, label) {
+				labels[label] = true
+			}
+		}
+	}
+	if len(labels) != 2 {
+		t.Errorf("continuation calls carrying the state and each label: %v", labels)
+	}
+}
+
+// TestUnsupportedTypeNamed: the refusal of a type the engine does not
+// answer names the type.
+func TestUnsupportedTypeNamed(t *testing.T) {
+	s := serve(t, testkit.LLMBackendOptions{})
+	r := s.post("/v1/systemone", `{"state": "x", "questions": {"t": {"type": "track", "instructions": "Follow it."}}}`).want(t, 422)
+	if !strings.Contains(string(r.raw), "does not answer track questions") {
+		t.Errorf("the type is not named: %s", r.raw)
+	}
+}

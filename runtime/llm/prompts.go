@@ -16,7 +16,9 @@ import (
 // PromptsVersion names the templates of prompts/: meta reports
 // <PromptsVersion>/<type> for each question on return_meta, and a
 // calibration file is fitted for one version. Any change to a template
-// changes the version (TestPromptsGolden pins every template's output).
+// changes the version, and the vllm-sr/llm card's revision with it
+// (specs/models/models.yaml: the same words, "-" for "/";
+// TestPromptsVersionIsTheCardsRevision).
 const PromptsVersion = "systemone-llm/1"
 
 //go:embed prompts/*.tmpl
@@ -153,7 +155,7 @@ func questionPrompt(plan *modelcheck.Plan, instructions string) prompt {
 // cloze is the completion prompt whose continuations are the options'
 // texts: the question without its options, ending in "Answer:".
 func cloze(data promptData) string {
-	return render("continuation.tmpl", struct{ System, State, Instructions string }{systemPrompt, data.State, data.Instructions})
+	return render("continuation.tmpl", struct{ State, Instructions string }{data.State, data.Instructions})
 }
 
 // labelAt is the i-th choice label: a letter, or past Z a number, which
@@ -167,10 +169,14 @@ func labelAt(i int) string {
 
 // setPrompt builds one label's Yes/No prompt of a set question.
 func setPrompt(plan *modelcheck.Plan, instructions string, m jsonvalue.Member) prompt {
+	label := criterionText(m.Name, describe(m))
 	data := promptData{State: renderState(plan.Input), Instructions: instructions,
-		Options: []option{{labelYes, "It applies: " + criterionText(m.Name, describe(m))}, {labelNo, "It does not apply."}}}
+		Options: []option{{labelYes, "It applies: " + label}, {labelNo, "It does not apply."}}}
+	// The continuations (Yes, No) answer whether this label applies.
+	asked := data
+	asked.Instructions = instructions + " Does this label apply: " + label + "?"
 	return prompt{name: PromptsVersion + "/" + string(table.QuestionSet), system: systemPrompt,
-		user: render("set.tmpl", data), labels: []string{labelYes, labelNo}, texts: []string{labelYes, labelNo}}
+		user: render("set.tmpl", data), labels: []string{labelYes, labelNo}, texts: []string{labelYes, labelNo}, cloze: cloze(asked)}
 }
 
 func describe(m jsonvalue.Member) string {

@@ -29,7 +29,8 @@ func port(t *testing.T) string {
 
 // TestBehindTheRouter: a Router deployment with schema vllm-sr/5.0 that
 // points at the LLM-backed runtime passes the contract check at start
-// (StrictUpstreams), lists its card, answers System One requests through
+// (StrictUpstreams: a rule naming the jailbreak preset, which the card
+// lists, included), lists its card, answers System One requests through
 // it, and runs a rule on it over chat traffic whose LLM upstream is the
 // same backend: a jailbreak is blocked, an ordinary request reaches the
 // LLM.
@@ -40,7 +41,7 @@ func TestBehindTheRouter(t *testing.T) {
   - {name: decisions, address: "127.0.0.1:` + decisions + `", apis: {systemone: {}}}
   - name: public
     address: "127.0.0.1:` + public + `"
-    rules: [jailbreak]
+    rules: [jailbreak, guard]
     apis: {openai: {models: [qwen3-8b]}}
 upstreams:
   local-vllm: {api_format: chat_completions, endpoint: "` + s.backend.URL() + `", models: [qwen3-8b]}
@@ -52,6 +53,13 @@ deployments:
     schema: vllm-sr/5.0
     required: true
 rules:
+  guard:
+    deployment: local-llm
+    input: [request]
+    timeout_ms: 2000
+    on_unknown: skip
+    questions:
+      jailbreak: {preset: jailbreak}
   jailbreak:
     deployment: local-llm
     input: [request]

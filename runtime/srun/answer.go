@@ -3,6 +3,7 @@ package srun
 import (
 	"context"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
@@ -46,27 +47,62 @@ type modelCaller struct {
 }
 
 // Call answers each item as it would be alone: a batch's items take its
-// options, a bundle's carry their own. On a fail-fast exchange it stops at
-// the first item with a failed question, which answers the request: the
-// items after it are not run.
+// options, a bundle's carry their own. On a fail-fast exchange the first
+// item with a failed question answers the request, and the items after it
+// are not reported. An in-process engine answers the items in turn, and
+// runs none after that first failure; a Backend engine (an LLM server)
+// gets every item at once, its own bound (--max-concurrency) limiting the
+// calls, as the items of a batch are answered concurrently.
 func (c *modelCaller) Call(ctx context.Context, x *engine.Exchange) []engine.ItemResult {
 	b := x.Batch
-	out := make([]engine.ItemResult, 0, len(b.Items))
+	_, concurrent := c.s.engine.(Backend)
+	answers := make([]itemAnswer, len(b.Items))
+	var wg sync.WaitGroup
 	for i := range b.Items {
 		req := b.Items[i].Request // a shallow copy: the IR read stays as read
 		if req.Options == nil {
 			req.Options = b.Options
 		}
-		resp, refusal := c.s.decideOne(ctx, c.start, &req)
-		if refusal != nil {
-			body, after := refusal.Refused()
-			c.refusal = refusal
+		if !concurrent {
+			answers[i] = c.answerItem(ctx, &req)
+			if answers[i].ends(x.FailFast) {
+				answers = answers[:i+1]
+				break
+			}
+			continue
+		}
+		wg.Go(func() { answers[i] = c.answerItem(ctx, &req) })
+	}
+	wg.Wait()
+	out := make([]engine.ItemResult, 0, len(answers))
+	for i, a := range answers {
+		if a.refusal != nil {
+			body, after := a.refusal.Refused()
+			c.refusal = a.refusal
 			return append(out, engine.ItemResult{Name: b.Items[i].Name, Error: body, RetryAfter: after})
 		}
-		out = append(out, engine.ItemResult{Name: b.Items[i].Name, Response: resp})
-		if x.FailFast && slices.ContainsFunc(resp.Answers, func(a ir.Answer) bool { return a.Error != "" }) {
+		out = append(out, engine.ItemResult{Name: b.Items[i].Name, Response: a.resp})
+		if a.ends(x.FailFast) {
 			break
 		}
 	}
 	return out
+}
+
+// itemAnswer is one item's response, or the engine's refusal.
+type itemAnswer struct {
+	resp    *ir.Response
+	refusal refused
+}
+
+func (c *modelCaller) answerItem(ctx context.Context, req *ir.Request) itemAnswer {
+	resp, refusal := c.s.decideOne(ctx, c.start, req)
+	return itemAnswer{resp: resp, refusal: refusal}
+}
+
+// ends reports whether the item ends the exchange: a refusal, or on a
+// fail-fast exchange a failed question.
+func (a itemAnswer) ends(failFast bool) bool {
+	return a.refusal != nil ||
+		(failFast && slices.ContainsFunc(a.resp.Answers, func(a ir.Answer) bool { return a.Error != "" }))
 }
