@@ -112,7 +112,7 @@ const (
 	LLMMalformed   LLMFault = "malformed"   // 200, a body that is not JSON
 	LLMCut         LLMFault = "cut"         // 200, the body cut mid-JSON and the connection closed
 	LLMOversized   LLMFault = "oversized"   // 200, the real reply padded to more than 8 MiB
-	LLMOverloaded  LLMFault = "overloaded"  // 429 in the flavor's error shape
+	LLMOverloaded  LLMFault = "overloaded"  //vocab:not-spec OpenAI-compatible servers' protocol; 429 in the flavor's error shape
 	LLMBusy        LLMFault = "busy"        // 503: vLLM's queue overflow, Ollama's "server busy"
 	LLMLoading     LLMFault = "loading"     // llama.cpp's 503 "Loading model" on every route but the model list
 	LLMServerError LLMFault = "server-error"
@@ -271,9 +271,9 @@ func (b *LLMBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			rep.ctype = "application/json"
 		}
 		if (rep.status == 429 || rep.status == 503) && b.o.RetryAfter != "" {
-			w.Header().Set("Retry-After", b.o.RetryAfter)
+			w.Header().Set("Retry-After", b.o.RetryAfter) //vocab:not-spec OpenAI-compatible servers' protocol
 		}
-		w.Header().Set("Content-Type", rep.ctype)
+		w.Header().Set("Content-Type", rep.ctype) //vocab:not-spec OpenAI-compatible servers' protocol
 		w.WriteHeader(rep.status)
 		w.Write(rep.body)
 	}
@@ -285,12 +285,12 @@ func (b *LLMBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// llama.cpp's server-state middleware: the model list passes
 		// (its meta null), "/" gets the loading page, the rest a 503.
 		switch r.URL.Path {
-		case "/models", "/v1/models", "/api/tags":
+		case "/models", "/v1/models", "/api/tags": //vocab:not-spec OpenAI-compatible servers' protocol
 		case "/":
 			send(llmReply{status: 503, body: []byte("<html><body>Loading model</body></html>"), ctype: "text/html; charset=utf-8"})
 			return
 		default:
-			send(llmJSON(503, map[string]any{"error": map[string]any{"code": 503, "message": "Loading model", "type": "unavailable_error"}}))
+			send(llmJSON(503, map[string]any{"error": map[string]any{"code": 503, "message": "Loading model", "type": "unavailable_error"}})) //vocab:not-spec OpenAI-compatible servers' protocol
 			return
 		}
 	}
@@ -338,7 +338,7 @@ func (b *LLMBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rep.body = append(append([]byte{'{'}, bytes.Repeat([]byte{' '}, LLMOversizedBytes)...), rep.body[1:]...)
 	case LLMCut:
 		status = 200
-		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Type", "application/json") //vocab:not-spec OpenAI-compatible servers' protocol
 		w.Header().Set("Content-Length", itoa(len(rep.body)))
 		w.WriteHeader(200)
 		w.Write(rep.body[:len(rep.body)/2])
@@ -369,26 +369,26 @@ func (b *LLMBackend) wait(ctx context.Context, d time.Duration) bool {
 // the request lacks it; vLLM and llama.cpp leave /health (and llama.cpp
 // its model list) open.
 func (b *LLMBackend) checkAuth(r *http.Request) (llmReply, bool) {
-	if b.o.APIKey == "" || r.Header.Get("Authorization") == "Bearer "+b.o.APIKey {
+	if b.o.APIKey == "" || r.Header.Get("Authorization") == "Bearer "+b.o.APIKey { //vocab:not-spec OpenAI-compatible servers' protocol
 		return llmReply{}, true
 	}
 	switch b.o.Flavor {
 	case LLMVLLM:
-		if r.URL.Path == "/health" {
+		if r.URL.Path == "/health" { //vocab:not-spec OpenAI-compatible servers' protocol
 			return llmReply{}, true
 		}
 		// vLLM's API-key middleware.
-		return llmJSON(401, map[string]any{"error": "Unauthorized"}), false
+		return llmJSON(401, map[string]any{"error": "Unauthorized"}), false //vocab:not-spec OpenAI-compatible servers' protocol
 	case LLMLlamaCpp:
 		switch r.URL.Path {
-		case "/health", "/v1/health", "/models", "/v1/models":
+		case "/health", "/v1/health", "/models", "/v1/models": //vocab:not-spec OpenAI-compatible servers' protocol
 			return llmReply{}, true
 		}
 		return llmJSON(401, llamaError(401, "Invalid API Key", "authentication_error")), false
 	case LLMOpenAI:
-		return llmJSON(401, map[string]any{"error": map[string]any{"message": "Incorrect API key provided.", "type": "invalid_request_error", "param": nil, "code": "invalid_api_key"}}), false
+		return llmJSON(401, map[string]any{"error": map[string]any{"message": "Incorrect API key provided.", "type": "invalid_request_error", "param": nil, "code": "invalid_api_key"}}), false //vocab:not-spec OpenAI-compatible servers' protocol
 	}
-	return b.errorReply(401, "unauthorized", ""), false
+	return b.errorReply(401, "unauthorized", ""), false //vocab:not-spec OpenAI-compatible servers' protocol
 }
 
 var errLLMStream = errors.New("stream: the fake backend answers whole replies only")

@@ -25,7 +25,7 @@ var llamaRoutes = map[string]llmRoute{
 }
 
 func llamaHealth(*LLMBackend, []byte, bool) llmReply {
-	return llmJSON(200, map[string]any{"status": "ok"})
+	return llmJSON(200, map[string]any{"status": "ok"}) //vocab:not-spec OpenAI-compatible servers' protocol
 }
 
 func llamaModels(b *LLMBackend, _ []byte, _ bool) llmReply {
@@ -35,19 +35,19 @@ func llamaModels(b *LLMBackend, _ []byte, _ bool) llmReply {
 		meta = nil // not known before the model is loaded
 	}
 	return llmJSON(200, map[string]any{
-		"models": []any{map[string]any{"name": b.o.Model, "model": b.o.Model, "modified_at": "", "size": "", "digest": "",
-			"type": "model", "description": "", "tags": []string{""}, "capabilities": []string{"completion"}, "parameters": "",
-			"details": map[string]any{"parent_model": "", "format": "gguf", "family": "", "families": []string{""},
+		"models": []any{map[string]any{"name": b.o.Model, "model": b.o.Model, "modified_at": "", "size": "", "digest": "", //vocab:not-spec OpenAI-compatible servers' protocol
+			"type": "model", "description": "", "tags": []string{""}, "capabilities": []string{"completion"}, "parameters": "", //vocab:not-spec OpenAI-compatible servers' protocol
+			"details": map[string]any{"parent_model": "", "format": "gguf", "family": "", "families": []string{""}, //vocab:not-spec OpenAI-compatible servers' protocol
 				"parameter_size": "", "quantization_level": ""}}},
-		"object": "list",
-		"data": []any{map[string]any{"id": b.o.Model, "aliases": []string{}, "tags": []string{}, "object": "model",
-			"created": llmCreated, "owned_by": "llamacpp", "meta": meta}},
+		"object": "list", //vocab:not-spec OpenAI-compatible servers' protocol
+		"data": []any{map[string]any{"id": b.o.Model, "aliases": []string{}, "tags": []string{}, "object": "model", //vocab:not-spec OpenAI-compatible servers' protocol
+			"created": llmCreated, "owned_by": "llamacpp", "meta": meta}}, //vocab:not-spec OpenAI-compatible servers' protocol
 	})
 }
 
 func llamaProps(b *LLMBackend, _ []byte, _ bool) llmReply {
 	return llmJSON(200, map[string]any{
-		"default_generation_settings": map[string]any{"id": 0, "id_task": -1, "n_ctx": b.o.MaxModelLen,
+		"default_generation_settings": map[string]any{"id": 0, "id_task": -1, "n_ctx": b.o.MaxModelLen, //vocab:not-spec OpenAI-compatible servers' protocol
 			"speculative": false, "is_processing": false, "params": map[string]any{"n_predict": -1, "n_probs": 0,
 				"temperature": 0.8, "post_sampling_probs": false}},
 		"total_slots": 1, "model_alias": b.o.Model, "model_path": "/models/" + b.o.Model + ".gguf",
@@ -77,14 +77,14 @@ func llamaLogprobs(positions []llmPosition, n int) map[string]any {
 }
 
 func llamaLP(c llmCand) map[string]any {
-	return map[string]any{"id": llmTokenID(c.tok), "token": c.tok, "bytes": llmBytes(c.tok), "logprob": c.lp}
+	return map[string]any{"id": llmTokenID(c.tok), "token": c.tok, "bytes": llmBytes(c.tok), "logprob": c.lp} //vocab:not-spec OpenAI-compatible servers' protocol
 }
 
 // llamaBudget is how many tokens may be generated: max_tokens (or
 // max_completion_tokens, or n_predict) within what the context leaves.
 func (b *LLMBackend) llamaBudget(raw map[string]json.RawMessage, m int) (int, error) {
 	budget := b.o.MaxModelLen - m
-	for _, k := range []string{"n_predict", "max_completion_tokens", "max_tokens"} {
+	for _, k := range []string{"n_predict", "max_completion_tokens", "max_tokens"} { //vocab:not-spec OpenAI-compatible servers' protocol
 		v, ok := raw[k]
 		if !ok || string(v) == "null" {
 			continue
@@ -107,8 +107,8 @@ func (b *LLMBackend) llamaContext(m int) (llmReply, bool) {
 		return llmReply{}, true
 	}
 	e := llamaError(400, fmt.Sprintf("request (%d tokens) exceeds the available context size (%d tokens), try increasing it", m, b.o.MaxModelLen), "exceed_context_size_error")
-	e["error"].(map[string]any)["n_prompt_tokens"] = m
-	e["error"].(map[string]any)["n_ctx"] = b.o.MaxModelLen
+	e["error"].(map[string]any)["n_prompt_tokens"] = m     //vocab:not-spec OpenAI-compatible servers' protocol
+	e["error"].(map[string]any)["n_ctx"] = b.o.MaxModelLen //vocab:not-spec OpenAI-compatible servers' protocol
 	return llmJSON(400, e), false
 }
 
@@ -140,7 +140,7 @@ func llamaChat(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 	thinkingOff := false
 	if v, ok := req.ChatTemplateKwargs["enable_thinking"]; ok {
 		switch s := strings.TrimSpace(string(v)); {
-		case s == "false":
+		case s == "false": //vocab:not-spec OpenAI-compatible servers' protocol
 			thinkingOff = true
 		case strings.HasPrefix(s, `"`):
 			return b.errorReply(400, `invalid type for "enable_thinking" (expected boolean, got string)`, "")
@@ -163,15 +163,15 @@ func llamaChat(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 	if run.gen.thought && run.gen.reasoning != "" {
 		msg["reasoning_content"] = run.gen.reasoning
 	}
-	choice := map[string]any{"finish_reason": run.gen.finish, "index": 0, "message": msg}
+	choice := map[string]any{"finish_reason": run.gen.finish, "index": 0, "message": msg} //vocab:not-spec OpenAI-compatible servers' protocol
 	if n > 0 && !noLogprobs && len(run.gen.positions) > 0 {
 		choice["logprobs"] = llamaLogprobs(run.gen.positions, n)
 	}
 	c := len(run.gen.positions)
 	return llmJSON(200, map[string]any{
-		"choices": []any{choice}, "created": llmCreated, "model": b.o.Model, "system_fingerprint": "b0000-fake",
-		"object": "chat.completion", "usage": map[string]any{"completion_tokens": c, "prompt_tokens": m, "total_tokens": m + c},
-		"id": llmID("chatcmpl", body), "timings": map[string]any{"prompt_n": m, "prompt_ms": 0, "predicted_n": c, "predicted_ms": 0},
+		"choices": []any{choice}, "created": llmCreated, "model": b.o.Model, "system_fingerprint": "b0000-fake", //vocab:not-spec OpenAI-compatible servers' protocol
+		"object": "chat.completion", "usage": map[string]any{"completion_tokens": c, "prompt_tokens": m, "total_tokens": m + c}, //vocab:not-spec OpenAI-compatible servers' protocol
+		"id": llmID("chatcmpl", body), "timings": map[string]any{"prompt_n": m, "prompt_ms": 0, "predicted_n": c, "predicted_ms": 0}, //vocab:not-spec OpenAI-compatible servers' protocol
 	})
 }
 
@@ -228,10 +228,10 @@ func llamaCompletions(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 		}
 		c := len(gen.positions)
 		out = append(out, map[string]any{
-			"choices": []any{map[string]any{"text": gen.content, "index": 0, "logprobs": lp, "finish_reason": gen.finish}},
-			"created": llmCreated, "model": b.o.Model, "system_fingerprint": "b0000-fake", "object": "text_completion",
-			"usage": map[string]any{"completion_tokens": c, "prompt_tokens": m, "total_tokens": m + c},
-			"id":    llmID("chatcmpl", []byte(prompt)),
+			"choices": []any{map[string]any{"text": gen.content, "index": 0, "logprobs": lp, "finish_reason": gen.finish}}, //vocab:not-spec OpenAI-compatible servers' protocol
+			"created": llmCreated, "model": b.o.Model, "system_fingerprint": "b0000-fake", "object": "text_completion",     //vocab:not-spec OpenAI-compatible servers' protocol
+			"usage": map[string]any{"completion_tokens": c, "prompt_tokens": m, "total_tokens": m + c}, //vocab:not-spec OpenAI-compatible servers' protocol
+			"id":    llmID("chatcmpl", []byte(prompt)),                                                 //vocab:not-spec OpenAI-compatible servers' protocol
 		})
 	}
 	if len(out) == 1 {

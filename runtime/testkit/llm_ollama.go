@@ -16,7 +16,7 @@ var ollamaRoutes = map[string]llmRoute{
 	"GET /": {handle: func(*LLMBackend, []byte, bool) llmReply {
 		return llmReply{status: 200, body: []byte("Ollama is running"), ctype: "text/plain; charset=utf-8"}
 	}},
-	"GET /api/version":          {handle: func(*LLMBackend, []byte, bool) llmReply { return llmJSON(200, map[string]any{"version": "0.33.0-rc2"}) }},
+	"GET /api/version":          {handle: func(*LLMBackend, []byte, bool) llmReply { return llmJSON(200, map[string]any{"version": "0.33.0-rc2"}) }}, //vocab:not-spec OpenAI-compatible servers' protocol
 	"GET /v1/models":            {handle: ollamaModels},
 	"POST /v1/chat/completions": {completion: true, handle: ollamaChat},
 	"POST /v1/completions":      {completion: true, handle: ollamaCompletions},
@@ -47,7 +47,7 @@ func ollamaModels(b *LLMBackend, _ []byte, _ bool) llmReply {
 	return llmJSON(200, struct {
 		Object string  `json:"object"`
 		Data   []model `json:"data"`
-	}{"list", []model{{ollamaName(b.o.Model), "model", llmCreated, owner}}})
+	}{"list", []model{{ollamaName(b.o.Model), "model", llmCreated, owner}}}) //vocab:not-spec OpenAI-compatible servers' protocol
 }
 
 type ollamaTokenLogprob struct {
@@ -220,7 +220,7 @@ func ollamaCompletions(b *LLMBackend, body []byte, _ bool) llmReply {
 	if ollamaName(req.Model) != ollamaName(b.o.Model) {
 		return b.errorReply(404, fmt.Sprintf("model '%s' not found", req.Model), "")
 	}
-	msgs := b.ollamaTruncate([]LLMMessage{{Role: "user", Content: req.Prompt}}, false)
+	msgs := b.ollamaTruncate([]LLMMessage{{Role: "user", Content: req.Prompt}}, false) //vocab:not-spec OpenAI-compatible servers' protocol
 	budget := 0
 	if req.MaxTokens != nil && *req.MaxTokens > 0 {
 		budget = *req.MaxTokens

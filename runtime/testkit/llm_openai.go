@@ -15,7 +15,7 @@ var openaiRoutes = map[string]llmRoute{
 	"GET /v1/models":            {handle: openaiModels},
 	"POST /v1/chat/completions": {completion: true, handle: openaiChat},
 	"POST /v1/completions": {completion: true, handle: func(b *LLMBackend, _ []byte, _ bool) llmReply {
-		return openaiError(404, "This is a chat model and not supported in the v1/completions endpoint. Did you mean to use v1/chat/completions?", "model", "")
+		return openaiError(404, "This is a chat model and not supported in the v1/completions endpoint. Did you mean to use v1/chat/completions?", "model", "") //vocab:not-spec OpenAI-compatible servers' protocol
 	}},
 }
 
@@ -27,12 +27,12 @@ func openaiError(status int, msg, param, code string) llmReply {
 	if code != "" {
 		c = code
 	}
-	return llmJSON(status, map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "param": p, "code": c}})
+	return llmJSON(status, map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "param": p, "code": c}}) //vocab:not-spec OpenAI-compatible servers' protocol
 }
 
 func openaiModels(b *LLMBackend, _ []byte, _ bool) llmReply {
-	return llmJSON(200, map[string]any{"object": "list", "data": []any{map[string]any{
-		"id": b.o.Model, "object": "model", "created": llmCreated, "owned_by": "system"}}})
+	return llmJSON(200, map[string]any{"object": "list", "data": []any{map[string]any{ //vocab:not-spec OpenAI-compatible servers' protocol
+		"id": b.o.Model, "object": "model", "created": llmCreated, "owned_by": "system"}}}) //vocab:not-spec OpenAI-compatible servers' protocol
 }
 
 func openaiChat(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
@@ -51,7 +51,7 @@ func openaiChat(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 		return openaiError(400, "you must provide a model parameter", "", "")
 	}
 	if *req.Model != b.o.Model {
-		return openaiError(404, fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", *req.Model), "", "model_not_found")
+		return openaiError(404, fmt.Sprintf("The model `%s` does not exist or you do not have access to it.", *req.Model), "", "model_not_found") //vocab:not-spec OpenAI-compatible servers' protocol
 	}
 	logprobs := req.Logprobs != nil && *req.Logprobs
 	top := 0
@@ -84,10 +84,10 @@ func openaiChat(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 	}
 	c := len(run.gen.positions)
 	return llmJSON(200, map[string]any{
-		"id": llmID("chatcmpl", body), "object": "chat.completion", "created": llmCreated, "model": b.o.Model,
-		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": run.gen.content,
+		"id": llmID("chatcmpl", body), "object": "chat.completion", "created": llmCreated, "model": b.o.Model, //vocab:not-spec OpenAI-compatible servers' protocol
+		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": run.gen.content, //vocab:not-spec OpenAI-compatible servers' protocol
 			"refusal": nil, "annotations": []any{}}, "logprobs": lp, "finish_reason": run.gen.finish}},
-		"usage":        map[string]any{"prompt_tokens": m, "completion_tokens": c, "total_tokens": m + c},
+		"usage":        map[string]any{"prompt_tokens": m, "completion_tokens": c, "total_tokens": m + c}, //vocab:not-spec OpenAI-compatible servers' protocol
 		"service_tier": "default", "system_fingerprint": "fp_fake",
 	})
 }

@@ -16,10 +16,10 @@ var vllmRoutes = map[string]llmRoute{
 }
 
 func vllmModels(b *LLMBackend, _ []byte, _ bool) llmReply {
-	return llmJSON(200, map[string]any{"object": "list", "data": []any{map[string]any{
-		"id": b.o.Model, "object": "model", "created": llmCreated, "owned_by": "vllm",
+	return llmJSON(200, map[string]any{"object": "list", "data": []any{map[string]any{ //vocab:not-spec OpenAI-compatible servers' protocol
+		"id": b.o.Model, "object": "model", "created": llmCreated, "owned_by": "vllm", //vocab:not-spec OpenAI-compatible servers' protocol
 		"root": b.o.Model, "parent": nil, "max_model_len": b.o.MaxModelLen,
-		"permission": []any{map[string]any{"id": "modelperm-fake", "object": "model_permission", "created": llmCreated,
+		"permission": []any{map[string]any{"id": "modelperm-fake", "object": "model_permission", "created": llmCreated, //vocab:not-spec OpenAI-compatible servers' protocol
 			"allow_create_engine": false, "allow_sampling": true, "allow_logprobs": true, "allow_search_indices": false,
 			"allow_view": true, "allow_fine_tuning": false, "organization": "*", "group": nil, "is_blocking": false}},
 	}}})
@@ -43,11 +43,11 @@ func (b *LLMBackend) vllmLogprobsCap(n int) (llmReply, bool) {
 func (b *LLMBackend) vllmContext(m int, maxTokens *int) (llmReply, bool) {
 	n := b.o.MaxModelLen
 	if m >= n {
-		return b.errorReply(400, fmt.Sprintf("This model's maximum context length is %d tokens. However, your request has %d input tokens. Please reduce the length of the input messages. (parameter=input_tokens, value=%d)", n, m, m), "input_tokens"), false
+		return b.errorReply(400, fmt.Sprintf("This model's maximum context length is %d tokens. However, your request has %d input tokens. Please reduce the length of the input messages. (parameter=input_tokens, value=%d)", n, m, m), "input_tokens"), false //vocab:not-spec OpenAI-compatible servers' protocol
 	}
 	if maxTokens != nil && m+*maxTokens > n {
 		x := *maxTokens
-		return b.errorReply(400, fmt.Sprintf("'max_tokens' or 'max_completion_tokens' is too large: %d. This model's maximum context length is %d tokens and your request has %d input tokens (%d > %d - %d). (parameter=max_tokens, value=%d)", x, n, m, x, n, m, x), "max_tokens"), false
+		return b.errorReply(400, fmt.Sprintf("'max_tokens' or 'max_completion_tokens' is too large: %d. This model's maximum context length is %d tokens and your request has %d input tokens (%d > %d - %d). (parameter=max_tokens, value=%d)", x, n, m, x, n, m, x), "max_tokens"), false //vocab:not-spec OpenAI-compatible servers' protocol
 	}
 	return llmReply{}, true
 }
@@ -65,7 +65,7 @@ func vllmChat(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 		return b.errorReply(400, errLLMStream.Error(), "stream")
 	}
 	if req.Model != nil && *req.Model != "" && *req.Model != b.o.Model {
-		return b.errorReply(404, fmt.Sprintf("The model `%s` does not exist.", *req.Model), "model")
+		return b.errorReply(404, fmt.Sprintf("The model `%s` does not exist.", *req.Model), "model") //vocab:not-spec OpenAI-compatible servers' protocol
 	}
 	logprobs := req.Logprobs != nil && *req.Logprobs
 	top := 0
@@ -83,14 +83,14 @@ func vllmChat(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 	}
 	mt := req.maxTokens()
 	if mt != nil && *mt < 1 {
-		return b.errorReply(400, fmt.Sprintf("max_tokens must be at least 1, got %d. (parameter=max_tokens, value=%d)", *mt, *mt), "max_tokens")
+		return b.errorReply(400, fmt.Sprintf("max_tokens must be at least 1, got %d. (parameter=max_tokens, value=%d)", *mt, *mt), "max_tokens") //vocab:not-spec OpenAI-compatible servers' protocol
 	}
 	// enable_thinking false turns thinking off only as a JSON boolean (the
 	// template tests `enable_thinking is false`); reasoning_effort "none"
 	// stands for it when enable_thinking is not given.
 	thinkingOff := false
 	if raw, ok := req.ChatTemplateKwargs["enable_thinking"]; ok {
-		thinkingOff = string(raw) == "false"
+		thinkingOff = string(raw) == "false" //vocab:not-spec OpenAI-compatible servers' protocol
 	} else if req.ReasoningEffort != nil {
 		thinkingOff = *req.ReasoningEffort == "none"
 	}
@@ -115,11 +115,11 @@ func vllmChat(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 	}
 	c := len(run.gen.positions)
 	return llmJSON(200, map[string]any{
-		"id": llmID("chatcmpl", body), "object": "chat.completion", "created": llmCreated, "model": b.o.Model,
-		"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": lp,
+		"id": llmID("chatcmpl", body), "object": "chat.completion", "created": llmCreated, "model": b.o.Model, //vocab:not-spec OpenAI-compatible servers' protocol
+		"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": lp, //vocab:not-spec OpenAI-compatible servers' protocol
 			"finish_reason": run.gen.finish, "stop_reason": nil}},
 		"service_tier": nil, "system_fingerprint": nil,
-		"usage":           map[string]any{"prompt_tokens": m, "total_tokens": m + c, "completion_tokens": c, "prompt_tokens_details": nil},
+		"usage":           map[string]any{"prompt_tokens": m, "total_tokens": m + c, "completion_tokens": c, "prompt_tokens_details": nil}, //vocab:not-spec OpenAI-compatible servers' protocol
 		"prompt_logprobs": nil, "kv_transfer_params": nil,
 	})
 }
@@ -134,7 +134,7 @@ func vllmRequestInvalid(msg, param string) llmReply {
 	if param != "" {
 		p = param
 	}
-	return llmJSON(400, map[string]any{"error": map[string]any{"message": msg, "type": "Bad Request", "param": p, "code": 400}})
+	return llmJSON(400, map[string]any{"error": map[string]any{"message": msg, "type": "Bad Request", "param": p, "code": 400}}) //vocab:not-spec OpenAI-compatible servers' protocol
 }
 
 func nullIfEmpty(s string) any {

@@ -21,7 +21,7 @@ func vllmCompletions(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 		return b.errorReply(400, errLLMStream.Error(), "stream")
 	}
 	if req.Model != nil && *req.Model != "" && *req.Model != b.o.Model {
-		return b.errorReply(404, fmt.Sprintf("The model `%s` does not exist.", *req.Model), "model")
+		return b.errorReply(404, fmt.Sprintf("The model `%s` does not exist.", *req.Model), "model") //vocab:not-spec OpenAI-compatible servers' protocol
 	}
 	prompts, ok := req.prompts()
 	if !ok {
@@ -40,7 +40,7 @@ func vllmCompletions(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 		maxTokens = *req.MaxTokens
 	}
 	if maxTokens < 0 || (maxTokens == 0 && !req.Echo) {
-		return b.errorReply(400, fmt.Sprintf("max_tokens must be at least 1, got %d. (parameter=max_tokens, value=%d)", maxTokens, maxTokens), "max_tokens")
+		return b.errorReply(400, fmt.Sprintf("max_tokens must be at least 1, got %d. (parameter=max_tokens, value=%d)", maxTokens, maxTokens), "max_tokens") //vocab:not-spec OpenAI-compatible servers' protocol
 	}
 	choices := make([]any, 0, len(prompts))
 	sumPrompt, sumGen := 0, 0
@@ -66,7 +66,7 @@ func vllmCompletions(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 			text = prompt + text
 		}
 		positions = append(positions, gen.positions...)
-		choice := map[string]any{"index": i, "text": text, "logprobs": nil, "finish_reason": gen.finish,
+		choice := map[string]any{"index": i, "text": text, "logprobs": nil, "finish_reason": gen.finish, //vocab:not-spec OpenAI-compatible servers' protocol
 			"stop_reason": nil, "prompt_logprobs": nil}
 		if req.Logprobs != nil && !noLogprobs {
 			choice["logprobs"] = vllmCmplLogprobs(positions, *req.Logprobs)
@@ -77,9 +77,9 @@ func vllmCompletions(b *LLMBackend, body []byte, noLogprobs bool) llmReply {
 		choices = append(choices, choice)
 	}
 	return llmJSON(200, map[string]any{
-		"id": llmID("cmpl", body), "object": "text_completion", "created": llmCreated, "model": b.o.Model,
-		"choices": choices, "service_tier": nil, "system_fingerprint": nil,
-		"usage": map[string]any{"prompt_tokens": sumPrompt, "total_tokens": sumPrompt + sumGen,
+		"id": llmID("cmpl", body), "object": "text_completion", "created": llmCreated, "model": b.o.Model, //vocab:not-spec OpenAI-compatible servers' protocol
+		"choices": choices, "service_tier": nil, "system_fingerprint": nil, //vocab:not-spec OpenAI-compatible servers' protocol
+		"usage": map[string]any{"prompt_tokens": sumPrompt, "total_tokens": sumPrompt + sumGen, //vocab:not-spec OpenAI-compatible servers' protocol
 			"completion_tokens": sumGen, "prompt_tokens_details": nil},
 		"kv_transfer_params": nil,
 	})

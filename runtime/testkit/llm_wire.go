@@ -66,7 +66,7 @@ func (c *llmChatBody) messages() ([]LLMMessage, error) {
 			}
 			var texts []string
 			for _, p := range parts {
-				if p.Type == "text" {
+				if p.Type == "text" { //vocab:not-spec OpenAI-compatible servers' protocol
 					texts = append(texts, p.Text)
 				}
 			}
@@ -107,7 +107,7 @@ func llmAnswerDist(prompt string, msgs []LLMMessage) []llmCand {
 	all := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		all = append(all, m.Content)
-		if m.Role == "user" {
+		if m.Role == "user" { //vocab:not-spec OpenAI-compatible servers' protocol
 			last = m.Content
 		}
 	}
@@ -214,24 +214,24 @@ func (b *LLMBackend) errorReply(status int, msg, param string) llmReply {
 			Param   any     `json:"param"`
 			Code    *string `json:"code"`
 		}
-		return llmJSON(status, map[string]any{"error": ollamaError{Message: msg, Type: t}})
+		return llmJSON(status, map[string]any{"error": ollamaError{Message: msg, Type: t}}) //vocab:not-spec OpenAI-compatible servers' protocol
 	case LLMOpenAI:
-		t := map[int]string{400: "invalid_request_error", 404: "invalid_request_error", 429: "requests"}[status]
+		t := map[int]string{400: "invalid_request_error", 404: "invalid_request_error", 429: "requests"}[status] //vocab:not-spec OpenAI-compatible servers' protocol
 		if t == "" {
 			t = "server_error"
 		}
-		return llmJSON(status, map[string]any{"error": map[string]any{"message": msg, "type": t, "param": p, "code": nil}})
+		return llmJSON(status, map[string]any{"error": map[string]any{"message": msg, "type": t, "param": p, "code": nil}}) //vocab:not-spec OpenAI-compatible servers' protocol
 	}
 	t := map[int]string{400: "BadRequestError", 404: "NotFoundError", 422: "UnprocessableEntityError",
 		429: "Too Many Requests", 501: "NotImplementedError", 503: "Service Unavailable"}[status]
 	if t == "" {
 		t = "InternalServerError"
 	}
-	return llmJSON(status, map[string]any{"error": map[string]any{"message": msg, "type": t, "param": p, "code": status}})
+	return llmJSON(status, map[string]any{"error": map[string]any{"message": msg, "type": t, "param": p, "code": status}}) //vocab:not-spec OpenAI-compatible servers' protocol
 }
 
 func llamaError(status int, msg, typ string) map[string]any {
-	return map[string]any{"error": map[string]any{"code": status, "message": msg, "type": typ}}
+	return map[string]any{"error": map[string]any{"code": status, "message": msg, "type": typ}} //vocab:not-spec OpenAI-compatible servers' protocol
 }
 
 // busyReply is the flavor's 503 for a full queue.
@@ -257,5 +257,5 @@ func (b *LLMBackend) notFoundReply() llmReply {
 	case LLMOpenAI:
 		return b.errorReply(404, "Invalid URL", "")
 	}
-	return llmJSON(404, map[string]any{"detail": "Not Found"})
+	return llmJSON(404, map[string]any{"detail": "Not Found"}) //vocab:not-spec OpenAI-compatible servers' protocol
 }
