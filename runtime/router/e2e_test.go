@@ -215,6 +215,15 @@ func testUnsupported(t *testing.T, e *env) {
 	if msg := fmt.Sprint(got["detail"]); !strings.Contains(msg, "span question") || !strings.Contains(msg, `"gateway-d3"`) {
 		t.Fatalf("the detail does not name what is missing: %s", msg)
 	}
+	// A video asset, which the standard's schema cannot carry and the
+	// deployment does not read, is named once though both refuse it.
+	video := `{"model":"gateway-d3","state":["<v>","What happens?"],"assets":{"<v>":{"type":"video","format":"mp4","data_base64":"AAAA"}},` +
+		`"questions":{"q":{"type":"noul","instructions":"Is it?"}}}`
+	status, out = post(t, e.url("public5", "/v1/systemone"), video)
+	got = decodeJSON(t, out)
+	if msg := fmt.Sprint(got["detail"]); status != 400 || got["code"] != "unsupported_capability" || strings.Count(msg, "video asset") != 1 {
+		t.Errorf("a video asset to a systemone/0.2 deployment: %d %s; want 400 unsupported_capability naming it once", status, out)
+	}
 	if n := len(e.rec.Calls()) - before; n != 0 {
 		t.Fatalf("the upstream got %d calls", n)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"slices"
@@ -43,6 +44,9 @@ type httpCaller struct {
 	// callTimeout bounds a call of Go's client whose context has no
 	// deadline; zero is defaultCallTimeout (upstream.go).
 	callTimeout time.Duration
+	// callNumbers numbers the upstream calls, for their ids
+	// (upstream_ids.go).
+	callNumbers atomic.Uint64
 }
 
 // closeIdle closes the idle upstream connections: no call is left to
@@ -148,7 +152,8 @@ func (c *httpCaller) try(ctx context.Context, rt *engine.Route, call *tc.WireCal
 	}
 	counted := c.metrics.startCall(ctx, registry.SystemOne, rt.Target.Deployment)
 	callCtx, sp := c.tracing.startCall(callCtx, rt, call)
-	reply := c.send(callCtx, call)
+	opts := callOptions{echoes: rt.Codec.Traits().Native, deployment: dc.d.Name, conns: dc.d.Fleet.Connections}
+	reply := c.send(callCtx, call, &opts)
 	endCall(sp, &reply)
 	counted.end(reply.Status, reply.Err)
 	if reply.Err != nil || reply.Status < 200 || reply.Status > 299 {
@@ -181,19 +186,22 @@ func deviated(reply tc.WireReply, devs []tc.Deviation) (tc.WireReply, error) {
 // limit and no further) or one cut off mid-body (tc.ErrReplyCut) is a
 // reply with Err set and no status. A redirect is never followed (the
 // client's CheckRedirect, withoutRedirects) and its body never read: the
-// target codec answers its status as an upstream error.
-func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
-	var requestID string
+// target codec answers its status as an upstream error. The call
+// carries its own id (upstream_ids.go), the request's from ctx and a
+// number of c's; when o.echoes, a reply echoing another id is refused
+// (errOtherCallsReply) and its connection closed.
+func (c *httpCaller) send(ctx context.Context, call *tc.WireCall, o *callOptions) tc.WireReply {
 	if served := front.ServedFrom(ctx); served != nil {
-		requestID = served.ID
+		o.requestID = served.ID
 	}
+	o.numbers = &c.callNumbers
 	if c.conns != nil {
 		t, err := c.conns.target(call.URL)
 		if err != nil {
 			return tc.WireReply{Err: err}
 		}
 		if t.plain {
-			return c.conns.send(ctx, t, call, requestID)
+			return c.conns.send(ctx, t, call, o)
 		}
 	}
 	if _, has := ctx.Deadline(); !has {
@@ -202,7 +210,9 @@ func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 		defer cancel()
 	}
 	var replied atomic.Bool // a byte of the reply came: a failure is not unreachable
-	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotFirstResponseByte: func() { replied.Store(true) }})
+	var conn net.Conn       // the connection the call went on
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotFirstResponseByte: func() { replied.Store(true) },
+		GotConn: func(info httptrace.GotConnInfo) { conn = info.Conn }})
 	req, err := http.NewRequestWithContext(ctx, call.Method, call.URL, bytes.NewReader(call.Body))
 	if err != nil {
 		return tc.WireReply{Err: err}
@@ -210,9 +220,8 @@ func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 	for k, vs := range call.Header {
 		req.Header[k] = append([]string(nil), vs...)
 	}
-	if requestID != "" {
-		req.Header.Set(front.HeaderXRequestID, requestID)
-	}
+	callID := string(appendCallID(nil, o.requestID, o.numbers.Add(1)))
+	req.Header[front.HeaderXRequestID] = []string{callID}
 	setTraceHeaders(req.Header, ctx) // req.Header is the call's own copy
 	resp, err := c.client.Do(req)
 	if err != nil {
@@ -222,6 +231,12 @@ func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 		return tc.WireReply{Err: err}
 	}
 	defer resp.Body.Close()
+	if o.echoes && echoesOther(resp.Header, callID) {
+		if conn != nil { // Go's client would keep it, one reply out of step
+			conn.Close()
+		}
+		return tc.WireReply{Err: errOtherCallsReply}
+	}
 	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
 		return tc.WireReply{Status: resp.StatusCode, Header: resp.Header}
 	}
@@ -230,6 +245,17 @@ func (c *httpCaller) send(ctx context.Context, call *tc.WireCall) tc.WireReply {
 		return tc.WireReply{Err: err}
 	}
 	return tc.WireReply{Status: resp.StatusCode, Header: resp.Header, Body: body}
+}
+
+// echoesOther says whether a reply's header echoes an X-Request-Id other
+// than callID.
+func echoesOther(h http.Header, callID string) bool {
+	for _, v := range h[front.HeaderXRequestID] {
+		if v != callID {
+			return true
+		}
+	}
+	return false
 }
 
 // clientReplyFailure is why net/http's client could not read a reply

@@ -35,8 +35,8 @@ deployments:
     provider: systemone
     endpoint: {{UP}}
     model: d3
-    schema: systemone/0.2
-`
+    schema: {{SCHEMA}}
+{{MORE}}`
 
 type framingEnv struct {
 	up     *framingUpstream
@@ -44,11 +44,36 @@ type framingEnv struct {
 	client *http.Client
 }
 
-// newFramingEnv starts a Router with opts in front of a framingUpstream.
+// newFramingEnv starts a Router with opts in front of a framingUpstream,
+// a systemone/0.2 deployment.
 func newFramingEnv(t *testing.T, opts router.Options) *framingEnv {
 	t.Helper()
-	e := &framingEnv{up: newFramingUpstream(t), client: &http.Client{Timeout: 20 * time.Second}}
-	path := writeConfig(t, framingConfig, map[string]string{"P5": freePort(t), "UP": e.up.url()})
+	return newFramingEnvFor(t, opts, framingSetup{})
+}
+
+// framingSetup is the framing deployment and its upstream: the
+// deployment's schema ("": systemone/0.2) and more of its keys, the
+// upstream's echo and late sends (framingUpstream), or the URL of
+// another upstream to call in its place.
+type framingSetup struct {
+	schema, more string
+	echo         bool
+	lateWithin   time.Duration
+	upstream     string
+}
+
+// newFramingEnvFor starts a Router with opts in front of a framingUpstream
+// set up as s says.
+func newFramingEnvFor(t *testing.T, opts router.Options, s framingSetup) *framingEnv {
+	t.Helper()
+	e := &framingEnv{client: &http.Client{Timeout: 20 * time.Second}}
+	if s.upstream == "" {
+		e.up = newFramingUpstream(t)
+		e.up.echo, e.up.lateWithin = s.echo, s.lateWithin
+		s.upstream = e.up.url()
+	}
+	path := writeConfig(t, framingConfig, map[string]string{"P5": freePort(t), "UP": s.upstream,
+		"SCHEMA": cmpOr(s.schema, "systemone/0.2"), "MORE": s.more})
 	cfg, err := router.LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
@@ -69,12 +94,25 @@ func newFramingEnv(t *testing.T, opts router.Options) *framingEnv {
 
 // call asks the question of request id, framed as frame ("": plainly).
 func (e *framingEnv) call(id int, frame string) (response, error) {
+	return e.callAs(id, frame, "")
+}
+
+// callAs is call with the client's X-Request-Id requestID ("": none).
+func (e *framingEnv) callAs(id int, frame, requestID string) (response, error) {
 	state := "id:" + strconv.Itoa(id)
 	if frame != "" {
 		state += " frame:" + frame
 	}
 	body := `{"model":"framed","state":"` + state + `","questions":{"q":{"type":"noul","instructions":"Is it?"}}}`
-	resp, err := e.client.Post(e.url, "application/json", strings.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, e.url, strings.NewReader(body))
+	if err != nil {
+		return response{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if requestID != "" {
+		req.Header.Set("X-Request-Id", requestID)
+	}
+	resp, err := e.client.Do(req)
 	if err != nil {
 		return response{}, err
 	}

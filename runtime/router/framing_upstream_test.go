@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"regexp"
@@ -37,6 +38,14 @@ type framingUpstream struct {
 	pending []lateBytes
 	// lateSent counts the late sends made: each is a fault that fired.
 	lateSent atomic.Int64
+	// echo: every reply's head (200 OK) echoes the request's X-Request-Id,
+	// late ones too (a late reply is the same call's answer again), as a
+	// vllm-sr server's does.
+	echo bool
+	// lateWithin, when set, sends what a framing sends late by itself,
+	// after a random delay up to it, whatever calls are in flight then
+	// (the mixed phase, framing_mixed_test.go); else sendLate does.
+	lateWithin time.Duration
 }
 
 // lateBytes is what a framing sends on c after its reply, and whether c
@@ -218,12 +227,23 @@ func (u *framingUpstream) serve(c net.Conn) {
 			return
 		}
 		body, _ := io.ReadAll(io.LimitReader(req.Body, 1<<20))
+		if req.Method == http.MethodGet && req.URL.Path == "/health" { // a vllm-sr/5.0 deployment's contract
+			_, _ = io.WriteString(c, plain(`{"status":"ready","api_version":"5.0.0","version":"5.0","model":"d3","schema":"vllm-sr/5.0"}`))
+			continue
+		}
 		if req.Method == http.MethodGet {
 			_, _ = io.WriteString(c, plain(`{"models":[{"name":"d3","description":"a framing upstream","release_date":"2026-01-01"}]}`))
 			continue
 		}
-		var sent struct{ State string }
+		var sent struct {
+			State    string
+			Requests map[string]struct{ State string } // a vllm-sr/5.0 batch call's
+		}
 		_ = json.Unmarshal(body, &sent)
+		item := ""
+		for name, r := range sent.Requests {
+			item, sent.State = name, r.State
+		}
 		m := framedState.FindStringSubmatch(sent.State)
 		if m == nil {
 			_, _ = io.WriteString(c, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
@@ -232,18 +252,46 @@ func (u *framingUpstream) serve(c net.Conn) {
 		id, _ := strconv.Atoi(m[1])
 		f := framings[cmpOr(m[2], "plain")]
 		own := ownAnswer(id)
-		if _, err := io.WriteString(c, f.now(own)); err != nil {
+		if item != "" {
+			own = `{"model":"d3","responses":{` + strconv.Quote(item) + `:` + own + `},"usage":{"input_tokens":` + strconv.Itoa(id) + `,"output_tokens":0}}`
+		}
+		if _, err := io.WriteString(c, u.echoed(f.now(own), req)); err != nil {
 			return
+		}
+		if f.late != nil && u.lateWithin > 0 {
+			u.wg.Go(func() { u.sendLateNow(c, u.echoed(f.late(own), req), f.close) })
+			continue
 		}
 		if f.late != nil {
 			u.mu.Lock()
-			u.pending = append(u.pending, lateBytes{c: c, bytes: f.late(own), close: f.close})
+			u.pending = append(u.pending, lateBytes{c: c, bytes: u.echoed(f.late(own), req), close: f.close})
 			u.mu.Unlock()
 			continue // sendLate closes c when the framing says so
 		}
 		if f.close {
 			return
 		}
+	}
+}
+
+// echoed is raw with the request's X-Request-Id echoed in each 200 head,
+// when the upstream echoes.
+func (u *framingUpstream) echoed(raw string, req *http.Request) string {
+	if !u.echo {
+		return raw
+	}
+	return strings.ReplaceAll(raw, "HTTP/1.1 200 OK\r\n", "HTTP/1.1 200 OK\r\nX-Request-Id: "+req.Header.Get("X-Request-Id")+"\r\n")
+}
+
+// sendLateNow sends late on c after a random delay within lateWithin,
+// then closes c when asked.
+func (u *framingUpstream) sendLateNow(c net.Conn, late string, closeAfter bool) {
+	time.Sleep(rand.N(u.lateWithin))
+	if _, err := io.WriteString(c, late); err == nil {
+		u.lateSent.Add(1)
+	}
+	if closeAfter {
+		_ = c.Close()
 	}
 }
 
@@ -266,4 +314,11 @@ func (u *framingUpstream) sendLate() {
 	if len(pending) > 0 {
 		time.Sleep(lateArrival)
 	}
+}
+
+// accepted is how many connections the upstream accepted.
+func (u *framingUpstream) accepted() int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return len(u.conns)
 }

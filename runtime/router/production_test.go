@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -200,16 +201,17 @@ func waitReady(t *testing.T, url string) {
 }
 
 // A client's x-request-id goes end to end: the Router answers with it in
-// both id headers, sends it to the deployment (whose log line and answer
-// carry it) and to the LLM upstream (whose own id the Router replaces),
-// and logs it on the request's line. A malformed one is replaced.
+// both id headers, sends it, followed by '.' and the call's number, to
+// the deployment (whose log line and answer carry it) and to the LLM
+// upstream (whose own id the Router replaces), and logs it on the
+// request's line. A malformed one is replaced.
 func TestRequestIDEndToEnd(t *testing.T) {
 	p := newProd(t, router.Options{})
 	resp := postWith(t, p.url("/v1/systemone"), velaRequest, "X-Request-Id", "trace-7f3a")
 	if resp.StatusCode != 200 || resp.Header.Get("X-Request-Id") != "trace-7f3a" || resp.Header.Get("X-Typesafe-Request-Id") != "trace-7f3a" {
 		t.Fatalf("System One: %d %v", resp.StatusCode, resp.Header)
 	}
-	if !strings.Contains(p.runtimeLog.String(), `"request_id":"trace-7f3a"`) {
+	if !regexp.MustCompile(`"request_id":"trace-7f3a\.[0-9]+"`).MatchString(p.runtimeLog.String()) {
 		t.Errorf("the deployment did not get the id:\n%s", p.runtimeLog)
 	}
 	resp = postWith(t, p.url("/v1/chat/completions"), `{"model":"gpt-4o","messages":[]}`, "X-Request-Id", "trace-llm")
@@ -217,7 +219,7 @@ func TestRequestIDEndToEnd(t *testing.T) {
 		resp.Header.Get("X-Typesafe-Request-Id") != "trace-llm" {
 		t.Fatalf("LLM: %d %v", resp.StatusCode, resp.Header)
 	}
-	if h := <-p.llmHeaders; h.Get("X-Request-Id") != "trace-llm" {
+	if h := <-p.llmHeaders; !regexp.MustCompile(`^trace-llm\.[0-9]+$`).MatchString(h.Get("X-Request-Id")) {
 		t.Errorf("the LLM upstream got %v", h)
 	}
 	resp = postWith(t, p.url("/v1/systemone"), `{"model":`, "X-Request-Id", "caf\u00e9")

@@ -123,7 +123,7 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 	log := front.WithRequestIDs(opts.Logger)
 	caller := &httpCaller{client: opts.Client, metrics: metrics, log: log}
 	if ownClient {
-		caller.conns = &upstreamConns{maxIdle: upstreamIdleConns(cfg), dial: opts.DialContext}
+		caller.conns = &upstreamConns{maxIdle: upstreamIdleConns(cfg), dial: opts.DialContext, log: log}
 	}
 	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: caller,
 		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), config: &configState{}, fleet: newFleet(log), opts: opts, ownClient: ownClient,
@@ -192,7 +192,7 @@ func (r *Router) withConfig(cfg *routerconfig.Config) *Router {
 	}
 	for i := range cfg.Listeners {
 		lst := &cfg.Listeners[i]
-		h := &listenerHandler{router: &next, lst: lst}
+		h := &listenerHandler{router: &next, lst: lst, inFlight: listenerAdmission(r.handlers[lst.Name], lst)}
 		if api, ok := lst.Serves(registry.SystemOne, next.apis); ok {
 			h.systemone = api
 		}

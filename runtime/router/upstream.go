@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -42,7 +43,8 @@ import (
 // read whole, framed plainly and followed by nothing (keep), and is taken
 // from it only when nothing arrived while it was idle (reusable); the
 // bytes of a reply the upstream sent late, a second reply, a 408 or an
-// end of stream, close it instead.
+// end of stream, close it instead. A reply that echoes another call's id
+// (upstream_ids.go) is never delivered.
 type upstreamConns struct {
 	maxIdle int // idle connections kept per host
 	// dial opens a connection; nil is a net.Dialer's DialContext.
@@ -54,6 +56,11 @@ type upstreamConns struct {
 	idle        map[string][]*upstreamConn // by host:port, most recently used last
 	targets     sync.Map                   // call URL → *upstreamTarget, parsed once
 	closed      bool
+	// strayAt is when each host last sent bytes no call asked for
+	// (upstream_ids.go), for the deployments that pause reuse after it.
+	strayAt map[string]time.Time
+	// log gets each stray (nil: none logged).
+	log *slog.Logger
 }
 
 // Bounds of the idle pool and of a call.
@@ -81,6 +88,12 @@ type upstreamConn struct {
 	abort     func()
 	read      int64 // bytes read since the call began
 	idleSince time.Time
+	// callID is the id of the call on the connection (upstream_ids.go),
+	// its buffer kept from call to call.
+	callID []byte
+	// stray is what the connection received that no call asked for
+	// (strayNone for nothing).
+	stray stray
 }
 
 func (c *upstreamConn) Read(p []byte) (int, error) {
@@ -115,25 +128,34 @@ func (u *upstreamConns) target(rawURL string) (*upstreamTarget, error) {
 }
 
 // send makes one call to a plain-HTTP target, as httpCaller.send does
-// with an http.Client. When a connection taken from the idle pool turns
-// out to have been closed by the upstream while it was idle (nothing of a
-// reply came before the connection ended, or the reply is a 408, the
-// server's own idle timeout racing the call), the call is sent once more
-// on a new connection, as net/http's client does; System One calls allow
-// it: they decide, they change nothing.
-func (u *upstreamConns) send(ctx context.Context, t *upstreamTarget, call *tc.WireCall, requestID string) tc.WireReply {
+// with an http.Client, with o's call id and connection settings. The
+// call is sent once more, on a new connection, when the one it took from
+// the idle pool turns out to have been closed by the upstream while it
+// was idle (nothing of a reply came before the connection ended, or the
+// reply is a 408, the server's own idle timeout racing the call), as
+// net/http's client does, and when the reply echoes another call's id
+// (o.echoes): System One calls allow it, they decide, they change
+// nothing, and no byte of the reply reached the client. A new
+// connection, not another idle one: the upstream that closed or confused
+// one may have done the same to the others.
+func (u *upstreamConns) send(ctx context.Context, t *upstreamTarget, call *tc.WireCall, o *callOptions) tc.WireReply {
+	fresh := o.conns.NoReuse || u.paused(t.hostPort, o.conns.StrayPause)
 	for attempt := 0; ; attempt++ {
-		conn, reused, err := u.get(ctx, t.hostPort)
+		conn, reused, err := u.get(ctx, t.hostPort, fresh || attempt > 0, o)
 		if err != nil {
 			return tc.WireReply{Err: noReplyCause(ctx, err)}
 		}
-		reply, keep := u.roundTrip(ctx, conn, t, call, requestID)
-		if keep {
+		reply, keep := u.roundTrip(ctx, conn, t, call, o, fresh)
+		if keep && !fresh {
 			u.put(t.hostPort, conn)
 			return reply
 		}
 		conn.Close()
-		if attempt > 0 || !reused || ctx.Err() != nil || !closedWhileIdle(reply, conn) {
+		if conn.stray != strayNone {
+			u.noteStray(ctx, t.hostPort, o, conn.stray)
+		}
+		again := conn.stray == strayOtherID || reused && closedWhileIdle(reply, conn)
+		if attempt > 0 || ctx.Err() != nil || !again {
 			return reply
 		}
 	}
@@ -150,8 +172,10 @@ func closedWhileIdle(reply tc.WireReply, conn *upstreamConn) bool {
 }
 
 // roundTrip writes the call and reads its reply on conn; keep says conn
-// is clean for the next call (readReply).
-func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *upstreamTarget, call *tc.WireCall, requestID string) (reply tc.WireReply, keep bool) {
+// is clean for the next call (readReply). closeAfter asks the upstream
+// to close the connection after its reply (Connection: close).
+func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *upstreamTarget, call *tc.WireCall, o *callOptions,
+	closeAfter bool) (reply tc.WireReply, keep bool) {
 	deadline, has := ctx.Deadline()
 	if !has {
 		deadline = time.Now().Add(cmp.Or(u.callTimeout, defaultCallTimeout))
@@ -165,25 +189,38 @@ func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *up
 			keep = false
 		}
 	}()
-	conn.read = 0
+	conn.read, conn.stray = 0, strayNone
+	conn.callID = appendCallID(conn.callID[:0], o.requestID, o.numbers.Add(1))
 	var ok bool
 	parent, state := traceHeaders(ctx)
-	if conn.head, ok = appendRequestHead(conn.head[:0], t, call, requestID, parent, state); !ok {
+	if conn.head, ok = appendRequestHead(conn.head[:0], t, call, conn.callID, parent, state, closeAfter); !ok {
 		return tc.WireReply{Err: errRequestHeader}, false
 	}
 	if err := socket.WriteBuffers(conn.Conn, conn.head, call.Body); err != nil {
 		return tc.WireReply{Err: noReplyCause(ctx, err)}, false
 	}
-	return readReply(ctx, conn)
+	var want []byte
+	if o.echoes {
+		want = conn.callID
+	}
+	return readReply(ctx, conn, want)
 }
 
 // readReply reads the reply to the call just written on conn; keep says
 // the reply was read whole, framed plainly, and nothing follows it in the
 // buffer (FuzzReplyFraming: a kept connection is at the reply's end).
-func readReply(ctx context.Context, conn *upstreamConn) (reply tc.WireReply, keep bool) {
-	head, err := readReplyHead(conn.br)
+// want, when not nil, is the call's id: a reply echoing another is
+// another call's, errOtherCallsReply with its body unread and the
+// connection's stray strayOtherID. Bytes after a reply are
+// strayAfterReply.
+func readReply(ctx context.Context, conn *upstreamConn, want []byte) (reply tc.WireReply, keep bool) {
+	head, err := readReplyHead(conn.br, want)
 	if err != nil {
 		return tc.WireReply{Err: headFailure(ctx, err, conn.read)}, false
+	}
+	if head.otherID {
+		conn.stray = strayOtherID
+		return tc.WireReply{Err: errOtherCallsReply}, false
 	}
 	if head.status >= 300 && head.status <= 399 {
 		return tc.WireReply{Status: head.status, Header: head.header}, false
@@ -194,6 +231,9 @@ func readReply(ctx context.Context, conn *upstreamConn) (reply tc.WireReply, kee
 			err = context.DeadlineExceeded
 		}
 		return tc.WireReply{Err: err}, false
+	}
+	if conn.br.Buffered() > 0 {
+		conn.stray = strayAfterReply
 	}
 	keep = !head.close && conn.br.Buffered() == 0
 	return tc.WireReply{Status: head.status, Header: head.header, Body: body}, keep
@@ -217,11 +257,12 @@ func headFailure(ctx context.Context, err error, read int64) error {
 var errRequestHeader = errors.New("router: a call's header is not a valid HTTP field")
 
 // appendRequestHead is the request line and headers of call: the call's
-// own headers (canonical keys, as the codecs build them), the request id,
-// the W3C trace context (traceparent and tracestate, "" for none) and the
-// body's length; not ok when a header name or value is not a valid field
-// (a CR or LF in one would end the head early).
-func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, requestID, traceparent, tracestate string) (_ []byte, ok bool) {
+// own headers (canonical keys, as the codecs build them), the call's id
+// (appendCallID) as its X-Request-Id, the W3C trace context (traceparent
+// and tracestate, "" for none), Connection: close when closeAfter, and
+// the body's length; not ok when a header name or value is not a valid
+// field (a CR or LF in one would end the head early).
+func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, callID []byte, traceparent, tracestate string, closeAfter bool) (_ []byte, ok bool) {
 	b = append(b, call.Method...)
 	b = append(b, ' ')
 	b = append(b, t.requestURI...)
@@ -239,11 +280,14 @@ func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, requestID
 			b = append(b, "\r\n"...)
 		}
 	}
-	if requestID != "" { // well-formed: front.WellFormedRequestID, or made here
+	if len(callID) > 0 { // well-formed: a request id front.WellFormedRequestID took or made, '.', digits
 		b = append(b, front.HeaderXRequestID...)
 		b = append(b, ": "...)
-		b = append(b, requestID...)
+		b = append(b, callID...)
 		b = append(b, "\r\n"...)
+	}
+	if closeAfter {
+		b = append(b, "Connection: close\r\n"...)
 	}
 	// Written by the propagator (traceHeaders), or a client's tracestate
 	// it read: checked as a field, as the call's own headers are.
@@ -264,13 +308,21 @@ func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, requestID
 	return append(b, "\r\n\r\n"...), true
 }
 
-// get is a reusable idle connection to hostPort, or a new one.
-func (u *upstreamConns) get(ctx context.Context, hostPort string) (conn *upstreamConn, reused bool, err error) {
-	for conn = u.takeIdle(hostPort); conn != nil; conn = u.takeIdle(hostPort) {
+// get is a reusable idle connection to hostPort, or a new one; always a
+// new one when fresh. An idle connection on which bytes arrived is
+// closed, and noted as a stray of its host.
+func (u *upstreamConns) get(ctx context.Context, hostPort string, fresh bool, o *callOptions) (conn *upstreamConn, reused bool, err error) {
+	for !fresh {
+		if conn = u.takeIdle(hostPort); conn == nil {
+			break
+		}
 		if conn.reusable() {
 			return conn, true, nil
 		}
 		conn.Close()
+		if conn.stray != strayNone {
+			u.noteStray(ctx, hostPort, o, conn.stray)
+		}
 	}
 	dial := u.dial
 	if dial == nil {
@@ -299,10 +351,19 @@ func (u *upstreamConns) takeIdle(hostPort string) *upstreamConn {
 
 // reusable says whether an idle connection may carry the next call: it
 // has not been idle past maxIdleAge, and nothing arrived on it while it
-// was (socket.NothingArrived): no late bytes of a reply, no unasked
-// reply, no 408, no end of stream.
+// was (socket.Arrived): no late bytes of a reply, no unasked reply, no
+// 408, no end of stream. Bytes set its stray to strayWhileIdle.
 func (c *upstreamConn) reusable() bool {
-	return time.Since(c.idleSince) < maxIdleAge && socket.NothingArrived(c.Conn)
+	if time.Since(c.idleSince) >= maxIdleAge {
+		return false
+	}
+	switch socket.Arrived(c.Conn) {
+	case socket.ArrivedNothing:
+		return true
+	case socket.ArrivedBytes:
+		c.stray = strayWhileIdle
+	}
+	return false
 }
 
 func newUpstreamConn(c net.Conn) *upstreamConn {

@@ -12,6 +12,7 @@ import (
 	"net/textproto"
 	"strconv"
 
+	"github.com/vllm-sr/systemone/runtime/front"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
@@ -31,6 +32,9 @@ type replyHead struct {
 	// a reply of an honest upstream never is and a smuggled one is.
 	close  bool
 	header http.Header
+	// otherID: the reply echoes an X-Request-Id other than the call's
+	// (readReplyHead's want): it answers another call.
+	otherID bool
 }
 
 // Bounds of a reply head: a head over them is malformed.
@@ -52,11 +56,12 @@ var errReplyHead = fmt.Errorf("%w (the head or a chunk)", tc.ErrReplyMalformed)
 // length, as RFC 9112 says), and refuses a head that is malformed, an
 // obsolete folded line, conflicting lengths, two Transfer-Encodings, an
 // unknown coding, a switch of protocols (the Router asks for none), or
-// one over the bounds.
-func readReplyHead(br *bufio.Reader) (replyHead, error) {
+// one over the bounds. want, when not nil, is the call's id: a final
+// reply whose X-Request-Id is another sets otherID.
+func readReplyHead(br *bufio.Reader, want []byte) (replyHead, error) {
 	unusual := false
 	for range maxInformational + 1 {
-		h, err := readOneHead(br)
+		h, err := readOneHead(br, want)
 		switch {
 		case err != nil:
 			return h, err
@@ -71,7 +76,7 @@ func readReplyHead(br *bufio.Reader) (replyHead, error) {
 	return replyHead{}, errReplyHead
 }
 
-func readOneHead(br *bufio.Reader) (replyHead, error) {
+func readOneHead(br *bufio.Reader, want []byte) (replyHead, error) {
 	h := replyHead{length: -1}
 	line, err := br.ReadSlice('\n')
 	if err != nil {
@@ -130,6 +135,8 @@ func readOneHead(br *bufio.Reader) (replyHead, error) {
 		case asciiEqualFold(name, "Connection"):
 			h.close = h.close || hasToken(value, "close")
 			keepAlive = keepAlive || hasToken(value, "keep-alive")
+		case want != nil && asciiEqualFold(name, front.HeaderXRequestID):
+			h.otherID = h.otherID || !bytes.Equal(value, want)
 		}
 		if h.header != nil {
 			key := textproto.CanonicalMIMEHeaderKey(string(name))

@@ -39,7 +39,7 @@ var replyHeadSeeds = []string{
 // readWithHead reads one reply with readReplyHead and its body.
 func readWithHead(raw string) (status int, body []byte, header http.Header, err error) {
 	br := bufio.NewReader(strings.NewReader(raw))
-	h, err := readReplyHead(br)
+	h, err := readReplyHead(br, nil)
 	if err != nil {
 		return 0, nil, nil, err
 	}
@@ -149,7 +149,7 @@ func checkFraming(t *testing.T, raw string) {
 	t.Helper()
 	peer := &bytesConn{r: strings.NewReader(raw)}
 	conn := newUpstreamConn(peer)
-	reply, keep := readReply(context.Background(), conn)
+	reply, keep := readReply(context.Background(), conn, nil)
 	if !keep {
 		return // closing the connection is always safe
 	}
@@ -185,7 +185,7 @@ func TestFramingSeedsKeepOnlyAtTheEnd(t *testing.T) {
 		checkFraming(t, raw)
 	}
 	for _, raw := range replyHeadSeeds[:2] {
-		if _, keep := readReply(context.Background(), newUpstreamConn(&bytesConn{r: strings.NewReader(raw)})); !keep {
+		if _, keep := readReply(context.Background(), newUpstreamConn(&bytesConn{r: strings.NewReader(raw)}), nil); !keep {
 			t.Errorf("a plain reply's connection is not kept: %q", raw)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -81,8 +82,11 @@ func sendTo(t *testing.T, u *upstreamConns, ctx context.Context, url string) tc.
 		t.Fatalf("target %q: %v (plain %v)", url, err, target != nil && target.plain)
 	}
 	call := &tc.WireCall{Method: http.MethodPost, URL: url, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(`{"q":1}`)}
-	return u.send(ctx, target, call, "req-1")
+	return u.send(ctx, target, call, &callOptions{requestID: "req-1", numbers: &testCallNumbers})
 }
+
+// testCallNumbers numbers the calls of sendTo.
+var testCallNumbers atomic.Uint64
 
 // Calls reuse one kept-alive connection, and send the call's headers,
 // the request id, the host and the body's length.
@@ -99,7 +103,7 @@ func TestUpstreamConnsReuseAConnection(t *testing.T) {
 		t.Errorf("5 calls opened %d connections, want 1", n)
 	}
 	head, _ := up.lastHead.Load().(string)
-	for _, want := range []string{"POST /v1/systemone Host=" + up.ln.Addr().String(), "Content-Type: application/json", "X-Request-Id: req-1", "Content-Length: 7"} {
+	for _, want := range []string{"POST /v1/systemone Host=" + up.ln.Addr().String(), "Content-Type: application/json", "X-Request-Id: req-1." + strconv.FormatUint(testCallNumbers.Load(), 10), "Content-Length: 7"} {
 		if !strings.Contains(head, want) {
 			t.Errorf("request head lacks %q:\n%s", want, head)
 		}
@@ -230,7 +234,7 @@ func TestUpstreamConnsRefuseAnInvalidHeader(t *testing.T) {
 		{"X Bad": {"v"}},
 	} {
 		call := &tc.WireCall{Method: http.MethodPost, URL: up.url(), Header: h, Body: []byte(`{}`)}
-		if r := conns.send(context.Background(), target, call, ""); !errors.Is(r.Err, errRequestHeader) {
+		if r := conns.send(context.Background(), target, call, &callOptions{numbers: new(atomic.Uint64)}); !errors.Is(r.Err, errRequestHeader) {
 			t.Errorf("header %v: reply %d, err %v", h, r.Status, r.Err)
 		}
 	}
@@ -287,7 +291,7 @@ func TestCallsWithoutADeadlineAreBounded(t *testing.T) {
 	for name, send := range map[string]func() tc.WireReply{
 		"own connections": func() tc.WireReply { return sendTo(t, conns, context.Background(), up.url()) },
 		"Go's client": func() tc.WireReply {
-			return client.send(context.Background(), &tc.WireCall{Method: http.MethodPost, URL: up.url(), Body: []byte(`{}`)})
+			return client.send(context.Background(), &tc.WireCall{Method: http.MethodPost, URL: up.url(), Body: []byte(`{}`)}, &callOptions{})
 		},
 	} {
 		start := time.Now()
@@ -295,5 +299,25 @@ func TestCallsWithoutADeadlineAreBounded(t *testing.T) {
 		if took := time.Since(start); !errors.Is(r.Err, context.DeadlineExceeded) || took < bound || took > bound+2*time.Second {
 			t.Errorf("%s: err %v after %v, want the deadline after %v", name, r.Err, took, bound)
 		}
+	}
+}
+
+// A reply echoing another call's id is refused on Go's client too (an
+// https:// deployment's path) when the upstream echoes ids, and its
+// connection closed; a call of an upstream that echoes nothing takes it.
+func TestGoClientRefusesAnotherCallsReply(t *testing.T) {
+	up := newRawUpstream(t, func(int32) (string, bool) {
+		return "HTTP/1.1 200 OK\r\nX-Request-Id: other.1\r\nContent-Length: 2\r\n\r\n{}", false
+	})
+	client := &httpCaller{client: &http.Client{}}
+	call := &tc.WireCall{Method: http.MethodPost, URL: up.url(), Body: []byte(`{}`)}
+	if r := client.send(context.Background(), call, &callOptions{echoes: true}); !isOtherCallsReply(r.Err) || r.Status != 0 {
+		t.Errorf("reply %d %q %v, want errOtherCallsReply", r.Status, r.Body, r.Err)
+	}
+	if r := client.send(context.Background(), call, &callOptions{}); r.Err != nil || r.Status != 200 {
+		t.Errorf("reply %d %v, want it taken from an upstream that echoes nothing", r.Status, r.Err)
+	}
+	if n := up.accepted.Load(); n != 2 {
+		t.Errorf("%d connections, want 2: the refused reply's connection closed", n)
 	}
 }

@@ -30,6 +30,9 @@ type Fleet struct {
 	Timeout time.Duration
 	// Circuit is when the deployment's circuit opens and for how long.
 	Circuit Circuit
+	// Connections is how its kept-alive connections are reused
+	// (connections.go).
+	Connections Connections
 }
 
 // Circuit is a deployment's circuit breaker: after Failures calls in a
@@ -60,7 +63,7 @@ const (
 var DefaultFleet = Fleet{Circuit: Circuit{Failures: DefaultCircuitFailures, CoolDown: DefaultCircuitCoolDown}}
 
 // fleetKeys are a deployment's keys that fleet reads.
-var fleetKeys = []string{"required", "retries", "timeout_ms", "circuit"} //vocab:not-spec Router config keys
+var fleetKeys = []string{"required", "retries", "timeout_ms", "circuit", keyConnections} //vocab:not-spec Router config keys
 
 var circuitKeys = []string{"failures", "cool_down_ms"} //vocab:not-spec Router config keys
 
@@ -124,5 +127,6 @@ func fleetText(f Fleet) string {
 	if f.Circuit != DefaultFleet.Circuit {
 		fmt.Fprintf(&b, " circuit=%d/%s", f.Circuit.Failures, f.Circuit.CoolDown)
 	}
+	b.WriteString(connectionsText(f.Connections))
 	return b.String()
 }

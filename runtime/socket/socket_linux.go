@@ -158,9 +158,9 @@ func (c *rawConn) opError(op string, err error) error {
 
 // peekErrno peeks at one byte of fd's socket without waiting or taking
 // it (recv with MSG_PEEK|MSG_DONTWAIT), as one raw system call
-// (NothingArrived, socket_peek.go).
-func peekErrno(fd uintptr, b *[1]byte) syscall.Errno {
-	_, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), 1,
+// (Arrived, socket_peek.go): the bytes it saw, 0 at an end of stream.
+func peekErrno(fd uintptr, b *[1]byte) (int, syscall.Errno) {
+	n, _, e := syscall.RawSyscall6(syscall.SYS_RECVFROM, fd, uintptr(unsafe.Pointer(&b[0])), 1,
 		syscall.MSG_PEEK|syscall.MSG_DONTWAIT, 0, 0)
-	return e
+	return int(n), e
 }

@@ -4,7 +4,7 @@ package socket
 
 import "net"
 
-// NothingArrived cannot peek at a socket here, so it never says nothing
+// Arrived cannot peek at a socket here, so it never says nothing
 // arrived: a caller that cannot tell must assume something did (the
 // Router then reuses no upstream connection).
-func NothingArrived(net.Conn) bool { return false }
+func Arrived(net.Conn) Arrival { return ArrivedUnknown }

@@ -204,6 +204,42 @@ func TestNothingArrived(t *testing.T) {
 	}
 }
 
+// Arrived tells a byte waiting from an end of stream (the Router counts
+// the first as stray bytes of an upstream, the second as an idle close),
+// on raw and on net's own connections; a byte waiting before the end of
+// stream is still a byte.
+func TestArrivedTellsBytesFromAnEnd(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no peek on this system: Arrived is always unknown")
+	}
+	for _, raw := range []bool{true, false} {
+		a, d := socketPair(t, raw)
+		if got := Arrived(d); got != ArrivedNothing {
+			t.Fatalf("raw %v: a fresh connection: %v, want nothing", raw, got)
+		}
+		if _, err := a.Write([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		a.Close()
+		waitUntil(t, func() bool { return Arrived(d) != ArrivedNothing })
+		if got := Arrived(d); got != ArrivedBytes {
+			t.Fatalf("raw %v: a byte then the end: %v, want bytes", raw, got)
+		}
+		if _, err := io.ReadFull(d, make([]byte, 1)); err != nil {
+			t.Fatal(err)
+		}
+		if got := Arrived(d); got != ArrivedEnd {
+			t.Errorf("raw %v: the byte read, then the end: %v, want end", raw, got)
+		}
+	}
+	p, q := net.Pipe()
+	defer p.Close()
+	defer q.Close()
+	if got := Arrived(p); got != ArrivedUnknown {
+		t.Errorf("a pipe: %v, want unknown", got)
+	}
+}
+
 // waitUntil polls cond for up to 2 s: a loopback byte or FIN arrives in
 // microseconds, but not synchronously.
 func waitUntil(t *testing.T, cond func() bool) {

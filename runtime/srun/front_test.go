@@ -2,6 +2,7 @@ package srun_test
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -46,5 +47,42 @@ func TestReady(t *testing.T) {
 	s.waitReady()
 	if r := s.get("/ready").want(t, http.StatusOK); r.str("status") != "ready" {
 		t.Errorf("ready: %s", r.body)
+	}
+}
+
+// A Router's call id (its request's id, '.', the call's number, at most
+// 128 bytes) is echoed in x-request-id on every reply, answer or
+// refusal, on every endpoint a Router calls: the Router refuses a reply
+// that echoes another call's id (runtime/router's upstream_ids.go), so a
+// reply without its own id would be refused too.
+func TestCallIDsEchoedOnEveryReply(t *testing.T) {
+	s := start(t, srun.Config{})
+	long := strings.Repeat("r", 124) + ".917" // 128 bytes: the longest a Router sends
+	calls := []struct {
+		method, path, body string
+		status             int
+	}{
+		{http.MethodPost, "/v1/systemone", urgent, http.StatusOK},
+		{http.MethodPost, "/v1/systemone", `{"model":"vllm-sr/vela3-fast"}`, http.StatusUnprocessableEntity},
+		{http.MethodPost, "/v1/systemone", `{`, http.StatusBadRequest},
+		{http.MethodPost, "/v1/systemone/batch", `{"requests":[]}`, http.StatusUnprocessableEntity},
+		{http.MethodPost, "/v1/decisions", `{}`, http.StatusBadRequest},
+		{http.MethodPost, "/v1/bundle", `{}`, http.StatusBadRequest},
+		{http.MethodPost, "/v1/systemone", `{"model":"` + strings.Repeat("m", 33<<20) + `"}`, http.StatusRequestEntityTooLarge},
+		{http.MethodGet, "/v1/models", "", http.StatusOK},
+		{http.MethodGet, "/health", "", http.StatusOK},
+		{http.MethodGet, "/v1/systemone", "", http.StatusMethodNotAllowed},
+		{http.MethodGet, "/nowhere", "", http.StatusNotFound},
+	}
+	for i, c := range calls {
+		for _, id := range []string{"req_4bf92f3577b34da6a3ce929d0e0e4736." + strconv.Itoa(i+1), long} {
+			r := s.do(c.method, c.path, []byte(c.body), http.Header{"Content-Type": {"application/json"}, "X-Request-Id": {id}})
+			if r.status != c.status {
+				t.Errorf("%s %s: status %d, want %d", c.method, c.path, r.status, c.status)
+			}
+			if got := r.header.Values("X-Request-Id"); len(got) != 1 || got[0] != id {
+				t.Errorf("%s %s (%d): x-request-id %q, want %q echoed once", c.method, c.path, r.status, got, id)
+			}
+		}
 	}
 }
