@@ -11,9 +11,11 @@
 // server then decides the Route: routing by model, pools, capabilities,
 // admission and deadlines are its own concerns. Engine.Plan has the
 // route's target codec plan the wire calls and the route's deviations
-// rewrite them, or, for a request its listener planned pass-through to a
-// vllm-sr target, plans the internal form's one call with the client's own
-// bytes. Exchange.Call has the route's Caller answer the plan and
+// rewrite them, or, for a single request the internal form reads (a
+// /v1/decisions request, a vllm-sr/4.0 /v1/systemone request on a 4.0
+// listener) to a vllm-sr target, plans the internal form's one call to
+// its /v1/decisions, with the client's own bytes when its listener
+// planned it pass-through and nothing was rewritten. Exchange.Call has the route's Caller answer the plan and
 // reassembles the answer: the first failure of a fail-fast request (POST
 // /v1/systemone, /v1/systemone/batch), or every item's answers with each
 // failed question's error. The server writes the outcome with the listener

@@ -24,12 +24,18 @@ func (cr *ClientRequest) CountedDiagnostics(rewritten bool) iter.Seq2[string, st
 				}
 			}
 		}
-		plan := cr.Plan
-		if rewritten {
-			plan = PlanTranslate
-		}
-		yield(string(plan), EndpointWord(cr.Endpoint))
+		yield(string(cr.SentPlan(rewritten)), EndpointWord(cr.Endpoint))
 	}
+}
+
+// SentPlan is the plan the request went on by: its listener's, but a
+// pass-through a server sent on rewritten (not as the client's own bytes)
+// is the translation it was.
+func (cr *ClientRequest) SentPlan(rewritten bool) PlanKind {
+	if rewritten {
+		return PlanTranslate
+	}
+	return cr.Plan
 }
 
 func seenBefore(ds ir.Diagnostics, form string) bool {

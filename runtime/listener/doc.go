@@ -9,7 +9,10 @@
 // lives in ClientRequest. Every request of /v1/systemone and
 // /v1/systemone/batch is checked by the schema's generated validator; the
 // native endpoints (/v1/decisions, /v1/bundle) read the internal form and
-// pass through on both codecs.
+// pass through on both codecs (translated when the long-context header
+// must be carried into the body); a /v1/decisions request none of whose
+// questions is valid is refused with each question's kind, reason and
+// limit in the detail list (NoValidQuestion).
 //
 // V50 is the standard (systemone/0.2) plus the extension set, and nothing
 // else. A member the schema does not define, at any depth, and each

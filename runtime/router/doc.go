@@ -10,8 +10,9 @@
 // model to a deployment, or a pool routed by capability (forward.go,
 // auto.go, capability.go), with the listener's max_deadline_ms applied;
 // planned by the engine with the deployment's target codec and
-// deviations (or passed through to a vllm-sr deployment's native
-// /v1/decisions with the client's own bytes); called by the Router's
+// deviations (or, for a single request the internal form reads, sent to a
+// vllm-sr deployment's native /v1/decisions, with the client's own bytes
+// when nothing was rewritten); called by the Router's
 // engine.Caller (execute.go), which sends the wire calls over HTTP under a
 // sliding window of max_concurrency calls and the caller's deadline, on
 // the Router's own connections to http:// deployments (upstream.go);

@@ -17,9 +17,9 @@ import (
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
-// upstreamCall is one call an upstream received: its path, headers and
+// recordedCall is one call an upstream received: its path, headers and
 // body.
-type upstreamCall struct {
+type recordedCall struct {
 	path   string
 	header http.Header
 	body   []byte
@@ -28,7 +28,7 @@ type upstreamCall struct {
 // callLog records the calls an upstream received.
 type callLog struct {
 	mu    sync.Mutex
-	calls []upstreamCall
+	calls []recordedCall
 }
 
 // record records a POST (a System One call; not the Router's listing and
@@ -39,16 +39,16 @@ func (l *callLog) record(r *http.Request) []byte {
 		return body
 	}
 	l.mu.Lock()
-	l.calls = append(l.calls, upstreamCall{path: r.URL.Path, header: r.Header.Clone(), body: body})
+	l.calls = append(l.calls, recordedCall{path: r.URL.Path, header: r.Header.Clone(), body: body})
 	l.mu.Unlock()
 	return body
 }
 
 // since are the calls received after the first n.
-func (l *callLog) since(n int) []upstreamCall {
+func (l *callLog) since(n int) []recordedCall {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]upstreamCall(nil), l.calls[n:]...)
+	return append([]recordedCall(nil), l.calls[n:]...)
 }
 
 func (l *callLog) len() int {

@@ -36,7 +36,7 @@ func (h *listenerHandler) systemOne(w *front.Served, req *http.Request, api *rou
 		w.AddAttrs(slog.Any("tries", triesLog(took.tries))) //vocab:not-spec log attribute key
 	}
 	if cr != nil {
-		w.AddAttrs(slog.String("plan", string(cr.Plan)), slog.Any("legacy_forms", cr.Diagnostics.Forms(ir.DiagnosticLegacyForm)))
+		w.AddAttrs(slog.String("plan", string(cr.SentPlan(took.rewrote()))), slog.Any("legacy_forms", cr.Diagnostics.Forms(ir.DiagnosticLegacyForm)))
 	}
 }
 
@@ -50,6 +50,13 @@ type routed struct {
 	// plan on one deployment.
 	tries []poolTry
 }
+
+// rewrote reports whether the request went upstream rewritten: planned
+// (its calls made or tried) without the client's own bytes (a target that
+// does not read the internal form, a model or deadline the Router filled
+// in or capped, a question left out, a deviation). A pass-through its
+// listener planned then counts, and is logged, as the translation it was.
+func (r *routed) rewrote() bool { return r.calls > 0 && !r.passThrough }
 
 // serveSystemOne answers the request and returns the status it answered
 // with and the request as read (nil when it could not be read).
@@ -77,7 +84,7 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	}
 	cr := x.Client
 	out, retryAfter, e := h.router.forward(req.Context(), h.lst.Name, api, x, took)
-	for kind, form := range cr.CountedDiagnostics(sentRewritten(x)) {
+	for kind, form := range cr.CountedDiagnostics(took.rewrote()) {
 		h.router.metrics.CountDiagnostic(h.lst.Name, kind, form)
 	}
 	if e == nil && cr.Endpoint == listener.EndpointDecisions {
@@ -95,15 +102,6 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	}
 	front.WriteJSON(w, http.StatusOK, answer)
 	return http.StatusOK, cr
-}
-
-// sentRewritten reports whether x went upstream rewritten although its
-// listener planned a pass-through: its plan's calls do not carry the
-// client's own bytes (a target that does not read the internal form, a
-// model or deadline the Router filled in or capped, a question left out,
-// a deviation). It is counted as the translation it was.
-func sentRewritten(x *engine.Exchange) bool {
-	return len(x.Plan.Calls) > 0 && !x.PassThrough
 }
 
 // answerError writes e in the client's schema and returns the status.
