@@ -102,7 +102,8 @@ func (h *listenerHandler) forwardLLM(w http.ResponseWriter, req *http.Request, a
 			}
 			authorize(pr.Out.Header, u.APIKey)
 			setTraceHeaders(pr.Out.Header, pr.Out.Context()) // the Router's trace context, never the client's as it came
-			pr.Out.Header[front.HeaderXRequestID] = []string{h.router.caller.newCallID(pr.Out.Context())} // upstream_ids.go
+			// The call's own id (upstream_ids.go), the client's request id its prefix.
+			pr.Out.Header[front.HeaderXRequestID] = []string{h.router.caller.newCallID(pr.Out.Context())}
 			call.sending(pr.Out)
 		},
 		ModifyResponse: call.modifyResponse(refuseRedirect), // a redirect is an upstream error, never relayed (redirects.go)
