@@ -2,10 +2,10 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build install generate check-generated golden-update test lint run bench fuzz-smoke systemone-schemas-drift site
+.PHONY: help build install generate check-generated golden-update test lint run bench fuzz-smoke systemone-schemas-drift site image deploy-check
 
 # The variables a ## line may name as $(NAME), printed with their values.
-HELP_VARS := PORT BENCH_COUNT FUZZTIME
+HELP_VARS := PORT BENCH_COUNT FUZZTIME IMAGE_TAG
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-18s %s\n", $$1, $$2}' \
@@ -13,8 +13,18 @@ help: ## List the targets
 
 # The three commands. -buildvcs=auto stamps the VCS revision that
 # --version prints (an environment's GOFLAGS=-buildvcs=false would hide it).
+# VERSION is the release version --version prints and the image's labels
+# carry: `git describe` of the nearest release tag (v5.0.0 on the tagged
+# commit, v5.0.0-3-gd872625 three commits on, -dirty with changes), or
+# VERSION=v5.0.0 given. With no tag and none given it is empty and nothing
+# is stamped: --version falls back to the module version Go stamps, a
+# pseudo-version such as v0.0.0-20261205070000-d872625a1b2c+dirty
+# (docs/releasing.md).
 CMDS := ./cmd/vllm-sr ./cmd/vllm-srun ./cmd/srgen
-BUILDFLAGS := -buildvcs=auto
+VERSION ?= $(shell git describe --tags --match 'v*' --dirty 2>/dev/null)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
+VERSION_LDFLAGS := $(if $(VERSION),-X github.com/vllm-sr/systemone/runtime/front.releaseVersion=$(VERSION))
+BUILDFLAGS := -buildvcs=auto -ldflags '$(VERSION_LDFLAGS)'
 
 build: ## Build vllm-sr, vllm-srun and srgen into bin/
 	$(GO) build $(BUILDFLAGS) -o bin/ $(CMDS)
@@ -90,3 +100,38 @@ site: ## Build the doc site with the pinned Docusaurus (docs/site) and check eve
 	$(GO) run ./cmd/srgen docs --out $(SITE)/docs
 	NO_UPDATE_NOTIFIER=1 npm --prefix $(SITE) run build
 	CHROMIUM=$(CHROMIUM) npm --prefix $(SITE) run check
+
+# The container images (deploy/container/Containerfile), FROM scratch: no
+# registry is reachable, so nothing is pulled. The static binaries
+# (CGO_ENABLED=0, stamped with VERSION) are built here with the Go
+# toolchain and put, with Debian's CA bundle (package ca-certificates) and
+# the image's passwd, group and default router.yaml, in the build context
+# bin/image; buildah builds each target from it (BUILDAH=podman works
+# too). The images are tagged IMAGE_TAG, VERSION without its v (dev when
+# there is no VERSION), and labelled with VERSION and REVISION.
+BUILDAH ?= buildah
+CA_BUNDLE ?= /etc/ssl/certs/ca-certificates.crt
+IMAGE_TAG ?= $(patsubst v%,%,$(or $(VERSION),dev))
+IMAGES := vllm-sr vllm-srun
+
+image: ## Build the container images vllm-sr:$(IMAGE_TAG) and vllm-srun:$(IMAGE_TAG) with buildah, FROM scratch (docs/deploying.md)
+	@test -r $(CA_BUNDLE) || { echo "no CA bundle at $(CA_BUNDLE): install Debian's ca-certificates, or set CA_BUNDLE"; exit 1; }
+	rm -rf bin/image && mkdir -p bin/image
+	CGO_ENABLED=0 $(GO) build $(BUILDFLAGS) -trimpath -o bin/image/ ./cmd/vllm-sr ./cmd/vllm-srun
+	cp $(CA_BUNDLE) bin/image/ca-certificates.crt
+	cp deploy/container/passwd deploy/container/group deploy/container/router.yaml bin/image/
+	set -e; for t in $(IMAGES); do \
+		$(BUILDAH) build --isolation=chroot -f deploy/container/Containerfile --target $$t \
+			--build-arg VERSION=$(or $(VERSION),dev) --build-arg REVISION=$(or $(REVISION),unknown) \
+			-t $$t:$(IMAGE_TAG) bin/image; \
+	done
+
+# The deploy/ checks: a module of its own (deploy/check), so Helm and
+# k8s.io/api stay out of the main go.mod. They build the images with
+# buildah, lint and render the chart with the pinned Helm and decode every
+# object strictly, run a real Prometheus against the Router and the runtime
+# for the dashboard and rules, and verify the systemd units. A check whose
+# system tool is missing skips, naming the package; .ci/run installs them.
+deploy-check: ## Check deploy/: the images (make image), the Helm chart, the dashboard and rules against a real Prometheus, the systemd units
+	$(GO) -C deploy/check vet ./...
+	$(GO) -C deploy/check test -count=1 -timeout 40m ./...

@@ -23,13 +23,15 @@ var runtimeImports = map[string][]string{
 	"runtime/jsonvalue": {},
 	"runtime/bodylimit": {},
 	"runtime/socket":    {},
+	// The standard's answer arithmetic, shared by the engines.
+	"runtime/distribution": {},
 	// The HTTP front knows no schema: it spells only the paths and headers
 	// of the vocabulary.
 	"runtime/front":      {"generated/vocab"},
 	"runtime/ir":         {"runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable"},
 	"runtime/shapes":     {"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate"},
 	"runtime/modelcheck": {"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
-	"runtime/refscorer":  {"runtime/modelcheck", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable"},
+	"runtime/refscorer":  {"runtime/modelcheck", "runtime/distribution", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable"},
 	"runtime/listener": {"runtime/shapes", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
 		"generated/vocab", "generated/fieldtable", "generated/validate"},
 	"runtime/target": {"runtime/shapes", "runtime/modelcheck", "runtime/ir", "runtime/table", "runtime/jsonvalue",
@@ -41,6 +43,10 @@ var runtimeImports = map[string][]string{
 		"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate", "generated/catalog"},
 	"runtime/router": {"runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
 		"runtime/modelcheck", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
+	// The LLM engine: a client of an OpenAI-compatible server that answers
+	// questions from token log-probabilities; vllm-srun plugs it in.
+	"runtime/llm": {"runtime/modelcheck", "runtime/distribution", "runtime/shapes", "runtime/ir", "runtime/table", "runtime/jsonvalue",
+		"generated/vocab", "generated/fieldtable", "generated/catalog"},
 	"runtime/srun": {"runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/refscorer", "runtime/modelcheck",
 		"runtime/shapes", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
 		"generated/vocab", "generated/fieldtable", "generated/catalog", "generated/corpus"},

@@ -34,7 +34,7 @@ func newConfigCheck() *cobra.Command {
 			"fact per line; its warnings (a key file any user can read) go to standard error. With\n" +
 			"--specs DIR it also hashes the specification files under DIR (the repository root) against\n" +
 			"the ones the codecs were built from.",
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			regs := routerconfig.BuiltinRegistries()
 			if specs != "" {
@@ -71,7 +71,7 @@ func newConfigMigrate() *cobra.Command {
 		Long: "migrate rewrites each listener that still has the removed models or systemone fields into\n" +
 			"an apis map serving the same models, and prints the result. Comments and key order are kept\n" +
 			"where YAML allows. A configuration with nothing to migrate is printed unchanged.",
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			data, err := os.ReadFile(args[0])
 			if err != nil {

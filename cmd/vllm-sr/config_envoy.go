@@ -25,7 +25,7 @@ func newConfigEnvoy() *cobra.Command {
 			"404 in the listener's System One error shape. A System One route's timeout is the listener's\n" +
 			"max_deadline_ms plus one second; other routes' is ten minutes. Envoy listens on each\n" +
 			"listener's own address unless --listen gives another.",
-		Args: cobra.ExactArgs(1),
+		Args: oneFile,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			regs := routerconfig.BuiltinRegistries()
 			c, err := routerconfig.LoadFile(args[0], regs)

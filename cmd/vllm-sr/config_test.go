@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -216,5 +217,37 @@ deployments:
 	if err == nil || strings.Count(out, "is no longer a capability word") != 2 || strings.Count(out, "(vllm-sr config migrate rewrites it)") != 2 ||
 		strings.Count(out, "unknown capability; allowed: noul, choice, score, box, set, span, track, image, video, roles, preset, over, head,") != 1 {
 		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// TestConfigCheckReportsEveryDeviationProblem: deviations [bogus,
+// state_text, state_text] are two problems, both reported at once at their
+// items: the unknown ID and the one listed twice.
+func TestConfigCheckReportsEveryDeviationProblem(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "router.yaml")
+	config := `listeners:
+  - {name: public, address: "127.0.0.1:0", apis: {systemone: {}}}
+deployments:
+  gateway:
+    provider: systemone
+    endpoint: http://127.0.0.1:9/v1/systemone
+    model: d3
+    schema: systemone/0.2
+    deviations: [bogus, state_text, state_text]
+`
+	if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCmd(t, "config", "check", path)
+	if err == nil || !strings.Contains(err.Error(), "2 problems") {
+		t.Fatalf("got %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		`router.yaml:9:18: deployments.gateway.deviations: unknown deviation "bogus"`,
+		"router.yaml:9:37: deployments.gateway.deviations[2]: is listed twice",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("config check does not report %q:\n%s", want, out)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -37,6 +38,9 @@ func newConformance() *cobra.Command {
 			}
 			report, err := conformance.Run(cmd.Context(), conformance.Options{
 				URL: url, Model: model, Schema: table.SchemaID(schema), APIKey: key, Timeout: timeout})
+			if errors.Is(err, conformance.ErrNoServer) {
+				return fmt.Errorf("%w: no case was run; start the server first, or give --url the root of one that listens", err)
+			}
 			if err != nil {
 				return err
 			}
@@ -55,7 +59,7 @@ func newConformance() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&url, "url", "", "the server's root URL (required)")
-	cmd.Flags().StringVar(&model, "model", "", "the model every request names; default: the first the listing names")
+	cmd.Flags().StringVar(&model, "model", "", "the model every request names; default: the first the listing names that answers a question")
 	cmd.Flags().StringVar(&schema, "schema", string(table.SchemaVllmSR50), "the schema the server claims: "+strings.Join(schemas, ", "))
 	cmd.Flags().StringVar(&keyEnv, "api-key-env", "", "the environment variable holding an API key, sent as a bearer token")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write the report as JSON")

@@ -68,8 +68,10 @@ func TestConformanceCommandPassesVllmSrun40(t *testing.T) {
 // The command against a Router 5.0 listener whose configuration has a
 // vllm-sr/5.0 deployment (vllm-srun), a systemone/0.2 deployment (the
 // kit's standard server) and a pool over both: every case passes, the
-// listing's among them (every entry's version and features, the pool's
-// missing release date), and the standard's schema violations are 422.
+// listing's among them (every entry's version and features, and a
+// release date, the pool's its newest member's), under the vllm-sr/5.0
+// profile and the standard's, and the standard's schema violations are
+// 422.
 func TestConformanceCommandPassesRouterWithStandardAndPool(t *testing.T) {
 	std := testkit.NewConformanceServer(t, testkit.ConformanceFaults{})
 	template, err := os.ReadFile("../../runtime/conformance/testdata/router-mixed.yaml")
@@ -96,6 +98,19 @@ func TestConformanceCommandPassesRouterWithStandardAndPool(t *testing.T) {
 	m := regexp.MustCompile(`(?m)^(\d+) cases: (\d+) ok, 0 FAIL \(vllm-sr/5\.0 at `).FindStringSubmatch(out)
 	if err != nil || m == nil || m[1] != m[2] {
 		t.Fatalf("%v\n%s", err, out)
+	}
+	// The standard's profile too: its listing requires every entry's
+	// release_date, a pool's included (its newest member's). A vllm-sr/5.0
+	// listener refuses an unknown member with 400 where the profile wants
+	// 422, as vllm-srun's 5.0 does: those cases are the only failures.
+	std02, _, _ := runConformance(t, "--url", run.URL("public5"), "--model", "vela", "--schema", "systemone/0.2", "--timeout", "10s")
+	if !regexp.MustCompile(`(?m)^ok +GET +/v1/models +listing`).MatchString(std02) {
+		t.Errorf("--schema systemone/0.2: the listing fails:\n%s", std02)
+	}
+	for _, line := range regexp.MustCompile(`(?m)^FAIL .*$`).FindAllString(std02, -1) {
+		if !strings.Contains(line, "unknown-member/") {
+			t.Errorf("--schema systemone/0.2: %s", line)
+		}
 	}
 	for _, want := range []string{"ok    GET   /v1/models", "invalid/missing-questions", "invalid/state-number"} {
 		if !strings.Contains(out, want) {
@@ -192,4 +207,15 @@ func startRuntimeWith(t testing.TB, cfg srun.Config) string {
 		t.Fatal(err)
 	}
 	return run.URL()
+}
+
+// The command against a port where nothing listens: one line saying no
+// server answers there and no case ran, nothing on standard output (no
+// report of one "connection refused" per case), and a non-zero exit.
+func TestConformanceCommandStopsWhenNothingListens(t *testing.T) {
+	out, _, err := runConformance(t, "--url", "http://127.0.0.1:1", "--timeout", "5s")
+	if err == nil || out != "" || strings.Contains(err.Error(), "\n") ||
+		!strings.Contains(err.Error(), "no server answers at http://127.0.0.1:1: ") || !strings.Contains(err.Error(), "no case was run") {
+		t.Fatalf("stdout %q, error %v; want one line and no report", out, err)
+	}
 }

@@ -24,7 +24,7 @@ func newRoot() *cobra.Command {
 		Version:       front.Build().String(),
 	}
 	root.SetVersionTemplate("{{.Name}} {{.Version}}\n")
-	root.AddCommand(newServe())
+	root.AddCommand(newServe(), newCalibrate())
 	return root
 }
 
@@ -40,20 +40,31 @@ type serveFlags struct {
 	writeTimeout    time.Duration
 	logFormat       string
 	logLevel        string
+	llm             llmFlags
 }
 
 func newServe() *cobra.Command {
 	var f serveFlags
 	schemas := registry.BuiltinSchemas()
 	cmd := &cobra.Command{
-		Use:   "serve MODEL",
+		Use:   "serve [MODEL]",
 		Short: "Serve one model over the System One HTTP API",
 		Long: "serve answers " + srun.Endpoints() + "\nwith MODEL, until SIGINT or SIGTERM.\n" +
-			"Models: " + strings.Join(srun.ModelNames(), ", ") + ".",
-		Args: cobra.ExactArgs(1),
+			"Models: " + strings.Join(srun.ModelNames(), ", ") + ".\n" +
+			"With --llm-url, serves the LLM --llm-model of an OpenAI-compatible server (vLLM, llama.cpp, Ollama)\n" +
+			"instead, answering from its token log-probabilities (docs/serving-an-llm.md); MODEL is then not given.",
+		Args: f.serveArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, logs, err := f.config(args[0], schemas, cmd)
+			model := ""
+			if len(args) == 1 {
+				model = args[0]
+			}
+			cfg, logs, err := f.config(model, schemas, cmd)
 			if err != nil {
+				return err
+			}
+			if err := f.llm.engine(&cfg); err != nil {
+				logs.Close()
 				return err
 			}
 			defer logs.Close() // the buffered log lines, written before exit
@@ -79,7 +90,23 @@ func newServe() *cobra.Command {
 		"how long each write of an answer may take; a client that stops reading is cut off after it")
 	fl.StringVar(&f.logFormat, "log-format", "json", "log format on standard error: "+strings.Join(front.LogFormats, " or "))
 	fl.StringVar(&f.logLevel, "log-level", "info", "the lowest level logged: "+strings.Join(front.LogLevels, ", "))
+	f.llm.register(fl)
 	return cmd
+}
+
+// serveArgs takes exactly one MODEL, or none with --llm-url, and a
+// refusal names what is missing and the models there are (cobra's
+// ExactArgs says only "accepts 1 arg(s)").
+func (f *serveFlags) serveArgs(_ *cobra.Command, args []string) error {
+	switch {
+	case len(args) > 1:
+		return fmt.Errorf("serve takes one MODEL, got %d arguments: %s", len(args), strings.Join(args, " "))
+	case f.llm.url == "" && len(args) == 0:
+		return fmt.Errorf("serve needs MODEL, the model to serve (one of %s), or --llm-url and --llm-model", strings.Join(srun.ModelNames(), ", "))
+	case f.llm.url != "" && len(args) == 1:
+		return fmt.Errorf("serve takes MODEL or --llm-url, not both: the LLM is named by --llm-model (and served as --name)")
+	}
+	return nil
 }
 
 // config turns the flags into the server's configuration, with its

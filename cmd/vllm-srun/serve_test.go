@@ -39,7 +39,8 @@ func TestServeRefusesUnknownSettings(t *testing.T) {
 		{[]string{"vllm-sr/vela3-fast", "--log-level", "loud"}, `unknown --log-level "loud"; supported: debug, info, warn, error`},
 		{[]string{"vllm-sr/vela3-fast", "--log-format", "yaml"}, `unknown --log-format "yaml"; supported: json, text`},
 		{[]string{"vllm-sr/vela3-fast", "--read-timeout", "0s"}, "--read-timeout must be positive"},
-		{[]string{}, "accepts 1 arg(s), received 0"},
+		{[]string{}, "serve needs MODEL, the model to serve (one of vllm-sr/decision1, "},
+		{[]string{"vllm-sr/vela3-fast", "vllm-sr/vela3"}, "serve takes one MODEL, got 2 arguments: vllm-sr/vela3-fast vllm-sr/vela3"},
 	}
 	for _, c := range cases {
 		err := runServe(t, c.args...)

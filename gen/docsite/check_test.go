@@ -1,6 +1,7 @@
 package docsite
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -52,6 +53,28 @@ func TestCommandsOfBlocks(t *testing.T) {
 	_, errs = Commands("g.md", Scan([]byte("```sh\n$ vllm-sr serve\necho 'open\n```\n")))
 	if len(errs) != 2 {
 		t.Errorf("a prompt in a sh block and an open quote: %v; want two errors", errs)
+	}
+}
+
+// TestConsoleExamples: each prompt's first command with the lines it
+// printed, after the lines it continues on and up to the next prompt; a
+// pipeline is marked.
+func TestConsoleExamples(t *testing.T) {
+	md := "```console\n$ vllm-sr convert --from a \\\n  --to b\n{\"out\": 1}\n$ curl -d '{\n\"x\": 1\n}' u\n{}\n[]\n" +
+		"$ curl u/metrics | grep ^vsr\nvsr_a 1\n$ true\n```\n\n```sh\nmake test\n```\n"
+	examples, errs := ConsoleExamples("g.md", Scan([]byte(md)))
+	var got []string
+	for _, e := range examples {
+		got = append(got, fmt.Sprintf("%s => %q %v", e.Command, e.Output, e.Pipeline))
+	}
+	want := []string{
+		`g.md:2: vllm-sr convert --from a --to b => ["{\"out\": 1}"] false`,
+		"g.md:5: curl -d {\n\"x\": 1\n} u => [\"{}\" \"[]\"] false",
+		`g.md:10: curl u/metrics => ["vsr_a 1"] true`,
+		`g.md:12: true => [] false`,
+	}
+	if len(errs) != 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("ConsoleExamples = %q, %v; want %q", got, errs, want)
 	}
 }
 

@@ -53,6 +53,8 @@ func Commands(file string, d Doc) ([]Command, []error) {
 type source struct {
 	text string
 	line int
+	// last is the index in the block of the source's last line.
+	last int
 }
 
 // sources splits a block into the shell text each command starts in: the
@@ -61,7 +63,7 @@ type source struct {
 func sources(b Block) []source {
 	lines := strings.Split(strings.TrimSuffix(b.Text, "\n"), "\n")
 	if b.Lang != "console" {
-		return []source{{b.Text, b.Line}}
+		return []source{{b.Text, b.Line, len(lines) - 1}}
 	}
 	var out []source
 	for i := 0; i < len(lines); i++ {
@@ -69,14 +71,58 @@ func sources(b Block) []source {
 		if !ok {
 			continue
 		}
-		src := source{cmd, b.Line + i}
+		src := source{cmd, b.Line + i, i}
 		for _, incomplete := splitShell(src.text); incomplete && i+1 < len(lines); _, incomplete = splitShell(src.text) {
 			i++
 			src.text += "\n" + lines[i]
 		}
+		src.last = i
 		out = append(out, src)
 	}
 	return out
+}
+
+// Example is one prompt of a console block with what it printed: the
+// lines after the command (and the lines it continues on) up to the next
+// prompt or the block's end.
+type Example struct {
+	Command
+	Output []string
+	// Pipeline is true when the prompt runs more than this one command
+	// (a pipe or a list): Output is the last one's.
+	Pipeline bool
+}
+
+// ConsoleExamples returns the first command of every prompt of a Markdown
+// file's console blocks, with the lines it printed. A block the checks
+// could not read is an error, as for Commands.
+func ConsoleExamples(file string, d Doc) ([]Example, []error) {
+	var out []Example
+	var errs []error
+	for _, b := range d.Blocks {
+		if b.Lang != "console" {
+			continue
+		}
+		lines := strings.Split(strings.TrimSuffix(b.Text, "\n"), "\n")
+		srcs := sources(b)
+		for k, src := range srcs {
+			words, incomplete := splitShell(src.text)
+			if incomplete || len(words) == 0 {
+				errs = append(errs, fmt.Errorf("%s:%d: a prompt with no complete command", file, src.line))
+				continue
+			}
+			end := len(lines)
+			if k+1 < len(srcs) {
+				end = srcs[k+1].line - b.Line
+			}
+			out = append(out, Example{
+				Command:  Command{File: file, Line: src.line + words[0].line, Args: words[0].args},
+				Output:   lines[src.last+1 : end],
+				Pipeline: len(words) > 1,
+			})
+		}
+	}
+	return out, errs
 }
 
 // splitShell splits shell text into simple commands of words, as sh

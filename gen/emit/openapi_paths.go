@@ -160,12 +160,21 @@ func (b *oasBuilder) content(schema *ymap) *ymap {
 
 // statuses an endpoint answers with under the schema. An endpoint the
 // schema's own spec defines lists them all. One it takes from another spec
-// (the standard's POST /v1/systemone) answers that spec's statuses and,
-// when it reads a body, every status of the error tables, as any request
-// the server reads may fail with any of them.
+// (the standard's POST /v1/systemone) answers that spec's statuses, less
+// those the extension set replaces (the standard's 403 for a missing key,
+// which vllm-sr answers 401) with their replacements, and, when it reads a
+// body, every status of the error tables, as any request the server reads
+// may fail with any of them.
 func (b *oasBuilder) statuses(e model.Endpoint) []int {
 	out := slices.Clone(e.Statuses)
 	if own := b.m.Spec(e.Spec); own == nil || own.SchemaID != b.s.ID {
+		if slices.Contains(b.s.Specs, model.SpecExtensions) {
+			for _, r := range b.m.ReplacedStatuses {
+				if i := slices.Index(out, r.Status); i >= 0 {
+					out = appendNew(slices.Delete(out, i, i+1), r.ReplacedBy)
+				}
+			}
+		}
 		if e.Request != "" {
 			for _, re := range b.m.RequestErrors {
 				out = appendNew(out, re.Status)

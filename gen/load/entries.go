@@ -203,6 +203,15 @@ type RequestErrorEntry struct {
 	Pos         Position
 }
 
+// ReplacedStatusEntry is a status of the standard's endpoints that a
+// server of the extension set answers with another (extension format).
+type ReplacedStatusEntry struct {
+	Status     int
+	ReplacedBy int
+	Reason     string
+	Pos        Position
+}
+
 // ErrorReasonEntry is one fixed reason word (extension format).
 type ErrorReasonEntry struct {
 	Reason      string

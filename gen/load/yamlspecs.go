@@ -58,7 +58,10 @@ type Extensions struct {
 	Families       []FamilyEntry
 	QuestionErrors []QuestionErrorEntry
 	RequestErrors  []RequestErrorEntry
-	Limits         []LimitEntry
+	// ReplacedStatuses are the standard's statuses the extension set
+	// answers with another, in spec order.
+	ReplacedStatuses []ReplacedStatusEntry
+	Limits           []LimitEntry
 	// ErrorReasons are the fixed reason words, in spec order.
 	ErrorReasons []ErrorReasonEntry
 	// Features are the listing's feature words, in spec order.
@@ -243,6 +246,14 @@ func decodeExtensions(f File, root *yaml.Node) *Extensions {
 			RetryAfter:  scalarBool(member(n, "retry_after")),
 			Description: scalarString(member(n, "description")),
 			Pos:         posOf(p, n),
+		})
+	}
+	for _, n := range seq(member(root, "replaced_statuses")) {
+		e.ReplacedStatuses = append(e.ReplacedStatuses, ReplacedStatusEntry{
+			Status:     intOr0(scalarInt(member(n, "status"))),
+			ReplacedBy: intOr0(scalarInt(member(n, "replaced_by"))),
+			Reason:     scalarString(member(n, "reason")),
+			Pos:        posOf(p, n),
 		})
 	}
 	for _, n := range seq(member(root, "limits")) {

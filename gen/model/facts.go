@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -205,6 +206,7 @@ func (b *builder) buildErrorsAndLimits() {
 		unique("request error", e.Code, e.Pos)
 		b.m.RequestErrors = append(b.m.RequestErrors, RequestError{Code: e.Code, Status: e.Status, RetryAfter: e.RetryAfter, Description: e.Description})
 	}
+	b.buildReplacedStatuses()
 	for _, l := range ext.Limits {
 		unique("limit", l.Name, l.Pos)
 		if l.Min != nil && l.Max != nil && *l.Min > *l.Max {
@@ -237,5 +239,26 @@ func (b *builder) checkAnswerErrorEnum() {
 				b.problems.Add(f.Pos, "answer.error lists %v but the question errors are %v", enum, kinds)
 			}
 		}
+	}
+}
+
+// buildReplacedStatuses: each replaced status is one the standard
+// documents, replaced once, by the status of one of the extension set's
+// request errors (what the server answers instead).
+func (b *builder) buildReplacedStatuses() {
+	seen := map[int]bool{}
+	for _, r := range b.raw.Extensions.ReplacedStatuses {
+		documented := slices.ContainsFunc(b.raw.Standard.Statuses, func(s load.StatusEntry) bool { return s.Code == r.Status })
+		answered := slices.ContainsFunc(b.m.RequestErrors, func(e RequestError) bool { return e.Status == r.ReplacedBy })
+		switch {
+		case !documented:
+			b.problems.Add(r.Pos, "replaced status %d: the standard documents no such status", r.Status)
+		case seen[r.Status]:
+			b.problems.Add(r.Pos, "replaced status %d is replaced twice", r.Status)
+		case !answered:
+			b.problems.Add(r.Pos, "replaced status %d: no request error answers %d, its replacement", r.Status, r.ReplacedBy)
+		}
+		seen[r.Status] = true
+		b.m.ReplacedStatuses = append(b.m.ReplacedStatuses, ReplacedStatus{Status: r.Status, ReplacedBy: r.ReplacedBy, Reason: r.Reason})
 	}
 }

@@ -292,26 +292,3 @@ func (b *builder) checkDuplicateFields() {
 		seen[key] = f.Pos
 	}
 }
-
-// checkCrossSpecMeaning: a level and name defined by two specs must mean
-// the same (same kinds, nullability and named type), and be passive in
-// both or in neither (the runtime binds a member name at a level once),
-// or the build fails.
-func (b *builder) checkCrossSpecMeaning() {
-	first := map[FieldKey]*Field{}
-	for i := range b.m.Fields {
-		f := &b.m.Fields[i]
-		prev, ok := first[f.Key()]
-		if !ok {
-			first[f.Key()] = f
-			continue
-		}
-		if prev.Spec != f.Spec && !sameMeaning(prev.Type, f.Type) {
-			b.problems.Add(f.Pos, "field %s.%s is %s here but %s in %s (%s): two specifications give it different meanings",
-				f.Level, f.Name, f.Type, prev.Type, prev.Spec, prev.Pos)
-		}
-		if prev.Passive != f.Passive {
-			b.problems.Add(f.Pos, "field %s.%s is passive in one specification and bound in another (%s)", f.Level, f.Name, prev.Spec)
-		}
-	}
-}

@@ -39,6 +39,9 @@ type Model struct {
 	QuestionErrors []QuestionError `json:"question_errors"`
 	// RequestErrors are the request error codes and their statuses.
 	RequestErrors []RequestError `json:"request_errors"`
+	// ReplacedStatuses are the standard's statuses the extension set
+	// answers with another, in the extension spec's order.
+	ReplacedStatuses []ReplacedStatus `json:"replaced_statuses,omitempty"`
 	// Limits are vllm-sr's request limits (extension spec).
 	Limits []Limit `json:"limits"`
 	// ErrorReasons are the fixed words an error's or a failed answer's

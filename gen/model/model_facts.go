@@ -137,6 +137,15 @@ type RequestError struct {
 	Description string `json:"description"`
 }
 
+// ReplacedStatus is a status the standard's endpoints document that a
+// server of the extension set never answers with: it answers ReplacedBy
+// instead (the standard's 403 for a missing key is vllm-sr's 401).
+type ReplacedStatus struct {
+	Status     int    `json:"status"`
+	ReplacedBy int    `json:"replaced_by"`
+	Reason     string `json:"reason"`
+}
+
 // Limit is one of vllm-sr's limits.
 type Limit struct {
 	Name string `json:"name"`

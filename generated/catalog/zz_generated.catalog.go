@@ -11,7 +11,7 @@ package catalog
 import "github.com/vllm-sr/systemone/runtime/table"
 
 // SourceSHA256 is the sha256 of specs/models/models.yaml, the file this package was generated from.
-const SourceSHA256 = "58dbcc00dc102cabea4602df41ad4e65ffef1816b75031d0c7b27bf2bb2b2007"
+const SourceSHA256 = "f62715b2258ef842465dec42461ab463f7a583e931b65f6d27724b19d1618fe4"
 
 var presets = []table.Preset{
 	{
@@ -391,6 +391,29 @@ var models = []table.Model{
 			Numerics:      "int8 weights, bf16 activations, fp32 softmax",
 		},
 	},
+	{
+		Name:        "vllm-sr/llm",
+		Family:      "llm",
+		Description: "Any chat model an OpenAI-compatible server serves, answering zero-shot from its token log-probabilities.",
+		ReleaseDate: "2026-12-05",
+		Revision:    "llm-prompts-1",
+		Card: table.Card{
+			QuestionTypes: []table.QuestionType{"noul", "choice", "score", "set"},
+			Modalities:    []table.Modality{"text"},
+			Limits: table.CardLimits{
+				MaxInputTokens:            8192,
+				LongContextMaxInputTokens: 32768,
+				Choices:                   table.CountRange{Min: 2, Max: 255},
+				Labels:                    table.CountRange{Min: 1, Max: 255},
+				Levels:                    table.CountRange{Min: 2, Max: 10},
+			},
+			RoleAware:    true,
+			Over:         "none",
+			SetThreshold: 0.5,
+			Precision:    "backend",
+			Numerics:     "the backend's token log-probabilities, fp64 softmax over the labels",
+		},
+	},
 }
 
 // Models returns every model, in the catalogue's order. The slice is a fresh copy.
@@ -417,6 +440,8 @@ func Model(name string) (table.Model, bool) {
 		return models[6], true
 	case "vllm-sr/vela3-d3-mini":
 		return models[7], true
+	case "vllm-sr/llm":
+		return models[8], true
 	}
 	return table.Model{}, false
 }

@@ -36,6 +36,8 @@ var Cases = []table.CorpusCase{
 	{Name: "vela3_d3/track-video", Path: "family_self_test/vela3_d3/track-video.json", Kind: "family_self_test", Family: "vela3_d3", Endpoint: "/v1/decisions"},
 	{Name: "vela3_d3/decision-adapter", Path: "family_self_test/vela3_d3/decision-adapter.json", Kind: "family_self_test", Family: "vela3_d3", Endpoint: "/v1/decisions"},
 	{Name: "vela3_d3/pii-span-mini", Path: "family_self_test/vela3_d3/pii-span-mini.json", Kind: "family_self_test", Family: "vela3_d3", Endpoint: "/v1/decisions"},
+	{Name: "llm/route-choice-noul", Path: "family_self_test/llm/route-choice-noul.json", Kind: "family_self_test", Family: "llm", Endpoint: "/v1/decisions"},
+	{Name: "llm/score-set", Path: "family_self_test/llm/score-set.json", Kind: "family_self_test", Family: "llm", Endpoint: "/v1/decisions"},
 	{Name: "choices", Path: "legacy_form/choices.json", Kind: "legacy_form", Form: "choices", Endpoint: "/v1/systemone"},
 	{Name: "choices-noul", Path: "legacy_form/choices-noul.json", Kind: "legacy_form", Form: "choices", Endpoint: "/v1/systemone"},
 	{Name: "levels", Path: "legacy_form/levels.json", Kind: "legacy_form", Form: "levels", Endpoint: "/v1/systemone"},

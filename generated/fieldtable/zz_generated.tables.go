@@ -72,6 +72,7 @@ var Families = []table.FamilyInfo{
 	{Name: "vela2", QuestionTypes: []table.QuestionType{"noul", "choice", "score", "set", "span"}, RoleAware: true, Modalities: []string{"text"}},
 	{Name: "vela3", QuestionTypes: []table.QuestionType{"noul", "choice", "score", "set", "span"}, RoleAware: true, Modalities: []string{"text"}},
 	{Name: "vela3_d3", QuestionTypes: []table.QuestionType{"noul", "choice", "score", "box", "span", "track"}, RoleAware: true, Modalities: []string{"text", "image", "video"}},
+	{Name: "llm", QuestionTypes: []table.QuestionType{"noul", "choice", "score", "set"}, RoleAware: true, Modalities: []string{"text"}},
 }
 
 // FamilyOf returns the family named name.
@@ -89,6 +90,8 @@ func FamilyOf(name table.Family) (table.FamilyInfo, bool) {
 		return Families[4], true
 	case "vela3_d3":
 		return Families[5], true
+	case "llm":
+		return Families[6], true
 	}
 	return table.FamilyInfo{}, false
 }

@@ -1408,6 +1408,22 @@ const (
 	ReasonRequestCancelled = "request_cancelled"
 	// The model's engine failed and produced no answer.
 	ReasonEngineFailed = "engine_failed"
+	// The LLM backend could not be reached, or is not ready; answered 503 unavailable with Retry-After.
+	ReasonBackendUnreachable = "backend_unreachable"
+	// The LLM backend answered 429 or 503 (it is limiting or queueing calls); answered 529 overloaded with the backend's Retry-After, else the server's.
+	ReasonBackendOverloaded = "backend_overloaded"
+	// The LLM backend refused the prompt as longer than its context; limit names the backend's context length where it told it.
+	ReasonBackendContextExceeded = "backend_context_exceeded"
+	// The LLM backend answered the call with an error status.
+	ReasonBackendFailed = "backend_failed"
+	// The LLM backend's reply is not the JSON its protocol gives: malformed, cut, or larger than the server reads.
+	ReasonBackendReplyInvalid = "backend_reply_invalid"
+	// The LLM backend's reply carries no token log-probabilities.
+	ReasonNoLogprobs = "no_logprobs"
+	// The LLM backend stopped before the answer position (its reasoning took every token it was given).
+	ReasonAnswerNotReached = "answer_not_reached"
+	// A label of the question is missing from the log-probabilities the LLM backend returned, and it cannot score the options' continuations: no probability is guessed.
+	ReasonLabelNotScored = "label_not_scored"
 	// The model produced no answer for the question.
 	ReasonNoAnswer = "no_answer"
 	// The question error kind invalid_question, where no finer reason is known.
@@ -1564,6 +1580,14 @@ var Reasons = []table.ErrorReason{
 	{Reason: ReasonDeadlinePassed, Description: "options.deadline_ms passed before the question's work started.", Kind: "deadline_exceeded", Status: 504},
 	{Reason: ReasonRequestCancelled, Description: "The request was cancelled before the question was run.", Kind: "unavailable", Status: 503},
 	{Reason: ReasonEngineFailed, Description: "The model's engine failed and produced no answer.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonBackendUnreachable, Description: "The LLM backend could not be reached, or is not ready; answered 503 unavailable with Retry-After.", Code: "unavailable", Status: 503},
+	{Reason: ReasonBackendOverloaded, Description: "The LLM backend answered 429 or 503 (it is limiting or queueing calls); answered 529 overloaded with the backend's Retry-After, else the server's.", Code: "overloaded", Status: 529},
+	{Reason: ReasonBackendContextExceeded, Description: "The LLM backend refused the prompt as longer than its context; limit names the backend's context length where it told it.", Kind: "max_length_exceeded", Status: 400, Unit: "tokens"},
+	{Reason: ReasonBackendFailed, Description: "The LLM backend answered the call with an error status.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonBackendReplyInvalid, Description: "The LLM backend's reply is not the JSON its protocol gives: malformed, cut, or larger than the server reads.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonNoLogprobs, Description: "The LLM backend's reply carries no token log-probabilities.", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonAnswerNotReached, Description: "The LLM backend stopped before the answer position (its reasoning took every token it was given).", Kind: "invalid_model_output", Status: 500},
+	{Reason: ReasonLabelNotScored, Description: "A label of the question is missing from the log-probabilities the LLM backend returned, and it cannot score the options' continuations: no probability is guessed.", Kind: "invalid_model_output", Status: 500},
 	{Reason: ReasonNoAnswer, Description: "The model produced no answer for the question.", Kind: "invalid_model_output", Status: 500},
 	{Reason: ReasonInvalidQuestion, Description: "The question error kind invalid_question, where no finer reason is known.", Kind: "invalid_question", Status: 422},
 	{Reason: ReasonInvalidInput, Description: "The question error kind invalid_input, where no finer reason is known.", Kind: "invalid_input", Status: 400},
@@ -1847,22 +1871,38 @@ func ReasonOf(reason string) (table.ErrorReason, bool) {
 		return Reasons[133], true
 	case "engine_failed":
 		return Reasons[134], true
-	case "no_answer":
+	case "backend_unreachable":
 		return Reasons[135], true
-	case "invalid_question":
+	case "backend_overloaded":
 		return Reasons[136], true
-	case "invalid_input":
+	case "backend_context_exceeded":
 		return Reasons[137], true
-	case "max_length_exceeded":
+	case "backend_failed":
 		return Reasons[138], true
-	case "scan_budget_exceeded":
+	case "backend_reply_invalid":
 		return Reasons[139], true
-	case "invalid_model_output":
+	case "no_logprobs":
 		return Reasons[140], true
-	case "deadline_exceeded":
+	case "answer_not_reached":
 		return Reasons[141], true
-	case "unavailable":
+	case "label_not_scored":
 		return Reasons[142], true
+	case "no_answer":
+		return Reasons[143], true
+	case "invalid_question":
+		return Reasons[144], true
+	case "invalid_input":
+		return Reasons[145], true
+	case "max_length_exceeded":
+		return Reasons[146], true
+	case "scan_budget_exceeded":
+		return Reasons[147], true
+	case "invalid_model_output":
+		return Reasons[148], true
+	case "deadline_exceeded":
+		return Reasons[149], true
+	case "unavailable":
+		return Reasons[150], true
 	}
 	return table.ErrorReason{}, false
 }

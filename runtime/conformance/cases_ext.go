@@ -74,8 +74,9 @@ func schemaValid(c testCase) testCase {
 	return c
 }
 
-// listingCase checks GET /v1/models and keeps the model it lists first
-// (when the options name none) and the question types its card declares.
+// listingCase checks GET /v1/models and keeps each model it lists with
+// the question types its card declares; Run then picks the model the
+// cases name (pickModel).
 func listingCase() testCase {
 	return testCase{name: "listing", method: http.MethodGet, path: vocab.PathModels, valid: true, answer: checkListing}
 }
@@ -100,16 +101,13 @@ func checkListing(run *runner, v jsonvalue.Value) []string {
 			out = append(out, checkEntryExtensions(m, at)...)
 		}
 		name, _ := m.Get(vocab.ListingEntryName)
-		if run.model == "" && i == 0 {
-			run.model = name.Str()
+		card, _ := m.Get(vocab.ListingEntryCard)
+		types, _ := card.Get("question_types") // the card's own member; the spec leaves the card open
+		var typeNames []string
+		for _, t := range types.Items() {
+			typeNames = append(typeNames, t.Str())
 		}
-		if name.Str() == run.model {
-			card, _ := m.Get(vocab.ListingEntryCard)
-			types, _ := card.Get("question_types") // the card's own member; the spec leaves the card open
-			for _, t := range types.Items() {
-				run.questionTypes = append(run.questionTypes, t.Str())
-			}
-		}
+		run.listed = append(run.listed, listedModel{name: name.Str(), questionTypes: typeNames})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package conformance_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -79,12 +80,16 @@ func TestConformanceBrokenServer(t *testing.T) {
 	testkit.GoldenCheck(t, "testdata/broken-standard.txt", []byte(strings.ReplaceAll(text.String(), srv.URL, "URL")))
 }
 
-// A server that does not answer fails every case with the reason, and the
-// run still ends.
+// A URL where no server listens stops the run at its first call, with
+// one line that says so: no report of one "connection refused" per case.
 func TestConformanceNoServer(t *testing.T) {
-	report := runKit(t, "http://127.0.0.1:1", "m", table.SchemaVllmSR50)
-	if report.Passed != 0 || report.Failed == 0 || !strings.HasPrefix(report.Results[0].Reason, "no answer: ") {
-		t.Fatalf("passed %d, failed %d, first reason %q", report.Passed, report.Failed, report.Results[0].Reason)
+	calls := 0
+	report, err := conformance.Run(context.Background(), conformance.Options{URL: "http://127.0.0.1:1", Schema: table.SchemaVllmSR50,
+		Timeout: 10 * time.Second, Observe: func(conformance.Exchange) { calls++ }})
+	if !errors.Is(err, conformance.ErrNoServer) || report != nil || calls != 1 ||
+		!strings.Contains(err.Error(), "no server answers at http://127.0.0.1:1: ") ||
+		!strings.Contains(err.Error(), "connection refused") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("report %v after %d calls, error %v; want ErrNoServer on one line after the first call", report, calls, err)
 	}
 }
 

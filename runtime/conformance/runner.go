@@ -34,7 +34,8 @@ type Options struct {
 	// append the endpoint paths.
 	URL string
 	// Model is sent as every request's model; "" uses the first model the
-	// listing names, or sends none when it names none.
+	// listing names that answers a question (pickModel), or sends none
+	// when it names none.
 	Model string
 	// Schema is the schema the server claims (Schemas).
 	Schema table.SchemaID
@@ -69,19 +70,29 @@ type Exchange struct {
 }
 
 // Run runs every case of opts.Schema against opts.URL and reports each.
-// The error is for options it cannot run with; a server that does not
-// answer fails its cases instead.
+// The error is for options it cannot run with, or ErrNoServer wrapped
+// when a connection cannot be made (the run stops at the first); a
+// server that connects but does not answer fails its cases instead.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	run, err := newRunner(opts)
 	if err != nil {
 		return nil, err
 	}
 	report := &Report{URL: run.base, Schema: string(opts.Schema)}
-	for _, c := range casesFor(opts.Schema) {
+	for i, c := range casesFor(opts.Schema) {
 		if c.applies != nil && !c.applies(run) {
 			continue
 		}
-		report.add(run.runCase(ctx, c))
+		res, err := run.runCase(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		report.add(res)
+		if i == 0 { // the listing: it names the models to pick from
+			if err := run.pickModel(ctx); err != nil {
+				return nil, err
+			}
+		}
 	}
 	report.Model = run.model
 	return report, nil
@@ -96,6 +107,15 @@ type runner struct {
 	model string
 	// questionTypes are the question types the model's listing card
 	// declares (vllm-sr/5.0 and 4.0 listings); nil when unknown.
+	questionTypes []string
+	// listed are the models the listing names, in its order.
+	listed []listedModel
+}
+
+// listedModel is one model of the listing: its name and the question
+// types its card declares.
+type listedModel struct {
+	name          string
 	questionTypes []string
 }
 
@@ -137,8 +157,10 @@ type reply struct {
 	err error
 }
 
-// runCase sends the case's request and checks the answer.
-func (run *runner) runCase(ctx context.Context, c testCase) Result {
+// runCase sends the case's request and checks the answer. The error is
+// a connection that could not be made: every later case would fail the
+// same way, so the run stops there (ErrNoServer).
+func (run *runner) runCase(ctx context.Context, c testCase) (Result, error) {
 	res := Result{Name: c.name, Method: c.method, Path: c.path}
 	var body []byte
 	if c.body != nil {
@@ -158,8 +180,11 @@ func (run *runner) runCase(ctx context.Context, c testCase) Result {
 	}
 	res.Status = got.status
 	if got.err != nil {
+		if err := run.unreachable(got.err); err != nil {
+			return res, err
+		}
 		res.Reason = "no answer: " + got.err.Error()
-		return res
+		return res, nil
 	}
 	var problems []string
 	if c.answer != nil {
@@ -169,7 +194,7 @@ func (run *runner) runCase(ctx context.Context, c testCase) Result {
 	}
 	res.OK = len(problems) == 0
 	res.Reason = strings.Join(problems, "; ")
-	return res
+	return res, nil
 }
 
 // send makes one call, bounded by the run's timeout, and reads at most

@@ -74,21 +74,22 @@ func (e *Engine) Run(ctx context.Context, x *Exchange, rt Route) (listener.Outco
 }
 
 // Plan plans x for rt: the calls rt's codec writes for x's batch,
-// rewritten by rt's deviations. A request its listener planned
-// pass-through, sent alone to /v1/decisions of a target whose schema is
-// vllm-sr's own (target.Traits.Native) with no deviation, instead goes as
-// the internal codec's one call to the native /v1/decisions, carrying the
-// client's own bytes when the model that goes upstream is the client's and
-// nothing was rewritten. The error body answers a request that cannot be
-// planned.
+// rewritten by rt's deviations. A single request the internal form reads
+// (/v1/decisions on every listener, a vllm-sr/4.0 /v1/systemone request
+// on a 4.0 listener), sent to a target whose schema is vllm-sr's own
+// (target.Traits.Native) with no deviation, instead goes as the internal
+// codec's one call to the native /v1/decisions, carrying the client's own
+// bytes when its listener planned it pass-through, the model that goes
+// upstream is the client's and nothing was rewritten. The error body
+// answers a request that cannot be planned.
 func (e *Engine) Plan(x *Exchange, rt Route) *ir.ErrorBody {
 	x.Route = rt
 	switch {
 	case rt.Codec == nil:
 		x.Plan.Order, x.Plan.Items = target.PlanItems(x.Batch)
 		return nil
-	case e.canPassThrough(x, rt):
-		return e.planPassThrough(x, rt)
+	case e.readsInternal(x, rt):
+		return e.planNative(x, rt)
 	}
 	plan, diags, err := rt.Codec.Plan(x.Batch, rt.Target, rt.Policy)
 	if err != nil {
@@ -102,25 +103,38 @@ func (e *Engine) Plan(x *Exchange, rt Route) *ir.ErrorBody {
 	return nil
 }
 
-func (e *Engine) canPassThrough(x *Exchange, rt Route) bool {
+// readsInternal reports whether x goes to rt's target in the internal
+// form: a single request of an endpoint the internal form reads as the
+// client sent it, to a target that serves the native endpoints, with
+// nothing to rewrite its calls. (A vllm-sr/4.0 states request, and a
+// batch, go with rt's codec, one item per request.)
+func (e *Engine) readsInternal(x *Exchange, rt Route) bool {
 	cr := x.Client
-	return e.native != nil && cr != nil && cr.Plan == listener.PlanPassThrough &&
-		cr.Endpoint == listener.EndpointDecisions && x.Single && rt.Codec.Traits().Native && len(rt.Deviations) == 0
+	if e.native == nil || cr == nil || !x.Single || !rt.Codec.Traits().Native || len(rt.Deviations) > 0 {
+		return false
+	}
+	return cr.Endpoint == listener.EndpointDecisions ||
+		cr.Endpoint == listener.EndpointSystemOne && cr.Schema == table.SchemaVllmSR40
 }
 
-// planPassThrough plans x's one call with the internal codec. The call
-// keeps the codec's body, the client's request with only its model or
-// deadline_ms rewritten (the internal form is lossless), unless the
-// client's own bytes say the same.
-func (e *Engine) planPassThrough(x *Exchange, rt Route) *ir.ErrorBody {
+// planNative plans x's one call with the internal codec. The call keeps
+// the codec's body, the client's request written from the IR (the
+// internal form is lossless, so only what was rewritten differs: the
+// model, deadline_ms, a question left out, the long-context flag), unless
+// the listener planned a pass-through and the client's own bytes say the
+// same: then they go, and x.PassThrough says so.
+func (e *Engine) planNative(x *Exchange, rt Route) *ir.ErrorBody {
 	plan, _, err := e.native.Plan(x.Batch, rt.Target, rt.Policy)
 	if err != nil {
 		return planFailed(err)
 	}
-	if deref(x.Batch.Model) == rt.Target.Model && !x.rewritten && len(plan.Calls) == 1 { // the client's own model, not one a server filled in
+	own := x.Client.Plan == listener.PlanPassThrough && !x.rewritten &&
+		deref(x.Batch.Model) == rt.Target.Model // the client's own model, not one a server filled in
+	if own && len(plan.Calls) == 1 {
 		plan.Calls[0].Body = x.Client.Body
+		x.PassThrough = true
 	}
-	x.Plan, x.PassThrough = plan, true
+	x.Plan = plan
 	x.Route.Codec, x.Route.Deviations = e.native, nil
 	return nil
 }

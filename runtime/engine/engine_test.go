@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -64,8 +67,10 @@ func TestRunInProcess(t *testing.T) {
 
 // TestPlanPassThrough: a /v1/decisions request its listener planned
 // pass-through goes to a vllm-sr/5.0 target's native /v1/decisions with
-// the client's own bytes; with a deviation, or to a schema that is not
-// vllm-sr's own, the target codec plans it.
+// the client's own bytes (x.PassThrough), and with the internal codec's
+// body when the model that goes upstream is another (not a pass-through);
+// with a deviation, or to a schema that is not vllm-sr's own, the target
+// codec plans it.
 func TestPlanPassThrough(t *testing.T) {
 	const body = `{"model":"m","state":{"request":"x"},"questions":{"q":{"type":"noul","instructions":"i"}}}`
 	codec := func(id table.SchemaID) target.Codec {
@@ -88,9 +93,9 @@ func TestPlanPassThrough(t *testing.T) {
 	other := tgt
 	other.Model = "upstream-name"
 	x = read(t, table.SchemaVllmSR40, listener.EndpointDecisions, body)
-	if e := builtin.Plan(x, Route{Codec: codec(table.SchemaVllmSR50), Target: other}); e != nil || !x.PassThrough ||
-		string(x.Plan.Calls[0].Body) == body {
-		t.Fatalf("another upstream model: the internal codec's body goes, %s", x.Plan.Calls[0].Body)
+	if e := builtin.Plan(x, Route{Codec: codec(table.SchemaVllmSR50), Target: other}); e != nil || x.PassThrough ||
+		string(x.Plan.Calls[0].Body) == body || x.Plan.Calls[0].URL != "http://up.invalid/v1/decisions" {
+		t.Fatalf("another upstream model: the internal codec's body goes to /v1/decisions, %s", x.Plan.Calls[0].Body)
 	}
 
 	devs, _ := builtinSchemas.Deviations(table.SchemaVllmSR50, []string{"state_text"})
@@ -101,6 +106,61 @@ func TestPlanPassThrough(t *testing.T) {
 		x = read(t, table.SchemaVllmSR40, listener.EndpointDecisions, body)
 		if e := builtin.Plan(x, rt); e != nil || x.PassThrough || x.Route.Codec != rt.Codec {
 			t.Fatalf("%s: planned by the target codec: %v %+v %+v", rt.Codec.Traits().Schema, x.PassThrough, x.Plan.Calls, e)
+		}
+	}
+}
+
+// TestPlanV40PassThrough: a vllm-sr/4.0 /v1/systemone request on a 4.0
+// listener goes to a vllm-sr/5.0 target as the client's own bytes on the
+// native /v1/decisions, which reads the internal form; with the
+// long-context header (which the body does not carry) it is written from
+// the IR, options.long_context in the body and the header on the call.
+// A 4.0 states request, and a 5.0 listener's request, go with the target
+// codec (a batch call).
+func TestPlanV40PassThrough(t *testing.T) {
+	const body = `{"model":"m","state":{"request":"x"},"questions":{"q":{"preset":"jailbreak"},` +
+		`"c":{"type":"choice","instructions":"i","choices":{"a":"A","b":"B"}}}}`
+	v50, err := builtinSchemas.Target(table.SchemaVllmSR50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tgt := target.Target{Deployment: "d", Endpoint: "http://up.invalid/v1/systemone", Model: "m"}
+	x := read(t, table.SchemaVllmSR40, listener.EndpointSystemOne, body)
+	if e := builtin.Plan(x, Route{Codec: v50, Target: tgt}); e != nil {
+		t.Fatal(e)
+	}
+	if !x.PassThrough || len(x.Plan.Calls) != 1 || string(x.Plan.Calls[0].Body) != body ||
+		x.Plan.Calls[0].URL != "http://up.invalid/v1/decisions" || x.Plan.Calls[0].Header.Get(vocab.HeaderLongContext) != "" {
+		t.Fatalf("a 4.0 request: %v %+v", x.PassThrough, x.Plan.Calls)
+	}
+
+	long := http.Header{}
+	long.Set(vocab.HeaderLongContext, "true")
+	cr, err := listener.V40.Read(listener.EndpointSystemOne, []byte(body), long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x = exchangeOf(cr)
+	if e := builtin.Plan(x, Route{Codec: v50, Target: tgt}); e != nil {
+		t.Fatal(e)
+	}
+	call := x.Plan.Calls[0]
+	if x.PassThrough || call.URL != "http://up.invalid/v1/decisions" || call.Header.Get(vocab.HeaderLongContext) != "true" ||
+		!strings.Contains(string(call.Body), `"options":{"long_context":true}`) {
+		t.Fatalf("a 4.0 request with the long-context header: %v %s %v %s", x.PassThrough, call.URL, call.Header, call.Body)
+	}
+
+	for _, c := range []struct {
+		schema table.SchemaID
+		body   string
+	}{
+		{table.SchemaVllmSR40, `{"model":"m","states":{"s":"x","t":"y"},"questions":{"q":{"type":"noul","instructions":"i"}}}`},
+		{table.SchemaVllmSR50, `{"model":"m","state":"x","questions":{"q":{"type":"noul","instructions":"i"}}}`},
+	} {
+		x = read(t, c.schema, listener.EndpointSystemOne, c.body)
+		if e := builtin.Plan(x, Route{Codec: v50, Target: tgt}); e != nil || x.PassThrough ||
+			x.Plan.Calls[0].URL != "http://up.invalid/v1/systemone/batch" {
+			t.Fatalf("%s %s: want the target codec's batch call: %v %+v", c.schema, c.body, x.PassThrough, x.Plan.Calls)
 		}
 	}
 }

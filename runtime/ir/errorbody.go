@@ -69,6 +69,10 @@ type ErrorBody struct {
 	// Detail is the standard's 422 list; nil when the detail is a single
 	// message.
 	Detail []DetailItem
+	// DetailList: Detail is written as the standard's list on a status
+	// other than 422 too, in place of Message (a /v1/decisions request
+	// none of whose questions is valid lists each question's error).
+	DetailList bool
 }
 
 // DetailItem is one item of a 422 detail list.
@@ -77,6 +81,13 @@ type DetailItem struct {
 	Loc  Path
 	Msg  string
 	Type string
+	// Reason and Limit are a failed question's reason word and the limit
+	// it names (nil for none), the check's parameters: written as the
+	// item's ctx, so that a server reading the list (the Router reading
+	// its model runtime's) knows each question's failure without its
+	// words. Reason is empty for an item that has none.
+	Reason string
+	Limit  *int64
 }
 
 // The bounds of an error answer. Whatever the request, an error answer as
@@ -131,7 +142,8 @@ func (e ErrorBody) Bounded(tight bool) ErrorBody {
 		if len(detail) == items {
 			break
 		}
-		d = DetailItem{Loc: d.Loc.Clipped(locElems), Msg: table.Clip(d.Msg, min(msgBytes, MaxDetailMsgBytes)), Type: table.ClipName(d.Type)}
+		d = DetailItem{Loc: d.Loc.Clipped(locElems), Msg: table.Clip(d.Msg, min(msgBytes, MaxDetailMsgBytes)), Type: table.ClipName(d.Type),
+			Reason: table.ClipName(d.Reason), Limit: d.Limit}
 		size += len(d.Msg) + d.Loc.size()
 		if len(detail) > 0 && size > MaxDetailBytes {
 			break

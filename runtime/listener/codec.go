@@ -110,9 +110,9 @@ func (s SchemaReaders) Read(path Endpoint, body []byte, header http.Header) (*Cl
 	case EndpointBatch:
 		return s.Batch(body, header)
 	case EndpointDecisions:
-		return ReadDecisions(s.Schema, body)
+		return ReadDecisions(s.Schema, body, header)
 	case EndpointBundle:
-		return ReadBundle(s.Schema, body)
+		return ReadBundle(s.Schema, body, header)
 	}
 	return nil, RefuseEndpoint(s.Schema)
 }

@@ -11,8 +11,9 @@ import (
 // legacy form it used (kind legacy_form), once per request (what tells an
 // operator when switching the listener to vllm-sr/5.0 is safe; not on the
 // native endpoints, which speak the internal form on every listener), then
-// its plan (kind the plan, form EndpointWord's).
-func (cr *ClientRequest) CountedDiagnostics() iter.Seq2[string, string] {
+// its plan (kind the plan, form EndpointWord's): a pass-through the server
+// sent on rewritten (rewritten) counts as the translation it was.
+func (cr *ClientRequest) CountedDiagnostics(rewritten bool) iter.Seq2[string, string] {
 	return func(yield func(kind, form string) bool) {
 		if cr.Endpoint != EndpointDecisions && cr.Endpoint != EndpointBundle {
 			for i, d := range cr.Diagnostics {
@@ -23,7 +24,11 @@ func (cr *ClientRequest) CountedDiagnostics() iter.Seq2[string, string] {
 				}
 			}
 		}
-		yield(string(cr.Plan), EndpointWord(cr.Endpoint))
+		plan := cr.Plan
+		if rewritten {
+			plan = PlanTranslate
+		}
+		yield(string(plan), EndpointWord(cr.Endpoint))
 	}
 }
 

@@ -31,7 +31,7 @@ type QuestionFailure struct {
 
 // Answer is the failure as a question's answer on /v1/decisions.
 func (f *QuestionFailure) Answer() ir.Answer {
-	return ir.Answer{Name: f.Name, Type: f.Type, Error: f.Error, Reason: f.Reason, Message: f.Message}
+	return ir.Answer{Name: f.Name, Type: f.Type, Error: f.Error, Reason: f.Reason, Message: f.Message, Limit: f.Limit}
 }
 
 // StateMedia is one vllm-sr/5.0 media reading: the request (Item, "" for a
@@ -73,9 +73,11 @@ func MergeFailures(answers []ir.Answer, failures []QuestionFailure, item string)
 // whose questions could be answered for a reason that is the request's
 // own (a question error whose status is a 4xx: a malformed question, one
 // the model does not answer, an input too long): 400 invalid_request
-// no_valid_question, listing each question's error and locating each in
-// the detail, as ReadDecisions refuses a request none of whose questions
-// passes its schema. It returns nil when any question was answered or
+// no_valid_question, listing each question's error: the message the
+// first ones, the detail (the standard's list, written on this 400 too)
+// every one, located, with its kind, reason and limit (questionItem), as
+// ReadDecisions refuses a request none of whose questions passes its
+// schema. It returns nil when any question was answered or
 // failed for a reason that is not the request's (the model failing, the
 // deadline passing, an upstream that is unavailable): the request then
 // gets its 200 with every answer in place.
@@ -94,16 +96,27 @@ func NoValidQuestion(out Outcome, failures []QuestionFailure) *ir.ErrorBody {
 			return nil
 		}
 	}
-	n := min(len(answers), maxListed)
-	msgs := make([]string, n)
-	detail := make([]ir.DetailItem, n)
-	for i, a := range answers[:n] {
-		msgs[i] = "question " + table.QuoteName(a.Name) + " cannot be answered: " + a.Message + " (" + string(a.Error) + ")"
-		detail[i] = ir.DetailItem{Loc: ir.Path{}.Key("body").Key(vocab.RequestQuestions).Key(a.Name), Msg: msgs[i], Type: string(a.Error)}
+	msgs := make([]string, 0, min(len(answers), maxListed))
+	detail := make([]ir.DetailItem, len(answers))
+	for i, a := range answers {
+		msg := "question " + table.QuoteName(a.Name) + " cannot be answered: " + a.Message + " (" + string(a.Error) + ")"
+		if i < maxListed {
+			msgs = append(msgs, msg)
+		}
+		detail[i] = questionItem(a.Name, msg, a.Error, a.Reason, a.Limit)
 	}
 	e := noValidQuestion(msgs, len(answers))
-	e.Detail = detail
+	e.Detail, e.DetailList = detail, true
 	return e
+}
+
+// questionItem is a question's failure as an item of no_valid_question's
+// detail list: located at body.questions.<name>, its type the question
+// error kind, its reason and limit the item's ctx (what the Router reads
+// back from its model runtime's refusal to answer each question alike).
+func questionItem(name, msg string, kind ir.QuestionErrorCode, reason string, limit *int64) ir.DetailItem {
+	return ir.DetailItem{Loc: ir.Path{}.Key("body").Key(vocab.RequestQuestions).Key(name), Msg: msg, Type: string(kind),
+		Reason: reason, Limit: limit}
 }
 
 // noValidQuestion is the 400 invalid_request no_valid_question listing

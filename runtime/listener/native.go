@@ -1,6 +1,7 @@
 package listener
 
 import (
+	"net/http"
 	"slices"
 
 	"github.com/vllm-sr/systemone/generated/validate"
@@ -23,7 +24,13 @@ import (
 // some it is translate, since the failed questions must not go on: the IR
 // then holds the request without them, read by shapes from the body
 // with those questions removed.
-func ReadDecisions(schema table.SchemaID, body []byte) (*ClientRequest, error) {
+//
+// The standard's long-context header is honoured as on /v1/systemone: it
+// sets Options.LongContext. A request whose body does not already say so
+// (4.0's options.long_context) is translated, as the design's plans say of
+// a request with the header: the body written from the IR carries the
+// flag, and the call carries the header too (target.Internal).
+func ReadDecisions(schema table.SchemaID, body []byte, header http.Header) (*ClientRequest, error) {
 	root, refusal := Decode(body, shapes.MaxDepth)
 	if refusal != nil {
 		return nil, refusal
@@ -46,6 +53,10 @@ func ReadDecisions(schema table.SchemaID, body []byte) (*ClientRequest, error) {
 	r, err := rd.Request(root, nil)
 	if err != nil {
 		return nil, RefuseError(err)
+	}
+	if LongContext(header) && !longContextInBody(r.Options) {
+		ApplyLongContext(&r.Options, header)
+		cr.Plan = PlanTranslate
 	}
 	cr.Request = r
 	return cr, nil
@@ -75,8 +86,11 @@ func withoutFailed(root jsonvalue.Value, failures []QuestionFailure) jsonvalue.V
 // form, each complete with its own options, checked by the generated
 // internal batch validator (whose items keep options: the spec limits the
 // batch-item refusal of options to vllm-sr/5.0 and 4.0), then read by
-// shapes and passed through. Any problem refuses the whole bundle.
-func ReadBundle(schema table.SchemaID, body []byte) (*ClientRequest, error) {
+// shapes and passed through. Any problem refuses the whole bundle. The
+// standard's long-context header applies to every request of the bundle
+// (a bundle has no options of its own), as options.long_context in each
+// would.
+func ReadBundle(schema table.SchemaID, body []byte, header http.Header) (*ClientRequest, error) {
 	root, refusal := Decode(body, shapes.MaxDepth)
 	if refusal != nil {
 		return nil, refusal
@@ -89,6 +103,12 @@ func ReadBundle(schema table.SchemaID, body []byte) (*ClientRequest, error) {
 	b, err := rd.Bundle(root)
 	if err != nil {
 		return nil, RefuseError(err)
+	}
+	if LongContext(header) {
+		for i := range b.Items {
+			ApplyLongContext(&b.Items[i].Request.Options, header)
+		}
+		cr.Plan = PlanTranslate
 	}
 	cr.Batch = b
 	return cr, nil

@@ -15,7 +15,7 @@ func TestReadBundleKeepsItemOptions(t *testing.T) {
 	body := []byte(`{"model":"m","requests":{` +
 		`"r1":{"state":"x","questions":{"q":{"type":"noul","instructions":"i"}},"options":{"deadline_ms":50,"long_context":true}},` +
 		`"r2":{"state":"y","roles":null,"questions":{"q":{"type":"noul","instructions":"i"}},"options":{"return_meta":true}}}}`)
-	cr, err := ReadBundle(table.SchemaVllmSR50, body)
+	cr, err := ReadBundle(table.SchemaVllmSR50, body, nil)
 	if err != nil {
 		t.Fatalf("a bundle with per-item options was refused: %v", err)
 	}
@@ -35,7 +35,7 @@ func TestReadBundleKeepsItemOptions(t *testing.T) {
 // refused with 400, naming its path, and the message copies no value.
 func TestReadBundleRefusesUnknownItemOption(t *testing.T) {
 	body := []byte(`{"requests":{"r1":{"state":"x","questions":{"q":{"type":"noul","instructions":"i"}},"options":{"colour":"secret-value"}}}}`)
-	_, err := ReadBundle(table.SchemaVllmSR40, body)
+	_, err := ReadBundle(table.SchemaVllmSR40, body, nil)
 	var refusal *Refusal
 	if !errors.As(err, &refusal) {
 		t.Fatalf("err = %v, want a *Refusal", err)

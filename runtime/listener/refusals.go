@@ -92,10 +92,17 @@ func RefuseQuestion(f *QuestionFailure, root jsonvalue.Value, batch bool) *Refus
 func RefuseNoValidQuestion(failures []QuestionFailure) *Refusal {
 	n := min(len(failures), maxListed)
 	msgs := make([]string, n)
-	for i := range failures[:n] {
-		msgs[i] = failures[i].Message
+	detail := make([]ir.DetailItem, len(failures))
+	for i := range failures {
+		f := &failures[i]
+		if i < n {
+			msgs[i] = f.Message
+		}
+		detail[i] = questionItem(f.Name, f.Message, f.Error, f.Reason, f.Limit)
 	}
-	return &Refusal{Body: *noValidQuestion(msgs, len(failures))}
+	e := noValidQuestion(msgs, len(failures))
+	e.Detail, e.DetailList = detail, true
+	return &Refusal{Body: *e}
 }
 
 // maxListed is how many problems (or failed questions) a refusal's

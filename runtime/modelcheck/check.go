@@ -207,9 +207,9 @@ func checkCriteria(card *table.Card, t table.QuestionType, c ir.Criteria) *Failu
 	r, _ := card.Limits.Range(t)
 	switch {
 	case n < r.Min:
-		return failLimit(few, int64(r.Min))
+		return FailLimit(few, int64(r.Min))
 	case n > r.Max:
-		return failLimit(many, int64(r.Max))
+		return FailLimit(many, int64(r.Max))
 	}
 	return nil
 }

@@ -40,9 +40,9 @@ func Fail(r Reason) *Failure {
 	return &Failure{Code: code, Status: kind.Status, Reason: r, Message: info.Clause()}
 }
 
-// failLimit builds the failure of reason r with the model's limit broken,
+// FailLimit builds the failure of reason r with the model's limit broken,
 // in the reason's unit.
-func failLimit(r Reason, limit int64) *Failure {
+func FailLimit(r Reason, limit int64) *Failure {
 	f := Fail(r)
 	f.Limit = &limit
 	info, _ := vocab.ReasonOf(string(r))

@@ -110,7 +110,7 @@ func checkImage(card *table.Card, a *ir.Asset, nth int) *Failure {
 		return Fail(vocab.ReasonImageNotRead)
 	}
 	if nth > l.MaxCount {
-		return failLimit(vocab.ReasonTooManyImages, int64(l.MaxCount))
+		return FailLimit(vocab.ReasonTooManyImages, int64(l.MaxCount))
 	}
 	img, f := DecodeImage(a)
 	if f != nil {
@@ -119,15 +119,15 @@ func checkImage(card *table.Card, a *ir.Asset, nth int) *Failure {
 	area := img.Width * img.Height
 	switch {
 	case img.Bytes > l.MaxBytes:
-		return failLimit(vocab.ReasonImageFileTooLarge, l.MaxBytes)
+		return FailLimit(vocab.ReasonImageFileTooLarge, l.MaxBytes)
 	case img.Width < l.MinSide || img.Height < l.MinSide:
-		return failLimit(vocab.ReasonImageSideTooSmall, l.MinSide)
+		return FailLimit(vocab.ReasonImageSideTooSmall, l.MinSide)
 	case img.Width > l.MaxSide || img.Height > l.MaxSide:
-		return failLimit(vocab.ReasonImageSideTooLarge, l.MaxSide)
+		return FailLimit(vocab.ReasonImageSideTooLarge, l.MaxSide)
 	case area < l.MinPixels:
-		return failLimit(vocab.ReasonImageAreaTooSmall, l.MinPixels)
+		return FailLimit(vocab.ReasonImageAreaTooSmall, l.MinPixels)
 	case area > l.MaxPixels:
-		return failLimit(vocab.ReasonImageAreaTooLarge, l.MaxPixels)
+		return FailLimit(vocab.ReasonImageAreaTooLarge, l.MaxPixels)
 	}
 	return nil
 }
@@ -138,7 +138,7 @@ func checkVideo(card *table.Card, a *ir.Asset, nth int, p *Plan) *Failure {
 		return Fail(vocab.ReasonVideoNotRead)
 	}
 	if nth > l.MaxCount {
-		return failLimit(vocab.ReasonTooManyVideos, int64(l.MaxCount))
+		return FailLimit(vocab.ReasonTooManyVideos, int64(l.MaxCount))
 	}
 	vid, f := DecodeVideo(a)
 	if f != nil {
@@ -146,9 +146,9 @@ func checkVideo(card *table.Card, a *ir.Asset, nth int, p *Plan) *Failure {
 	}
 	switch {
 	case vid.Bytes > l.MaxBytes:
-		return failLimit(vocab.ReasonVideoFileTooLarge, l.MaxBytes)
+		return FailLimit(vocab.ReasonVideoFileTooLarge, l.MaxBytes)
 	case vid.HasDuration && vid.Seconds > float64(l.MaxSeconds):
-		return failLimit(vocab.ReasonVideoTooLong, l.MaxSeconds)
+		return FailLimit(vocab.ReasonVideoTooLong, l.MaxSeconds)
 	}
 	if vid.HasDuration {
 		p.VideoSeconds = vid.Seconds
@@ -170,7 +170,7 @@ func checkMediaQuestion(q *ir.Question, p *Plan, images, videos int) *Failure {
 			return Fail(vocab.ReasonNeedsOneVideo)
 		}
 		if q.At != nil && p.VideoSeconds >= 0 && *q.At > p.VideoSeconds {
-			return failLimit(vocab.ReasonAtBeyondVideo, int64(p.VideoSeconds))
+			return FailLimit(vocab.ReasonAtBeyondVideo, int64(p.VideoSeconds))
 		}
 	case table.QuestionTrack:
 		if videos != 1 {
@@ -201,14 +201,14 @@ func checkLength(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fa
 		return nil
 	}
 	if fixed >= limit {
-		return failLimit(vocab.ReasonQuestionTooLong, limit)
+		return FailLimit(vocab.ReasonQuestionTooLong, limit)
 	}
 	if l.ScanBudget == 0 {
-		return failLimit(vocab.ReasonInputTooLong, limit)
+		return FailLimit(vocab.ReasonInputTooLong, limit)
 	}
 	if q.Overflow != nil && *q.Overflow == ir.OverflowTruncate {
 		if q.RequireFullInput != nil && *q.RequireFullInput {
-			return failLimit(vocab.ReasonInputTruncated, limit)
+			return FailLimit(vocab.ReasonInputTruncated, limit)
 		}
 		p.Input = p.Input.Truncated(limit - fixed)
 		p.InputTokens = p.Input.Tokens() + fixed
@@ -219,7 +219,7 @@ func checkLength(card *table.Card, req *ir.Request, q *ir.Question, p *Plan) *Fa
 		budget = min(*req.Options.MaxTokens, l.MaxScanBudget)
 	}
 	if parts > budget {
-		return failLimit(vocab.ReasonScanBudget, budget)
+		return FailLimit(vocab.ReasonScanBudget, budget)
 	}
 	p.Windows, p.Complete = true, true
 	return nil

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/distribution"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
@@ -20,12 +21,7 @@ func (s seed) distribution(keys []string) []float64 {
 	for i, k := range keys {
 		logits[i] = logitScale * (2*s.uniform(drawOption, k) - 1)
 	}
-	u := roundDistribution(softmax(logits))
-	p := make([]float64, len(u))
-	for i := range u {
-		p[i] = float64(u[i]) / units
-	}
-	return p
+	return distribution.Rounded(distribution.Softmax(logits))
 }
 
 func probabilities(keys []string, p []float64) []ir.Probability {
@@ -42,9 +38,9 @@ func probabilities(keys []string, p []float64) []ir.Probability {
 func choice(s seed, plan *modelcheck.Plan, a *ir.Answer) {
 	keys := keyedNames(plan.Criteria)
 	p := s.distribution(keys)
-	a.Choice = new(keys[argmax(p)])
+	a.Choice = new(keys[distribution.Argmax(p)])
 	a.Probabilities = probabilities(keys, p)
-	a.Confidence = new(round4(choiceConfidence(p)))
+	a.Confidence = new(distribution.Round4(distribution.ChoiceConfidence(p)))
 }
 
 // noul: P(yes) from a two-way softmax of the noul's criteria keys, true
@@ -62,9 +58,9 @@ func score(s seed, plan *modelcheck.Plan, a *ir.Answer) {
 		keys[i] = strconv.Itoa(i)
 	}
 	p := s.distribution(keys)
-	a.Score = new(round4(expectedLevel(p)))
+	a.Score = new(distribution.Round4(distribution.ExpectedLevel(p)))
 	a.Probabilities = probabilities(keys, p)
-	a.Confidence = new(round4(scoreConfidence(p)))
+	a.Confidence = new(distribution.Round4(distribution.ScoreConfidence(p)))
 	for i, l := range plan.Criteria.Levels {
 		a.Legend = append(a.Legend, jsonvalue.Member{Name: keys[i], Value: l})
 	}
@@ -73,7 +69,7 @@ func score(s seed, plan *modelcheck.Plan, a *ir.Answer) {
 // abstain adds the abstain probability of a card that reports one.
 func abstain(s seed, card *table.Card, a *ir.Answer) {
 	if card.Abstain && (a.Type == table.QuestionChoice || a.Type == table.QuestionNoul) {
-		a.AbstainProbability = new(round4(0.2 * s.uniform(drawAbstain)))
+		a.AbstainProbability = new(distribution.Round4(0.2 * s.uniform(drawAbstain)))
 	}
 }
 
@@ -84,7 +80,7 @@ func drawBox(s seed, labels ...string) ir.Box {
 	edge := func(name string) (float64, float64) {
 		lo := 0.05 + 0.5*s.uniform(with(labels, name, "lo")...)
 		hi := lo + 0.1 + (0.95-lo-0.1)*s.uniform(with(labels, name, "hi")...)
-		return round4(lo), round4(hi)
+		return distribution.Round4(lo), distribution.Round4(hi)
 	}
 	var b ir.Box
 	b.Top, b.Bottom = edge("vertical")
@@ -95,7 +91,7 @@ func drawBox(s seed, labels ...string) ir.Box {
 func box(s seed, a *ir.Answer) {
 	b := drawBox(s, drawBoxAnswer)
 	a.Box = &b
-	a.Confidence = new(round4(0.5 + 0.5*s.uniform(drawBoxAnswer, drawConfidence)))
+	a.Confidence = new(distribution.Round4(0.5 + 0.5*s.uniform(drawBoxAnswer, drawConfidence)))
 }
 
 // track: a box for each sampled moment of the video, rate moments a
@@ -116,7 +112,7 @@ func track(s seed, plan *modelcheck.Plan, q *ir.Question, a *ir.Answer) {
 		moments = append(moments, object(
 			member("second", jsonvalue.Float(second)),
 			member(vocab.AnswerBox, boxValue(b)),
-			member(vocab.AnswerConfidence, jsonvalue.Float(round4(0.5+0.5*s.uniform(drawTrack, strconv.FormatInt(k, 10), drawConfidence)))),
+			member(vocab.AnswerConfidence, jsonvalue.Float(distribution.Round4(0.5+0.5*s.uniform(drawTrack, strconv.FormatInt(k, 10), drawConfidence)))),
 		))
 	}
 	a.Track = object(member(vocab.QuestionRate, jsonvalue.Int(rate)), member("moments", jsonvalue.Array(moments...)))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/generated/corpus"
+	"github.com/vllm-sr/systemone/runtime/distribution"
 	"github.com/vllm-sr/systemone/runtime/shapes"
 )
 
@@ -40,9 +41,9 @@ func FuzzDecideNeverPanics(f *testing.F) {
 				}
 				var sum int64
 				for _, p := range a.Probabilities {
-					sum += int64(math.Round(p.P * units))
+					sum += int64(math.Round(p.P * distribution.Units))
 				}
-				if sum != units {
+				if sum != distribution.Units {
 					t.Fatalf("%s: %s probabilities sum to %d units", m.Name, a.Name, sum)
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
+	"github.com/vllm-sr/systemone/runtime/distribution"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/shapes"
@@ -81,7 +82,7 @@ func TestDecideIsDeterministic(t *testing.T) {
 	}
 }
 
-func units4(p float64) int64 { return int64(math.Round(p * units)) }
+func units4(p float64) int64 { return int64(math.Round(p * distribution.Units)) }
 
 func TestChoiceAndScoreAnswers(t *testing.T) {
 	resp := decide(t, &Scorer{}, "vllm-sr/vela2", everyType)
@@ -94,14 +95,14 @@ func TestChoiceAndScoreAnswers(t *testing.T) {
 			best = p
 		}
 	}
-	if sum != units {
+	if sum != distribution.Units {
 		t.Errorf("choice probabilities sum to %d units", sum)
 	}
 	if *team.Choice != best.Key {
 		t.Errorf("choice %s is not the most probable option %s", *team.Choice, best.Key)
 	}
 	ps := []float64{team.Probabilities[0].P, team.Probabilities[1].P, team.Probabilities[2].P}
-	if want := round4((3*best.P - 1) / 2); *team.Confidence != want || *team.Confidence != round4(choiceConfidence(ps)) {
+	if want := distribution.Round4((3*best.P - 1) / 2); *team.Confidence != want || *team.Confidence != distribution.Round4(distribution.ChoiceConfidence(ps)) {
 		t.Errorf("choice confidence %v, want %v", *team.Confidence, want)
 	}
 	if team.AbstainProbability == nil || *team.AbstainProbability < 0 || *team.AbstainProbability >= 0.2 {
@@ -119,8 +120,8 @@ func TestChoiceAndScoreAnswers(t *testing.T) {
 		expected += float64(i) * x.P
 		p = append(p, x.P)
 	}
-	if sum != units || *f.Score != round4(expected) || *f.Confidence != round4(scoreConfidence(p)) {
-		t.Errorf("score %v (want %v), confidence %v, sum %d", *f.Score, round4(expected), *f.Confidence, sum)
+	if sum != distribution.Units || *f.Score != distribution.Round4(expected) || *f.Confidence != distribution.Round4(distribution.ScoreConfidence(p)) {
+		t.Errorf("score %v (want %v), confidence %v, sum %d", *f.Score, distribution.Round4(expected), *f.Confidence, sum)
 	}
 	if len(f.Legend) != 4 || f.Legend[3].Name != "3" || f.Legend[3].Value.Str() != "Furious" {
 		t.Errorf("legend does not echo the levels: %+v", f.Legend)

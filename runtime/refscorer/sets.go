@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/vllm-sr/systemone/runtime/distribution"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -12,7 +13,7 @@ import (
 // labelProbability is one label's own probability, sigmoid of a logit in
 // [−3, 3).
 func (s seed) labelProbability(label string) float64 {
-	return round4(sigmoid(2*logitScale*s.uniform(drawLabel, label) - logitScale))
+	return distribution.Round4(distribution.Sigmoid(2*logitScale*s.uniform(drawLabel, label) - logitScale))
 }
 
 // set: each label's own probability and the labels at or above the
@@ -40,7 +41,7 @@ func set(s seed, plan *modelcheck.Plan, a *ir.Answer) (ir.QuestionSet, []ir.Answ
 // logit in [−6, 2), so about a quarter of the words pass a threshold of
 // 0.5.
 func (s seed) wordProbability(label string, index int, word string) float64 {
-	return round4(sigmoid(8*s.uniform(drawSpan, label, strconv.Itoa(index), word) - 6))
+	return distribution.Round4(distribution.Sigmoid(8*s.uniform(drawSpan, label, strconv.Itoa(index), word) - 6))
 }
 
 // span finds, for each label, the words of the text read whose

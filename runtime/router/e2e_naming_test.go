@@ -73,4 +73,23 @@ func testModelOptional(t *testing.T, e *env) {
 		!strings.Contains(got["detail"].(string), `listener "public5" serves 5 models`) {
 		t.Errorf("several models, none named: %d %s", status, out)
 	}
+
+	// A batch that leaves its model out on one5 is answered by its one
+	// model, and its items may repeat that model (as they may repeat a
+	// batch's), but name no other.
+	item := `{"state": "The export fails.", "questions": {"urgent": {"type": "noul", "instructions": "Is it urgent?"}}}`
+	repeat := strings.Replace(item, `{"state"`, `{"model": "vllm-sr/decision1", "state"`, 1)
+	status, out = post(t, e.url("one5", "/v1/systemone/batch"), `{"requests": {"a": `+repeat+`, "b": `+item+`}}`)
+	if got := decodeJSON(t, out); status != 200 || got["model"] != "vllm-sr/decision1" {
+		t.Errorf("a batch naming no model, an item repeating one5's: %d %s", status, out)
+	}
+	other := strings.Replace(item, `{"state"`, `{"model": "gateway-d3", "state"`, 1)
+	status, out = post(t, e.url("one5", "/v1/systemone/batch"), `{"requests": {"a": `+other+`}}`)
+	if got := decodeJSON(t, out); status != 404 || got["code"] != "model_not_found" {
+		t.Errorf("an item naming a model one5 does not serve: %d %s", status, out)
+	}
+	status, out = post(t, e.url("public5", "/v1/systemone/batch"), `{"requests": {"a": `+repeat+`}}`)
+	if got := decodeJSON(t, out); status != 400 || got["reason"] != "missing_model" {
+		t.Errorf("a batch naming no model on a listener of several: %d %s", status, out)
+	}
 }

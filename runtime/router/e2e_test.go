@@ -215,6 +215,15 @@ func testUnsupported(t *testing.T, e *env) {
 	if msg := fmt.Sprint(got["detail"]); !strings.Contains(msg, "span question") || !strings.Contains(msg, `"gateway-d3"`) {
 		t.Fatalf("the detail does not name what is missing: %s", msg)
 	}
+	// A video asset, which the standard's schema cannot carry and the
+	// deployment does not read, is named once though both refuse it.
+	video := `{"model":"gateway-d3","state":["<v>","What happens?"],"assets":{"<v>":{"type":"video","format":"mp4","data_base64":"AAAA"}},` +
+		`"questions":{"q":{"type":"noul","instructions":"Is it?"}}}`
+	status, out = post(t, e.url("public5", "/v1/systemone"), video)
+	got = decodeJSON(t, out)
+	if msg := fmt.Sprint(got["detail"]); status != 400 || got["code"] != "unsupported_capability" || strings.Count(msg, "video asset") != 1 {
+		t.Errorf("a video asset to a systemone/0.2 deployment: %d %s; want 400 unsupported_capability naming it once", status, out)
+	}
 	if n := len(e.rec.Calls()) - before; n != 0 {
 		t.Fatalf("the upstream got %d calls", n)
 	}
@@ -379,7 +388,14 @@ func testMetrics(t *testing.T, e *env) {
 		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "legacy_form", "form", "choices"}, 2},
 		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "legacy_form", "form", "implicit_roles"}, 2},
 		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "legacy_form", "form", "states"}, 1},
-		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "public5", "kind", "pass_through", "form", "decisions"}, 2},
+		// the client's bytes to vllm-sr/decision1; to the systemone/0.2
+		// gateway-d3 the deadline request is rewritten: a translation
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "public5", "kind", "pass_through", "form", "decisions"}, 1},
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "public5", "kind", "translate", "form", "decisions"}, 1},
+		// legacy4's 4.0 requests to gateway-d3 are rewritten for its
+		// schema; the one refused before any plan counts as read
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "translate", "form", "systemone"}, 2},
+		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "legacy4", "kind", "pass_through", "form", "systemone"}, 1},
 		{"vsr_systemone_listener_diagnostics_total", []string{"listener", "public5", "kind", "translate", "form", "batch"}, 1},
 		{"vsr_upstream_calls_total", []string{"api", "systemone", "upstream", "gateway-d3", "outcome", "200"}, 0},
 		{"vsr_systemone_target_diagnostics_total", []string{"deployment", "gateway-d3", "kind", "dropped", "form", "roles"}, 0},

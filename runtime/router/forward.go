@@ -16,6 +16,17 @@ import (
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
+// itemModel is the model b's items name when b names none (the reader
+// has checked they all repeat one), else "".
+func itemModel(b *ir.Batch) string {
+	for i := range b.Items {
+		if m := b.Items[i].Request.Model; m != nil {
+			return *m
+		}
+	}
+	return ""
+}
+
 // forward routes a read request by its model and runs it through the
 // engine: on the deployment it names (refused before any call when that
 // deployment cannot carry or answer it, or its circuit is open; on
@@ -33,6 +44,11 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 				"the request names no model, and listener "+quote(listenerName)+" serves "+strconv.Itoa(len(served))+" models; name a deployment or a pool")
 		}
 		x.Model = served[0]
+		if named := itemModel(x.Batch); named != "" && named != x.Model { // an item may only repeat it
+			_, direct := r.cfg.Deployment(named)
+			_, pooled := r.cfg.Pool(named)
+			return listener.Outcome{}, 0, modelNotFound(listenerName, direct || pooled, served)
+		}
 	}
 	d, direct := r.cfg.Deployment(x.Model)
 	pool, pooled := r.cfg.Pool(x.Model)

@@ -23,6 +23,10 @@ type listenerHandler struct {
 	// errors is the entry whose codec writes the listener's own errors:
 	// systemone, else the Router's default System One entry.
 	errors *routerconfig.ListenerAPI
+	// inFlight bounds the requests the listener serves at once
+	// (max_in_flight; overload.go); nil on the admin address, which
+	// serves only the probes.
+	inFlight *front.Admission
 }
 
 // pathReady is the readiness probe's path, beside the standard's /health.
@@ -54,6 +58,13 @@ func (h *listenerHandler) serve(w *front.Served, req *http.Request) {
 		return
 	}
 	path := req.URL.Path
+	if h.inFlight != nil && bounded(path) { // before the body is read (overload.go)
+		if !h.inFlight.TryAcquire() {
+			h.answerOverloaded(w, req)
+			return
+		}
+		defer h.inFlight.Release()
+	}
 	switch path {
 	case "/metrics":
 		w.Endpoint, w.Probe = path, true

@@ -67,8 +67,8 @@ func (h *listenerHandler) systemOneModels(w http.ResponseWriter, req *http.Reque
 // vllm-srun lists them, else its declared ones, else its upstream
 // listing's, else its schema's); a pool's, every member's. A deployment
 // carries its upstream listing's release date and card where the upstream
-// lists its model, else its catalogue model's; a name with no release date
-// of its own (a pool) has none.
+// lists its model, else its catalogue model's; a pool the newest of its
+// members' (listedPool).
 func (r *Router) systemOneListing(ctx context.Context, api *routerconfig.ListenerAPI) *ir.Listing {
 	out := &ir.Listing{}
 	for _, name := range r.servedModels(api) {
@@ -119,14 +119,19 @@ func (r *Router) listedDeployment(ctx context.Context, d *routerconfig.Deploymen
 	return m
 }
 
+// listedPool lists a pool with its members' features and the newest of
+// their release dates: the standard's listing requires one on every
+// entry, and a pool may route to a model as new as its newest member.
 func (r *Router) listedPool(ctx context.Context, p *routerconfig.Pool) ir.ListedModel {
 	var caps tc.CapabilitySet
+	released := ""
 	for _, member := range p.Members {
 		if d, ok := r.cfg.Deployment(member); ok {
 			caps = append(caps, r.capabilities(ctx, d)...)
+			released = max(released, r.listedDeployment(ctx, d).ReleaseDate)
 		}
 	}
-	return ir.ListedModel{Name: p.Name, Version: new(extensionVersion), Features: tc.Listed(caps),
+	return ir.ListedModel{Name: p.Name, Version: new(extensionVersion), Features: tc.Listed(caps), ReleaseDate: released,
 		Description: "pool routed by capability over " + strings.Join(p.Members, ", ")}
 }
 

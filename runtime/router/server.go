@@ -192,7 +192,7 @@ func (r *Router) withConfig(cfg *routerconfig.Config) *Router {
 	}
 	for i := range cfg.Listeners {
 		lst := &cfg.Listeners[i]
-		h := &listenerHandler{router: &next, lst: lst}
+		h := &listenerHandler{router: &next, lst: lst, inFlight: listenerAdmission(r.handlers[lst.Name], lst)}
 		if api, ok := lst.Serves(registry.SystemOne, next.apis); ok {
 			h.systemone = api
 		}

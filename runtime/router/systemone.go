@@ -76,10 +76,10 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 		return h.answerError(w, api, nil, e), nil
 	}
 	cr := x.Client
-	for kind, form := range cr.CountedDiagnostics() {
+	out, retryAfter, e := h.router.forward(req.Context(), h.lst.Name, api, x, took)
+	for kind, form := range cr.CountedDiagnostics(sentRewritten(x)) {
 		h.router.metrics.CountDiagnostic(h.lst.Name, kind, form)
 	}
-	out, retryAfter, e := h.router.forward(req.Context(), h.lst.Name, api, x, took)
 	if e == nil && cr.Endpoint == listener.EndpointDecisions {
 		e = listener.NoValidQuestion(out, cr.QuestionFailures) // as vllm-srun answers it
 	}
@@ -95,6 +95,15 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	}
 	front.WriteJSON(w, http.StatusOK, answer)
 	return http.StatusOK, cr
+}
+
+// sentRewritten reports whether x went upstream rewritten although its
+// listener planned a pass-through: its plan's calls do not carry the
+// client's own bytes (a target that does not read the internal form, a
+// model or deadline the Router filled in or capped, a question left out,
+// a deviation). It is counted as the translation it was.
+func sentRewritten(x *engine.Exchange) bool {
+	return len(x.Plan.Calls) > 0 && !x.PassThrough
 }
 
 // answerError writes e in the client's schema and returns the status.

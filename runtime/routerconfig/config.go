@@ -53,6 +53,10 @@ type Listener struct {
 	// Authorization: Bearer; nil: no key is needed.
 	APIKeysEnv, APIKeysFile string
 	APIKeys                 []Secret
+	// MaxInFlight is max_in_flight, else DefaultMaxInFlight: the requests
+	// the listener serves at once (every path but /health, /ready and
+	// /metrics); one more is answered 529 before its body is read.
+	MaxInFlight int
 }
 
 // RulesFor is the rules run on a request of api, in order: the

@@ -122,8 +122,10 @@ func (l *loader) deployment(name string, s section) Deployment {
 	}
 	d.APIKeyEnv, d.APIKeyFile, d.APIKey = l.apiKey(s)
 	if n, has := s.value("deviations"); has {
+		// The distinct IDs are checked though the list has a problem of
+		// its own (an ID listed twice), so that check reports every one.
 		ids, at, good := l.strList(n, s.at("deviations"))
-		if good && schemaOK {
+		if schemaOK && (good || len(ids) > 0) {
 			devs, errs := l.regs.Schemas.Deviations(d.Schema, ids)
 			for _, err := range errs {
 				l.fail(deviationNode(at, ids, err), s.at("deviations"), "%v", err)

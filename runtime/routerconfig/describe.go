@@ -22,7 +22,11 @@ func Describe(c *Config) string {
 		if l.Listed {
 			how = "listed APIs"
 		}
-		line("listener %s %s (%s)%s%s%s", l.Name, l.Address, how, keyed(keyAPIKeysEnv, l.APIKeysEnv), keyed(keyAPIKeysFile, l.APIKeysFile), ruleList(l.Rules))
+		bound := ""
+		if l.MaxInFlight != DefaultMaxInFlight {
+			bound = fmt.Sprintf(" %s=%d", keyMaxInFlight, l.MaxInFlight)
+		}
+		line("listener %s %s (%s)%s%s%s%s", l.Name, l.Address, how, bound, keyed(keyAPIKeysEnv, l.APIKeysEnv), keyed(keyAPIKeysFile, l.APIKeysFile), ruleList(l.Rules))
 		for _, a := range l.APIs {
 			line("  %s %s models=%s%s%s", a.API.Name, a.Schema, models(a.Models), settings(a.Settings), ruleList(a.Rules))
 		}

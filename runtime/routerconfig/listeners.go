@@ -12,7 +12,19 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-var listenerKeys = []string{"name", "address", "apis", "rules", keyAPIKeysEnv, keyAPIKeysFile} //vocab:not-spec Router config key
+var listenerKeys = []string{"name", "address", "apis", "rules", keyAPIKeysEnv, keyAPIKeysFile, keyMaxInFlight} //vocab:not-spec Router config key
+
+// keyMaxInFlight bounds a listener's requests in flight.
+const keyMaxInFlight = "max_in_flight" //vocab:not-spec Router config key
+
+// DefaultMaxInFlight is a listener's max_in_flight when it sets none, and
+// MaxMaxInFlight the most it may set. A request in flight holds at most
+// its body (32 MiB) and its upstream calls' replies, so the bound is also
+// the listener's memory bound (docs/router-config.md, "Listeners").
+const (
+	DefaultMaxInFlight = 256
+	MaxMaxInFlight     = 65536
+)
 
 // removedListenerKeys are the listener-level fields apis replaced.
 var removedListenerKeys = map[string]string{
@@ -40,7 +52,7 @@ func (l *loader) listeners(n *yaml.Node) {
 		// at is the index lst will have in cfg.Listeners, which leaves out
 		// items that are not mappings: rule references name it.
 		at := len(l.cfg.Listeners)
-		lst := Listener{APIs: l.defaultAPIs()}
+		lst := Listener{APIs: l.defaultAPIs(), MaxInFlight: DefaultMaxInFlight}
 		if name, ok := s.str("name"); ok { //vocab:not-spec Router config key
 			switch {
 			case !namePattern.MatchString(name):
@@ -56,6 +68,11 @@ func (l *loader) listeners(n *yaml.Node) {
 		if n, has := s.value("apis"); has {
 			lst.Listed = true
 			lst.APIs = l.listenerAPIs(n, s.at("apis"), at)
+		}
+		if n, has := s.value(keyMaxInFlight); has {
+			if v, good := l.integer(n, s.at(keyMaxInFlight), 1, MaxMaxInFlight); good {
+				lst.MaxInFlight = int(v)
+			}
 		}
 		lst.APIKeysEnv, lst.APIKeysFile, lst.APIKeys = l.apiKeys(s)
 		if n, has := s.value("rules"); has { //vocab:not-spec Router config key

@@ -176,3 +176,29 @@ func TestOddDocumentsAreProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestListenerMaxInFlight: a listener's bound is DefaultMaxInFlight
+// unless it sets one from 1 to MaxMaxInFlight; anything else is refused
+// at its position naming the range.
+func TestListenerMaxInFlight(t *testing.T) {
+	c, err := Load("inline.yaml", []byte("listeners:\n  - {name: a, address: ':80'}\n  - {name: b, address: ':81', max_in_flight: 8}\n"), builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Listeners[0].MaxInFlight != DefaultMaxInFlight || c.Listeners[1].MaxInFlight != 8 {
+		t.Fatalf("max_in_flight %d and %d, want %d and 8", c.Listeners[0].MaxInFlight, c.Listeners[1].MaxInFlight, DefaultMaxInFlight)
+	}
+	if d := Describe(c); !strings.Contains(d, "listener b :81 (default APIs) max_in_flight=8\n") || strings.Contains(d, "listener a :80 (default APIs) max_in_flight") {
+		t.Errorf("describe shows the bound only where it is not the default:\n%s", d)
+	}
+	for value, want := range map[string]string{
+		"0":     "inline.yaml:1:54: listeners[0].max_in_flight: must be between 1 and 65536",
+		"65537": "inline.yaml:1:54: listeners[0].max_in_flight: must be between 1 and 65536",
+		"many":  "inline.yaml:1:54: listeners[0].max_in_flight: must be an integer, not a string",
+	} {
+		_, err := Load("inline.yaml", []byte("listeners: [{name: a, address: ':80', max_in_flight: "+value+"}]\n"), builtin())
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("max_in_flight %s: %v; want %q", value, err, want)
+		}
+	}
+}

@@ -161,14 +161,17 @@ func TestAnswerShapesRoundTrip(t *testing.T) {
 	e := fullError()
 	_, body = AnswerWriter{Legacy: true}.Error(e)
 	report := ReadErrorReport(decodeJSON(t, string(body)), RepliesOf(table.SchemaInternal))
-	if want := (ErrorReport{Code: string(e.Code), Reason: e.Reason, Question: e.Question, State: e.State, Limit: e.Limit}); !reflect.DeepEqual(report, want) {
-		t.Errorf("error report %+v, want %+v", report, want)
+	wantReport := ErrorReport{Code: string(e.Code), Reason: e.Reason, Question: e.Question, State: e.State, Limit: e.Limit,
+		Questions: []QuestionReport{{Question: "q", Kind: "invalid_question", Reason: "too_many", Limit: e.Limit}}} // the detail item's type and ctx
+	if !reflect.DeepEqual(report, wantReport) {
+		t.Errorf("error report %+v, want %+v", report, wantReport)
 	}
 }
 
 func fullError() *ir.ErrorBody {
 	return &ir.ErrorBody{Status: 422, Code: ir.ErrorQuestionFailed, Message: "m", Question: "q", State: "s", Reason: "too_many", Limit: new(int64(3)),
-		Detail: []ir.DetailItem{{Loc: ir.Path{{Name: "body"}, {Name: "questions"}, {Name: "q"}, {Index: 0, IsIndex: true}}, Msg: "x", Type: "invalid_question"}}}
+		Detail: []ir.DetailItem{{Loc: ir.Path{{Name: "body"}, {Name: "questions"}, {Name: "q"}, {Index: 0, IsIndex: true}}, Msg: "x", Type: "invalid_question",
+			Reason: "too_many", Limit: new(int64(3))}}}
 }
 
 // sameJSON compares two IR values by their Go representation, content

@@ -131,9 +131,10 @@ func writeLimit(o *replyObject, name string, limit *int64) {
 }
 
 // appendDetail writes the standard detail: a list on 422 (one item
-// locating the question when e carries none), else the message.
+// locating the question when e carries none) and for an error whose
+// detail is a list whatever its status (DetailList), else the message.
 func (w AnswerWriter) appendDetail(dst []byte, e *ir.ErrorBody, status int) []byte {
-	if status != http.StatusUnprocessableEntity {
+	if status != http.StatusUnprocessableEntity && !(e.DetailList && len(e.Detail) > 0) {
 		return jsonvalue.AppendString(dst, message(e, status))
 	}
 	items := e.Detail
@@ -173,12 +174,29 @@ func (w AnswerWriter) writeValidationItemType(o *replyObject, s *validationItemW
 	o.str(vocab.ValidationItemType, s.d.Type)
 }
 
-// writeValidationItemInput and writeValidationItemCtx write nothing: the
-// value that failed is never echoed, and the check's parameters are
-// free-form.
+// writeValidationItemInput writes nothing: the value that failed is never
+// echoed.
 func (w AnswerWriter) writeValidationItemInput(*replyObject, *validationItemWrite) {}
 
-func (w AnswerWriter) writeValidationItemCtx(*replyObject, *validationItemWrite) {}
+// writeValidationItemCtx writes the check's parameters of a failed
+// question's item: {"reason": <word>, "limit": <n>}, each when set
+// (ir.DetailItem); nothing for an item without them.
+func (w AnswerWriter) writeValidationItemCtx(o *replyObject, s *validationItemWrite) {
+	if s.d.Reason == "" && s.d.Limit == nil {
+		return
+	}
+	o.Name(vocab.ValidationItemCtx)
+	ctx := jsonvalue.OpenObject(o.Dst)
+	if s.d.Reason != "" {
+		ctx.Name(vocab.ErrorReason)
+		ctx.Dst = jsonvalue.AppendString(ctx.Dst, s.d.Reason)
+	}
+	if s.d.Limit != nil {
+		ctx.Name(vocab.ErrorLimit)
+		ctx.Dst = appendInt(ctx.Dst, *s.d.Limit)
+	}
+	o.Dst = ctx.Close()
+}
 
 func message(e *ir.ErrorBody, status int) string {
 	return cmp.Or(e.Message, http.StatusText(status))
@@ -212,6 +230,21 @@ const legacyNoCode = "error" //vocab:not-spec a legacy_error code value, not the
 // vets each against what it sent.
 type ErrorReport struct {
 	Code, Reason, Question, State string
+	Limit                         *int64
+	// Questions are the failed questions the detail list locates, each
+	// with its item's type and ctx (a /v1/decisions refusal of a request
+	// none of whose questions is valid lists every one: ir.DetailItem), at
+	// most ir.MaxDetailItems, in the list's order.
+	Questions []QuestionReport
+}
+
+// QuestionReport is one question's failure as an error's detail list
+// names it: the question (and, in a batch body, the request) its item
+// locates, the item's type (a question error kind, as the runtime writes
+// it) and its ctx's reason and limit, as the upstream wrote them: the
+// caller vets each against what it sent and the generated tables.
+type QuestionReport struct {
+	State, Question, Kind, Reason string
 	Limit                         *int64
 }
 
@@ -248,7 +281,10 @@ func (s *errorRead) takes(slot int) bool { return s.rs.error&(1<<slot) != 0 }
 
 func (s *errorRead) readErrorDetail(m *jsonvalue.Member) error {
 	if m.Value.Kind() == jsonvalue.KindArray {
-		s.located.question, s.located.state = s.locateQuestion(m.Value)
+		s.r.Questions = s.locateQuestions(m.Value)
+		if len(s.r.Questions) > 0 {
+			s.located.question, s.located.state = s.r.Questions[0].Question, s.r.Questions[0].State
+		}
 	}
 	return nil
 }
@@ -282,28 +318,48 @@ func (s *errorRead) readErrorLimit(m *jsonvalue.Member) error {
 // readErrorError: vllm-sr/4.0's error object repeats the flat members.
 func (s *errorRead) readErrorError(*jsonvalue.Member) error { return nil }
 
-// locateQuestion is the question (and, in a batch body, the request) the
-// first detail item locating one names: loc body.questions.<q>... or
-// body.requests.<s>.questions.<q>....
-func (s *errorRead) locateQuestion(detail jsonvalue.Value) (question, state string) {
+// locateQuestions are the questions the detail items locate (loc
+// body.questions.<q>... or body.requests.<s>.questions.<q>...), in order,
+// at most ir.MaxDetailItems (a server writes no more), each with its
+// item's type and ctx.
+func (s *errorRead) locateQuestions(detail jsonvalue.Value) []QuestionReport {
+	var out []QuestionReport
 	for _, item := range detail.Items() {
+		if len(out) == ir.MaxDetailItems {
+			break
+		}
 		v := validationItemRead{defined: s.rs.validationItem}
 		_, _ = readValidationItemMembers(&v, item.Members())
+		var q QuestionReport
 		steps := v.loc.Items()
-		if len(steps) >= 5 && steps[1].Str() == vocab.BatchRequests && steps[3].Str() == vocab.RequestQuestions {
-			return steps[4].Str(), steps[2].Str()
+		switch {
+		case len(steps) >= 5 && steps[1].Str() == vocab.BatchRequests && steps[3].Str() == vocab.RequestQuestions:
+			q.Question, q.State = steps[4].Str(), steps[2].Str()
+		case len(steps) >= 3 && steps[1].Str() == vocab.RequestQuestions:
+			q.Question = steps[2].Str()
+		default:
+			continue
 		}
-		if len(steps) >= 3 && steps[1].Str() == vocab.RequestQuestions {
-			return steps[2].Str(), ""
+		q.Kind = v.typ
+		if r, ok := v.ctx.Get(vocab.ErrorReason); ok && r.Kind() == jsonvalue.KindString {
+			q.Reason = r.Str()
 		}
+		if l, ok := v.ctx.Get(vocab.ErrorLimit); ok {
+			if n, isInt := l.Int(); isInt {
+				q.Limit = &n
+			}
+		}
+		out = append(out, q)
 	}
-	return "", ""
+	return out
 }
 
-// validationItemRead is the state of reading one checked 422 detail
-// item: its location alone (its message is the upstream's words).
+// validationItemRead is the state of reading one checked detail item: its
+// location, its type and its ctx (its message is the upstream's words).
 type validationItemRead struct {
 	loc     jsonvalue.Value
+	typ     string
+	ctx     jsonvalue.Value
 	defined uint64
 	extra   []jsonvalue.Member
 }
@@ -316,6 +372,18 @@ func (s *validationItemRead) readValidationItemLoc(m *jsonvalue.Member) error {
 }
 
 func (s *validationItemRead) readValidationItemMsg(*jsonvalue.Member) error   { return nil }
-func (s *validationItemRead) readValidationItemType(*jsonvalue.Member) error  { return nil }
 func (s *validationItemRead) readValidationItemInput(*jsonvalue.Member) error { return nil }
-func (s *validationItemRead) readValidationItemCtx(*jsonvalue.Member) error   { return nil }
+
+func (s *validationItemRead) readValidationItemType(m *jsonvalue.Member) error {
+	if m.Value.Kind() == jsonvalue.KindString {
+		s.typ = m.Value.Str()
+	}
+	return nil
+}
+
+func (s *validationItemRead) readValidationItemCtx(m *jsonvalue.Member) error {
+	if m.Value.Kind() == jsonvalue.KindObject {
+		s.ctx = m.Value
+	}
+	return nil
+}

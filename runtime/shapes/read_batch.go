@@ -88,15 +88,26 @@ func (rd *Reader) readBatchOptions(s *batchRead, m *jsonvalue.Member, _ *ir.Layo
 
 // items reads a batch's requests, each a complete request at
 // requests.<name>. With checkModel, an item's model may only repeat
-// model, the batch's.
+// model, the batch's; a batch that names none (its model is optional on a
+// server or listener of one model) takes the one its items name, which
+// they must all repeat: the server then checks it as it checks a batch's.
 func (rd *Reader) items(v jsonvalue.Value, path ir.Path, model *string, checkModel bool) ([]ir.BatchItem, error) {
 	ms := v.Members()
 	items := make([]ir.BatchItem, len(ms))
+	named := false // model is the first item's, the batch naming none
 	for i := range ms {
 		at := path.Key(ms[i].Name)
 		if checkModel {
-			if m, ok := ms[i].Value.Get(vocab.RequestModel); ok && (model == nil || m.Str() != *model) {
-				return nil, ir.Refuse(ir.ReasonConflict, at.Key(vocab.RequestModel), "a request of a batch takes the batch's model and may only repeat it")
+			if m, ok := ms[i].Value.Get(vocab.RequestModel); ok {
+				switch {
+				case model == nil:
+					model, named = new(m.Str()), true
+				case m.Str() == *model:
+				case named:
+					return nil, ir.Refuse(ir.ReasonConflict, at.Key(vocab.RequestModel), "a batch that names no model takes its requests' model, which each may only repeat")
+				default:
+					return nil, ir.Refuse(ir.ReasonConflict, at.Key(vocab.RequestModel), "a request of a batch takes the batch's model and may only repeat it")
+				}
 			}
 		}
 		items[i].Name = ms[i].Name

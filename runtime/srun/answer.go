@@ -17,13 +17,22 @@ import (
 // question (the engine's fail-fast reassembly); /v1/decisions and
 // /v1/bundle carry each failure in its answer, except that a
 // /v1/decisions request none of whose questions is valid is refused.
-func (s *Server) answer(ctx context.Context, x *engine.Exchange, start time.Time) (listener.Outcome, *ir.ErrorBody) {
+//
+// An engine's refusal (an LLM backend overloaded or unreachable) answers
+// the request on every endpoint, with the delay the backend asked for
+// (retryAfter; 0 for the server's own).
+func (s *Server) answer(ctx context.Context, x *engine.Exchange, start time.Time) (out listener.Outcome, retryAfter time.Duration, e *ir.ErrorBody) {
 	x.Model = s.model.Name
-	out, _, e := s.pipeline.Run(ctx, x, engine.Route{Caller: &modelCaller{s: s, start: start}})
+	caller := &modelCaller{s: s, start: start}
+	out, _, e = s.pipeline.Run(ctx, x, engine.Route{Caller: caller})
+	if caller.refusal != nil {
+		body, after := caller.refusal.Refused()
+		return listener.Outcome{}, after, body
+	}
 	if e == nil && x.Client.Endpoint == listener.EndpointDecisions {
 		e = listener.NoValidQuestion(out, x.Client.QuestionFailures)
 	}
-	return out, e
+	return out, 0, e
 }
 
 // modelCaller is vllm-srun's engine.Caller: the model answers each item
@@ -32,6 +41,8 @@ func (s *Server) answer(ctx context.Context, x *engine.Exchange, start time.Time
 type modelCaller struct {
 	s     *Server
 	start time.Time
+	// refusal is the engine's refusal that ended the call, if one did.
+	refusal refused
 }
 
 // Call answers each item as it would be alone: a batch's items take its
@@ -46,7 +57,12 @@ func (c *modelCaller) Call(ctx context.Context, x *engine.Exchange) []engine.Ite
 		if req.Options == nil {
 			req.Options = b.Options
 		}
-		resp := c.s.decideOne(ctx, c.start, &req)
+		resp, refusal := c.s.decideOne(ctx, c.start, &req)
+		if refusal != nil {
+			body, after := refusal.Refused()
+			c.refusal = refusal
+			return append(out, engine.ItemResult{Name: b.Items[i].Name, Error: body, RetryAfter: after})
+		}
 		out = append(out, engine.ItemResult{Name: b.Items[i].Name, Response: resp})
 		if x.FailFast && slices.ContainsFunc(resp.Answers, func(a ir.Answer) bool { return a.Error != "" }) {
 			break

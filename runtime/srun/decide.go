@@ -17,23 +17,29 @@ import (
 // request's deadline counted from start, and returns a complete response:
 // every question the engine was given has an answer or a failure, in
 // request order; model and usage are set; meta is added on return_meta.
-// It never fails: what went wrong is in the answers.
-func (s *Server) decideOne(parent context.Context, start time.Time, req *ir.Request) *ir.Response {
+// What went wrong is in the answers, but for an engine's refusal (an LLM
+// backend overloaded or unreachable), which answers the whole request and
+// is returned instead.
+func (s *Server) decideOne(parent context.Context, start time.Time, req *ir.Request) (*ir.Response, refused) {
 	ctx, cancel := withDeadline(parent, start, req.Options)
 	defer cancel()
 	if len(req.Questions) == 0 {
 		// Every question failed while the request was read; there is
 		// nothing to run.
-		return s.finish(req, &ir.Response{}, start, 0)
+		return s.finish(req, &ir.Response{}, start, 0), nil
 	}
 	if ctx.Err() != nil {
 		// The deadline passed before the work started: it is not run.
-		return s.finish(req, failAll(ctx.Err(), req), start, 0)
+		return s.finish(req, failAll(ctx.Err(), req), start, 0), nil
 	}
 	began := time.Now()
 	resp, err := s.engine.Decide(ctx, s.model, req)
 	took := time.Since(began)
+	var refusal refused
 	switch {
+	case errors.As(err, &refusal):
+		s.log.LogAttrs(parent, slog.LevelWarn, "engine refused the request", slog.String("error", err.Error())) //vocab:not-spec slog attribute key
+		return nil, refusal
 	case err != nil && (ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)):
 		resp = failAll(cmp.Or(ctx.Err(), err), req)
 	case err != nil:
@@ -45,7 +51,7 @@ func (s *Server) decideOne(parent context.Context, start time.Time, req *ir.Requ
 	if resp == nil {
 		resp = failEvery(req, ir.QuestionErrorInvalidModelOutput, vocab.ReasonEngineFailed, "the model produced no answer")
 	}
-	return s.finish(req, resp, start, took)
+	return s.finish(req, resp, start, took), nil
 }
 
 // withDeadline bounds ctx by the request's deadline_ms, counted from the

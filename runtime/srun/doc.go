@@ -7,7 +7,7 @@
 // (health.go: 503 starting until the model passed its family's self-test,
 // selftest.go), the body within 32 MiB (BodyLimit: 413 decided without
 // reading past the limit) under the body-read deadline, admission
-// (admission.go: a bounded number in flight, 529 past it, counted from
+// (front.Admission: a bounded number in flight, 529 past it, counted from
 // when the body has been read, so a slow sender holds no slot), then the
 // pipeline of runtime/engine (routes.go, answer.go): the reading of the
 // listener codec of Config.Schema, looked up in the schema registry (400

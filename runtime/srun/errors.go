@@ -1,8 +1,11 @@
 package srun
 
 import (
+	"cmp"
+	"math"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -36,18 +39,29 @@ func unknownPath() *ir.ErrorBody {
 // writeError answers with an error body in the client's schema. req is
 // nil when the request was not read.
 func (s *Server) writeError(w http.ResponseWriter, req *listener.ClientRequest, e *ir.ErrorBody) {
+	s.writeErrorAfter(w, req, e, 0)
+}
+
+// writeErrorAfter is writeError asking for retryAfter where the error's
+// code takes a Retry-After (0: the server's own delay).
+func (s *Server) writeErrorAfter(w http.ResponseWriter, req *listener.ClientRequest, e *ir.ErrorBody, retryAfter time.Duration) {
 	front.SetError(w, string(e.Code), e.Reason)
-	front.WriteJSON(w, e.Status, s.errorBody(w.Header(), req, e))
+	front.WriteJSON(w, e.Status, s.errorBodyAfter(w.Header(), req, e, retryAfter))
 }
 
 // errorBody is e written by the codec, which writes bodies only: the
 // status is e's own. Retry-After (and the retry-after-ms the official
 // SDKs prefer) goes on h where the generated table says so.
 func (s *Server) errorBody(h http.Header, req *listener.ClientRequest, e *ir.ErrorBody) []byte {
+	return s.errorBodyAfter(h, req, e, 0)
+}
+
+func (s *Server) errorBodyAfter(h http.Header, req *listener.ClientRequest, e *ir.ErrorBody, retryAfter time.Duration) []byte {
 	_, body := s.codec.AnswerError(req, e)
 	if t, ok := fieldtable.RequestError(string(e.Code)); ok && t.RetryAfter {
-		h.Set(vocab.HeaderRetryAfter, strconv.Itoa(max(1, int(s.cfg.RetryAfter.Seconds()))))
-		h.Set(vocab.HeaderRetryAfterMs, strconv.FormatInt(s.cfg.RetryAfter.Milliseconds(), 10))
+		after := cmp.Or(retryAfter, s.cfg.RetryAfter)
+		h.Set(vocab.HeaderRetryAfter, strconv.Itoa(max(1, int(math.Ceil(after.Seconds())))))
+		h.Set(vocab.HeaderRetryAfterMs, strconv.FormatInt(after.Milliseconds(), 10))
 	}
 	return body
 }

@@ -2,20 +2,6 @@ package srun
 
 import "testing"
 
-func TestAdmissionNeverWaits(t *testing.T) {
-	a := newAdmission(2)
-	if !a.tryAcquire() || !a.tryAcquire() {
-		t.Fatal("two slots must be free")
-	}
-	if a.tryAcquire() {
-		t.Fatal("a third acquire must fail at once")
-	}
-	a.release()
-	if a.inFlight() != 1 || !a.tryAcquire() {
-		t.Fatal("a released slot must be free again")
-	}
-}
-
 func TestConfigDefaultsAndRefusals(t *testing.T) {
 	c, err := Config{Model: "m"}.withDefaults()
 	if err != nil || c.Schema != "vllm-sr/5.0" || c.Device != "cpu" || c.MaxInFlight != DefaultMaxInFlight || c.Logger == nil {

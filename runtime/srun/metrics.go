@@ -13,10 +13,10 @@ const MetricAdmitted = "vsr_srun_admitted"
 
 // newMetrics returns the runtime's series: the shared ones, plus the
 // admission slots taken, read when scraped.
-func newMetrics(a *admission) *front.Metrics {
+func newMetrics(a *front.Admission) *front.Metrics {
 	m := front.NewMetrics("vllm-srun")
 	m.Registry().MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: MetricAdmitted,
 		Help: "Requests holding an admission slot (at most --max-in-flight): read, and not yet answered."},
-		func() float64 { return float64(a.inFlight()) }))
+		func() float64 { return float64(a.InFlight()) }))
 	return m
 }

@@ -14,6 +14,11 @@ import (
 // client's schema: the standard's name, description and release_date,
 // and the extension's version, features and card.
 func (s *Server) handleModels(w http.ResponseWriter, r *http.Request) {
+	if _, backend := s.engine.(Backend); backend && !s.Ready() {
+		// The card is complete once the backend was read (connect).
+		s.writeError(w, nil, starting())
+		return
+	}
 	body, err := s.codec.AnswerListing(&ir.Listing{Models: []ir.ListedModel{listedModel(s.model)}})
 	if err != nil {
 		s.log.LogAttrs(r.Context(), slog.LevelError, "listing not writable", slog.String("error", err.Error())) //vocab:not-spec slog attribute key

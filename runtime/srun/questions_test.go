@@ -149,17 +149,20 @@ func TestFirstFailedQuestionInRequestOrder(t *testing.T) {
 }
 
 // A /v1/decisions request none of whose questions is valid is 400
-// invalid_request with each question's error in the detail.
+// invalid_request with each question's error in the detail: the
+// standard's list, one item per question locating it, its type the
+// question error kind, its ctx the reason.
 func TestDecisionsNoValidQuestion(t *testing.T) {
 	_, dec := questionServers(t)
 	body := `{"model": "vllm-sr/decision1", "state": {"request": "hi"}, "roles": {"request": "user"}, "questions": {
 		"a": {"type": "noul", "instructions": "Is it?", "over": "request"},
 		"b": {"type": "set", "instructions": "Which?", "criteria": {"x": "X"}}}}`
 	r := dec.post("/v1/decisions", body).wantError(t, http.StatusBadRequest, "invalid_request")
-	detail := r.str("detail")
-	for _, want := range []string{`question "a"`, `question "b"`, "invalid_question"} {
-		if !strings.Contains(detail, want) {
-			t.Errorf("the 400 does not list %s: %s", want, detail)
+	for i, q := range []string{"a", "b"} {
+		item := []any{"detail", i}
+		if fmt.Sprint(r.at(append(item, "loc")...)) != "[body questions "+q+"]" || r.str(append(item, "type")...) != "invalid_question" ||
+			!strings.Contains(r.str(append(item, "msg")...), `question "`+q+`"`) || r.str(append(item, "ctx", "reason")...) == "" {
+			t.Errorf("the 400 does not list question %s: %s", q, r.body)
 		}
 	}
 }

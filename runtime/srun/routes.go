@@ -98,13 +98,13 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 			bodylimit.Linger(w, r) // an early answer: let a client still sending read it
 			return
 		}
-		if !s.admission.tryAcquire() {
+		if !s.admission.TryAcquire() {
 			s.writeError(w, nil, overloaded())
 			return
 		}
-		req, answer, e := s.admitted(r, endpoint, body, start)
+		req, answer, retryAfter, e := s.admitted(r, endpoint, body, start)
 		if e != nil {
-			s.writeError(w, req, e)
+			s.writeErrorAfter(w, req, e, retryAfter)
 			return
 		}
 		front.WriteJSON(w, http.StatusOK, answer)
@@ -114,29 +114,31 @@ func (s *Server) work(endpoint listener.Endpoint) http.HandlerFunc {
 // admitted runs an admitted request through the pipeline and releases
 // its admission slot once the answer (or the error) is made, before it
 // is written. req is nil when the request could not be read.
-func (s *Server) admitted(r *http.Request, endpoint listener.Endpoint, body []byte, start time.Time) (*listener.ClientRequest, []byte, *ir.ErrorBody) {
-	defer s.admission.release()
+// retryAfter is the delay an engine's refusal asked for (0: the server's
+// own, where the error's code takes one).
+func (s *Server) admitted(r *http.Request, endpoint listener.Endpoint, body []byte, start time.Time) (*listener.ClientRequest, []byte, time.Duration, *ir.ErrorBody) {
+	defer s.admission.Release()
 	x, e := engine.Read(s.codec, endpoint, body, r.Header)
 	if e != nil {
-		return nil, nil, e
+		return nil, nil, 0, e
 	}
 	req := x.Client
-	for kind, form := range req.CountedDiagnostics() {
+	for kind, form := range req.CountedDiagnostics(false) {
 		s.metrics.CountDiagnostic(s.cfg.Listener, kind, form)
 	}
 	if e := s.checkModel(req); e != nil {
-		return req, nil, e
+		return req, nil, 0, e
 	}
-	out, e := s.answer(r.Context(), x, start)
+	out, retryAfter, e := s.answer(r.Context(), x, start)
 	if e != nil {
-		return req, nil, e
+		return req, nil, retryAfter, e
 	}
 	answer, err := s.codec.AnswerSuccess(req, out)
 	if err != nil {
 		s.log.LogAttrs(r.Context(), slog.LevelError, "answer not writable", slog.String("error", err.Error())) //vocab:not-spec slog attribute key
-		return req, nil, unwritableAnswer()
+		return req, nil, 0, unwritableAnswer()
 	}
-	return req, answer, nil
+	return req, answer, 0, nil
 }
 
 // checkModel refuses a request naming a model the server does not answer

@@ -2,10 +2,13 @@ package srun
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/vllm-sr/systemone/generated/catalog"
 	"github.com/vllm-sr/systemone/runtime/engine"
@@ -27,7 +30,7 @@ type Server struct {
 	pipeline  *engine.Engine
 	engine    Engine
 	log       *slog.Logger
-	admission *admission
+	admission *front.Admission
 	metrics   *front.Metrics
 	// front puts ids, deadlines, metrics and the access log around each
 	// request (front.Front).
@@ -47,6 +50,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	model, ok := catalog.Model(cfg.Model)
+	if b, isBackend := cfg.Engine.(Backend); isBackend {
+		// The backend's model is the engine's, under the name it serves.
+		model, ok = b.Model(), true
+	}
 	if !ok {
 		return nil, fmt.Errorf("unknown model %q; supported: %s", cfg.Model, strings.Join(ModelNames(), ", "))
 	}
@@ -62,8 +69,11 @@ func New(cfg Config) (*Server, error) {
 	// line is read as the first or the last, as each log reader pleases.
 	access := front.WithRequestIDs(cfg.Logger.With(slog.String("schema", string(cfg.Schema)))) //vocab:not-spec slog attribute key
 	log := access.With(slog.String("model", model.Name))                                       //vocab:not-spec slog attribute key
-	a := newAdmission(cfg.MaxInFlight)
+	a := front.NewAdmission(cfg.MaxInFlight)
 	metrics := newMetrics(a)
+	if c, has := cfg.Engine.(interface{ Collectors() []prometheus.Collector }); has {
+		metrics.Registry().MustRegister(c.Collectors()...)
+	}
 	return &Server{
 		cfg:       cfg,
 		model:     model,
@@ -93,3 +103,20 @@ func (s *Server) Ready() bool { return s.ready.Load() }
 
 // Model is the model the server answers with.
 func (s *Server) Model() table.Model { return s.model }
+
+// connect completes a Backend engine's model from its backend (its card's
+// token limits) before the self-test: only the card changes, which no
+// handler reads before the server is ready (GET /v1/models answers 503
+// starting until then). Any other engine's model is complete already.
+func (s *Server) connect(ctx context.Context) error {
+	b, ok := s.engine.(Backend)
+	if !ok {
+		return nil
+	}
+	m, err := b.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	s.model.Card = m.Card
+	return nil
+}

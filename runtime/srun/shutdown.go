@@ -45,6 +45,10 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 	go func() { served <- hs.Serve(ln) }()
 	go func() {
 		s.log.Info("self-test started", slog.String("device", s.cfg.Device), slog.String("engine", s.cfg.EngineName))
+		if err := s.connect(stop); err != nil {
+			stopNow(err)
+			return
+		}
 		if err := s.SelfTest(stop); err != nil {
 			stopNow(err)
 			return
@@ -76,7 +80,7 @@ func Start(ctx context.Context, cfg Config) (*Running, error) {
 // (nil for a requested stop, else the self-test's failure), joined with a
 // shutdown that ran out of time.
 func (s *Server) shutdown(hs *http.Server, cause error) error {
-	s.log.Info("shutting down", slog.Int("in_flight", s.admission.inFlight()))
+	s.log.Info("shutting down", slog.Int("in_flight", s.admission.InFlight()))
 	if e := errors.Join(cause, s.cfg.Shutdown(hs, s.front)); e != nil {
 		s.log.Error("stopped", slog.String("error", e.Error())) //vocab:not-spec slog attribute key
 		return e

@@ -77,6 +77,9 @@ const (
 	FamilyVela2     Family = "vela2"
 	FamilyVela3     Family = "vela3"
 	FamilyVela3D3   Family = "vela3_d3"
+	// FamilyLLM: any chat model an OpenAI-compatible server serves,
+	// answered from its token log-probabilities (runtime/llm).
+	FamilyLLM Family = "llm"
 )
 
 // QuestionType is a question's `type`.

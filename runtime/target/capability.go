@@ -85,11 +85,15 @@ func (e *CarryError) Error() string {
 }
 
 // What is the list of what is missing, "what at path; what at path", names
-// cut: the line reaches clients.
+// cut: the line reaches clients. Each thing is named once, in its first
+// place, though two checks found it (the schema's carry check and the
+// deployment's media both refuse a video asset on systemone/0.2).
 func (e *CarryError) What() string {
-	missing := make([]string, len(e.Missing))
-	for i, m := range e.Missing {
-		missing[i] = m.What + " at " + m.Path.Clipped(len(m.Path)).String()
+	missing := make([]string, 0, len(e.Missing))
+	for _, m := range e.Missing {
+		if line := m.What + " at " + m.Path.Clipped(len(m.Path)).String(); !slices.Contains(missing, line) {
+			missing = append(missing, line)
+		}
 	}
 	return strings.Join(missing, "; ")
 }

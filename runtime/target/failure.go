@@ -88,17 +88,27 @@ func QuestionErrorOf(e *ir.ErrorBody) ir.QuestionErrorCode {
 
 // failedAnswers answers every question of it with e's question error: its
 // questions are unknown, and the reason and message say why without any
-// request data.
+// request data. The question an upstream's refusal names (a 400 or 422
+// question_failed whose reason the specification defines, with a kind of
+// that status: refusedKind) is answered as the upstream failed it: its
+// kind, reason, limit and the runtime's words for them (relayed). The
+// others keep the reason only when it is one of their kind's: an
+// upstream's reason for another question is not theirs.
 func failedAnswers(it PlannedItem, e *ir.ErrorBody) []ir.Answer {
 	code := QuestionErrorOf(e)
 	reason := e.Reason
-	if reason == "" {
+	named := refusedKind(e)
+	if r, ok := vocab.ReasonOf(reason); reason == "" || named != "" && (!ok || r.Kind != string(code)) {
 		reason = "upstream_" + string(code)
 	}
 	msg := "the upstream call carrying this question failed with status " + strconv.Itoa(e.Status)
 	answers := make([]ir.Answer, len(it.Questions))
 	for i, q := range it.Questions {
 		answers[i] = ir.Answer{Name: q.Name, Type: q.Type, Error: code, Reason: reason, Message: msg}
+		if named != "" && q.Name == e.Question {
+			a := &answers[i]
+			a.Error, a.Reason, a.Limit, a.Message = relayed(named, e.Reason, e.Limit)
+		}
 	}
 	return answers
 }

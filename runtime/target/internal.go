@@ -21,7 +21,10 @@ import (
 // is byte for byte what it was. A batch of one request is one
 // /v1/decisions call with the target's model; a larger batch (a stage
 // bundle) is one /v1/bundle call with the target's model, each item
-// carrying its own options (the batch's, when the item has none).
+// carrying its own options (the batch's, when the item has none). A
+// request that reads past the model's validated length also sends the
+// standard's long-context header (a bundle: when every request does),
+// which the runtime honours on every endpoint, beside the body's flag.
 //
 // Replies are the runtime's: /v1/decisions answers in a 200 with a failed
 // question's error, reason and message in its own answer, and /v1/bundle
@@ -69,7 +72,8 @@ func (internalCodec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics
 	if err != nil {
 		return Plan{}, nil, err
 	}
-	return oneCall(b, t, p, WireCall{Method: http.MethodPost, URL: base + vocab.PathDecisions, Header: callHeader(false, false), Body: body}), nil, nil
+	long := LongContext(&b.Items[0].Request, b.Options)
+	return oneCall(b, t, p, WireCall{Method: http.MethodPost, URL: base + vocab.PathDecisions, Header: callHeader(long, false), Body: body}), nil, nil
 }
 
 // planBundle plans b as one POST /v1/bundle call to base in the internal
@@ -79,17 +83,19 @@ func (internalCodec) Plan(b *ir.Batch, t Target, p Policy) (Plan, ir.Diagnostics
 func planBundle(b *ir.Batch, t Target, p Policy, base string) (Plan, ir.Diagnostics, error) {
 	model := t.Model
 	bundle := ir.Batch{Model: &model, Layout: b.Layout, Extra: b.Extra, Items: make([]ir.BatchItem, len(b.Items))}
+	long := true // the header says it of every request: only when each body does
 	for i := range b.Items {
 		r := b.Items[i].Request
 		r.Model = nil
 		r.Options = cmp.Or(r.Options, b.Options)
+		long = long && LongContext(&r, nil)
 		bundle.Items[i] = ir.BatchItem{Name: b.Items[i].Name, Request: r}
 	}
 	body, err := shapes.EncodeBundle(&bundle)
 	if err != nil {
 		return Plan{}, nil, err
 	}
-	return oneCall(b, t, p, WireCall{Method: http.MethodPost, URL: base + vocab.PathBundle, Header: callHeader(false, false), Body: body}), nil, nil
+	return oneCall(b, t, p, WireCall{Method: http.MethodPost, URL: base + vocab.PathBundle, Header: callHeader(long, false), Body: body}), nil, nil
 }
 
 // decisionsBody is r as a POST /v1/decisions body in the internal form,
@@ -122,7 +128,7 @@ func (internalCodec) WriteRequest(r *ir.Request, t Target) (WireCall, ir.Diagnos
 		return WireCall{}, nil, err
 	}
 	base, _ := t.BaseURL()
-	return WireCall{Method: http.MethodPost, URL: base + vocab.PathDecisions, Header: callHeader(false, false), Body: body, Items: []string{SingleItem}}, nil, nil
+	return WireCall{Method: http.MethodPost, URL: base + vocab.PathDecisions, Header: callHeader(LongContext(r, nil), false), Body: body, Items: []string{SingleItem}}, nil, nil
 }
 
 // ReadRequest reads one request in the internal form, with the 4.0-only

@@ -41,8 +41,13 @@ func carriesPlan(p *Plan, call *WireCall) bool {
 }
 
 // SingleResults reads the reply of a call carrying one item as one
-// response (POST /v1/systemone, /v1/decisions).
+// response (POST /v1/systemone, /v1/decisions). A /v1/decisions refusal
+// of every question of the call is read as each question's failure
+// (refusedQuestions).
 func (rd ReplyReader) SingleResults(p *Plan, call *WireCall, it PlannedItem, reply *WireReply) []ItemResult {
+	if resp, ok := rd.refusedQuestions(it, reply); ok {
+		return []ItemResult{{Name: it.Name, Response: resp}}
+	}
 	if failed, done := rd.failedCall(p, call, reply); done {
 		return failed
 	}

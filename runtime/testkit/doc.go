@@ -36,7 +36,18 @@
 //     rate, every one to be answered 200, with p50 and p99; and the leak
 //     check (WaitGoroutines) a test runs after a graceful shutdown;
 //   - a benchmark's CPU time per iteration (CPUPerOp), steadier than its
-//     wall time on a shared machine.
+//     wall time on a shared machine;
+//   - the fake OpenAI-compatible LLM backend of the LLM engine's tests
+//     (NewLLMBackend): /v1/models, chat completions and completions with
+//     log-probabilities as vLLM, llama.cpp's llama-server, Ollama's /v1
+//     layer or OpenAI return them (shapes, caps, errors, reasoning), from
+//     a deterministic toy model whose numbers a test can predict
+//     (LLMTokenize, LLMRenderChat, LLMAnswerLogits), and faults (LLMFault):
+//     replies without logprobs, malformed, cut or oversized bodies, 429,
+//     503, loading, 500 and hangs.
+//   - the guides' examples replayed (GuideCurl, MatchElided): a guide's
+//     curl command sent to a test server in place of the guide's port, and
+//     its answer compared with what the guide shows, "..." eliding parts.
 //
 // It imports the code it tests (runtime/listener, runtime/refscorer and
 // what they import), so a test of one of those packages that uses it is

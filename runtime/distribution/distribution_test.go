@@ -1,4 +1,4 @@
-package refscorer
+package distribution
 
 import (
 	"math"
@@ -21,8 +21,8 @@ func TestConfidenceFormulas(t *testing.T) {
 		{[]float64{0.25, 0.25, 0.25, 0.25}, 0},
 	}
 	for _, c := range choices {
-		if got := choiceConfidence(c.p); !near(got, c.want) {
-			t.Errorf("choiceConfidence(%v) = %v, want %v", c.p, got, c.want)
+		if got := ChoiceConfidence(c.p); !near(got, c.want) {
+			t.Errorf("ChoiceConfidence(%v) = %v, want %v", c.p, got, c.want)
 		}
 	}
 	scores := []struct {
@@ -36,11 +36,11 @@ func TestConfidenceFormulas(t *testing.T) {
 		{[]float64{0.34, 0, 0.33, 0.33}, 0},       // mode 0: 1.65 / 1.5 > 1, clamped
 	}
 	for _, c := range scores {
-		if got := scoreConfidence(c.p); !near(got, c.want) {
-			t.Errorf("scoreConfidence(%v) = %v, want %v", c.p, got, c.want)
+		if got := ScoreConfidence(c.p); !near(got, c.want) {
+			t.Errorf("ScoreConfidence(%v) = %v, want %v", c.p, got, c.want)
 		}
 	}
-	if got := expectedLevel([]float64{0.2, 0.3, 0.5}); !near(got, 1.3) {
+	if got := ExpectedLevel([]float64{0.2, 0.3, 0.5}); !near(got, 1.3) {
 		t.Errorf("expectedLevel = %v, want 1.3", got)
 	}
 }
@@ -50,22 +50,22 @@ func TestRoundDistributionSumsExactlyAndKeepsOrder(t *testing.T) {
 		{1.0 / 3, 1.0 / 3, 1.0 / 3},
 		{0.66666, 0.33334},
 		{0.123456, 0.876544},
-		softmax([]float64{0.1, 0.2, 0.3, -1, 2, 2, 0}),
+		Softmax([]float64{0.1, 0.2, 0.3, -1, 2, 2, 0}),
 	}
 	for n := 1; n <= 255; n += 7 {
 		logits := make([]float64, n)
 		for i := range logits {
 			logits[i] = math.Sin(float64(i*i + n))
 		}
-		cases = append(cases, softmax(logits))
+		cases = append(cases, Softmax(logits))
 	}
 	for _, p := range cases {
-		u := roundDistribution(p)
+		u := RoundUnits(p)
 		var sum int64
 		for i := range u {
 			sum += u[i]
-			if math.Abs(float64(u[i])-p[i]*units) >= 1 {
-				t.Errorf("%v: unit %d is %d, more than one unit from %v", p, i, u[i], p[i]*units)
+			if math.Abs(float64(u[i])-p[i]*Units) >= 1 {
+				t.Errorf("%v: unit %d is %d, more than one unit from %v", p, i, u[i], p[i]*Units)
 			}
 			for j := range u {
 				if p[i] > p[j] && u[i] < u[j] {
@@ -73,11 +73,11 @@ func TestRoundDistributionSumsExactlyAndKeepsOrder(t *testing.T) {
 				}
 			}
 		}
-		if sum != units {
-			t.Errorf("%v: rounded units sum to %d", p, sum)
+		if sum != Units {
+			t.Errorf("%v: rounded Units sum to %d", p, sum)
 		}
 	}
-	if got := roundDistribution([]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}); got[0] != 3334 || got[1] != 3333 || got[2] != 3333 {
+	if got := RoundUnits([]float64{1.0 / 3, 1.0 / 3, 1.0 / 3}); got[0] != 3334 || got[1] != 3333 || got[2] != 3333 {
 		t.Errorf("thirds round to %v, want [3334 3333 3333]", got)
 	}
 }
