@@ -75,7 +75,7 @@ func TestCallIDsCarryTheRequestID(t *testing.T) {
 func TestReplyEchoingAnotherIDIsNeverDelivered(t *testing.T) {
 	var mu sync.Mutex
 	wrong := 1 // how many replies from now echo another call's id
-	up := newConnUpstream(t, func(_, _ int, c upstreamCall) string {
+	up := newConnUpstream(t, func(_, _ int, c connCall) string {
 		mu.Lock()
 		defer mu.Unlock()
 		if wrong > 0 {
@@ -127,7 +127,7 @@ func TestReplyEchoingAnotherIDIsNeverDelivered(t *testing.T) {
 // the call still answers.
 func TestIdleCloseRetryTakesANewConnection(t *testing.T) {
 	var closing sync.Map // conn → true: closed when its next call arrives
-	up := newConnUpstream(t, func(conn, n int, c upstreamCall) string {
+	up := newConnUpstream(t, func(conn, n int, c connCall) string {
 		if _, ok := closing.Load(conn); ok && n > 1 {
 			return ""
 		}
@@ -172,7 +172,7 @@ func TestIdleCloseRetryTakesANewConnection(t *testing.T) {
 // connections are reused again. The stray is logged with the
 // deployment.
 func TestStrayPauseTakesNewConnections(t *testing.T) {
-	up := newConnUpstream(t, func(_, _ int, c upstreamCall) string { return answerOf(c, stateID(c), "") })
+	up := newConnUpstream(t, func(_, _ int, c connCall) string { return answerOf(c, stateID(c), "") })
 	logs := &testkit.LogBuffer{}
 	const pause = 500 * time.Millisecond
 	e := newFramingEnvFor(t, router.Options{Logger: jsonLogger(logs)},

@@ -23,16 +23,16 @@ import (
 type connUpstream struct {
 	ln       net.Listener
 	accepted atomic.Int32
-	answer   atomic.Pointer[func(conn, n int, c upstreamCall) string]
+	answer   atomic.Pointer[func(conn, n int, c connCall) string]
 
 	mu    sync.Mutex
 	conns []net.Conn
-	calls []upstreamCall
+	calls []connCall
 	wg    sync.WaitGroup
 }
 
-// upstreamCall is one System One call a connUpstream read.
-type upstreamCall struct {
+// connCall is one System One call a connUpstream read.
+type connCall struct {
 	conn       int
 	id         string // X-Request-Id
 	closeAfter bool   // Connection: close
@@ -40,7 +40,7 @@ type upstreamCall struct {
 	item       string
 }
 
-func newConnUpstream(t *testing.T, answer func(conn, n int, c upstreamCall) string) *connUpstream {
+func newConnUpstream(t *testing.T, answer func(conn, n int, c connCall) string) *connUpstream {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -77,7 +77,7 @@ func newConnUpstream(t *testing.T, answer func(conn, n int, c upstreamCall) stri
 func (u *connUpstream) url() string { return "http://" + u.ln.Addr().String() + "/v1/systemone" }
 
 // setAnswer replaces how calls are answered.
-func (u *connUpstream) setAnswer(answer func(conn, n int, c upstreamCall) string) {
+func (u *connUpstream) setAnswer(answer func(conn, n int, c connCall) string) {
 	u.answer.Store(&answer)
 }
 
@@ -99,7 +99,7 @@ func (u *connUpstream) serve(c net.Conn, conn int) {
 			_, _ = io.WriteString(c, plain(`{"models":[{"name":"d3","description":"a test upstream","release_date":"2026-01-01"}]}`))
 			continue
 		}
-		call := upstreamCall{conn: conn, id: req.Header.Get("X-Request-Id"), closeAfter: req.Close}
+		call := connCall{conn: conn, id: req.Header.Get("X-Request-Id"), closeAfter: req.Close}
 		var sent struct {
 			State    string
 			Requests map[string]struct{ State string }
@@ -133,16 +133,16 @@ func (u *connUpstream) sendOn(conn int, raw string) error {
 }
 
 // seen is every System One call read so far.
-func (u *connUpstream) seen() []upstreamCall {
+func (u *connUpstream) seen() []connCall {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return append([]upstreamCall(nil), u.calls...)
+	return append([]connCall(nil), u.calls...)
 }
 
 // answerOf is the reply to call with request id's answer (ownAnswer),
 // echoing echo as its X-Request-Id ("" for none): a 5.0 batch response
 // for a batch call, else a standard response.
-func answerOf(call upstreamCall, id int, echo string) string {
+func answerOf(call connCall, id int, echo string) string {
 	own := ownAnswer(id)
 	if call.item != "" {
 		own = `{"model":"d3","responses":{` + strconv.Quote(call.item) + `:` + own + `},"usage":{"input_tokens":` + strconv.Itoa(id) + `,"output_tokens":0}}`
@@ -155,7 +155,7 @@ func answerOf(call upstreamCall, id int, echo string) string {
 }
 
 // stateID is N of a call's state "id:N"; -1 for another state.
-func stateID(call upstreamCall) int {
+func stateID(call connCall) int {
 	m := framedState.FindStringSubmatch(call.state)
 	if m == nil {
 		return -1

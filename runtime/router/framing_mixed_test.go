@@ -114,17 +114,25 @@ const maxMixedPhases = 3
 // TestFramingMixedPhaseSilentUpstream: the same phase through a
 // systemone/0.2 deployment whose upstream echoes nothing. With its
 // connections' default reuse the Router cannot tell a late reply read
-// as the next call's from that call's own (the count is logged: what
-// docs/router.md says such an upstream still risks); with
-// connections.reuse false every call has a connection of its own, and
-// no call gets another's answer.
+// as the next call's from that call's own: some calls get another's
+// answer, what docs/router.md says such an upstream still risks (should
+// none in maxMixedPhases phases, the Router has learnt to tell, and the
+// docs are to say so). With connections.reuse false every call has a
+// connection of its own, and no call gets another's answer.
 func TestFramingMixedPhaseSilentUpstream(t *testing.T) {
-	t.Run("reused, for the record", func(t *testing.T) {
+	t.Run("reused", func(t *testing.T) {
 		e := newFramingEnvFor(t, router.Options{}, framingSetup{lateWithin: mixedLateWithin})
 		e.client.Transport = &http.Transport{MaxIdleConnsPerHost: 20}
-		p := runMixedPhase(e, 20, 50)
-		t.Logf("%d calls, %d framed, %d late sends: %d answered with another call's answer, %d failed",
-			p.calls, p.framed, e.up.lateSent.Load(), p.misdelivered, len(p.failed))
+		misdelivered := 0
+		for phase := 1; phase <= maxMixedPhases && misdelivered == 0; phase++ {
+			p := runMixedPhase(e, 20, 50)
+			misdelivered = p.misdelivered
+			t.Logf("phase %d: %d calls, %d framed, %d late sends so far: %d answered with another call's answer, %d failed",
+				phase, p.calls, p.framed, e.up.lateSent.Load(), p.misdelivered, len(p.failed))
+		}
+		if misdelivered == 0 {
+			t.Errorf("no call got another's answer in %d phases: docs/router.md's risk of an upstream that echoes nothing is to be revised", maxMixedPhases)
+		}
 	})
 	t.Run("reuse false", func(t *testing.T) {
 		e := newFramingEnvFor(t, router.Options{}, framingSetup{lateWithin: mixedLateWithin, more: "    connections: {reuse: false}\n"})
