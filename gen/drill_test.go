@@ -32,8 +32,9 @@ import (
 // Router in front of a fake vllm-sr/5.0 upstream relays an answer and a
 // response with the passive members to its 5.0 client unchanged, never
 // relays them from a systemone/0.2 upstream, and refuses a misspelling
-// with 502 naming it (drill_answer_test.go). Then a field with runtime semantics
-// (no passive) fails to build, naming the binding functions to write. It
+// with 502 saying where, never naming it (drill_answer_test.go). Then a
+// field with runtime semantics (no passive) fails to build, naming the
+// binding functions to write. It
 // builds the whole module once, so -short skips it. The copy's tests run
 // with -short, which leaves out only the suites judged by wall-clock
 // deadlines or the sampled heap (slow clients, fixed-rate load, concurrent

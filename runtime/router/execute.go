@@ -131,8 +131,9 @@ func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call
 		results, err = rt.Codec.DecodeReply(*p, *call, reply)
 	}
 	if err != nil {
-		results = tc.CallFailed(p, call, tc.MalformedReplyError(err), 0)
+		results = tc.MalformedReply(p, call, err)
 	}
+	c.logMalformed(ctx, rt.Target.Deployment, results)
 	nameDeployment(results, rt.Target.Deployment)
 	if rec != nil {
 		rec.note(o, results)
@@ -346,6 +347,19 @@ func (c *httpCaller) logFailure(ctx context.Context, deployment string, reply *t
 		return
 	}
 	c.log.LogAttrs(ctx, slog.LevelWarn, "upstream call failed", attrs...)
+}
+
+// logMalformed logs, once per call, a reply that breaks its schema with
+// the member at fault (the upstream's word, which the client's error
+// leaves out: tc.MalformedReplyError).
+func (c *httpCaller) logMalformed(ctx context.Context, deployment string, results []tc.ItemResult) {
+	for i := range results {
+		if cause := results[i].Cause; cause != nil {
+			c.log.LogAttrs(ctx, slog.LevelWarn, "upstream reply breaks its schema", slog.String("deployment", deployment), //vocab:not-spec log attribute key
+				slog.String("upstream_err", cause.Error())) //vocab:not-spec log attribute key
+			return
+		}
+	}
 }
 
 func blamesRequest(status int) bool {

@@ -1,12 +1,18 @@
 package router_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/vllm-sr/systemone/runtime/router"
+	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
 // The rule for members no specification defines in an upstream's reply,
@@ -14,7 +20,8 @@ import (
 // add id, provider, usage.cost; the hosted API stats and assets_used) are
 // ignored and never relayed; a vllm-sr/5.0 upstream's, a server of the
 // same release, make its reply one its schema does not define: 502
-// invalid_upstream_reply naming the member's path.
+// invalid_upstream_reply saying where (the level, the request's own
+// names), the member itself, the upstream's word, in the log only.
 
 const membersConfig = `listeners:
   - name: public5
@@ -78,11 +85,17 @@ var membersReplies = map[string]string{
 		`"usage":{"input_tokens":1,"output_tokens":0}}`,
 	"misspelt-response": `{"model":"d3","answers":{"q":{"type":"noul","noul":0.5}},"usage":{"input_tokens":1,"output_tokens":0},"treshholds":{"q":0.5}}`,
 	"misspelt-usage":    `{"model":"d3","answers":{"q":{"type":"noul","noul":0.5}},"usage":{"input_tokens":1,"output_tokens":0,"cost":0.1}}`,
+	"unasked-misspelt": `{"model":"d3","answers":{"q":{"type":"noul","noul":0.5},"zz_unasked":{"type":"noul","noul":0.5,"zz_extra":1}},` +
+		`"usage":{"input_tokens":1,"output_tokens":0}}`,
 }
 
 func TestUpstreamReplyMembersNoSpecDefines(t *testing.T) {
 	up := membersUpstream(t)
-	run := startRouter(t, writeConfig(t, membersConfig, map[string]string{"P5": freePort(t), "UP": up.URL}))
+	cfg, err := router.LoadConfig(writeConfig(t, membersConfig, map[string]string{"P5": freePort(t), "UP": up.URL}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, logs := startRouterLogged(t, cfg, router.Options{})
 	url := run.URL("public5") + "/v1/systemone"
 	request := func(model, state string) string {
 		return `{"model":"` + model + `","state":"` + state + `","questions":{"q":{"type":"noul","instructions":"Is it?"}}}`
@@ -111,16 +124,31 @@ func TestUpstreamReplyMembersNoSpecDefines(t *testing.T) {
 		}
 	})
 
-	t.Run("vllm-sr/5.0: the reply is refused naming the member", func(t *testing.T) {
-		for state, path := range map[string]string{
-			"misspelt-answer":   "answers.q.abstain_probabilty",
-			"misspelt-response": "treshholds",
-			"misspelt-usage":    "usage.cost",
+	t.Run("vllm-sr/5.0: the reply is refused saying where; the member goes to the log", func(t *testing.T) {
+		for state, c := range map[string]struct{ where, member string }{
+			"misspelt-answer":   {"(unknown_member), in answers.q", "answers.q.abstain_probabilty"},
+			"misspelt-response": {"(unknown_member), in the response", "treshholds"},
+			"misspelt-usage":    {"(unknown_member), in usage", "usage.cost"},
+			"unasked-misspelt":  {"(unknown_member), in answers", "answers.zz_unasked.zz_extra"},
 		} {
+			before := len(logLines(t, logs))
 			resp := postNoFollow(t, url, request("serve50", state))
 			checkFault(t, resp, faultCase{status: 502, code: "upstream_error", reason: "invalid_upstream_reply"})
-			if msg, _ := decodeJSON(t, resp.body)["detail"].(string); !strings.Contains(msg, path) || !strings.Contains(msg, `deployment \"serve50\"`) && !strings.Contains(msg, `deployment "serve50"`) {
-				t.Errorf("%s: the error does not name the deployment and %s: %s", state, path, resp.body)
+			msg, _ := decodeJSON(t, resp.body)["detail"].(string)
+			if !strings.HasSuffix(msg, c.where) || !strings.Contains(msg, `deployment "serve50"`) {
+				t.Errorf("%s: the error does not name the deployment, the reason and %q: %s", state, c.where, resp.body)
+			}
+			if strings.Contains(string(resp.body), "zz_") || strings.Contains(string(resp.body), "probabilty") ||
+				strings.Contains(string(resp.body), "treshholds") || strings.Contains(string(resp.body), "cost") {
+				t.Errorf("%s: the client got the upstream's words: %s", state, resp.body)
+			}
+			logged := false
+			for _, line := range logLines(t, logs)[before:] {
+				logged = logged || line["msg"] == "upstream reply breaks its schema" && line["deployment"] == "serve50" &&
+					strings.Contains(fmt.Sprint(line["upstream_err"]), c.member)
+			}
+			if !logged {
+				t.Errorf("%s: no log line names the upstream's member %s", state, c.member)
 			}
 		}
 	})
@@ -131,4 +159,18 @@ func TestUpstreamReplyMembersNoSpecDefines(t *testing.T) {
 			t.Errorf("%d %s", resp.status, resp.body)
 		}
 	})
+}
+
+// logLines are the JSON log lines written so far.
+func logLines(t *testing.T, logs *testkit.LogBuffer) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for raw := range bytes.Lines(bytes.TrimSpace(logs.Bytes())) {
+		var line map[string]any
+		if err := json.Unmarshal(raw, &line); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, line)
+	}
+	return out
 }

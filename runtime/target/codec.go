@@ -86,6 +86,9 @@ type ItemResult struct {
 	// RetryAfter is the delay the upstream asked for (Retry-After-Ms or
 	// Retry-After on a 429, 503 or 529); zero when none.
 	RetryAfter time.Duration
+	// Cause is what made Error that only the log may hold: a reply that
+	// breaks its schema, naming the upstream's own member (MalformedReply).
+	Cause error
 }
 
 // Traits are what a codec's schema is, as data: fixed for the codec's

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
@@ -35,16 +37,85 @@ func NoReplyError(err error) *ir.ErrorBody {
 }
 
 // MalformedReplyError is the error body of a reply that is not what the
-// target's schema answers with: 502, naming the JSON path at fault when
-// err is a *ir.ProtocolError.
-func MalformedReplyError(err error) *ir.ErrorBody {
-	var path ir.Path
+// target's schema answers with: 502 invalid_upstream_reply, saying what is
+// wrong (the fixed reason of err, a *ir.ProtocolError) and where, by the
+// level and the request's own names (replyWhere). The member at fault may
+// be the upstream's word (answers.q.zz_extra), which no client gets:
+// MalformedReply keeps err for the log.
+func MalformedReplyError(err error, own func(name string) bool) *ir.ErrorBody {
+	what, where := "", "the response"
 	var pe *ir.ProtocolError
 	if errors.As(err, &pe) {
-		path = pe.Path
+		what = " (" + string(pe.Reason) + ")"
+		if at := replyWhere(pe.Path, pe.Reason, own); len(at) > 0 {
+			where = at.String()
+		}
 	}
-	return ir.ReasonError(vocab.ReasonInvalidUpstreamReply, "the upstream deployment answered with a body its schema does not define, at "+path.String())
+	return ir.ReasonError(vocab.ReasonInvalidUpstreamReply, "the upstream deployment answered with a body its schema does not define"+what+", in "+where)
 }
+
+// MalformedReply fails every item of call with MalformedReplyError, each
+// result keeping err as its Cause for the log.
+func MalformedReply(p *Plan, call *WireCall, err error) []ItemResult {
+	out := CallFailed(p, call, MalformedReplyError(err, OwnNames(p, call)), 0)
+	for i := range out {
+		out[i].Cause = err
+	}
+	return out
+}
+
+// OwnNames reports whether a name is one the request of call gave: an
+// item's, a question's, or a choice's or score's key.
+func OwnNames(p *Plan, call *WireCall) func(name string) bool {
+	return func(name string) bool {
+		for _, item := range call.Items {
+			it, _ := p.Item(item)
+			if item == name || slices.ContainsFunc(it.Questions, func(q QuestionRef) bool { return q.Name == name || slices.Contains(q.Keys, name) }) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// replyWhere is path cut before its first name that is neither a member
+// some schema defines nor one of the request's own names (own), and before
+// the member at fault when the schema does not define it there
+// (unknown_member): the level and the request's names, never the
+// upstream's words. A batch reply's responses.<item> is left out: the
+// error names the item as its state, and a single request travels as the
+// batch item SingleItem, a name its client never wrote.
+func replyWhere(path ir.Path, reason ir.Reason, own func(name string) bool) ir.Path {
+	if reason == ir.ReasonUnknownMember && len(path) > 0 {
+		path = path[:len(path)-1]
+	}
+	if len(path) >= 2 && path[0].Name == vocab.BatchResponseResponses && (own == nil || own(path[1].Name)) {
+		path = path[2:]
+	}
+	for i, e := range path {
+		if !e.IsIndex && !schemaWord(e.Name) && (own == nil || !own(e.Name)) {
+			return path[:i]
+		}
+	}
+	return path
+}
+
+// schemaWord reports whether some schema defines a member of that name,
+// at any level.
+func schemaWord(name string) bool {
+	_, ok := schemaWords()[name]
+	return ok
+}
+
+var schemaWords = sync.OnceValue(func() map[string]struct{} {
+	words := map[string]struct{}{}
+	for _, lm := range vocab.Members {
+		for _, m := range lm.Members {
+			words[m.Name] = struct{}{}
+		}
+	}
+	return words
+})
 
 func upstreamFailedReading(reason string) *ir.ErrorBody {
 	return ir.ReasonError(reason, describe(reason))

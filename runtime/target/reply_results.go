@@ -53,7 +53,7 @@ func (rd ReplyReader) SingleResults(p *Plan, call *WireCall, it PlannedItem, rep
 	}
 	resp, err := rd.Response(reply.Body, it.Questions)
 	if err != nil {
-		return CallFailed(p, call, MalformedReplyError(err), 0)
+		return MalformedReply(p, call, err)
 	}
 	return []ItemResult{{Name: it.Name, Response: resp}}
 }
@@ -67,7 +67,7 @@ func (rd ReplyReader) BatchResults(p *Plan, call *WireCall, items []PlannedItem,
 	}
 	out, err := rd.BatchResponse(reply.Body, items)
 	if err != nil {
-		return CallFailed(p, call, MalformedReplyError(err), 0)
+		return MalformedReply(p, call, err)
 	}
 	return out
 }
