@@ -22,7 +22,7 @@ type Section struct {
 // is in exactly one (a test checks), so a new guide cannot be left off
 // the site.
 var GuideSections = []Section{
-	{Label: "Start here", Guides: []string{"getting-started.md", "writing-a-client.md"}},
+	{Label: "Start here", Guides: []string{"getting-started.md", "writing-a-client.md", "glossary.md"}},
 	{Label: "Operate", Guides: []string{"operating-a-listener.md", "configuring-deployments.md", "scaling.md", "errors.md", "conformance.md"}},
 	{Label: "In depth", Guides: []string{"runtime.md", "router.md", "router-config.md", "deviations.md",
 		"reference-scorer.md", "performance.md"}},
