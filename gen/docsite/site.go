@@ -192,7 +192,10 @@ func reference(in Input) ([]emit.File, *category, error) {
 		}
 	}
 	for _, d := range docs {
-		pages, it := d.pages()
+		pages, it, err := d.pages()
+		if err != nil {
+			return nil, nil, err
+		}
 		files = append(files, pages...)
 		c.Items = append(c.Items, it)
 	}
