@@ -53,13 +53,12 @@ func replaceAll(t *testing.T, text string, values map[string]string) string {
 	return text
 }
 
-// The session of the Router guide, replayed as written: its configuration
-// with its two runtimes (vllm-srun serving vela3-fast and decision1), each
-// listener on a free port in place of 18080 and 18081. Every curl of the
-// guide sent to those listeners prints what the guide shows ("..." elides
-// parts of an answer; a request the guide abridges is left out), and
-// vllm-sr decide prints its JSON exactly.
-func TestRouterGuideSession(t *testing.T) {
+// startRouterSession starts the session of the Router guide as it says:
+// its configuration with its two runtimes (vllm-srun serving vela3-fast
+// and decision1), each listener on a free port in place of 18080 and
+// 18081. It returns the Router and the configuration file it loaded.
+func startRouterSession(t *testing.T) (*router.Running, string) {
+	t.Helper()
 	data, err := os.ReadFile("../../" + routerGuide)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +75,21 @@ func TestRouterGuideSession(t *testing.T) {
 		"endpoint: http://127.0.0.1:18100": "endpoint: " + startRuntimeWith(t, srun.Config{Model: "vllm-sr/vela3-fast"}),
 		"endpoint: http://127.0.0.1:18101": "endpoint: " + startRuntimeWith(t, srun.Config{Model: "vllm-sr/decision1"}),
 	})
-	run, path := startRouterFrom(t, config)
+	return startRouterFrom(t, config)
+}
+
+// The session of the Router guide, replayed as written: its configuration
+// with its two runtimes (vllm-srun serving vela3-fast and decision1), each
+// listener on a free port in place of 18080 and 18081. Every curl of the
+// guide sent to those listeners prints what the guide shows ("..." elides
+// parts of an answer; a request the guide abridges is left out), and
+// vllm-sr decide prints its JSON exactly.
+func TestRouterGuideSession(t *testing.T) {
+	data, err := os.ReadFile("../../" + routerGuide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, path := startRouterSession(t)
 	listeners := map[string]string{"localhost:18080": run.URL("public"), "localhost:18081": run.URL("legacy")}
 
 	examples, errs := docsite.ConsoleExamples(routerGuide, docsite.Scan(data))

@@ -65,13 +65,13 @@ func TestConsoleExamples(t *testing.T) {
 	examples, errs := ConsoleExamples("g.md", Scan([]byte(md)))
 	var got []string
 	for _, e := range examples {
-		got = append(got, fmt.Sprintf("%s => %q %v", e.Command, e.Output, e.Pipeline))
+		got = append(got, fmt.Sprintf("%s => %q %v %q", e.Command, e.Output, e.Pipeline, e.Then))
 	}
 	want := []string{
-		`g.md:2: vllm-sr convert --from a --to b => ["{\"out\": 1}"] false`,
-		"g.md:5: curl -d {\n\"x\": 1\n} u => [\"{}\" \"[]\"] false",
-		`g.md:10: curl u/metrics => ["vsr_a 1"] true`,
-		`g.md:12: true => [] false`,
+		`g.md:2: vllm-sr convert --from a --to b => ["{\"out\": 1}"] false []`,
+		"g.md:5: curl -d {\n\"x\": 1\n} u => [\"{}\" \"[]\"] false []",
+		`g.md:10: curl u/metrics => ["vsr_a 1"] true [["grep" "^vsr"]]`,
+		`g.md:12: true => [] false []`,
 	}
 	if len(errs) != 0 || !reflect.DeepEqual(got, want) {
 		t.Errorf("ConsoleExamples = %q, %v; want %q", got, errs, want)

@@ -169,11 +169,15 @@ func component(ref string) (string, bool) {
 
 // pages returns every page of the document and its sidebar category: the
 // overview as the category's own page, then the operations and schemas.
-func (d *apiDoc) pages() ([]emit.File, item) {
+func (d *apiDoc) pages() ([]emit.File, item, error) {
 	var files []emit.File
 	ops := &category{Type: "category", Label: "Operations"}
 	for _, o := range d.ops {
-		files = append(files, d.opPage(o))
+		f, err := d.opPage(o)
+		if err != nil {
+			return nil, item{}, fmt.Errorf("%s: %s %s: %w", d.name, strings.ToUpper(o.method), o.path, err)
+		}
+		files = append(files, f)
 		ops.Items = append(ops.Items, docItem(files[len(files)-1].Path))
 	}
 	schemas := &category{Type: "category", Label: "Schemas"}
@@ -185,7 +189,7 @@ func (d *apiDoc) pages() ([]emit.File, item) {
 	c := &category{Type: "category", Label: d.schema + " OpenAPI",
 		Link:  &categoryLink{Type: "doc", ID: docID(overview.Path)},
 		Items: []item{{cat: ops}, {cat: schemas}}}
-	return append([]emit.File{overview}, files...), item{cat: c}
+	return append([]emit.File{overview}, files...), item{cat: c}, nil
 }
 
 // page is a generated page: front matter, the generated-file header, and

@@ -13,9 +13,9 @@ import (
 )
 
 // opPage is an operation's page: what it does, the credentials it takes,
-// its parameters, its request body, each response, and the response
-// headers.
-func (d *apiDoc) opPage(o apiOp) emit.File {
+// its parameters, an example request, its request body, each response
+// with an example of its body, and the response headers.
+func (d *apiDoc) opPage(o apiOp) (emit.File, error) {
 	p := d.opPath(o)
 	fm := FrontMatter{ID: pageID(p), Title: d.schema + " " + o.title(), SidebarLabel: o.title()}
 	var b strings.Builder
@@ -38,9 +38,14 @@ func (d *apiDoc) opPage(o apiOp) emit.File {
 	}
 	b.WriteString("\n\n")
 	d.parameters(&b, o.op.Parameters, p)
+	if err := d.exampleRequest(&b, o); err != nil {
+		return emit.File{}, err
+	}
 	d.requestBody(&b, o.op.RequestBody, p)
-	d.responses(&b, o.op.Responses, p)
-	return page(p, fm, b.String())
+	if err := d.responses(&b, o.op.Responses, p); err != nil {
+		return emit.File{}, err
+	}
+	return page(p, fm, b.String()), nil
 }
 
 func (d *apiDoc) parameters(b *strings.Builder, params openapi3.Parameters, from string) {
@@ -76,6 +81,28 @@ func (d *apiDoc) requestBody(b *strings.Builder, rb *openapi3.RequestBodyRef, fr
 	}
 }
 
+// exampleRequest writes the operation's request as it goes on the wire:
+// its method and path, and for a body its media type and an example of
+// it (example).
+func (d *apiDoc) exampleRequest(b *strings.Builder, o apiOp) error {
+	b.WriteString("## Example request\n\n```http\n" + strings.ToUpper(o.method) + " " + o.path + "\n")
+	if rb := o.op.RequestBody; rb != nil && rb.Value != nil {
+		for _, mt := range slices.Sorted(maps.Keys(rb.Value.Content)) {
+			if !strings.Contains(mt, "json") || rb.Value.Content[mt].Schema == nil {
+				continue
+			}
+			data, err := d.example(rb.Value.Content[mt].Schema)
+			if err != nil {
+				return fmt.Errorf("the request body: %w", err)
+			}
+			b.WriteString("Content-Type: " + mt + "\n\n" + string(data) + "\n")
+			break
+		}
+	}
+	b.WriteString("```\n\n")
+	return nil
+}
+
 // contentText is a body's media types and the schema of each.
 func (d *apiDoc) contentText(c openapi3.Content, from string) string {
 	if len(c) == 0 {
@@ -91,9 +118,9 @@ func (d *apiDoc) contentText(c openapi3.Content, from string) string {
 // responses writes a section per status, then one table of the response
 // headers with the statuses that carry each (an operation's responses
 // mostly share them).
-func (d *apiDoc) responses(b *strings.Builder, rs *openapi3.Responses, from string) {
+func (d *apiDoc) responses(b *strings.Builder, rs *openapi3.Responses, from string) error {
 	if rs == nil || rs.Len() == 0 {
-		return
+		return nil
 	}
 	b.WriteString("## Responses\n\n")
 	type header struct {
@@ -113,6 +140,11 @@ func (d *apiDoc) responses(b *strings.Builder, rs *openapi3.Responses, from stri
 				b.WriteString(s + "\n\n")
 			}
 		}
+		ex, err := d.exampleBlock(r.Value.Content, "the "+status+" response")
+		if err != nil {
+			return err
+		}
+		b.WriteString(ex)
 		for name, h := range r.Value.Headers {
 			if headers[name] == nil {
 				headers[name] = &header{ref: h}
@@ -121,7 +153,7 @@ func (d *apiDoc) responses(b *strings.Builder, rs *openapi3.Responses, from stri
 		}
 	}
 	if len(headers) == 0 {
-		return
+		return nil
 	}
 	b.WriteString("## Response headers\n\n")
 	var rows [][]string
@@ -140,6 +172,7 @@ func (d *apiDoc) responses(b *strings.Builder, rs *openapi3.Responses, from stri
 		rows = append(rows, []string{code(name), cell(d.typeText(schema, from)), on, cell(desc)})
 	}
 	table(b, []string{"Header", "Type", "On", "Description"}, rows)
+	return nil
 }
 
 // use is a place that refers to a component: a page, and where on it.

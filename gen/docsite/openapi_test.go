@@ -22,7 +22,10 @@ func openAPIPages(t *testing.T, name, file, source string) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, it := d.pages()
+	files, it, err := d.pages()
+	if err != nil {
+		t.Fatal(err)
+	}
 	got := map[string][]byte{}
 	for _, f := range files {
 		rel, ok := strings.CutPrefix(f.Path, ReferenceDir+"/")

@@ -91,6 +91,8 @@ type Example struct {
 	// Pipeline is true when the prompt runs more than this one command
 	// (a pipe or a list): Output is the last one's.
 	Pipeline bool
+	// Then are the words of the prompt's other commands, in order.
+	Then [][]string
 }
 
 // ConsoleExamples returns the first command of every prompt of a Markdown
@@ -115,11 +117,15 @@ func ConsoleExamples(file string, d Doc) ([]Example, []error) {
 			if k+1 < len(srcs) {
 				end = srcs[k+1].line - b.Line
 			}
-			out = append(out, Example{
+			ex := Example{
 				Command:  Command{File: file, Line: src.line + words[0].line, Args: words[0].args},
 				Output:   lines[src.last+1 : end],
 				Pipeline: len(words) > 1,
-			})
+			}
+			for _, w := range words[1:] {
+				ex.Then = append(ex.Then, w.args)
+			}
+			out = append(out, ex)
 		}
 	}
 	return out, errs

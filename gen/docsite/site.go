@@ -22,7 +22,7 @@ type Section struct {
 // is in exactly one (a test checks), so a new guide cannot be left off
 // the site.
 var GuideSections = []Section{
-	{Label: "Start here", Guides: []string{"getting-started.md", "writing-a-client.md", "serving-an-llm.md"}},
+	{Label: "Start here", Guides: []string{"getting-started.md", "writing-a-client.md", "serving-an-llm.md", "glossary.md"}},
 	{Label: "Operate", Guides: []string{"operating-a-listener.md", "configuring-deployments.md", "scaling.md", "errors.md", "conformance.md"}},
 	{Label: "In depth", Guides: []string{"runtime.md", "router.md", "router-config.md", "deviations.md",
 		"reference-scorer.md", "performance.md", "releasing.md"}},
@@ -192,7 +192,10 @@ func reference(in Input) ([]emit.File, *category, error) {
 		}
 	}
 	for _, d := range docs {
-		pages, it := d.pages()
+		pages, it, err := d.pages()
+		if err != nil {
+			return nil, nil, err
+		}
 		files = append(files, pages...)
 		c.Items = append(c.Items, it)
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vllm-sr/systemone/generated/vocab"
 )
 
 // GuideCurl sends what a guide's curl command sends (its words after
@@ -34,8 +36,8 @@ func GuideCurl(t testing.TB, base, guideHost string, args []string) (status int,
 				header.Set(k, strings.TrimSpace(v))
 			case "-d":
 				body, method = args[i], http.MethodPost
-				if header.Get("Content-Type") == "" { //vocab:not-spec curl's words
-					header.Set("Content-Type", "application/x-www-form-urlencoded") //vocab:not-spec curl's words; as curl -d sends
+				if header.Get(vocab.HeaderContentType) == "" {
+					header.Set(vocab.HeaderContentType, "application/x-www-form-urlencoded") // as curl -d sends
 				}
 			case "-X":
 				method = args[i]
