@@ -38,8 +38,9 @@ type ociConfig struct {
 func TestImage(t *testing.T) {
 	buildah := needTool(t, "buildah", "buildah")
 	tag := "check"
-	run(t, 15*time.Minute, repoRoot, "make", "image", "VERSION="+imageVersion, "IMAGE_TAG="+tag)
+	// The revision before the build, as make reads it.
 	revision := strings.TrimSpace(run(t, time.Minute, repoRoot, "git", "rev-parse", "HEAD"))
+	run(t, 15*time.Minute, repoRoot, "make", "image", "VERSION="+imageVersion, "IMAGE_TAG="+tag)
 
 	want := map[string]struct {
 		ports []string
