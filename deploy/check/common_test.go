@@ -226,3 +226,9 @@ func runQuiet(name string, args ...string) (string, error) {
 	out, err := exec.Command(name, args...).CombinedOutput()
 	return string(out), err
 }
+
+// needToolOrEmpty is the path of name on PATH, or "" when it is missing.
+func needToolOrEmpty(name string) string {
+	p, _ := exec.LookPath(name)
+	return p
+}

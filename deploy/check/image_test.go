@@ -34,12 +34,15 @@ type ociConfig struct {
 // command, started with `buildah run --isolation=chroot` on a free
 // loopback port, answers the README's Try-it request with a noul
 // probability; the vllm-sr image's default configuration passes `vllm-sr
-// config check` inside the image.
+// config check` inside the image, and its default command, with a
+// configuration mounted over that one, answers the same request through
+// the runtime.
 func TestImage(t *testing.T) {
 	buildah := needTool(t, "buildah", "buildah")
 	tag := "check"
-	run(t, 15*time.Minute, repoRoot, "make", "image", "VERSION="+imageVersion, "IMAGE_TAG="+tag)
+	// The revision before the build, as make reads it.
 	revision := strings.TrimSpace(run(t, time.Minute, repoRoot, "git", "rev-parse", "HEAD"))
+	run(t, 15*time.Minute, repoRoot, "make", "image", "VERSION="+imageVersion, "IMAGE_TAG="+tag)
 
 	want := map[string]struct {
 		ports []string
@@ -111,6 +114,26 @@ func TestImage(t *testing.T) {
 	waitOK(t, srun, base+"/ready", 30*time.Second)
 	p := tryIt(t, base)
 	t.Logf("Try it through the image: urgent noul %.4f", p)
+
+	// The Router image's default command with a configuration mounted
+	// over the default one, sending System One to that runtime: the same
+	// request through the Router.
+	dir := t.TempDir()
+	routerPort := freePort(t)
+	config := "listeners:\n  - name: public\n    address: 127.0.0.1:" + itoa(routerPort) + "\n    apis:\n      systemone: {}\n" +
+		"deployments:\n  vllm-sr/vela3-fast:\n    provider: systemone\n    endpoint: " + base + "/v1/systemone\n" +
+		"    model: vllm-sr/vela3-fast\n    schema: vllm-sr/5.0\n    required: true\n"
+	if err := os.WriteFile(filepath.Join(dir, "router.yaml"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil { // the image's user 65532 reads it
+		t.Fatal(err)
+	}
+	args = append([]string{"run", "--isolation=chroot", "-v", dir + ":/etc/vllm-sr:ro", containers["vllm-sr"], "--", "/usr/bin/vllm-sr"}, want["vllm-sr"].cmd...)
+	router := start(t, buildah, args...)
+	routerURL := "http://127.0.0.1:" + itoa(routerPort)
+	waitOK(t, router, routerURL+"/ready", 30*time.Second)
+	t.Logf("Try it through the Router image: urgent noul %.4f", tryIt(t, routerURL))
 }
 
 // checkRootfs reads the image's files: the binary is static (no ELF

@@ -23,7 +23,7 @@ type Section struct {
 // the site.
 var GuideSections = []Section{
 	{Label: "Start here", Guides: []string{"getting-started.md", "writing-a-client.md", "serving-an-llm.md", "glossary.md"}},
-	{Label: "Operate", Guides: []string{"operating-a-listener.md", "configuring-deployments.md", "scaling.md", "errors.md", "conformance.md"}},
+	{Label: "Operate", Guides: []string{"operating-a-listener.md", "configuring-deployments.md", "scaling.md", "deploying.md", "errors.md", "conformance.md"}},
 	{Label: "In depth", Guides: []string{"runtime.md", "router.md", "router-config.md", "deviations.md",
 		"reference-scorer.md", "performance.md", "releasing.md"}},
 	{Label: "Design", Guides: []string{"design/architecture.md"}},
