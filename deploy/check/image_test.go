@@ -43,6 +43,9 @@ func TestImage(t *testing.T) {
 	// The revision before the build, as make reads it.
 	revision := strings.TrimSpace(run(t, time.Minute, repoRoot, "git", "rev-parse", "HEAD"))
 	run(t, 15*time.Minute, repoRoot, "make", "image", "VERSION="+imageVersion, "IMAGE_TAG="+tag)
+	// The images go when the test ends (after the containers made from
+	// them: cleanups run last first), so runs leave none behind.
+	t.Cleanup(func() { _, _ = runQuiet(buildah, "rmi", "localhost/vllm-sr:"+tag, "localhost/vllm-srun:"+tag) })
 
 	want := map[string]struct {
 		ports []string
