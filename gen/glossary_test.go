@@ -63,3 +63,27 @@ func TestGlossaryIsLinkedWhereItsWordsAppear(t *testing.T) {
 		t.Error("no page uses a glossary term: the check checked nothing")
 	}
 }
+
+// apiGuide matches the words "API guide" and, when they are a link's
+// text, the link around them.
+var apiGuide = regexp.MustCompile(`(?i)\[[^\]]*API guide[^\]]*\]\([^)]+\)|API guide`)
+
+// TestAPIGuideMentionsAreLinks: the README and the guides never cite "the
+// API guide" as text: each mention is a link to the page meant.
+func TestAPIGuideMentionsAreLinks(t *testing.T) {
+	files, err := docsite.GuideFiles(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(repoRoot, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range apiGuide.FindAllString(string(data), -1) {
+			if !strings.HasPrefix(m, "[") {
+				t.Errorf("%s cites %q without a link", f, m)
+			}
+		}
+	}
+}
