@@ -111,22 +111,28 @@ func (e *Engine) meta(prompts []jsonvalue.Member) jsonvalue.Value {
 	return v
 }
 
-// question checks one question against the card and answers it. A preset
-// question is answered through the catalogue's canonical texts (the
-// question's own instructions and criteria, where it has them, first), as
-// a systemone/0.2 target gets it: the LLM card lists no trained head.
-func (e *Engine) question(ctx context.Context, model table.Model, req *ir.Request, q *ir.Question) outcome {
+// ask checks one question against the card: its plan and the
+// instructions it is asked with. A preset question (one the card lists,
+// of its type) is asked through the catalogue's canonical texts, the
+// question's own instructions and criteria first, as a systemone/0.2
+// target gets it: the LLM has no trained head.
+func ask(model table.Model, req *ir.Request, q *ir.Question) (modelcheck.Plan, string, *modelcheck.Failure) {
 	asked := *q
-	preset := ""
-	if asked.Preset != nil && modelcheck.ExpandPreset(&asked) {
-		preset, asked.Preset = *q.Preset, nil
-	}
+	modelcheck.ExpandPreset(&asked)
 	plan, f := modelcheck.Question(model, req, &asked)
 	if f != nil {
-		return failed(q, plan.Type, namedType(f, plan.Type))
+		return plan, "", namedType(f, plan.Type)
 	}
-	instructions := modelcheck.Render(asked.Instructions)
-	temperature := e.cfg.Calibration.Temperature(plan.Type, preset)
+	return plan, modelcheck.Render(asked.Instructions), nil
+}
+
+// question checks one question against the card and answers it.
+func (e *Engine) question(ctx context.Context, model table.Model, req *ir.Request, q *ir.Question) outcome {
+	plan, instructions, f := ask(model, req, q)
+	if f != nil {
+		return failed(q, plan.Type, f)
+	}
+	temperature := e.cfg.Calibration.Temperature(plan.Type, plan.Preset)
 	if plan.Type == table.QuestionSet {
 		return e.set(ctx, &plan, q, instructions, temperature)
 	}

@@ -47,17 +47,11 @@ func (e *Engine) Samples(ctx context.Context, model table.Model, req *ir.Request
 }
 
 func (e *Engine) samples(ctx context.Context, model table.Model, req *ir.Request, q *ir.Question, want jsonvalue.Value) ([]Sample, error) {
-	asked := *q
-	preset := ""
-	if asked.Preset != nil && modelcheck.ExpandPreset(&asked) {
-		preset, asked.Preset = *q.Preset, nil
-	}
-	plan, f := modelcheck.Question(model, req, &asked)
+	plan, instructions, f := ask(model, req, q)
 	if f != nil {
 		return nil, errors.New(f.Message)
 	}
-	group := calibrationKey(plan.Type, preset)
-	instructions := modelcheck.Render(asked.Instructions)
+	group := calibrationKey(plan.Type, plan.Preset)
 	if plan.Type == table.QuestionSet {
 		var out []Sample
 		for _, m := range plan.Criteria.Keyed {

@@ -31,6 +31,10 @@ func TestPresetsThroughCanonicalTexts(t *testing.T) {
 			t.Errorf("the prompts do not carry the canonical %q", canonical)
 		}
 	}
+	r = s.post("/v1/systemone", `{"state": "x", "questions": {"jb": {"type": "choice", "preset": "jailbreak", "instructions": "Which?", "criteria": {"a": null, "b": null}}}}`).want(t, 422)
+	if r.path("reason") != "preset_type_mismatch" {
+		t.Errorf("a preset asked as another type: %s", r.raw)
+	}
 	r = s.post("/v1/systemone", `{"state": "Call me at 555-0100.", "questions": {"pii": {"type": "span", "preset": "pii"}}}`).want(t, 422)
 	if r.path("code") != "question_failed" {
 		t.Errorf("a span preset: %s", r.raw)
