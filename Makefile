@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: help build install generate check-generated golden-update test lint run bench fuzz-smoke systemone-schemas-drift site image deploy-check
+.PHONY: help build install generate check-generated golden-update test lint race run bench fuzz-smoke systemone-schemas-drift site image deploy-check
 
 # The variables a ## line may name as $(NAME), printed with their values.
 HELP_VARS := PORT BENCH_COUNT FUZZTIME IMAGE_TAG
@@ -51,9 +51,15 @@ test: ## Run every test (the README's test command; what .ci/run runs)
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 $(PKGS)
 
-lint: ## gofmt and go vet
+lint: ## gofmt, go vet and staticcheck (pinned as a Go tool in go.mod)
 	@out=$$(gofmt -l $$(git ls-files '*.go') 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	$(GO) tool staticcheck $(PKGS)
+
+# The runtime is concurrent everywhere (pools, circuits, reloads, the
+# LLM engine's calls): its tests run again under the race detector.
+race: ## Run the runtime's tests under the race detector
+	$(GO) test -race -count=1 ./runtime/...
 
 # exec: the server replaces the recipe's shell, so the SIGTERM or SIGINT
 # that stops make reaches the server itself, which drains and exits

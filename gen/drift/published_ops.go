@@ -59,10 +59,11 @@ func (n *normaliser) body(raw any, section, at string) (*Body, error) {
 	m, _ := raw.(map[string]any)
 	if ref, ok := m["$ref"].(string); ok {
 		prefix := "#/components/" + section + "/"
-		name, ok := strings.CutPrefix(ref, prefix)
+		name, inSection := strings.CutPrefix(ref, prefix)
 		components, _ := n.raw["components"].(map[string]any)
 		defs, _ := components[section].(map[string]any)
-		if m, ok = defs[name].(map[string]any); !ok {
+		var ok bool
+		if m, ok = defs[name].(map[string]any); !inSection || !ok {
 			return nil, fmt.Errorf("%s: unresolvable $ref %q", at, ref)
 		}
 	}

@@ -4,7 +4,8 @@ import "testing"
 
 func TestAdmissionNeverWaits(t *testing.T) {
 	a := NewAdmission(2)
-	if !a.TryAcquire() || !a.TryAcquire() {
+	first, second := a.TryAcquire(), a.TryAcquire()
+	if !first || !second {
 		t.Fatal("two slots must be free")
 	}
 	if a.TryAcquire() {

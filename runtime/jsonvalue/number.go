@@ -84,7 +84,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // exactly ("-0" becomes "0"); any other literal is a float, printed as
 // repr(float), with Infinity and -Infinity for literals beyond float64.
 func appendPythonNumber(dst []byte, lit []byte) []byte {
-	if bytes.IndexAny(lit, ".eE") < 0 { // neither fraction nor exponent
+	if !bytes.ContainsAny(lit, ".eE") { // neither fraction nor exponent
 		if len(lit) == 2 && lit[0] == '-' && lit[1] == '0' {
 			return append(dst, '0')
 		}

@@ -81,9 +81,9 @@ func TestContextTooLong(t *testing.T) {
 		t.Errorf("past the validated length: %s", r.raw)
 	}
 	r = s.post("/v1/systemone", body, "TypeSafe-Danger-Zone-Long-Context", "true").want(t, 200)
-	m := s.get("/v1/models").want(t, 200)
-	limits := m.body["data"]
-	t.Logf("listing %v", limits)
+	if r.path("answers", "q", "noul") == nil {
+		t.Errorf("with the long-context header: %s", r.raw)
+	}
 	// Past the backend's context (4096 less the prompt's reserve) even
 	// with the header.
 	longer := fmt.Sprintf(`{"state": %q, "questions": {"q": {"type": "noul", "instructions": "Refund?"}}}`, strings.Repeat("refund ", 5000))

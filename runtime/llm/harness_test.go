@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"math"
 	"net/http"
 	"testing"
 	"time"
@@ -155,5 +154,3 @@ func chatBodies(t *testing.T, b *testkit.LLMBackend) []map[string]any {
 	}
 	return out
 }
-
-func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }

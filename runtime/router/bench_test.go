@@ -63,10 +63,6 @@ func (cannedUpstream) RoundTrip(req *http.Request) (*http.Response, error) {
 		Body: io.NopCloser(strings.NewReader(body)), Request: req}, nil
 }
 
-func benchHandler(b *testing.B, listener string) http.Handler {
-	return benchHandlerTraced(b, listener, "")
-}
-
 // benchHandlerTraced is benchHandler's Router with tracing, when given,
 // as its configuration's section: its spans sampled by it and exported
 // to an exporter that drops them.

@@ -76,11 +76,6 @@ func newConnUpstream(t *testing.T, answer func(conn, n int, c connCall) string) 
 
 func (u *connUpstream) url() string { return "http://" + u.ln.Addr().String() + "/v1/systemone" }
 
-// setAnswer replaces how calls are answered.
-func (u *connUpstream) setAnswer(answer func(conn, n int, c connCall) string) {
-	u.answer.Store(&answer)
-}
-
 func (u *connUpstream) serve(c net.Conn, conn int) {
 	defer c.Close()
 	br := bufio.NewReader(c)

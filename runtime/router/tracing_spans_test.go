@@ -72,7 +72,7 @@ func (ss spans) one(t testing.TB, name string, parent trace.SpanID) tracetest.Sp
 func attrs(s tracetest.SpanStub) map[string]string {
 	out := map[string]string{}
 	for _, kv := range s.Attributes {
-		out[string(kv.Key)] = kv.Value.Emit()
+		out[string(kv.Key)] = kv.Value.String()
 	}
 	return out
 }
@@ -95,7 +95,7 @@ func noRequestData(t testing.TB, ss spans) {
 	for _, s := range ss {
 		texts := []string{s.Name, s.Status.Description}
 		for _, kv := range append(append([]attribute.KeyValue(nil), s.Attributes...), s.Resource.Attributes()...) {
-			texts = append(texts, kv.Value.Emit())
+			texts = append(texts, kv.Value.String())
 		}
 		for _, text := range texts {
 			for _, secret := range []string{"TRACE-SECRET", traceClientKey, traceUpstreamKey} {
@@ -199,7 +199,7 @@ func checkDeadCall(t testing.TB, all spans) {
 
 func containsAttr(kvs []attribute.KeyValue, key, value string) bool {
 	for _, kv := range kvs {
-		if string(kv.Key) == key && kv.Value.Emit() == value {
+		if string(kv.Key) == key && kv.Value.String() == value {
 			return true
 		}
 	}

@@ -54,15 +54,6 @@ func (o *replyObject) each(slots []string, write func(slot int)) {
 	}
 }
 
-// extraNamed writes the extra members of that name not yet written.
-func (o *replyObject) extraNamed(name string) {
-	for j := range o.extra {
-		if o.extra[j].Name == name && !o.extraDone[j] {
-			o.extraMember(j)
-		}
-	}
-}
-
 // extraMember writes extra member j as it was read, unless the writer
 // skips it.
 func (o *replyObject) extraMember(j int) {

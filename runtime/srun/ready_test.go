@@ -56,7 +56,7 @@ func TestDecisionsReadsEverySelfTestBody(t *testing.T) {
 					t.Fatalf("no answers: %s", r.body)
 				}
 				for name, a := range answers {
-					if e, _ := a.(map[string]any)["error"]; e != nil {
+					if e := a.(map[string]any)["error"]; e != nil {
 						t.Errorf("question %s answered %v: %s", name, e, r.body)
 					}
 				}
