@@ -14,8 +14,11 @@
 // for what the schema refuses), the model (404 model_not_found), the
 // model itself as the pipeline's in-process Caller, each item under the
 // request's deadline (decide.go; Engine, engine.go, is the seam the
-// reference scorer plugs into), and the engine's reassembly:
-// /v1/systemone and /v1/systemone/batch fail on their first failed
+// reference scorer plugs into, and Backend the one an engine whose model
+// is served elsewhere, the LLM engine of runtime/llm, plugs into: its
+// model comes from the engine, completed by Connect before the
+// self-test, and its refusal answers a request 529 or 503), and the
+// engine's reassembly: /v1/systemone and /v1/systemone/batch fail on their first failed
 // question with that question's status from the generated error table,
 // /v1/decisions and /v1/bundle carry each failure in its answer. The
 // listener codec writes the answer.
