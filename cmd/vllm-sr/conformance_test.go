@@ -9,14 +9,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/conformance"
-	"github.com/vllm-sr/systemone/runtime/router"
 	"github.com/vllm-sr/systemone/runtime/srun"
 	"github.com/vllm-sr/systemone/runtime/table"
 	"github.com/vllm-sr/systemone/runtime/testkit"
@@ -79,21 +77,7 @@ func TestConformanceCommandPassesRouterWithStandardAndPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	config := strings.NewReplacer("UPSTREAM", startRuntime(t), "STANDARD", std.URL).Replace(string(template))
-	path := filepath.Join(t.TempDir(), "router.yaml")
-	if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := router.LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	run, err := router.Start(ctx, cfg, router.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = run.Wait() })
+	run, _ := startRouterFrom(t, config)
 	out, _, err := runConformance(t, "--url", run.URL("public5"), "--model", "vela", "--timeout", "10s")
 	m := regexp.MustCompile(`(?m)^(\d+) cases: (\d+) ok, 0 FAIL \(vllm-sr/5\.0 at `).FindStringSubmatch(out)
 	if err != nil || m == nil || m[1] != m[2] {

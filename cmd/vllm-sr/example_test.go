@@ -1,18 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/vllm-sr/systemone/runtime/router"
 )
 
 // exampleFile is the configuration guide's complete example.
@@ -46,21 +41,7 @@ func serveExample(t *testing.T, llm, gateway string) string {
 		}
 		config = strings.ReplaceAll(config, shipped, local)
 	}
-	path := filepath.Join(t.TempDir(), "router.yaml")
-	if err := os.WriteFile(path, []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := router.LoadConfig(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	run, err := router.Start(ctx, cfg, router.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = run.Wait() })
+	run, _ := startRouterFrom(t, config)
 	return run.URL("public")
 }
 
