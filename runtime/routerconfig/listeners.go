@@ -12,7 +12,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-var listenerKeys = []string{"name", "address", "apis", "rules", keyAPIKeysEnv, keyAPIKeysFile, keyMaxInFlight} //vocab:not-spec Router config key
+var listenerKeys = keysOf(listenerForm{})
 
 // keyMaxInFlight bounds a listener's requests in flight.
 const keyMaxInFlight = "max_in_flight" //vocab:not-spec Router config key
@@ -48,7 +48,7 @@ func (l *loader) listeners(n *yaml.Node) {
 		if !ok {
 			continue
 		}
-		s.require("name", "address") //vocab:not-spec Router config key
+		s.require(requiredOf(listenerForm{})...)
 		// at is the index lst will have in cfg.Listeners, which leaves out
 		// items that are not mappings: rule references name it.
 		at := len(l.cfg.Listeners)

@@ -130,7 +130,7 @@ type loader struct {
 	declaredRules []string
 }
 
-var topKeys = []string{"admin_address", "listeners", "upstreams", "deployments", "pools", "rules", "tracing"} //vocab:not-spec Router config key
+var topKeys = keysOf(fileForm{})
 
 func (l *loader) load(root *yaml.Node) {
 	top, ok := l.fields(root, "", topKeys, nil)

@@ -34,7 +34,7 @@ func (l *loader) readAction(rule *Rule, s section) {
 	}
 }
 
-var routeKeys = []string{"upstream", "model"} //vocab:not-spec Router config key
+var routeKeys = keysOf(routeForm{})
 
 // route reads a route: an LLM upstream, a model an upstream serves, or
 // both (the upstream then serves the model).
