@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vllm-sr/systemone/gen/configschema"
 	"github.com/vllm-sr/systemone/gen/emit"
 	"github.com/vllm-sr/systemone/gen/write"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -17,7 +18,7 @@ import (
 
 const repoRoot = ".."
 
-// scratchRepo copies specs/ into a temporary root, so a test can generate,
+// scratchRepo copies specs/ and runtime/routerconfig/file.go into a temporary root, so a test can generate,
 // edit and check without touching the working tree.
 func scratchRepo(t *testing.T) string {
 	t.Helper()
@@ -41,6 +42,12 @@ func scratchRepo(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// srgen's other input: the Go types router.yaml's schema is written from.
+	form, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(configschema.Source)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(root, filepath.FromSlash(configschema.Source)), string(form))
 	return root
 }
 

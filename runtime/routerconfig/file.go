@@ -13,8 +13,10 @@ package routerconfig
 // ";": required, nullable (null reads as empty), min=N and max=N (a
 // number's bounds, or a list's or mapping's least and most entries),
 // enum=a|b, pattern=RE (a string's), keys=RE (a mapping's keys),
-// oneof=number|string|strings (a value of several forms), any (a value
-// the schema leaves to the loader). Every string is non-empty and every
+// valuemin=N (the least entries of each list a mapping holds),
+// nullvalues (a mapping's values may be null), excludes=KEY (not given
+// with KEY),
+// oneof=number|string|strings (a value of several forms). Every string is non-empty and every
 // list of strings lists each once, as the loader reads them.
 
 // fileForm is a router.yaml: the Router's listeners, the LLM upstreams
@@ -35,7 +37,7 @@ type fileForm struct {
 	// Pools are model names that spread requests over several deployments
 	// (least in flight first, the next on a failure); each lists its
 	// deployments.
-	Pools map[string][]string `yaml:"pools" schema:"nullable;keys=^[A-Za-z0-9][A-Za-z0-9._/-]*$;min=1"`
+	Pools map[string][]string `yaml:"pools" schema:"nullable;keys=^[A-Za-z0-9][A-Za-z0-9._/-]*$;valuemin=1"`
 	// Rules are the decision rules, by name: questions asked of a
 	// deployment about a request, and what the answer does to it.
 	Rules map[string]ruleForm `yaml:"rules" schema:"nullable;keys=^[A-Za-z0-9][A-Za-z0-9._-]*$"`
@@ -53,13 +55,13 @@ type listenerForm struct {
 	// APIs are the APIs served, by API name (chat_completions, openai,
 	// responses, messages, anthropic, images, systemone); without it, the
 	// four LLM APIs for every model, and System One off.
-	APIs map[string]listenerAPIForm `yaml:"apis" schema:"min=1"`
+	APIs map[string]listenerAPIForm `yaml:"apis" schema:"min=1;nullvalues"`
 	// Rules are the rules run on every LLM request of the listener, before
 	// those of its API.
 	Rules []string `yaml:"rules" schema:"min=1"`
 	// APIKeysEnv names the environment variable holding the keys clients
 	// must send (one per line); not with api_keys_file.
-	APIKeysEnv string `yaml:"api_keys_env" schema:"pattern=^[A-Za-z_][A-Za-z0-9_]*$"`
+	APIKeysEnv string `yaml:"api_keys_env" schema:"pattern=^[A-Za-z_][A-Za-z0-9_]*$;excludes=api_keys_file"`
 	// APIKeysFile is the path of a file holding the keys clients must send
 	// (one per line, read again at every reload); not with api_keys_env.
 	APIKeysFile string `yaml:"api_keys_file"`
@@ -97,7 +99,7 @@ type upstreamForm struct {
 	Models []string `yaml:"models" schema:"required"`
 	// APIKeyEnv names the environment variable holding the upstream's key;
 	// not with api_key_file.
-	APIKeyEnv string `yaml:"api_key_env" schema:"pattern=^[A-Za-z_][A-Za-z0-9_]*$"`
+	APIKeyEnv string `yaml:"api_key_env" schema:"pattern=^[A-Za-z_][A-Za-z0-9_]*$;excludes=api_key_file"`
 	// APIKeyFile is the path of a file holding the upstream's key; not
 	// with api_key_env.
 	APIKeyFile string `yaml:"api_key_file"`
@@ -124,7 +126,7 @@ type deploymentForm struct {
 	Capabilities []string `yaml:"capabilities"`
 	// APIKeyEnv names the environment variable holding the deployment's
 	// key; not with api_key_file.
-	APIKeyEnv string `yaml:"api_key_env" schema:"pattern=^[A-Za-z_][A-Za-z0-9_]*$"`
+	APIKeyEnv string `yaml:"api_key_env" schema:"pattern=^[A-Za-z_][A-Za-z0-9_]*$;excludes=api_key_file"`
 	// APIKeyFile is the path of a file holding the deployment's key; not
 	// with api_key_env.
 	APIKeyFile string `yaml:"api_key_file"`

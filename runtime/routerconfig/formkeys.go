@@ -35,8 +35,3 @@ func requiredOf(form any) []string {
 	}
 	return keys
 }
-
-// without returns keys less drop.
-func without(keys []string, drop ...string) []string {
-	return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return slices.Contains(drop, k) })
-}
