@@ -24,7 +24,7 @@ const schemaPath = "../../docs/reference/router-config.schema.json"
 
 // compileSchema compiles the published schema with santhosh-tekuri's
 // validator, the JSON Schema library the module already links.
-func compileSchema(t *testing.T) *jsonschema.Schema {
+func compileSchema(t testing.TB) *jsonschema.Schema {
 	t.Helper()
 	data, err := os.ReadFile(schemaPath)
 	if err != nil {
@@ -48,7 +48,7 @@ func compileSchema(t *testing.T) *jsonschema.Schema {
 // instanceOf is a YAML document as the JSON value the schema checks: a
 // mapping's first value for a key the file repeats (the loader refuses
 // the repeat itself), aliases followed.
-func instanceOf(t *testing.T, data []byte) any {
+func instanceOf(t testing.TB, data []byte) any {
 	t.Helper()
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
