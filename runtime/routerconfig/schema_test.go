@@ -68,37 +68,6 @@ func instanceOf(t testing.TB, data []byte) any {
 	return v
 }
 
-func nodeValue(n *yaml.Node) any {
-	n = resolve(n)
-	switch n.Kind {
-	case yaml.MappingNode:
-		m := map[string]any{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := resolve(n.Content[i]).Value
-			if _, dup := m[k]; !dup {
-				m[k] = nodeValue(n.Content[i+1])
-			}
-		}
-		return m
-	case yaml.SequenceNode:
-		out := []any{}
-		for _, c := range n.Content {
-			out = append(out, nodeValue(c))
-		}
-		return out
-	}
-	var v any
-	switch n.Tag {
-	case "!!null":
-		return nil
-	case "!!bool", "!!int", "!!float":
-		if n.Decode(&v) == nil {
-			return v
-		}
-	}
-	return n.Value
-}
-
 var english = message.NewPrinter(language.English)
 
 // schemaErrors validates v and returns where each error is, as
@@ -312,6 +281,37 @@ func TestSchemaRefusesAMutatedExample(t *testing.T) {
 		errs := schemaErrors(schema, instanceOf(t, []byte(mutated)))
 		if !slices.ContainsFunc(errs, refuses(c.want)) {
 			t.Errorf("%q -> %q: want %q, the schema says:\n%s", c.from, c.to, c.want, strings.Join(errs, "\n"))
+		}
+	}
+}
+
+// TestSchemaProblemsAreWhereTheLoaderPutsThem: Schema.Problems maps each
+// schema error back through the YAML node tree to the line and column,
+// and the key path, the loader gives the same mistake.
+func TestSchemaProblemsAreWhereTheLoaderPutsThem(t *testing.T) {
+	schema, err := CompileSchema(schemaPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range []string{"testdata/check/strict.yaml", "testdata/check/fleet-bad.yaml", "testdata/check/connections-bad.yaml",
+		"testdata/check/tracing-problems.yaml", "testdata/check/tracing-no-endpoint.yaml", "testdata/check/tracing-credentials.yaml",
+		"testdata/check/broken-listener-item.yaml", "testdata/check/production.yaml", "testdata/check/media.yaml"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var le *LoadError
+		if _, err := Load(file, data, BuiltinRegistries()); !errors.As(err, &le) {
+			t.Fatalf("%s loads", file)
+		}
+		got := schema.Problems(file, data)
+		if len(got) == 0 {
+			t.Errorf("%s: the schema finds nothing", file)
+		}
+		for _, p := range got {
+			if !slices.ContainsFunc(le.Problems, func(l Problem) bool { return l.Line == p.Line && l.Column == p.Column && l.Path == p.Path }) {
+				t.Errorf("%s: the loader has no problem at %d:%d %s", p, p.Line, p.Column, p.Path)
+			}
 		}
 	}
 }
