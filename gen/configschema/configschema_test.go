@@ -54,6 +54,7 @@ func TestSourceMistakesAreErrors(t *testing.T) {
 		{"type fileForm struct {\n\t// A is a.\n\tA uint8 `yaml:\"a\"`\n}", "type uint8 is not a form"},
 		{"type fileForm struct {\n\t// A is a.\n\tA fileForm `yaml:\"a\"`\n}", "fileForm holds itself"},
 		{"type other struct{}", "no type fileForm"},
+		{"type fileForm struct {\n\t// A is a.\n\tA string `yaml:\"a\" schema:\"with=b\"`\n}", "want with=KEY:VALUE"},
 	} {
 		_, err := Schema([]byte("package routerconfig\n\n" + c.src + "\n"))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -46,6 +46,9 @@ type rnode struct {
 	OneOf                []*rnode        `json:"oneOf"`
 	Not                  *rnode          `json:"not"`
 	AllOf                []*rnode        `json:"allOf"`
+	Const                string          `json:"const"`
+	If                   *rnode          `json:"if"`
+	Then                 *rnode          `json:"then"`
 }
 
 // orderedProps keeps the properties in the schema's order.
@@ -153,7 +156,8 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-// exclusive says which keys of n go one without the other.
+// exclusive says which keys of n go one without the other, and which
+// one goes with another's value.
 func exclusive(n *rnode) string {
 	nots := []*rnode{n.Not}
 	for _, a := range n.AllOf {
@@ -163,6 +167,12 @@ func exclusive(n *rnode) string {
 	for _, x := range nots {
 		if x != nil && len(x.Required) == 2 {
 			out = append(out, fmt.Sprintf("`%s` and `%s` are not given together.", x.Required[0], x.Required[1]))
+		}
+	}
+	for _, a := range n.AllOf {
+		if a.If != nil && len(a.If.Properties) == 1 && a.Then != nil && len(a.Then.Required) == 1 {
+			when := a.If.Properties[0]
+			out = append(out, fmt.Sprintf("`%s` is given exactly when `%s` is `%s`.", a.Then.Required[0], when.key, when.node.Const))
 		}
 	}
 	return strings.Join(out, " ")

@@ -36,7 +36,10 @@ type field struct {
 type tag struct {
 	Required, Nullable, NullValues bool
 	// Excludes is a key this one may not be given with.
-	Excludes           string
+	Excludes string
+	// WithKey and WithValue: this key is given exactly when WithKey is
+	// WithValue (with=action:route).
+	WithKey, WithValue string
 	Min, Max, ValueMin *float64
 	Enum               []string
 	Pattern, Keys      string
@@ -143,6 +146,11 @@ func parseTag(s string) (tag, error) {
 			t.NullValues = true
 		case "excludes":
 			t.Excludes = value
+		case "with":
+			var ok bool
+			if t.WithKey, t.WithValue, ok = strings.Cut(value, ":"); !ok {
+				return t, fmt.Errorf("schema tag %s: want with=KEY:VALUE", item)
+			}
 		case "min", "max", "valuemin":
 			v, err := strconv.ParseFloat(value, 64)
 			if err != nil {

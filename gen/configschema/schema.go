@@ -29,8 +29,12 @@ type node struct {
 	MinProperties        *float64 `json:"minProperties,omitempty"`
 	AdditionalProperties any      `json:"additionalProperties,omitempty"`
 	OneOf                []*node  `json:"oneOf,omitempty"`
+	Const                string   `json:"const,omitempty"`
 	Not                  *node    `json:"not,omitempty"`
 	AllOf                []*node  `json:"allOf,omitempty"`
+	If                   *node    `json:"if,omitempty"`
+	Then                 *node    `json:"then,omitempty"`
+	Else                 *node    `json:"else,omitempty"`
 }
 
 // props are an object's properties in the fields' order.
@@ -104,8 +108,15 @@ func object(forms map[string]*form, f *form, open map[string]bool) (*node, error
 		if fd.Tag.Excludes != "" {
 			n.AllOf = append(n.AllOf, &node{Not: &node{Required: []string{fd.Key, fd.Tag.Excludes}}})
 		}
+		if fd.Tag.WithKey != "" {
+			n.AllOf = append(n.AllOf, &node{
+				If:   &node{Properties: props{{fd.Tag.WithKey, &node{Const: fd.Tag.WithValue}}}, Required: []string{fd.Tag.WithKey}},
+				Then: &node{Required: []string{fd.Key}},
+				Else: &node{Not: &node{Required: []string{fd.Key}}},
+			})
+		}
 	}
-	if len(n.AllOf) == 1 {
+	if len(n.AllOf) == 1 && n.AllOf[0].Not != nil {
 		n.Not, n.AllOf = n.AllOf[0].Not, nil
 	}
 	return n, nil

@@ -15,7 +15,7 @@ package routerconfig
 // enum=a|b, pattern=RE (a string's), keys=RE (a mapping's keys),
 // valuemin=N (the least entries of each list a mapping holds),
 // nullvalues (a mapping's values may be null), excludes=KEY (not given
-// with KEY),
+// with KEY), with=KEY:VALUE (given exactly when KEY is VALUE),
 // oneof=number|string|strings (a value of several forms). Every string is non-empty and every
 // list of strings lists each once, as the loader reads them.
 
@@ -183,7 +183,7 @@ type ruleForm struct {
 	// Action is what a firing rule does: block the request, or route it.
 	Action string `yaml:"action" schema:"enum=block|route"`
 	// Route is where action route sends the request.
-	Route routeForm `yaml:"route"`
+	Route routeForm `yaml:"route" schema:"with=action:route"`
 }
 
 // routeForm is where a route rule sends a request: an upstream, a model,

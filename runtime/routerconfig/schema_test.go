@@ -272,6 +272,8 @@ func TestSchemaRefusesAMutatedExample(t *testing.T) {
 		{"    provider: systemone\n", "    provider: openai\n", "/deployments/gateway-d3/provider: value must be"},
 		{"    timeout_ms: 400\n", "", "/rules/billing: missing property 'timeout_ms'"},
 		{"    required: true\n", "    required: yes please\n", "/deployments/local-vela/required: got string, want boolean"},
+		{"    route: {upstream: local-mini, model: gpt-4o-mini}\n", "", "/rules/billing: 'route'"},
+		{"    action: block            # a flagged request never reaches the LLM\n", "    action: block\n    route: {model: gpt-4o}\n", "/rules/jailbreak: 'not' failed"},
 		{"    models: [gpt-4o, gpt-4o-mini]\n", "    models: [gpt-4o, gpt-4o-mini]\n    api_key_env: K\n    api_key_file: /k\n", "/upstreams/openai-main: 'not' failed"},
 	} {
 		mutated := strings.Replace(string(data), c.from, c.to, 1)
@@ -295,18 +297,21 @@ func TestSchemaProblemsAreWhereTheLoaderPutsThem(t *testing.T) {
 	}
 	for _, file := range []string{"testdata/check/strict.yaml", "testdata/check/fleet-bad.yaml", "testdata/check/connections-bad.yaml",
 		"testdata/check/tracing-problems.yaml", "testdata/check/tracing-no-endpoint.yaml", "testdata/check/tracing-credentials.yaml",
-		"testdata/check/broken-listener-item.yaml", "testdata/check/production.yaml", "testdata/check/media.yaml"} {
+		"testdata/check/broken-listener-item.yaml", "testdata/check/production.yaml", "testdata/check/media.yaml", mutatedExample} {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if file == mutatedExample {
+			data = mutateExample(t, data)
 		}
 		var le *LoadError
 		if _, err := Load(file, data, BuiltinRegistries()); !errors.As(err, &le) {
 			t.Fatalf("%s loads", file)
 		}
 		got := schema.Problems(file, data)
-		if len(got) == 0 {
-			t.Errorf("%s: the schema finds nothing", file)
+		if len(got) == 0 || file == mutatedExample && len(got) != 3 {
+			t.Errorf("%s: the schema finds %d problems: %v", file, len(got), got)
 		}
 		for _, p := range got {
 			if !slices.ContainsFunc(le.Problems, func(l Problem) bool { return l.Line == p.Line && l.Column == p.Column && l.Path == p.Path }) {
@@ -314,4 +319,25 @@ func TestSchemaProblemsAreWhereTheLoaderPutsThem(t *testing.T) {
 			}
 		}
 	}
+}
+
+// mutatedExample is the example given keys the loader and the schema
+// refuse together: a key by two forms, a route without action route, a
+// route rule without route.
+const mutatedExample = "../../docs/examples/router.yaml"
+
+func mutateExample(t *testing.T, data []byte) []byte {
+	t.Helper()
+	out := string(data)
+	for _, c := range [][2]string{
+		{"    models: [gpt-4o, gpt-4o-mini]\n", "    models: [gpt-4o, gpt-4o-mini]\n    api_key_env: HOME\n    api_key_file: /dev/null\n"},
+		{"    action: block            # a flagged request never reaches the LLM\n", "    action: block\n    route: {model: gpt-4o}\n"},
+		{"    route: {upstream: local-mini, model: gpt-4o-mini}\n", ""},
+	} {
+		if !strings.Contains(out, c[0]) {
+			t.Fatalf("the example has no %q", c[0])
+		}
+		out = strings.Replace(out, c[0], c[1], 1)
+	}
+	return []byte(out)
 }

@@ -26,16 +26,59 @@ import (
 // https), compiled with santhosh-tekuri/jsonschema.
 type Schema struct {
 	schema *jsonschema.Schema
+	// docs are the schema documents compiled, by URL: an error's schema
+	// location is looked up in them to place it as the loader would.
+	docs map[string]any
 }
 
 // CompileSchema compiles the JSON Schema at path; a $ref to a file
 // beside it resolves.
 func CompileSchema(path string) (*Schema, error) {
-	s, err := jsonschema.NewCompiler().Compile(path)
+	docs := map[string]any{}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(recordingLoader(docs))
+	s, err := c.Compile(path)
 	if err != nil {
 		return nil, fmt.Errorf("schema %s: %w", path, err)
 	}
-	return &Schema{schema: s}, nil
+	return &Schema{schema: s, docs: docs}, nil
+}
+
+// recordingLoader loads schema files and keeps each document by URL.
+type recordingLoader map[string]any
+
+func (l recordingLoader) Load(url string) (any, error) {
+	doc, err := jsonschema.FileLoader{}.Load(url)
+	if err == nil {
+		l[url] = doc
+	}
+	return doc, err
+}
+
+// at returns the schema at url (document#pointer), nil if not found.
+func (s *Schema) at(url string) map[string]any {
+	doc, frag, _ := strings.Cut(url, "#")
+	v := s.docs[doc]
+	for _, tok := range strings.Split(strings.TrimPrefix(frag, "/"), "/") {
+		if tok == "" {
+			continue
+		}
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch c := v.(type) {
+		case map[string]any:
+			v = c[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil
+			}
+			v = c[i]
+		default:
+			return nil
+		}
+	}
+	m, _ := v.(map[string]any)
+	return m
 }
 
 var schemaPrinter = message.NewPrinter(language.English)
@@ -69,7 +112,7 @@ func (s *Schema) Problems(file string, data []byte) []Problem {
 	var walk func(*jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			r.schemaError(root, e)
+			r.schemaError(s, root, e)
 		}
 		for _, c := range e.Causes {
 			walk(c)
@@ -84,9 +127,30 @@ func (s *Schema) Problems(file string, data []byte) []Problem {
 
 // schemaError records one leaf error of the schema at its node, in the
 // loader's words where the loader has words for it.
-func (r *reader) schemaError(root *yaml.Node, e *jsonschema.ValidationError) {
+func (r *reader) schemaError(s *Schema, root *yaml.Node, e *jsonschema.ValidationError) {
 	n, path := locate(root, e.InstanceLocation)
 	switch k := e.ErrorKind.(type) {
+	case *kind.Not:
+		if r.notGiven(s, n, path, e.SchemaURL) {
+			return
+		}
+		r.fail(n, path, "%s", e.ErrorKind.LocalizedString(schemaPrinter))
+	case *kind.Required:
+		// A key an if/then requires is placed at the key the if reads,
+		// as the loader places it (rules.x: at its action).
+		if parent, ok := strings.CutSuffix(e.SchemaURL, "/then"); ok {
+			if when, value, ok := ifKey(s.at(parent)); ok {
+				if kn := keyNode(n, when); kn != nil {
+					for _, key := range k.Missing {
+						r.fail(valueOf(resolve(n), kn), path, "missing required key %s: %s is %v", key, when, value)
+					}
+					return
+				}
+			}
+		}
+		for _, key := range k.Missing {
+			r.fail(n, path, "missing required key %s", key)
+		}
 	case *kind.AdditionalProperties:
 		for _, key := range k.Properties {
 			at := n
@@ -94,10 +158,6 @@ func (r *reader) schemaError(root *yaml.Node, e *jsonschema.ValidationError) {
 				at = kn
 			}
 			r.fail(at, join(path, key), "unknown key; the schema allows no such key")
-		}
-	case *kind.Required:
-		for _, key := range k.Missing {
-			r.fail(n, path, "missing required key %s", key)
 		}
 	case *kind.UniqueItems:
 		item, itemPath := locate(n, []string{strconv.Itoa(k.Duplicates[1])})
@@ -119,6 +179,56 @@ func (r *reader) schemaError(root *yaml.Node, e *jsonschema.ValidationError) {
 	default:
 		r.fail(n, path, "%s", e.ErrorKind.LocalizedString(schemaPrinter))
 	}
+}
+
+// notGiven places a "not: {required: [...]}" error as the loader places
+// the same mistake: one key not allowed (an else of an if: route without
+// action route) at that key; keys not given together (api_key_env and
+// api_key_file) at the last one's value. false when the not is of
+// another form.
+func (r *reader) notGiven(s *Schema, n *yaml.Node, path, url string) bool {
+	not, _ := s.at(url)["not"].(map[string]any)
+	if len(not) != 1 {
+		return false
+	}
+	req, _ := not["required"].([]any)
+	var keys []string
+	for _, k := range req {
+		if key, ok := k.(string); ok && keyNode(n, key) != nil {
+			keys = append(keys, key)
+		}
+	}
+	switch {
+	case len(keys) == 0 || len(keys) != len(req):
+		return false
+	case len(keys) == 1:
+		msg := "is not allowed here"
+		if parent, ok := strings.CutSuffix(url, "/else"); ok {
+			if when, value, ok := ifKey(s.at(parent)); ok {
+				msg = fmt.Sprintf("is allowed only when %s is %v", when, value)
+			}
+		}
+		r.fail(keyNode(n, keys[0]), join(path, keys[0]), "%s", msg)
+	default:
+		last := keys[len(keys)-1]
+		r.fail(valueOf(resolve(n), keyNode(n, last)), join(path, last), "is not given with %s", strings.Join(keys[:len(keys)-1], ", "))
+	}
+	return true
+}
+
+// ifKey reads an if of the form {properties: {KEY: {const: VALUE}}}.
+func ifKey(parent map[string]any) (string, any, bool) {
+	cond, _ := parent["if"].(map[string]any)
+	props, _ := cond["properties"].(map[string]any)
+	if len(props) != 1 {
+		return "", nil, false
+	}
+	for key, p := range props {
+		if c, ok := p.(map[string]any)["const"]; ok {
+			return key, c, true
+		}
+	}
+	return "", nil, false
 }
 
 // jsonTypes names JSON types as the loader names YAML kinds.
