@@ -13,7 +13,7 @@ import (
 // FuzzLoad: any bytes either load or are reported as a *LoadError with at
 // least one problem, each on one line; what loads, router.yaml's JSON
 // Schema accepts (the schema is never stricter than the loader);
-// migrating them never panics.
+// placing the schema's errors and migrating never panic.
 func FuzzLoad(f *testing.F) {
 	for _, pattern := range []string{"testdata/check/*.yaml", "testdata/migrate/*.yaml", "../../docs/examples/*.yaml"} {
 		files, _ := filepath.Glob(pattern)
@@ -27,6 +27,10 @@ func FuzzLoad(f *testing.F) {
 	}
 	regs := builtin()
 	schema := compileSchema(f)
+	placer, err := CompileSchema(schemaPath)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Load("fuzz.yaml", data, regs)
 		var le *LoadError
@@ -36,9 +40,12 @@ func FuzzLoad(f *testing.F) {
 		case err != nil && (!errors.As(err, &le) || len(le.Problems) == 0):
 			t.Fatalf("not a *LoadError with problems: %v", err)
 		}
+		// Placing the schema's errors never panics, and what loads has
+		// none.
+		placed := placer.Problems("fuzz.yaml", data)
 		if err == nil {
-			if errs := schemaErrors(schema, instanceOf(t, data)); len(errs) > 0 {
-				t.Fatalf("loads, but the schema refuses it: %s", strings.Join(errs, "; "))
+			if errs := schemaErrors(schema, instanceOf(t, data)); len(errs) > 0 || len(placed) > 0 {
+				t.Fatalf("loads, but the schema refuses it: %s %v", strings.Join(errs, "; "), placed)
 			}
 		}
 		if le != nil {
