@@ -20,7 +20,7 @@ func Page(schema []byte, header, schemaName, guide string) ([]byte, error) {
 	b.WriteString(header + "\n\n")
 	b.WriteString("# Router configuration reference\n\n")
 	fmt.Fprintf(&b, "Every key of router.yaml, from its JSON Schema, [%s](%s), which srgen writes from the Go types that state the file's keys (`%s`). ", schemaName, schemaName, Source)
-	fmt.Fprintf(&b, "The [guide](%s) says what each section is for; `vllm-sr config check` checks what a schema cannot (a name that must exist, an API's or schema's ID, an environment variable that must be set) and names every problem with its file, line and column.\n\n", guide)
+	fmt.Fprintf(&b, "The [guide](%s) says what each section is for; `vllm-sr config check` checks what a schema cannot (a name that must exist, a port used twice, what a deployment can answer, an environment variable that must be set) and names every problem with its file, line and column.\n\n", guide)
 	b.WriteString("An editor that runs yaml-language-server (VS Code's YAML extension, Neovim, Helix, IntelliJ) completes and checks a router.yaml whose first line names the schema:\n\n")
 	fmt.Fprintf(&b, "```yaml\n# yaml-language-server: $schema=%s\n```\n\n", schemaName)
 	b.WriteString("A key path below reads `<name>` for a key the configuration chooses, and `[]` for a list's items. Every string is non-empty and every list of strings lists an item once.\n")
@@ -230,7 +230,10 @@ func kindText(n *rnode, t string) string {
 			return "mapping"
 		}
 		s := "mapping"
-		if n.PropertyNames != nil {
+		switch {
+		case n.PropertyNames != nil && len(n.PropertyNames.Enum) > 0:
+			s += " with keys " + codeList(n.PropertyNames.Enum)
+		case n.PropertyNames != nil:
 			s += " with keys matching `" + n.PropertyNames.Pattern + "`"
 		}
 		if v := n.values(); v != nil && len(v.types()) > 0 {

@@ -43,7 +43,9 @@ type tag struct {
 	Min, Max, ValueMin *float64
 	Enum               []string
 	Pattern, Keys      string
-	OneOf              []string
+	// KeyEnum are the words a mapping's keys may be.
+	KeyEnum []string
+	OneOf   []string
 }
 
 // parse reads the struct types of src, by name.
@@ -163,6 +165,8 @@ func parseTag(s string) (tag, error) {
 			t.Pattern = value
 		case "keys":
 			t.Keys = value
+		case "keyenum":
+			t.KeyEnum = strings.Split(value, "|")
 		case "oneof":
 			t.OneOf = strings.Split(value, "|")
 		default:

@@ -166,8 +166,8 @@ func shape(forms map[string]*form, t ast.Expr, tg tag, open map[string]bool) (*n
 			return nil, fmt.Errorf("a mapping's keys must be strings")
 		}
 		n := &node{Type: "object", MinProperties: tg.Min}
-		if tg.Keys != "" {
-			n.PropertyNames = &node{Pattern: tg.Keys}
+		if tg.Keys != "" || len(tg.KeyEnum) > 0 {
+			n.PropertyNames = &node{Pattern: tg.Keys, Enum: tg.KeyEnum}
 		}
 		v, err := entry(forms, t.Value, tg, open)
 		if err != nil {

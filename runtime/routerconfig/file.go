@@ -12,7 +12,8 @@ package routerconfig
 // The schema tag states what the schema can check, items separated by
 // ";": required, nullable (null reads as empty), min=N and max=N (a
 // number's bounds, or a list's or mapping's least and most entries),
-// enum=a|b, pattern=RE (a string's), keys=RE (a mapping's keys),
+// enum=a|b, pattern=RE (a string's), keys=RE and keyenum=a|b (a
+// mapping's keys),
 // valuemin=N (the least entries of each list a mapping holds),
 // nullvalues (a mapping's values may be null), excludes=KEY (not given
 // with KEY), with=KEY:VALUE (given exactly when KEY is VALUE),
@@ -55,7 +56,7 @@ type listenerForm struct {
 	// APIs are the APIs served, by API name (chat_completions, openai,
 	// responses, messages, anthropic, images, systemone); without it, the
 	// four LLM APIs for every model, and System One off.
-	APIs map[string]listenerAPIForm `yaml:"apis" schema:"min=1;nullvalues"`
+	APIs map[string]listenerAPIForm `yaml:"apis" schema:"min=1;nullvalues;keyenum=anthropic|chat_completions|images|messages|openai|responses|systemone"`
 	// Rules are the rules run on every LLM request of the listener, before
 	// those of its API.
 	Rules []string `yaml:"rules" schema:"min=1"`
@@ -74,7 +75,7 @@ type listenerForm struct {
 // default schema).
 type listenerAPIForm struct {
 	// Schema is the schema version a versioned API (systemone) reads.
-	Schema string `yaml:"schema"`
+	Schema string `yaml:"schema" schema:"enum=vllm-sr/4.0|vllm-sr/5.0"`
 	// Models are the models served: deployments and pools for systemone,
 	// models of an upstream for an LLM API; without it, every one.
 	Models []string `yaml:"models" schema:"min=1"`
@@ -89,12 +90,12 @@ type listenerAPIForm struct {
 type upstreamForm struct {
 	// APIFormat is the LLM API the upstream speaks (chat_completions,
 	// responses, messages, images).
-	APIFormat string `yaml:"api_format" schema:"required"`
+	APIFormat string `yaml:"api_format" schema:"required;enum=anthropic|chat_completions|images|messages|openai|responses"`
 	// Endpoint is the upstream's base URL (http or https).
 	Endpoint string `yaml:"endpoint" schema:"required;pattern=^https?://"`
 	// Schema is the API's version the upstream speaks, when it has more
 	// than one.
-	Schema string `yaml:"schema"`
+	Schema string `yaml:"schema" schema:"enum=anthropic/2023-06-01|openai/v1"`
 	// Models are the models the upstream serves.
 	Models []string `yaml:"models" schema:"required"`
 	// APIKeyEnv names the environment variable holding the upstream's key;
@@ -115,10 +116,10 @@ type deploymentForm struct {
 	// Model is the model name sent to the deployment.
 	Model string `yaml:"model" schema:"required"`
 	// Schema is the schema the deployment speaks (default systemone/0.2).
-	Schema string `yaml:"schema"`
+	Schema string `yaml:"schema" schema:"enum=systemone/0.2|vllm-sr/5.0"`
 	// Deviations are the schema's deviations the deployment needs
 	// (state_text).
-	Deviations []string `yaml:"deviations"`
+	Deviations []string `yaml:"deviations" schema:"enum=state_text"`
 	// MaxConcurrency bounds the calls in flight to the deployment
 	// (default 8).
 	MaxConcurrency int `yaml:"max_concurrency" schema:"min=1;max=1024"`

@@ -1,6 +1,7 @@
 package routerconfig
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vllm-sr/systemone/runtime/registry"
+	"github.com/vllm-sr/systemone/runtime/table"
 )
 
 // schemaTag returns the value of item name in field's schema tag.
@@ -88,4 +90,60 @@ func inputWords() []string {
 		out = append(out, string(m))
 	}
 	return out
+}
+
+// TestFormEnumsAreTheRegistrys: the API names, schema IDs and deviation
+// IDs file.go states (and the schema publishes, for editors to complete)
+// are the builtin registries'.
+func TestFormEnumsAreTheRegistrys(t *testing.T) {
+	apis := registry.BuiltinAPIs()
+	// Every name and alias the registry resolves, as its refusal lists them.
+	_, err := apis.Resolve("")
+	_, list, ok := strings.Cut(fmt.Sprint(err), "supported: ")
+	if !ok {
+		t.Fatalf("the registry's refusal lists no names: %v", err)
+	}
+	known := strings.Split(list, ", ")
+	var llm, listenerSchemas, upstreamSchemas, deploymentSchemas []string
+	for _, name := range known {
+		if api, _ := apis.Lookup(name); api.Kind == registry.KindLLM {
+			llm = append(llm, name)
+		}
+	}
+	for _, api := range apis.All() {
+		ids := func(in []table.SchemaID) (out []string) {
+			for _, id := range in {
+				out = append(out, string(id))
+			}
+			return out
+		}
+		switch {
+		case api.Kind == registry.KindLLM:
+			upstreamSchemas = append(upstreamSchemas, ids(api.UpstreamSchemas)...)
+		case api.Name == registry.SystemOne:
+			deploymentSchemas = ids(api.UpstreamSchemas)
+		}
+		if api.Versioned() {
+			listenerSchemas = append(listenerSchemas, ids(api.Schemas)...)
+		}
+	}
+	for _, c := range []struct {
+		form      any
+		key, item string
+		want      []string
+	}{
+		{listenerForm{}, "apis", "keyenum", known},
+		{upstreamForm{}, "api_format", "enum", llm},
+		{listenerAPIForm{}, keySchema, "enum", listenerSchemas},
+		{upstreamForm{}, keySchema, "enum", upstreamSchemas},
+		{deploymentForm{}, keySchema, "enum", deploymentSchemas},
+		{deploymentForm{}, "deviations", "enum", registry.BuiltinSchemas().DeviationIDs()},
+	} {
+		enum, _ := schemaTag(t, c.form, c.key, c.item)
+		got := slices.Sorted(slices.Values(strings.Split(enum, "|")))
+		want := slices.Compact(slices.Sorted(slices.Values(c.want)))
+		if !slices.Equal(got, want) {
+			t.Errorf("%T.%s %s: %v, the registry has %v", c.form, c.key, c.item, got, want)
+		}
+	}
 }

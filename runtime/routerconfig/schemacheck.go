@@ -109,16 +109,25 @@ func (s *Schema) Problems(file string, data []byte) []Problem {
 		r.fail(root, "", "%v", err)
 		return r.problems
 	}
-	var walk func(*jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
+	var walk func(e *jsonschema.ValidationError, parent []string)
+	walk = func(e *jsonschema.ValidationError, parent []string) {
+		if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+			// A key the mapping may not have: at the key, as the loader
+			// places it, whatever the name's own schema says. The
+			// mapping is where the enclosing error is: jsonschema v6.0.3
+			// gives a propertyNames error another value's location.
+			n, path := locate(root, parent)
+			r.fail(cmp.Or(keyNode(n, k.Property), n), join(path, k.Property), "%s", propertyNamesText(s, e))
+			return
+		}
 		if len(e.Causes) == 0 {
 			r.schemaError(s, root, e)
 		}
 		for _, c := range e.Causes {
-			walk(c)
+			walk(c, e.InstanceLocation)
 		}
 	}
-	walk(ve)
+	walk(ve, nil)
 	slices.SortStableFunc(r.problems, func(a, b Problem) int {
 		return cmp.Or(a.Line-b.Line, a.Column-b.Column, strings.Compare(a.Message, b.Message))
 	})
@@ -233,7 +242,7 @@ func ifKey(parent map[string]any) (string, any, bool) {
 
 // jsonTypes names JSON types as the loader names YAML kinds.
 func jsonTypes(types []string) string {
-	names := map[string]string{"object": "a mapping", "array": "a list", "string": "a string", "integer": "an integer",
+	names := map[string]string{"object": "a mapping", //vocab:not-spec JSON Schema's type names "array": "a list", "string": "a string", "integer": "an integer",
 		"number": "a number", "boolean": "true or false", "null": "null"}
 	out := make([]string, len(types))
 	for i, t := range types {
@@ -346,17 +355,37 @@ func valueIn(n *yaml.Node, open map[*yaml.Node]bool) any {
 }
 
 // MergeProblems adds to the loader's problems the schema's that the
-// loader does not report at the same place (the same line, column and
-// key path), sorted by position: checked against router.yaml's own
-// schema, nothing is reported twice; against a narrower one, its own
-// rules are added.
+// loader does not report at the same place (SamePlace), sorted by
+// position: checked against router.yaml's own schema, nothing is
+// reported twice; against a narrower one, its own rules are added.
 func MergeProblems(loaded, schema []Problem) []Problem {
 	out := slices.Clone(loaded)
 	for _, p := range schema {
-		if !slices.ContainsFunc(loaded, func(l Problem) bool { return l.Line == p.Line && l.Column == p.Column && l.Path == p.Path }) {
+		if !slices.ContainsFunc(loaded, func(l Problem) bool { return SamePlace(l, p) }) {
 			out = append(out, p)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Problem) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
 	return out
+}
+
+// SamePlace reports whether two problems are about the same mistake: on
+// one line, at one column (a list's item, which the loader may name by
+// the list) or at one key path (a key and its value).
+func SamePlace(a, b Problem) bool {
+	return a.Line == b.Line && (a.Column == b.Column || a.Path == b.Path)
+}
+
+// propertyNamesText says which keys a mapping allows, from the
+// propertyNames schema's enum when it has one.
+func propertyNamesText(s *Schema, e *jsonschema.ValidationError) string {
+	names, _ := s.at(e.SchemaURL)["propertyNames"].(map[string]any)
+	if enum, ok := names["enum"].([]any); ok {
+		words := make([]string, len(enum))
+		for i, w := range enum {
+			words[i] = fmt.Sprint(w)
+		}
+		return "unknown key; allowed: " + strings.Join(words, ", ")
+	}
+	return "unknown key; " + e.ErrorKind.LocalizedString(schemaPrinter)
 }
