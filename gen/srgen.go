@@ -152,7 +152,7 @@ func allFiles(m *model.Model, root string, o emit.Options) ([]emit.File, error) 
 	if err != nil {
 		return nil, err
 	}
-	config, err := configschema.Files(src, o.DocsDir)
+	config, err := configschema.Files(src, o.DocsDir, configschema.Words(m))
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,9 @@ import (
 	"testing"
 )
 
+// testWords stand for the specifications' word lists.
+var testWords = map[string][]string{"features": {"noul", "choice"}}
+
 func source(t *testing.T) []byte {
 	t.Helper()
 	src, err := os.ReadFile("../../" + Source)
@@ -20,11 +23,11 @@ func source(t *testing.T) []byte {
 // TestSchemaIsDeterministicJSON: two runs give the same bytes, a JSON
 // Schema whose top keys are the file's sections in file.go's order.
 func TestSchemaIsDeterministicJSON(t *testing.T) {
-	a, err := Schema(source(t))
+	a, err := Schema(source(t), testWords)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := Schema(source(t))
+	b, _ := Schema(source(t), testWords)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two runs differ")
 	}
@@ -54,9 +57,10 @@ func TestSourceMistakesAreErrors(t *testing.T) {
 		{"type fileForm struct {\n\t// A is a.\n\tA uint8 `yaml:\"a\"`\n}", "type uint8 is not a form"},
 		{"type fileForm struct {\n\t// A is a.\n\tA fileForm `yaml:\"a\"`\n}", "fileForm holds itself"},
 		{"type other struct{}", "no type fileForm"},
+		{"type fileForm struct {\n\t// A is a.\n\tA []string `yaml:\"a\" schema:\"enum=@colours\"`\n}", "enum=@colours names no word list"},
 		{"type fileForm struct {\n\t// A is a.\n\tA string `yaml:\"a\" schema:\"with=b\"`\n}", "want with=KEY:VALUE"},
 	} {
-		_, err := Schema([]byte("package routerconfig\n\n" + c.src + "\n"))
+		_, err := Schema([]byte("package routerconfig\n\n"+c.src+"\n"), testWords)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: got %v, want an error with %q", c.src, err, c.want)
 		}
@@ -66,7 +70,7 @@ func TestSourceMistakesAreErrors(t *testing.T) {
 // TestPageListsEveryKey: the reference page has a row for every key of
 // every object of the schema, and a section per nested object.
 func TestPageListsEveryKey(t *testing.T) {
-	schema, err := Schema(source(t))
+	schema, err := Schema(source(t), testWords)
 	if err != nil {
 		t.Fatal(err)
 	}

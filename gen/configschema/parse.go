@@ -49,7 +49,7 @@ type tag struct {
 }
 
 // parse reads the struct types of src, by name.
-func parse(src []byte) (map[string]*form, error) {
+func parse(src []byte, words map[string][]string) (map[string]*form, error) {
 	f, err := parser.ParseFile(token.NewFileSet(), Source, src, parser.ParseComments)
 	if err != nil {
 		return nil, err
@@ -72,7 +72,7 @@ func parse(src []byte) (map[string]*form, error) {
 			}
 			fm := &form{Name: ts.Name.Name, Doc: docText(doc, ts.Name.Name, "")}
 			for _, fl := range st.Fields.List {
-				fd, err := readField(ts.Name.Name, fl)
+				fd, err := readField(ts.Name.Name, fl, words)
 				if err != nil {
 					return nil, err
 				}
@@ -87,7 +87,7 @@ func parse(src []byte) (map[string]*form, error) {
 	return forms, nil
 }
 
-func readField(typ string, fl *ast.Field) (field, error) {
+func readField(typ string, fl *ast.Field, words map[string][]string) (field, error) {
 	if len(fl.Names) != 1 || fl.Tag == nil {
 		return field{}, fmt.Errorf("%s: a field of %s needs one name and a tag", Source, typ)
 	}
@@ -104,6 +104,14 @@ func readField(typ string, fl *ast.Field) (field, error) {
 	t, err := parseTag(st.Get("schema"))
 	if err != nil {
 		return field{}, fmt.Errorf("%s: %s.%s: %v", Source, typ, name, err)
+	}
+	// enum=@name takes the words of a list the specifications give.
+	if len(t.Enum) == 1 && strings.HasPrefix(t.Enum[0], "@") {
+		list, ok := words[t.Enum[0][1:]]
+		if !ok || len(list) == 0 {
+			return field{}, fmt.Errorf("%s: %s.%s: enum=%s names no word list the specifications give", Source, typ, name, t.Enum[0])
+		}
+		t.Enum = list
 	}
 	if fl.Doc == nil {
 		return field{}, fmt.Errorf("%s: %s.%s has no doc comment, which the schema's description is", Source, typ, name)

@@ -68,9 +68,10 @@ func (p props) MarshalJSON() ([]byte, error) {
 // Draft is the JSON Schema dialect written.
 const Draft = "https://json-schema.org/draft/2020-12/schema"
 
-// Schema returns router.yaml's JSON Schema from the source of Source.
-func Schema(src []byte) ([]byte, error) {
-	forms, err := parse(src)
+// Schema returns router.yaml's JSON Schema from the source of Source;
+// words are the word lists an enum=@name names (Words).
+func Schema(src []byte, words map[string][]string) ([]byte, error) {
+	forms, err := parse(src, words)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,8 @@ package routerconfig
 // The schema tag states what the schema can check, items separated by
 // ";": required, nullable (null reads as empty), min=N and max=N (a
 // number's bounds, or a list's or mapping's least and most entries),
-// enum=a|b, pattern=RE (a string's), keys=RE and keyenum=a|b (a
+// enum=a|b (enum=@features: the specifications' feature words, which
+// srgen fills in), pattern=RE (a string's), keys=RE and keyenum=a|b (a
 // mapping's keys),
 // valuemin=N (the least entries of each list a mapping holds),
 // nullvalues (a mapping's values may be null), excludes=KEY (not given
@@ -123,8 +124,9 @@ type deploymentForm struct {
 	// MaxConcurrency bounds the calls in flight to the deployment
 	// (default 8).
 	MaxConcurrency int `yaml:"max_concurrency" schema:"min=1;max=1024"`
-	// Capabilities declare what a model without a catalogue card answers.
-	Capabilities []string `yaml:"capabilities"`
+	// Capabilities declare what a model without a catalogue card answers,
+	// in the listing's feature words.
+	Capabilities []string `yaml:"capabilities" schema:"enum=@features"`
 	// APIKeyEnv names the environment variable holding the deployment's
 	// key; not with api_key_file.
 	APIKeyEnv string `yaml:"api_key_env" schema:"pattern=^[A-Za-z_][A-Za-z0-9_]*$;excludes=api_key_file"`

@@ -215,6 +215,7 @@ func TestSchemaRefusesTheInvalidConfigs(t *testing.T) {
 			"/deployments/scalar-d3/connections: got boolean, want object",
 		},
 		"testdata/check/production.yaml":          {"/upstreams/openai-main/api_key_env: '"},
+		"testdata/migrate/capabilities.yaml":      {"/deployments/gateway/capabilities/2: value must be one of"},
 		"testdata/migrate/legacy.yaml":            {"/listeners/0: 'models'"},
 		"testdata/check/tracing-no-endpoint.yaml": {"/tracing: missing property 'otlp_endpoint'"},
 		"testdata/check/tracing-problems.yaml": {
@@ -340,4 +341,40 @@ func mutateExample(t *testing.T, data []byte) []byte {
 		out = strings.Replace(out, c[0], c[1], 1)
 	}
 	return []byte(out)
+}
+
+// TestSchemaCapabilitiesAreTheFeatures: the capability words the
+// published schema lists (srgen fills them in from the specifications'
+// feature words) are the ones the loader accepts.
+func TestSchemaCapabilitiesAreTheFeatures(t *testing.T) {
+	data, err := os.ReadFile(schemaPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Properties struct {
+			Deployments struct {
+				AdditionalProperties struct {
+					Properties struct {
+						Capabilities struct {
+							Items struct {
+								Enum []string `json:"enum"`
+							} `json:"items"`
+						} `json:"capabilities"`
+					} `json:"properties"`
+				} `json:"additionalProperties"`
+			} `json:"deployments"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := doc.Properties.Deployments.AdditionalProperties.Properties.Capabilities.Items.Enum
+	var want []string
+	for _, c := range declarable {
+		want = append(want, string(c))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the schema's capabilities %v, the loader's %v", got, want)
+	}
 }
