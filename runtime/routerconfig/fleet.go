@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	yaml "go.yaml.in/yaml/v4"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // Fleet is how the Router treats a deployment among others: whether the

@@ -3,7 +3,7 @@ package routerconfig
 import (
 	neturl "net/url"
 
-	yaml "go.yaml.in/yaml/v4"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // Tracing is the configuration's tracing section: where the Router
