@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"path"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )

@@ -1,6 +1,6 @@
 package load
 
-import "gopkg.in/yaml.v3"
+import "go.yaml.in/yaml/v3"
 
 // The raw entries of srgen's two YAML formats. They hold what the file
 // says, as written; gen/model resolves and checks their meaning. Each

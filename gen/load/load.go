@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Paths are the slash-separated paths of the spec files and their format

@@ -3,7 +3,7 @@ package load
 import (
 	"io/fs"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // The model catalogue: specs/models/models.yaml, format vllm-sr-models/1,

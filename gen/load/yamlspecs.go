@@ -1,6 +1,6 @@
 package load
 
-import "gopkg.in/yaml.v3"
+import "go.yaml.in/yaml/v3"
 
 // Standard is the raw standard description (format systemone-standard/1).
 type Standard struct {
