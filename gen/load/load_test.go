@@ -117,9 +117,73 @@ func TestLoadReportsEveryFile(t *testing.T) {
 	}
 }
 
-func TestFormatSchemaRefusesUnknownKeywords(t *testing.T) {
-	_, err := compileFormatSchema("s.json", []byte(`{"type":"object","oneOf":[{"type":"string"}]}`))
-	if err == nil || !strings.Contains(err.Error(), `unsupported JSON Schema keyword "oneOf"`) {
-		t.Fatalf("got %v", err)
+// TestFormatSchemaRefusesBadSchemas: a format schema the validator cannot
+// honour (not valid against its meta-schema, a $ref to nothing) is refused
+// when compiled, naming the file, so a schema never silently checks less
+// than it says.
+func TestFormatSchemaRefusesBadSchemas(t *testing.T) {
+	for name, schema := range map[string]string{
+		"bad type":      `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":5}`,
+		"dangling $ref": `{"$schema":"https://json-schema.org/draft/2020-12/schema","$ref":"#/$defs/nothing"}`,
+		"bad pattern":   `{"$schema":"https://json-schema.org/draft/2020-12/schema","pattern":"(["}`,
+		"not JSON":      `{"type":`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := compileFormatSchema("s.json", []byte(schema))
+			if err == nil || !strings.HasPrefix(err.Error(), "s.json: ") {
+				t.Fatalf("got %v", err)
+			}
+		})
+	}
+}
+
+// TestFormatSchemaWords: each kind of violation the specs' schemas can
+// report comes back at the offending node's file:line:column, with its
+// dotted path, in srgen's words, all at once.
+func TestFormatSchemaWords(t *testing.T) {
+	schema := `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+	"additionalProperties":false,"required":["name","list","need"],
+	"properties":{
+	  "name":{"type":"string","minLength":2,"pattern":"^[a-z]+$"},
+	  "n":{"type":"integer","minimum":1,"maximum":9},
+	  "list":{"type":"array","minItems":2,"items":{"enum":["a","b"]}},
+	  "kind":{"const":"k"},
+	  "m":{"type":"object","minProperties":1,"propertyNames":{"pattern":"^x"}},
+	  "either":{"anyOf":[{"type":"string","enum":["all"]},{"type":"array","items":{"type":"integer"}}]}}}`
+	fs, err := compileFormatSchema("s.json", []byte(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps Problems
+	root := parseYAML("d.yaml", []byte("name: A\nn: 12\nlist: [c]\nkind: j\nm: {}\nextra: 1\neither: [1, x]\n"), &ps)
+	fs.validate("d.yaml", root, &ps)
+	got := ps.Err().Error()
+	for _, want := range []string{
+		"d.yaml:1:1: document: missing required key \"need\"",
+		"d.yaml:1:7: name: must have at least 2 characters",
+		"d.yaml:1:7: name: does not match the pattern ^[a-z]+$",
+		"d.yaml:2:4: n: must be at most 9",
+		"d.yaml:3:7: list: must have at least 2 items",
+		"d.yaml:3:8: list[0]: must be one of a, b",
+		"d.yaml:4:7: kind: must be k",
+		"d.yaml:5:4: m: must have at least 1 members",
+		"d.yaml:6:1: extra: unknown key",
+		"d.yaml:7:13: either[1]: must be integer, not string",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("lacks %q; got:\n%s", want, got)
+		}
+	}
+	ps = nil
+	root = parseYAML("d.yaml", []byte("name: ab\nlist: [a, b]\nneed: 1\nm: {y: 1}\neither: 3\n"), &ps)
+	fs.validate("d.yaml", root, &ps)
+	got = ps.Err().Error()
+	for _, want := range []string{
+		"d.yaml:4:5: m.y: does not match the pattern ^x",
+		"d.yaml:5:9: either: has the wrong type (integer)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("lacks %q; got:\n%s", want, got)
+		}
 	}
 }
