@@ -137,17 +137,6 @@ func scalarInt(n *yaml.Node) *int {
 	return &i
 }
 
-func scalarInt64(n *yaml.Node) *int64 {
-	if n == nil {
-		return nil
-	}
-	i, err := strconv.ParseInt(n.Value, 10, 64)
-	if err != nil {
-		return nil
-	}
-	return &i
-}
-
 // strings returns the scalar items of a sequence node.
 func stringList(n *yaml.Node) []string {
 	if n == nil || n.Kind != yaml.SequenceNode {

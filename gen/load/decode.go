@@ -1,0 +1,88 @@
+package load
+
+import (
+	"reflect"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// decodeNode decodes a node that has passed its format schema into v, a
+// pointer to a struct whose fields carry yaml tags, and then sets the
+// positions the struct keeps (see place). yaml.v3 copies the values; the
+// schema has already refused every unknown key, missing key and wrong
+// kind, so a decode error is a schema that says less than the struct needs.
+func decodeNode(file string, n *yaml.Node, v any, ps *Problems) bool {
+	if err := n.Decode(v); err != nil {
+		ps.Add(posOf(file, n), "cannot decode what the format schema accepted: %v", err)
+		return false
+	}
+	place(file, n, reflect.ValueOf(v).Elem())
+	return true
+}
+
+var positionType = reflect.TypeFor[Position]()
+
+// placer is a decoded type that sets its own positions, for a shape place
+// does not follow (an ordered mapping read into a list).
+type placer interface {
+	place(file string, n *yaml.Node)
+}
+
+// place walks a value decoded from node n alongside n and sets every
+// Position in it:
+//   - a struct's field Pos is the position of the node the struct was
+//     decoded from;
+//   - a Position field tagged at:"key" is the position of member key's value;
+//   - a field tagged yaml:"name" is placed from member name, a slice's
+//     items from the sequence's items, a pointer's target from n.
+//
+// A node the spec left out (n nil) gives positions that name only the file.
+func place(file string, n *yaml.Node, v reflect.Value) {
+	if v.CanAddr() {
+		if p, ok := v.Addr().Interface().(placer); ok {
+			p.place(file, n)
+			return
+		}
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			place(file, n, v.Elem())
+		}
+	case reflect.Slice:
+		for i, item := range seq(n) {
+			if i < v.Len() {
+				place(file, item, v.Index(i))
+			}
+		}
+	case reflect.Struct:
+		placeStruct(file, n, v)
+	}
+}
+
+func placeStruct(file string, n *yaml.Node, v reflect.Value) {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		switch {
+		case f.Type == positionType && f.Name == "Pos":
+			v.Field(i).Set(reflect.ValueOf(posOf(file, n)))
+		case f.Type == positionType && f.Tag.Get("at") != "":
+			v.Field(i).Set(reflect.ValueOf(posOf(file, member(n, f.Tag.Get("at")))))
+		default:
+			name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name != "" && name != "-" {
+				place(file, member(n, name), v.Field(i))
+			}
+		}
+	}
+}
+
+// seq returns a sequence node's items, or nil for any other node.
+func seq(n *yaml.Node) []*yaml.Node {
+	if n == nil || n.Kind != yaml.SequenceNode {
+		return nil
+	}
+	return n.Content
+}
