@@ -1,6 +1,7 @@
 package load
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 
@@ -85,4 +86,33 @@ func seq(n *yaml.Node) []*yaml.Node {
 		return nil
 	}
 	return n.Content
+}
+
+// decodeOrdered reads an ordered mapping into a list, each item built
+// from its key and value node: for the mappings whose order the spec means
+// (levels, properties, components), which a Go map would lose.
+func decodeOrdered[T any](n *yaml.Node, item func(key string, v *yaml.Node) (T, error)) ([]T, error) {
+	var out []T
+	var errs []error
+	pairs(n, func(k, v *yaml.Node) {
+		it, err := item(k.Value, v)
+		errs = append(errs, err)
+		out = append(out, it)
+	})
+	return out, errors.Join(errs...)
+}
+
+// placeOrdered places the first count items of a list decodeOrdered read
+// from n: at(i) gives item i's Pos, set to its key's position, and the
+// part decoded from its value node, placed from that node.
+func placeOrdered(file string, n *yaml.Node, count int, at func(i int) (*Position, reflect.Value)) {
+	i := 0
+	pairs(n, func(k, v *yaml.Node) {
+		if i < count {
+			pos, value := at(i)
+			*pos = posOf(file, k)
+			place(file, v, value)
+		}
+		i++
+	})
 }

@@ -273,27 +273,19 @@ type LimitEntry struct {
 // have passed the format's JSON Schema.
 
 // UnmarshalYAML reads the fields mapping in spec order.
-func (l *LevelList) UnmarshalYAML(n *yaml.Node) error {
-	var err error
-	pairs(n, func(k, v *yaml.Node) {
-		lf := LevelFields{Level: k.Value}
-		if e := v.Decode(&lf.Fields); e != nil && err == nil {
-			err = e
-		}
-		*l = append(*l, lf)
+func (l *LevelList) UnmarshalYAML(n *yaml.Node) (err error) {
+	*l, err = decodeOrdered(n, func(level string, v *yaml.Node) (LevelFields, error) {
+		lf := LevelFields{Level: level}
+		err := v.Decode(&lf.Fields)
+		return lf, err
 	})
 	return err
 }
 
 // place gives each level the position of its key.
 func (l LevelList) place(file string, n *yaml.Node) {
-	i := 0
-	pairs(n, func(k, v *yaml.Node) {
-		if i < len(l) {
-			l[i].Pos = posOf(file, k)
-			place(file, v, reflect.ValueOf(l[i].Fields))
-		}
-		i++
+	placeOrdered(file, n, len(l), func(i int) (*Position, reflect.Value) {
+		return &l[i].Pos, reflect.ValueOf(&l[i].Fields).Elem()
 	})
 }
 

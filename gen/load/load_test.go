@@ -3,8 +3,10 @@ package load
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -185,5 +187,50 @@ func TestFormatSchemaWords(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("lacks %q; got:\n%s", want, got)
 		}
+	}
+}
+
+// TestEveryPositionIsPlaced: the decode walk gives every Position in the
+// repository's decoded specs and catalogue a file and a line, so a later
+// check that reports at one never points at the whole file.
+func TestEveryPositionIsPlaced(t *testing.T) {
+	specs, err := LoadDir(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs.Contract.Doc = nil // kin-openapi's own document: no Positions
+	cat, err := LoadCatalog(os.DirFS(repoRoot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := 0
+	var walk func(v reflect.Value, path string)
+	walk = func(v reflect.Value, path string) {
+		switch v.Kind() {
+		case reflect.Pointer:
+			if !v.IsNil() {
+				walk(v.Elem(), path)
+			}
+		case reflect.Slice:
+			for i := range v.Len() {
+				walk(v.Index(i), fmt.Sprintf("%s[%d]", path, i))
+			}
+		case reflect.Struct:
+			if p, ok := v.Interface().(Position); ok {
+				count++
+				if p.File == "" || p.Line == 0 || p.Column == 0 {
+					t.Errorf("%s = %+v: not placed", path, p)
+				}
+				return
+			}
+			for i := range v.NumField() {
+				walk(v.Field(i), path+"."+v.Type().Field(i).Name)
+			}
+		}
+	}
+	walk(reflect.ValueOf(specs), "specs")
+	walk(reflect.ValueOf(cat), "catalog")
+	if count < 500 {
+		t.Errorf("only %d positions found: the walk misses the decoded entries", count)
 	}
 }

@@ -110,45 +110,6 @@ func scalarString(n *yaml.Node) string {
 	return n.Value
 }
 
-func scalarBool(n *yaml.Node) bool {
-	b, _ := strconv.ParseBool(scalarString(n))
-	return b
-}
-
-func scalarFloat(n *yaml.Node) *float64 {
-	if n == nil {
-		return nil
-	}
-	f, err := strconv.ParseFloat(n.Value, 64)
-	if err != nil {
-		return nil
-	}
-	return &f
-}
-
-func scalarInt(n *yaml.Node) *int {
-	if n == nil {
-		return nil
-	}
-	i, err := strconv.Atoi(n.Value)
-	if err != nil {
-		return nil
-	}
-	return &i
-}
-
-// strings returns the scalar items of a sequence node.
-func stringList(n *yaml.Node) []string {
-	if n == nil || n.Kind != yaml.SequenceNode {
-		return nil
-	}
-	out := make([]string, 0, len(n.Content))
-	for _, c := range n.Content {
-		out = append(out, scalarString(c))
-	}
-	return out
-}
-
 // pathJoin appends a key or index to a dotted path.
 func pathJoin(path string, key any) string {
 	switch k := key.(type) {
