@@ -2,6 +2,7 @@ package load
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 
@@ -15,11 +16,49 @@ import (
 // kind, so a decode error is a schema that says less than the struct needs.
 func decodeNode(file string, n *yaml.Node, v any, ps *Problems) bool {
 	if err := n.Decode(v); err != nil {
-		ps.Add(posOf(file, n), "cannot decode what the format schema accepted: %v", err)
+		var te *yaml.TypeError
+		if !errors.As(err, &te) {
+			te = &yaml.TypeError{Errors: []string{err.Error()}}
+		}
+		for _, msg := range te.Errors {
+			ps.Add(posOf(file, nodeOfDecodeError(n, msg)), "the format schema accepts what srgen cannot decode: %s", msg)
+		}
 		return false
 	}
 	place(file, n, reflect.ValueOf(v).Elem())
 	return true
+}
+
+// nodeOfDecodeError finds the scalar a yaml.v3 decode error ("line 12:
+// cannot unmarshal !!float `1e30` into int64") is about: the first on that
+// line with that text, else n.
+func nodeOfDecodeError(n *yaml.Node, msg string) *yaml.Node {
+	var line int
+	var value string
+	if _, err := fmt.Sscanf(msg, "line %d:", &line); err != nil {
+		return n
+	}
+	if _, quoted, ok := strings.Cut(msg, "`"); ok {
+		value, _, _ = strings.Cut(quoted, "`")
+	}
+	var found *yaml.Node
+	var walk func(c *yaml.Node)
+	walk = func(c *yaml.Node) {
+		if found != nil {
+			return
+		}
+		if c.Kind == yaml.ScalarNode && c.Line == line && c.Value == value {
+			found = c
+		}
+		for _, cc := range c.Content {
+			walk(cc)
+		}
+	}
+	walk(n)
+	if found == nil {
+		return n
+	}
+	return found
 }
 
 var positionType = reflect.TypeFor[Position]()

@@ -234,3 +234,23 @@ func TestEveryPositionIsPlaced(t *testing.T) {
 		t.Errorf("only %d positions found: the walk misses the decoded entries", count)
 	}
 }
+
+// TestDecodeErrorAtItsValue: a value the format schema accepts but the
+// decoded field cannot hold (an integer past int64) is a problem at that
+// value, not a silent zero.
+func TestDecodeErrorAtItsValue(t *testing.T) {
+	p := DefaultPaths()
+	fsys := repoFS(t)
+	data := string(fsys[p.Extensions].Data)
+	edited := strings.Replace(data, "limits:\n", "limits:\n  - {name: zz, min: 1e30, unit: x, description: y}\n", 1)
+	if edited == data {
+		t.Fatal("the extension spec has no limits section to edit")
+	}
+	fsys[p.Extensions].Data = []byte(edited)
+	line := strings.Count(edited[:strings.Index(edited, "min: 1e30")], "\n") + 1
+	_, err := Load(fsys, p)
+	want := fmt.Sprintf("%s:%d:21: the format schema accepts what srgen cannot decode: line %d: cannot unmarshal !!float `1e30` into int64", p.Extensions, line, line)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("want %q, got:\n%v", want, err)
+	}
+}
