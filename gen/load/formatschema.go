@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -152,7 +153,7 @@ func mappingWithKey(n *yaml.Node, path string, depth int, key string) (*yaml.Nod
 func (r schemaReport) anyOf(e *jsonschema.ValidationError, n *yaml.Node, path string) {
 	for _, alt := range e.Causes {
 		ls := leaves([]*jsonschema.ValidationError{alt})
-		if len(ls) == 1 && isTypeError(ls[0]) && sameLocation(ls[0].InstanceLocation, e.InstanceLocation) {
+		if len(ls) == 1 && isTypeError(ls[0]) && slices.Equal(ls[0].InstanceLocation, e.InstanceLocation) {
 			continue
 		}
 		r.report(alt, e.InstanceLocation)
@@ -164,10 +165,6 @@ func (r schemaReport) anyOf(e *jsonschema.ValidationError, n *yaml.Node, path st
 func isTypeError(e *jsonschema.ValidationError) bool {
 	_, ok := e.ErrorKind.(*kind.Type)
 	return ok
-}
-
-func sameLocation(a, b []string) bool {
-	return strings.Join(a, "\x00") == strings.Join(b, "\x00") && len(a) == len(b)
 }
 
 // leaves are the errors without causes under es, in order.
