@@ -153,27 +153,10 @@ func (w AnswerWriter) appendUsage(dst []byte, u *ir.Usage) []byte {
 	return o.Close()
 }
 
-func (w AnswerWriter) writeUsageInputTokens(o *replyObject, s *usageWrite) {
-	o.Name(vocab.UsageInputTokens)
-	o.Dst = appendInt(o.Dst, s.u.InputTokens)
-}
-
-func (w AnswerWriter) writeUsageOutputTokens(o *replyObject, s *usageWrite) {
-	o.Name(vocab.UsageOutputTokens)
-	o.Dst = appendInt(o.Dst, s.u.OutputTokens)
-}
-
 // batchResponseWrite is the state of writing one batch response.
 type batchResponseWrite struct {
 	b         *ir.BatchResponse
 	answersOf func(*ir.NamedResponse) []ir.Answer
-}
-
-// writeBatchResponseModel writes the model, left out when b has none.
-func (w AnswerWriter) writeBatchResponseModel(o *replyObject, s *batchResponseWrite) {
-	if s.b.Model != nil {
-		o.str(vocab.BatchResponseModel, *s.b.Model)
-	}
 }
 
 func (w AnswerWriter) writeBatchResponseResponses(o *replyObject, s *batchResponseWrite) {
@@ -219,7 +202,7 @@ func batchUsage(b *ir.BatchResponse) *ir.Usage {
 // end.
 func ReadResponse(v jsonvalue.Value, rs *Replies, item string) (*ir.Response, jsonvalue.Value, error) {
 	read := &readResponse{}
-	s := responseRead{read: read, rs: rs, item: item}
+	s := responseRead{r: &read.response, read: read, rs: rs, item: item}
 	if _, err := readResponseMembers(&s, v.Members()); err != nil {
 		return nil, v, err
 	}
@@ -247,8 +230,11 @@ type readResponse struct {
 	usage    ir.Usage
 }
 
-// responseRead is the state of reading one checked response.
+// responseRead is the state of reading one checked response. Its first
+// field is the response the binding's default readers fill (r is
+// &read.response).
 type responseRead struct {
+	r       *ir.Response
 	read    *readResponse
 	rs      *Replies
 	item    string
@@ -290,16 +276,6 @@ type usageRead struct {
 }
 
 func (s *usageRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
-
-func (s *usageRead) readUsageInputTokens(m *jsonvalue.Member) error {
-	s.u.InputTokens, _ = m.Value.Int()
-	return nil
-}
-
-func (s *usageRead) readUsageOutputTokens(m *jsonvalue.Member) error {
-	s.u.OutputTokens, _ = m.Value.Int()
-	return nil
-}
 
 // ReadBatchResponse reads a checked batch response {model, responses,
 // usage} under rs: its object of responses, for the caller to read by
