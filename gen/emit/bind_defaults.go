@@ -88,7 +88,7 @@ func (h *handSource) defaults(f *jen.File, l table.Level, members []bindMember, 
 			continue
 		}
 		if stmts == nil {
-			errs = append(errs, fmt.Errorf("%s member %q: write %s by hand: srgen has no default for it (%s)", level, mem.name, fn, why))
+			errs = append(errs, fmt.Errorf("%s member %q: srgen has no default for %s (%s): give the IR its field, or write the function by hand", level, mem.name, fn, why))
 			continue
 		}
 		f.Line()
