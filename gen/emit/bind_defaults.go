@@ -32,12 +32,15 @@ import (
 // CamelCase on the object the level's state binds, its first field), or
 // the one whose bind struct tag names the member.
 //
-// Two checks keep the rule honest. A bound member with neither a
+// Three checks keep the rule honest. A bound member with neither a
 // hand-written function nor a default is an error naming the function to
 // write and why srgen cannot. A hand-written function whose body is the
 // default srgen would write is an error too: a copy that needs no
 // judgement is srgen's to write, so that a spec change to a plain member
-// needs no hand edit.
+// needs no hand edit. And a hand-written function that overrides a
+// default must say why in its doc comment ("// read<Level><Member> ..."),
+// so that a copy spelled differently from the default does not pass
+// unexplained.
 
 // memberSide is one of the four families of member functions.
 type memberSide struct {
@@ -83,6 +86,8 @@ func (h *handSource) defaults(f *jen.File, l table.Level, members []bindMember, 
 				}
 				if def == hand {
 					errs = append(errs, fmt.Errorf("%s member %q: the hand-written %s only does what srgen writes by default; delete it", level, mem.name, fn))
+				} else if !strings.Contains(h.docs[fn], fn+" ") {
+					errs = append(errs, fmt.Errorf("%s member %q: the hand-written %s overrides srgen's default and its doc comment does not say why (\"// %s ...\")", level, mem.name, fn, fn))
 				}
 			}
 			continue

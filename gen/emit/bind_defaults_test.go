@@ -172,8 +172,9 @@ func TestBindFollowsTheBindTag(t *testing.T) {
 }
 
 // TestBindRefusesAHandWrittenCopy: a hand-written member function whose
-// body is srgen's default is refused, naming it, on both sides; one that
-// does more than the default is kept.
+// body is srgen's default is refused, naming it, on both sides, and so is
+// one that differs from the default without a doc comment saying why; one
+// that does more than the default and says why is kept.
 func TestBindRefusesAHandWrittenCopy(t *testing.T) {
 	const copies = `package bound
 
@@ -199,6 +200,12 @@ func (w Writer) writeRequestModel(o *objectWriter, s *requestWrite) error {
 	}
 	return nil
 }
+
+func (w AnswerWriter) writeAnswerType(o *replyObject, s *answerWrite) {
+	if s.a.Type != "" {
+		o.str(vocab.AnswerType, s.a.Type)
+	}
+}
 `
 	_, err := bindWithSource(t, defaultsFixture(t), defaultsSource(map[string]string{"runtime/bound/copies.go": copies}))
 	if err == nil {
@@ -207,6 +214,7 @@ func (w Writer) writeRequestModel(o *objectWriter, s *requestWrite) error {
 	for _, want := range []string{
 		`request member "model": the hand-written readRequestModel only does what srgen writes by default; delete it`,
 		`answer member "value": the hand-written writeAnswerValue only does what srgen writes by default; delete it`,
+		`answer member "type": the hand-written writeAnswerType overrides srgen's default and its doc comment does not say why`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)

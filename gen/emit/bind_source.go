@@ -48,6 +48,9 @@ type handSource struct {
 	// funcs are the bind package's hand-written functions and methods by
 	// name, each body printed as one line of Go.
 	funcs map[string]string
+	// docs are the hand-written functions' doc comments by name ("" for
+	// none).
+	docs map[string]string
 	// methods are the method names of each of the bind package's types.
 	methods map[string]map[string]bool
 	// structs are the struct types by qualified name ("ir.Answer") or, for
@@ -65,7 +68,7 @@ type handSource struct {
 // file under bindDir but its tests and srgen's zz_generated ones) and the
 // IR's, from src.
 func readHandSource(src fs.FS, bindDir string) (*handSource, error) {
-	h := &handSource{funcs: map[string]string{}, methods: map[string]map[string]bool{},
+	h := &handSource{funcs: map[string]string{}, docs: map[string]string{}, methods: map[string]map[string]bool{},
 		structs: map[string]goStruct{}, aliases: map[string]string{}, underlying: map[string]string{}}
 	if err := h.readPackage(src, bindDir, ""); err != nil {
 		return nil, err
@@ -93,7 +96,7 @@ func (h *handSource) readPackage(src fs.FS, dir, qualifier string) error {
 		if err != nil {
 			return fmt.Errorf("bind source: %w", err)
 		}
-		f, err := parser.ParseFile(fset, path.Join(dir, name), data, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, path.Join(dir, name), data, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return fmt.Errorf("bind source: %w", err)
 		}
@@ -113,6 +116,7 @@ func (h *handSource) readPackage(src fs.FS, dir, qualifier string) error {
 
 func (h *handSource) addFunc(fset *token.FileSet, d *ast.FuncDecl) {
 	h.funcs[d.Name.Name] = printBody(fset, d.Body)
+	h.docs[d.Name.Name] = d.Doc.Text()
 	if d.Recv == nil || len(d.Recv.List) == 0 {
 		return
 	}

@@ -49,6 +49,7 @@ func (w AnswerWriter) writeAnswerReason(o *replyObject, s *answerWrite) {
 	}
 }
 
+// writeAnswerMessage writes only for a failed answer, as writeAnswerReason.
 func (w AnswerWriter) writeAnswerMessage(o *replyObject, s *answerWrite) {
 	if s.a.Error != "" {
 		o.str(vocab.AnswerMessage, s.a.Message)

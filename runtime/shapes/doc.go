@@ -81,7 +81,8 @@
 // default does not do, legacy diagnostics, borrowed values and block
 // allocation, the order an answer's type imposes, a failed answer's words,
 // and the checks no validator expresses. srgen refuses a hand-written one
-// whose body is its default.
+// whose body is its default, or that overrides its default without a doc
+// comment saying why.
 //
 // Writer's zero value writes the canonical vllm-sr/5.0 form: the
 // standard's members in their standard spellings plus the extension set, in

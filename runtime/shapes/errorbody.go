@@ -71,10 +71,14 @@ func (w AnswerWriter) writeErrorError(o *replyObject, s *errorWrite) {
 // body's.
 type legacyErrorWrite = errorWrite
 
+// writeLegacyErrorCode writes the code 4.0 requires: the body's, else the
+// status's.
 func (w AnswerWriter) writeLegacyErrorCode(o *replyObject, s *legacyErrorWrite) {
 	o.str(vocab.LegacyErrorCode, cmp.Or(string(s.e.Code), legacyCode(s.status)))
 }
 
+// writeLegacyErrorMessage writes the message 4.0 requires: the body's, else
+// the status's words (message).
 func (w AnswerWriter) writeLegacyErrorMessage(o *replyObject, s *legacyErrorWrite) {
 	o.str(vocab.LegacyErrorMessage, message(s.e, s.status))
 }

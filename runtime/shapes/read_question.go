@@ -55,6 +55,8 @@ func (rd *Reader) readQuestionType(s *questionRead, m *jsonvalue.Member, lm *ir.
 	return nil
 }
 
+// readQuestionInstructions keeps the instructions as read, as
+// readRequestState the state (retain copies them together).
 func (rd *Reader) readQuestionInstructions(s *questionRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
 	s.q.Instructions = m.Value
 	return nil
@@ -194,12 +196,5 @@ func (rd *Reader) readAssetType(s *assetRead, m *jsonvalue.Member, lm *ir.Layout
 	}
 	s.a.Type = t
 	noteString(lm, m.Value.Raw(), string(t))
-	return nil
-}
-
-// readAssetDataBase64 keeps the data as read (a copy when borrowed):
-// multi-megabyte payloads are never decoded.
-func (rd *Reader) readAssetDataBase64(s *assetRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
-	s.a.Data = rd.keep(m.Value)
 	return nil
 }

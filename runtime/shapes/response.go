@@ -93,6 +93,8 @@ func (w AnswerWriter) appendResponse(dst []byte, s *responseWrite, finite *bool)
 	return o.close(finite)
 }
 
+// writeResponseModel writes the response's model, else the caller's
+// fallback (the standard requires model).
 func (w AnswerWriter) writeResponseModel(o *replyObject, s *responseWrite) {
 	model := s.model
 	if s.r.Model != nil {
@@ -244,6 +246,8 @@ type responseRead struct {
 
 func (s *responseRead) takes(slot int) bool { return s.rs.response&(1<<slot) != 0 }
 
+// readResponseModel reads the model into the response's block (one
+// allocation with the response).
 func (s *responseRead) readResponseModel(m *jsonvalue.Member) error {
 	s.read.model = m.Value.Str()
 	s.read.response.Model = &s.read.model

@@ -143,6 +143,8 @@ func (w Writer) appendRequest(dst []byte, r *ir.Request, whole bool, at ir.Path)
 // The request's bound members, each written by the function the generated
 // binding names for it.
 
+// writeRequestModel writes the model of a whole request only: a batch item
+// takes its batch's.
 func (w Writer) writeRequestModel(o *objectWriter, s *requestWrite) error {
 	if s.whole {
 		appendStringMember(o, vocab.RequestModel, s.r.Model)

@@ -597,6 +597,13 @@ func (rd *Reader) readAssetFormat(s *assetRead, m *jsonvalue.Member, lm *ir.Layo
 	return nil
 }
 
+// readAssetDataBase64 is srgen's default for asset.data_base64 (string): the
+// hand-written source declares none.
+func (rd *Reader) readAssetDataBase64(s *assetRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.a.Data = rd.keep(m.Value)
+	return nil
+}
+
 // writeAssetFormat is srgen's default for asset.format (string): the
 // hand-written source declares none.
 func (w Writer) writeAssetFormat(o *objectWriter, s *assetWrite) error {
