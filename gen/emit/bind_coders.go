@@ -27,6 +27,9 @@ import (
 //     canonical form does not require only when not empty, and a number,
 //     a boolean and a required string always.
 //
+// The reply coders also bind an object of scalars keyed by name to a
+// keyed list (keyedList), read with readKeyed and written with writeKeyed.
+//
 // A member whose field has no coder here, or whose spec kind does not
 // match its field's type (a number member bound to a string field), has
 // no default: its function is written by hand, and srgen says so when
@@ -62,6 +65,40 @@ type coderInput struct {
 	// number: the reply state has a number method, which gives a *float64
 	// room shared with the object's other numbers.
 	number bool
+	// keyed: the field is a keyed list (keyedOf), else nil.
+	keyed *keyedList
+}
+
+// keyedList is an IR field of type []T, T a struct of two fields: a string
+// key and a scalar value. It binds an object of scalars (response.thresholds:
+// question name to number is []ir.QuestionThreshold{Question, Threshold}),
+// in the object's order.
+type keyedList struct {
+	elem       string // T: "ir.QuestionThreshold"
+	key, value string // its fields' names
+	class      goClass
+}
+
+// keyedOf is the keyed list a field of Go type typ is, if it is one.
+func keyedOf(h *handSource, typ string) *keyedList {
+	elem, ok := strings.CutPrefix(typ, "[]")
+	if !ok {
+		return nil
+	}
+	st, ok := h.structs[elem]
+	if !ok || len(st.fields) != 2 || st.fields[0].typ != "string" {
+		return nil
+	}
+	c := classOf(h, st.fields[1].typ)
+	if _, scalar := scalarKind(c.base); !scalar || c.ptr {
+		return nil
+	}
+	return &keyedList{elem: elem, key: st.fields[0].name, value: st.fields[1].name, class: c}
+}
+
+// elemType is the Go expression of the keyed list's element type.
+func (k *keyedList) elemType() jen.Code {
+	return goClass{named: k.elem}.namedType()
 }
 
 // kinds reports whether t allows exactly the JSON kinds ks, never null.
@@ -108,6 +145,10 @@ func (in coderInput) matches() bool {
 	case "[]jsonvalue.Member":
 		return !c.ptr && kinds(in.spec, model.KindObject)
 	}
+	if k := in.keyed; k != nil && !c.ptr {
+		vk, _ := scalarKind(k.class.base)
+		return kinds(in.spec, model.KindObject) && in.spec.Values != nil && kinds(*in.spec.Values, vk)
+	}
 	return false
 }
 
@@ -149,6 +190,10 @@ func (in coderInput) readStmts() []jen.Code {
 		return set(jen.Id("probabilityList").Call(v()))
 	case "[]jsonvalue.Member":
 		return set(jen.Append(jen.Index().Qual(jsonvaluePath, "Member").Values(), v().Dot("Members").Call().Op("...")))
+	}
+	if k := in.keyed; k != nil {
+		return set(jen.Id("readKeyed").Call(v(), jen.Func().Params(jen.Id("key").String(), jen.Id("x").Qual(jsonvaluePath, "Value")).Add(k.elemType()).Block(
+			append(scalarValue(k.class, jen.Id("x")), jen.Return(jen.Add(k.elemType()).Values(jen.Dict{jen.Id(k.key): jen.Id("key"), jen.Id(k.value): jen.Id("value")})))...)))
 	}
 	var get *jen.Statement
 	switch c.base {
@@ -237,6 +282,13 @@ func (in coderInput) writeStmts() []jen.Code {
 	case "[]jsonvalue.Member":
 		whole = append(named(), appendTo(jen.Id("Writer").Values().Dot("appendMembers").Call(o().Dot("Dst"), value())))
 	default:
+		if k := in.keyed; k != nil && !in.required {
+			item := func() jen.Code { return jen.Id("item").Op("*").Add(k.elemType()) }
+			return []jen.Code{jen.Id("writeKeyed").Call(o(), in.name, in.field(),
+				jen.Func().Params(item()).String().Block(jen.Return(jen.Id("item").Dot(k.key))),
+				jen.Func().Params(jen.Id("dst").Index().Byte(), item()).Index().Byte().Block(
+					jen.Return(appendScalar(k.class, jen.Id("dst"), jen.Id("item").Dot(k.value)))))}
+		}
 		return nil
 	}
 	switch {
@@ -246,4 +298,37 @@ func (in coderInput) writeStmts() []jen.Code {
 		return nil // a zero number or boolean is no absence
 	}
 	return whole
+}
+
+// scalarValue reads the checked scalar x into a new variable value of
+// class c's type.
+func scalarValue(c goClass, x *jen.Statement) []jen.Code {
+	value := jen.Id("value")
+	switch c.base {
+	case "string":
+		return []jen.Code{value.Op(":=").Add(x).Dot("Str").Call()}
+	case "~string":
+		return []jen.Code{value.Op(":=").Add(c.namedType()).Call(jen.Add(x).Dot("Str").Call())}
+	case "bool":
+		return []jen.Code{value.Op(":=").Add(x).Dot("Bool").Call()}
+	case "float64":
+		return []jen.Code{jen.List(value, jen.Id("_")).Op(":=").Add(x).Dot("Float").Call()}
+	}
+	return []jen.Code{jen.List(value, jen.Id("_")).Op(":=").Add(x).Dot("Int").Call()}
+}
+
+// appendScalar appends the JSON of v, of class c, to dst; a number JSON
+// cannot carry clears the object's finite flag (appendFloat).
+func appendScalar(c goClass, dst, v jen.Code) jen.Code {
+	switch c.base {
+	case "string":
+		return jen.Qual(jsonvaluePath, "AppendString").Call(dst, v)
+	case "~string":
+		return jen.Qual(jsonvaluePath, "AppendString").Call(dst, jen.String().Call(v))
+	case "bool":
+		return jen.Qual("strconv", "AppendBool").Call(dst, v)
+	case "float64":
+		return jen.Id("appendFloat").Call(dst, v, jen.Op("&").Id("o").Dot("finite"))
+	}
+	return jen.Id("appendInt").Call(dst, v)
 }

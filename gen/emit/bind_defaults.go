@@ -148,6 +148,7 @@ func (h *handSource) defaultStmts(level, lower string, mem bindMember, sd member
 		spec:     mem.typ,
 		required: mem.required,
 		number:   h.methods[state]["number"],
+		keyed:    keyedOf(h, field.typ),
 	}
 	var stmts []jen.Code
 	if sd.read {

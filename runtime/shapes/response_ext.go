@@ -25,16 +25,6 @@ func (w AnswerWriter) writeResponseSets(o *replyObject, s *responseWrite) {
 		func(dst []byte, q *ir.QuestionSet) []byte { return w.appendSet(dst, q, &o.finite) })
 }
 
-func (w AnswerWriter) writeResponseThresholds(o *replyObject, s *responseWrite) {
-	writeKeyed(o, vocab.ResponseThresholds, s.r.Thresholds, func(t *ir.QuestionThreshold) string { return t.Question },
-		func(dst []byte, t *ir.QuestionThreshold) []byte { return appendFloat(dst, t.Threshold, &o.finite) })
-}
-
-func (w AnswerWriter) writeResponseSpanHeads(o *replyObject, s *responseWrite) {
-	writeKeyed(o, vocab.ResponseSpanHeads, s.r.SpanHeads, func(h *ir.QuestionSpanHead) string { return h.Question },
-		func(dst []byte, h *ir.QuestionSpanHead) []byte { return jsonvalue.AppendString(dst, string(h.Head)) })
-}
-
 // writeKeyed writes name: {key(item): value(item), ...} unless items is
 // nil.
 func writeKeyed[T any](o *replyObject, name string, items []T, key func(*T) string, value func([]byte, *T) []byte) {
@@ -81,21 +71,6 @@ func (s *responseRead) readResponseSets(m *jsonvalue.Member) error {
 		_, _ = readSetResultMembers(&sr, x.Members())
 		sr.set.Extra = sr.extra
 		return sr.set
-	})
-	return nil
-}
-
-func (s *responseRead) readResponseThresholds(m *jsonvalue.Member) error {
-	s.read.response.Thresholds = readKeyed(m.Value, func(q string, x jsonvalue.Value) ir.QuestionThreshold {
-		f, _ := x.Float()
-		return ir.QuestionThreshold{Question: q, Threshold: f}
-	})
-	return nil
-}
-
-func (s *responseRead) readResponseSpanHeads(m *jsonvalue.Member) error {
-	s.read.response.SpanHeads = readKeyed(m.Value, func(q string, x jsonvalue.Value) ir.QuestionSpanHead {
-		return ir.QuestionSpanHead{Question: q, Head: ir.SpanHead(x.Str())}
 	})
 	return nil
 }

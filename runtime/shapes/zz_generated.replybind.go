@@ -185,6 +185,32 @@ func (w AnswerWriter) writeResponseSlot(o *replyObject, s *responseWrite, slot i
 	}
 }
 
+// readResponseThresholds is srgen's default for response.thresholds (object):
+// the hand-written source declares none.
+func (s *responseRead) readResponseThresholds(m *jsonvalue.Member) error {
+	s.r.Thresholds = readKeyed(m.Value, func(key string, x jsonvalue.Value) ir.QuestionThreshold {
+		value, _ := x.Float()
+		return ir.QuestionThreshold{
+			Question:  key,
+			Threshold: value,
+		}
+	})
+	return nil
+}
+
+// readResponseSpanHeads is srgen's default for response.span_heads (object):
+// the hand-written source declares none.
+func (s *responseRead) readResponseSpanHeads(m *jsonvalue.Member) error {
+	s.r.SpanHeads = readKeyed(m.Value, func(key string, x jsonvalue.Value) ir.QuestionSpanHead {
+		value := ir.SpanHead(x.Str())
+		return ir.QuestionSpanHead{
+			Head:     value,
+			Question: key,
+		}
+	})
+	return nil
+}
+
 // readResponseMeta is srgen's default for response.meta (object): the
 // hand-written source declares none.
 func (s *responseRead) readResponseMeta(m *jsonvalue.Member) error {
@@ -197,6 +223,26 @@ func (s *responseRead) readResponseMeta(m *jsonvalue.Member) error {
 func (s *responseRead) readResponseRouting(m *jsonvalue.Member) error {
 	s.r.Routing = m.Value
 	return nil
+}
+
+// writeResponseThresholds is srgen's default for response.thresholds (object):
+// the hand-written source declares none.
+func (w AnswerWriter) writeResponseThresholds(o *replyObject, s *responseWrite) {
+	writeKeyed(o, vocab.ResponseThresholds, s.r.Thresholds, func(item *ir.QuestionThreshold) string {
+		return item.Question
+	}, func(dst []byte, item *ir.QuestionThreshold) []byte {
+		return appendFloat(dst, item.Threshold, &o.finite)
+	})
+}
+
+// writeResponseSpanHeads is srgen's default for response.span_heads (object):
+// the hand-written source declares none.
+func (w AnswerWriter) writeResponseSpanHeads(o *replyObject, s *responseWrite) {
+	writeKeyed(o, vocab.ResponseSpanHeads, s.r.SpanHeads, func(item *ir.QuestionSpanHead) string {
+		return item.Question
+	}, func(dst []byte, item *ir.QuestionSpanHead) []byte {
+		return jsonvalue.AppendString(dst, string(item.Head))
+	})
 }
 
 // writeResponseMeta is srgen's default for response.meta (object): the
