@@ -120,6 +120,7 @@ func Run(ctx context.Context, c Config) (Result, error) {
 		return Result{}, err
 	}
 	o := c.options()
+	o.BindSource = os.DirFS(c.Root)
 	own := Ownership(o)
 	files, err := emit.All(m, emit.Emitters(o))
 	if err != nil {
