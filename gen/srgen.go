@@ -122,6 +122,7 @@ func Run(ctx context.Context, c Config) (Result, error) {
 		return Result{}, err
 	}
 	o := c.options()
+	o.BindSource = os.DirFS(c.Root)
 	own := Ownership(o)
 	files, err := allFiles(m, c.Root, o)
 	if err != nil {

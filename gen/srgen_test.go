@@ -18,15 +18,42 @@ import (
 
 const repoRoot = ".."
 
-// scratchRepo copies specs/ and runtime/routerconfig/file.go into a temporary root, so a test can generate,
-// edit and check without touching the working tree.
+// scratchRepo copies specs/, the hand-written Go the binding reads
+// (runtime/shapes' and runtime/ir's, not srgen's zz_generated files), and
+// runtime/routerconfig/file.go, which router.yaml's schema is written
+// from, into a temporary root, so a test can generate, edit and check
+// without touching the working tree.
 func scratchRepo(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	src := filepath.Join(repoRoot, "specs")
+	for _, dir := range []string{"specs", "runtime/shapes", "runtime/ir"} {
+		copyTree(t, root, dir)
+	}
+	form, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(configschema.Source)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(root, filepath.FromSlash(configschema.Source)), string(form))
+	return root
+}
+
+// copyTree copies repoRoot/dir to root/dir, but for srgen's zz_generated
+// files and the runtime's test data.
+func copyTree(t *testing.T, root, dir string) {
+	t.Helper()
+	src := filepath.Join(repoRoot, filepath.FromSlash(dir))
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil {
 			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "testdata" && dir != "specs" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), "zz_generated.") {
+			return nil
 		}
 		rel, _ := filepath.Rel(repoRoot, p)
 		data, err := os.ReadFile(p)
@@ -42,13 +69,6 @@ func scratchRepo(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// srgen's other input: the Go types router.yaml's schema is written from.
-	form, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(configschema.Source)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mustWrite(t, filepath.Join(root, filepath.FromSlash(configschema.Source)), string(form))
-	return root
 }
 
 func changeLines(cs []write.Change) []string {

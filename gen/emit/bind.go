@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -16,9 +17,11 @@ import (
 // binds them (Options.BindDir, runtime/shapes),
 // as Kubernetes' conversion-gen writes zz_generated.conversion.go into the
 // package it converts: the generated file follows that package's imports,
-// and calls, for every member with runtime semantics, a hand-written
-// function of a fixed name. A member the specs add without a function of
-// that name is a compile error naming it; a passive member needs none.
+// and calls, for every member with runtime semantics, a function of a
+// fixed name. srgen writes that function itself (bind_defaults.go) unless
+// the package declares it by hand; a member the specs add that has
+// neither a default nor a hand-written function is an error naming the
+// function to write, and a passive member needs none.
 
 const (
 	irPath        = "github.com/vllm-sr/systemone/runtime/ir"
@@ -50,10 +53,29 @@ var bindShapes = []bindShape{
 const bindMaxSlots = 64
 
 // bindMember is one member of a shape: its name, its generated/vocab
-// constant, and whether it is passive.
+// constant, whether it is passive, and, for srgen's default binding
+// (bind_coders.go), its type and whether the canonical form requires it
+// on every object of its level, both as the schema that ranks first in
+// bindRank defines them.
 type bindMember struct {
 	name, ident string
 	passive     bool
+	typ         model.Type
+	required    bool
+	rank        int
+}
+
+// bindRank orders the schemas whose definition of a member the default
+// binding follows: vllm-sr/5.0, the canonical form every writer writes
+// first, then vllm-sr/4.0 (for its own members), then any other.
+func bindRank(id table.SchemaID) int {
+	switch id {
+	case table.SchemaVllmSR50:
+		return 0
+	case table.SchemaVllmSR40:
+		return 1
+	}
+	return 2
 }
 
 // bind writes BindDir/zz_generated.bind.go and zz_generated.replybind.go;
@@ -77,6 +99,14 @@ func (o Options) bind(m *model.Model) ([]File, error) {
 		"options, question, asset), written by srgen from every member the specifications define at each level, "+
 		"over every schema this package reads, each with its own spellings: "+strings.Join(ids, ", ")+".")+"\n\n"+bindConvention)
 	idents := vocabMemberIdents(m, newVocabNames(vocabReserved...))
+	var hand *handSource
+	if o.BindSource != nil {
+		var err error
+		if hand, err = readHandSource(o.BindSource, o.BindDir); err != nil {
+			return nil, err
+		}
+	}
+	var unbound []error // every member function neither srgen nor a hand writes, and every hand copy
 	for _, shape := range bindShapes {
 		members, err := bindMembers(m, shape, idents)
 		if err != nil {
@@ -85,13 +115,19 @@ func (o Options) bind(m *model.Model) ([]File, error) {
 		bindSlots(f, m, shape, members, vocabPath)
 		bindReader(f, shape, members, vocabPath)
 		bindWriter(f, requestSlotWriter, shape, members, vocabPath)
+		for _, read := range []bool{true, false} {
+			unbound = append(unbound, hand.defaults(f, shape.level, members, memberSide{request: true, read: read}, vocabPath))
+		}
 	}
 	file, err := render(o.BindDir+"/zz_generated.bind.go", f)
 	if err != nil {
 		return nil, err
 	}
-	replies, err := o.bindReplies(m, ids, idents)
-	return []File{file, replies}, err
+	replies, err := o.bindReplies(m, ids, idents, hand)
+	if err := errors.Join(append(unbound, err)...); err != nil {
+		return nil, err
+	}
+	return []File{file, replies}, nil
 }
 
 // bindConvention is the file's statement of the naming convention its
@@ -102,23 +138,28 @@ const bindConvention = `For each shape <level>:
   - <level>Slots: its members in the order the writers write them (the
     extension spec's write_order, else message order).
   - (*Reader).read<Level>Members: the reader's dispatch over one object's
-    members, in body order. A bound member calls the hand-written
+    members, in body order. A bound member calls
     func (rd *Reader) read<Level><Member>(s *<level>Read, m *jsonvalue.Member, lm *ir.LayoutMember) error
     and a passive member (passive: true in its spec) is appended to the
     object's Extra, as is any member no spec defines there (which the
     generated validators refuse before).
   - (Writer).write<Level>Slot: the writer's dispatch for one slot of
-    <level>Slots. A bound member calls the hand-written
+    <level>Slots. A bound member calls
     func (w Writer) write<Level><Member>(o *objectWriter, s *<level>Write) error
     and a passive member writes the object's Extra member of its name.
+  - The member functions runtime/shapes does not declare by hand: srgen's
+    default, which copies the member between JSON and the IR field its
+    name gives (or whose bind tag names it) on the object <level>Read's
+    or <level>Write's first field binds, by the member's JSON kind.
 
 <Level><Member> is the member's generated/vocab constant: Go CamelCase of
 the spec's level and member names (question.decision_adapter is
 QuestionDecisionAdapter, so readQuestionDecisionAdapter). <level>Read and
 <level>Write are the hand-written state of reading and writing one object;
 <level>Read's extra points at the object's Extra. A bound member the specs
-add is a compile error naming the function to write; a passive one needs
-only the spec entry and make generate.`
+add needs its IR field and make generate, or a hand-written function where
+it needs judgement; a passive one needs only the spec entry and make
+generate.`
 
 // bindMembers are the shape's members over every schema's messages at its
 // levels, in schema then message order, then ordered as the writers write
@@ -133,9 +174,15 @@ func bindMembers(m *model.Model, shape bindShape, idents map[vocabMemberKey]voca
 				continue
 			}
 			for _, mem := range msg.Members {
+				// A member required of some question types only is not on
+				// every object of its level.
+				required := mem.Required && len(mem.QuestionTypes) == 0
 				if i, seen := index[mem.Name]; seen {
 					if out[i].passive != mem.Passive {
 						return nil, fmt.Errorf("%s member %q is passive at one level or schema and bound at another (%s at %s)", shape.level, mem.Name, s.ID, msg.Level)
+					}
+					if r := bindRank(s.ID); r < out[i].rank {
+						out[i].typ, out[i].required, out[i].rank = mem.Type, required, r
 					}
 					continue
 				}
@@ -144,7 +191,8 @@ func bindMembers(m *model.Model, shape bindShape, idents map[vocabMemberKey]voca
 					return nil, fmt.Errorf("%s member %q has no vocabulary constant", msg.Level, mem.Name)
 				}
 				index[mem.Name] = len(out)
-				out = append(out, bindMember{name: mem.Name, ident: id.ident, passive: mem.Passive})
+				out = append(out, bindMember{name: mem.Name, ident: id.ident, passive: mem.Passive,
+					typ: mem.Type, required: required, rank: bindRank(s.ID)})
 			}
 		}
 	}
@@ -237,7 +285,7 @@ func bindReader(f *jen.File, shape bindShape, members []bindMember, vocabPath st
 	})
 	f.Line()
 	fileComment(f, bindWrap(fmt.Sprintf("read%sMembers reads the members of %s in body order: each bound member "+
-		"by its hand-written read%s<Member>, each passive member into the object's Extra.", upper, bindObject(shape.level), upper)))
+		"by its read%s<Member>, each passive member into the object's Extra.", upper, bindObject(shape.level), upper)))
 	f.Func().Params(jen.Id("rd").Op("*").Id("Reader")).Id("read"+upper+"Members").Params(
 		jen.Id("s").Op("*").Id(lower+"Read"),
 		jen.Id("members").Index().Qual(jsonvaluePath, "Member"),
@@ -287,7 +335,7 @@ func bindWriter(f *jen.File, sw slotWriter, shape bindShape, members []bindMembe
 	})
 	f.Line()
 	fileComment(f, bindWrap(fmt.Sprintf("write%sSlot writes the member %sSlots[slot] of %s: a bound member by its "+
-		"hand-written write%s<Member>, a passive member from the object's Extra.", upper, lower, bindObject(shape.level), upper)))
+		"write%s<Member>, a passive member from the object's Extra.", upper, lower, bindObject(shape.level), upper)))
 	fn := f.Func().Params(jen.Id("w").Id(sw.recv)).Id("write"+upper+"Slot").Params(
 		jen.Id("o").Op("*").Id(sw.object),
 		jen.Id("s").Op("*").Id(lower+"Write"),

@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -63,7 +64,7 @@ const replyConvention = `For each shape <level>:
     object's members, in body order. It reads only the members the
     hand-written gate (*<level>Read).takes(slot) admits (those the
     reply's schema defines there, on the answer's type), and returns the
-    bits of the slots it read. A bound member calls the hand-written
+    bits of the slots it read. A bound member calls
     func (s *<level>Read) read<Level><Member>(m *jsonvalue.Member) error
     and a passive member (passive: true in its spec) is appended to
     s.extra, in body order, which the hand-written caller keeps as the
@@ -71,20 +72,23 @@ const replyConvention = `For each shape <level>:
     spec defines there is left out: a vllm-sr validator refused it
     before, a systemone/0.2 one ignores it, and it is never relayed.
   - (AnswerWriter).write<Level>Slot: the writer's dispatch for one slot of
-    <level>Slots. A bound member calls the hand-written
+    <level>Slots. A bound member calls
     func (w AnswerWriter) write<Level><Member>(o *replyObject, s *<level>Write)
     and a passive member writes the object's Extra members of its name,
     unless the writer's Skip names it (a systemone/0.2 writer's does).
+  - The member functions runtime/shapes does not declare by hand: srgen's
+    default, as for the request shapes.
 
 <Level><Member> is the member's generated/vocab constant, as for the
 request shapes (answer.abstain_probability is AnswerAbstainProbability, so
 readAnswerAbstainProbability). <level>Read and <level>Write are the
 hand-written state of reading and writing one object. A bound member the
-specs add is a compile error naming the functions to write; a passive one
-needs only the spec entry and make generate.`
+specs add needs its IR field and make generate, or hand-written functions
+where it needs judgement; a passive one needs only the spec entry and make
+generate.`
 
 // bindReplies writes BindDir/zz_generated.replybind.go.
-func (o Options) bindReplies(m *model.Model, ids []string, idents map[vocabMemberKey]vocabIdent) (File, error) {
+func (o Options) bindReplies(m *model.Model, ids []string, idents map[vocabMemberKey]vocabIdent, hand *handSource) (File, error) {
 	f := newGoFile(o.BindPackage, path.Base(o.BindPackage), specPaths(m))
 	vocabPath := o.GoPackage + "/vocab"
 	f.ImportName(vocabPath, "vocab")
@@ -93,6 +97,7 @@ func (o Options) bindReplies(m *model.Model, ids []string, idents map[vocabMembe
 		"box region, span item, set result, error, validation item, listing, listing entry, and vllm-sr/4.0's "+
 		"legacy error and legacy list item, which are written alone, and health), written by srgen from every member the specifications define at each level, over "+
 		"every schema this package reads, each with its own spellings: "+strings.Join(ids, ", ")+".")+"\n\n"+replyConvention)
+	var unbound []error
 	for _, rs := range replyShapes {
 		shape := bindShape{level: rs.level, levels: []table.Level{rs.level}}
 		members, err := bindMembers(m, shape, idents)
@@ -107,6 +112,15 @@ func (o Options) bindReplies(m *model.Model, ids []string, idents map[vocabMembe
 		if rs.written {
 			bindWriter(f, replySlotWriter, shape, members, vocabPath)
 		}
+		for _, sd := range []memberSide{{read: true}, {read: false}} {
+			if (sd.read && !rs.read) || (!sd.read && !rs.written) {
+				continue
+			}
+			unbound = append(unbound, hand.defaults(f, rs.level, members, sd, vocabPath))
+		}
+	}
+	if err := errors.Join(unbound...); err != nil {
+		return File{}, err
 	}
 	return render(o.BindDir+"/zz_generated.replybind.go", f)
 }
@@ -142,7 +156,7 @@ func replyReader(f *jen.File, shape bindShape, members []bindMember, vocabPath s
 	})
 	f.Line()
 	fileComment(f, bindWrap(fmt.Sprintf("read%sMembers reads the members of %s in body order, those s.takes admits: "+
-		"each bound member by its hand-written read%s<Member>, each passive member into s.extra. It "+
+		"each bound member by its read%s<Member>, each passive member into s.extra. It "+
 		"returns the bits of the slots it read.", upper, bindObject(shape.level), upper)))
 	f.Func().Id("read"+upper+"Members").Params(
 		jen.Id("s").Op("*").Id(lower+"Read"),

@@ -3,6 +3,7 @@ package emit
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 
 	"github.com/vllm-sr/systemone/gen/model"
@@ -22,6 +23,12 @@ type Options struct {
 	// generated into, and BindPackage its import path; empty: no binding
 	// is written.
 	BindDir, BindPackage string
+	// BindSource is the repository tree the binding's hand-written Go is
+	// read from (BindDir's own files, and runtime/ir's): srgen writes a
+	// default for every bound member function it does not declare
+	// (bind_defaults.go). Nil: every bound member calls a hand-written
+	// function and srgen writes none (the emitter fixtures').
+	BindSource fs.FS
 }
 
 // DefaultOptions are this repository's layout.

@@ -1,12 +1,11 @@
 package load
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"path"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
@@ -17,32 +16,32 @@ const CorpusFormat = "srgen-corpus/1"
 // CorpusFile is one specs/corpus/*.yaml file as written.
 type CorpusFile struct {
 	// Path is repository-relative and slash-separated.
-	Path string
+	Path string `yaml:"-"`
 	// ExtraForms are 4.0 forms the file's cases may name besides the
 	// extension spec's removed forms.
-	ExtraForms []CorpusForm
-	Cases      []CorpusCase
+	ExtraForms []CorpusForm `yaml:"extra_forms"`
+	Cases      []CorpusCase `yaml:"cases"`
 }
 
 // CorpusForm is a form a corpus file declares.
 type CorpusForm struct {
-	Name        string
-	Description string
-	Pos         Position
+	Name        string   `yaml:"name"`
+	Description string   `yaml:"description"`
+	Pos         Position `yaml:"-"`
 }
 
 // CorpusCase is one case as written; gen/model checks its references.
 type CorpusCase struct {
-	Name        string
-	Kind        string
-	Family      string
-	Form        string
-	Endpoint    string
-	Description string
+	Name        string `yaml:"name"`
+	Kind        string `yaml:"kind"`
+	Family      string `yaml:"family"`
+	Form        string `yaml:"form"`
+	Endpoint    string `yaml:"endpoint"`
+	Description string `yaml:"description"`
 	// Body is the request body, with member order and number literals as
 	// written in the YAML.
-	Body jsonvalue.Value
-	Pos  Position
+	Body jsonvalue.Value `yaml:"-"`
+	Pos  Position        `yaml:"-"`
 }
 
 // CorpusGlob matches the corpus files, relative to the repository root.
@@ -51,8 +50,9 @@ const CorpusGlob = "specs/corpus/*.yaml"
 // CorpusSchema is the JSON Schema of the corpus format.
 const CorpusSchema = "specs/corpus.schema.json"
 
-// LoadCorpus reads every file matching CorpusGlob in fsys, in path order.
-// Every problem in every file is reported at once.
+// LoadCorpus reads every file matching CorpusGlob in fsys, in path order,
+// validating each against CorpusSchema before it is decoded. Every problem
+// in every file is reported at once.
 func LoadCorpus(fsys fs.FS) ([]CorpusFile, error) {
 	paths, err := fs.Glob(fsys, CorpusGlob)
 	if err != nil {
@@ -65,64 +65,48 @@ func LoadCorpus(fsys fs.FS) ([]CorpusFile, error) {
 	}
 	var files []CorpusFile
 	for _, p := range paths {
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			problems.Add(Position{File: p}, "cannot read corpus file: %v", err)
+		f, ok := readFile(fsys, p, &problems)
+		if !ok || schema == nil {
 			continue
 		}
-		if schema != nil && !conformsTo(schema, p, data, &problems) {
-			continue
-		}
-		if f, ok := ParseCorpus(p, data, &problems); ok {
-			files = append(files, f)
+		if root := checkYAML(f, schema, &problems); root != nil {
+			if cf, ok := decodeCorpus(p, root, &problems); ok {
+				files = append(files, cf)
+			}
 		}
 	}
 	return files, problems.Err()
 }
 
-// conformsTo validates a corpus file against the format schema.
-func conformsTo(schema *formatSchema, file string, data []byte, problems *Problems) bool {
-	before := len(*problems)
-	if root := parseYAML(file, data, problems); root != nil {
-		schema.validate(file, root, problems)
+// ParseCorpus parses one corpus file that conforms to the corpus format
+// schema (LoadCorpus checks it first), adding what is wrong with its
+// bodies to problems. It reports false when the file could not be read.
+func ParseCorpus(file string, data []byte, problems *Problems) (CorpusFile, bool) {
+	root := parseYAML(file, data, problems)
+	if root == nil {
+		return CorpusFile{}, false
 	}
-	return len(*problems) == before
+	return decodeCorpus(file, root, problems)
 }
 
-// ParseCorpus parses one corpus file, adding what is wrong to problems. It
-// reports false when the file could not be read at all.
-func ParseCorpus(file string, data []byte, problems *Problems) (CorpusFile, bool) {
-	var doc yaml.Node
-	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
-		problems.Add(Position{File: file}, "not YAML: %v", err)
+// decodeCorpus decodes the file's tagged members and reads each case's
+// body as JSON, which the format schema checks only for being an object.
+func decodeCorpus(file string, root *yaml.Node, problems *Problems) (CorpusFile, bool) {
+	out := CorpusFile{Path: file}
+	if !decodeNode(file, root, &out, problems) {
 		return CorpusFile{}, false
 	}
 	r := corpusReader{path: file, problems: problems}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		problems.Add(Position{File: file}, "a corpus file is a mapping with format and cases")
-		return CorpusFile{}, false
-	}
-	out := CorpusFile{Path: file}
-	top := r.members(doc.Content[0], "format", "extra_forms", "cases")
-	if format := r.text(top, doc.Content[0], "format", true); format != "" && format != CorpusFormat {
-		r.add(top["format"], "format %q is not %q", format, CorpusFormat)
-	}
-	if n := top["extra_forms"]; n != nil {
-		for _, item := range r.items(n) {
-			m := r.members(item, "name", "description")
-			out.ExtraForms = append(out.ExtraForms, CorpusForm{
-				Name:        r.text(m, item, "name", true),
-				Description: r.text(m, item, "description", true),
-				Pos:         r.pos(item),
-			})
+	for i, item := range seq(member(root, "cases")) {
+		c := &out.Cases[i]
+		switch body := member(item, "body"); {
+		case body == nil:
+			r.add(item, "case %q: missing body", c.Name)
+		case body.Kind != yaml.MappingNode:
+			r.add(body, "case %q: body must be an object", c.Name)
+		default:
+			c.Body = r.value(body)
 		}
-	}
-	if n := top["cases"]; n != nil {
-		for _, item := range r.items(n) {
-			out.Cases = append(out.Cases, r.corpusCase(item))
-		}
-	} else {
-		r.add(doc.Content[0], "missing cases")
 	}
 	return out, true
 }
@@ -132,87 +116,8 @@ type corpusReader struct {
 	problems *Problems
 }
 
-func (r corpusReader) pos(n *yaml.Node) Position {
-	return Position{File: r.path, Line: n.Line, Column: n.Column}
-}
-
 func (r corpusReader) add(n *yaml.Node, format string, args ...any) {
-	r.problems.Add(r.pos(n), format, args...)
-}
-
-func (r corpusReader) corpusCase(item *yaml.Node) CorpusCase {
-	m := r.members(item, "name", "kind", "family", "form", "endpoint", "description", "body")
-	c := CorpusCase{
-		Name:        r.text(m, item, "name", true),
-		Kind:        r.text(m, item, "kind", true),
-		Family:      r.text(m, item, "family", false),
-		Form:        r.text(m, item, "form", false),
-		Endpoint:    r.text(m, item, "endpoint", true),
-		Description: r.text(m, item, "description", true),
-		Pos:         r.pos(item),
-	}
-	if body := m["body"]; body == nil {
-		r.add(item, "case %q: missing body", c.Name)
-	} else if body.Kind != yaml.MappingNode {
-		r.add(body, "case %q: body must be an object", c.Name)
-	} else {
-		c.Body = r.value(body)
-	}
-	return c
-}
-
-// members returns a mapping's members by name, reporting unknown and
-// repeated names.
-func (r corpusReader) members(n *yaml.Node, known ...string) map[string]*yaml.Node {
-	out := map[string]*yaml.Node{}
-	if n.Kind != yaml.MappingNode {
-		r.add(n, "expected a mapping")
-		return out
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		key, val := n.Content[i], n.Content[i+1]
-		switch {
-		case !contains(known, key.Value):
-			r.add(key, "unknown member %q (known: %v)", key.Value, known)
-		case out[key.Value] != nil:
-			r.add(key, "member %q repeated", key.Value)
-		default:
-			out[key.Value] = val
-		}
-	}
-	return out
-}
-
-func (r corpusReader) text(m map[string]*yaml.Node, parent *yaml.Node, name string, required bool) string {
-	n := m[name]
-	if n == nil {
-		if required {
-			r.add(parent, "missing %s", name)
-		}
-		return ""
-	}
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" || n.Value == "" {
-		r.add(n, "%s must be a non-empty string", name)
-		return ""
-	}
-	return n.Value
-}
-
-func (r corpusReader) items(n *yaml.Node) []*yaml.Node {
-	if n.Kind != yaml.SequenceNode {
-		r.add(n, "expected a sequence")
-		return nil
-	}
-	return n.Content
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	r.problems.Add(posOf(r.path, n), format, args...)
 }
 
 // value converts a YAML node to JSON by its resolved tag: member order is

@@ -1,6 +1,10 @@
 package load
 
-import "gopkg.in/yaml.v3"
+import (
+	"reflect"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // The raw entries of srgen's two YAML formats. They hold what the file
 // says, as written; gen/model resolves and checks their meaning. Each
@@ -8,70 +12,70 @@ import "gopkg.in/yaml.v3"
 
 // FieldEntry is one field of a level, in either YAML format.
 type FieldEntry struct {
-	Name string
+	Name string `yaml:"name"`
 	// Type is the machine type expression, such as "map<content|null>".
-	Type string
+	Type string `yaml:"type"`
 	// TypeText is the type for people; empty: the spec gave none.
-	TypeText string
-	Required bool
+	TypeText string `yaml:"type_text"`
+	Required bool   `yaml:"required"`
 	// Passive: the member has no runtime semantics (carried in its
 	// object's Extra, never bound to an IR field).
-	Passive       bool
-	Enum          []string
-	Minimum       *float64
-	Maximum       *float64
-	MinCount      *int
-	MaxCount      *int
-	QuestionTypes []string
-	DocumentedIn  []string
-	Description   string
-	Criteria      *CriteriaEntry
+	Passive       bool           `yaml:"passive"`
+	Enum          []string       `yaml:"enum"`
+	Minimum       *float64       `yaml:"minimum"`
+	Maximum       *float64       `yaml:"maximum"`
+	MinCount      *int           `yaml:"min_count"`
+	MaxCount      *int           `yaml:"max_count"`
+	QuestionTypes []string       `yaml:"question_types"`
+	DocumentedIn  []string       `yaml:"documented_in"`
+	Description   string         `yaml:"description"`
+	Criteria      *CriteriaEntry `yaml:"criteria"`
 	// OpenAPI is how the published document writes the field where it
 	// differs from the entry (standard format only); nil: as the entry.
-	OpenAPI   *OpenAPIReadingEntry
-	Formats   []string
-	AnswersAs string
+	OpenAPI   *OpenAPIReadingEntry `yaml:"openapi"`
+	Formats   []string             `yaml:"formats"`
+	AnswersAs string               `yaml:"answers_as"`
 	// AnswerMembers are the answer members a question type entry declares
 	// for its own answers (extension format, question_type level only).
-	AnswerMembers []AnswerMemberEntry
+	AnswerMembers []AnswerMemberEntry `yaml:"answer_members"`
 	// Extension format only.
-	Since         string
-	Families      Families
-	OnSystemOne02 string
-	Pos           Position
+	Since         string   `yaml:"since"`
+	Families      Families `yaml:"families"`
+	OnSystemOne02 string   `yaml:"on_systemone_0_2"`
+	Pos           Position `yaml:"-"`
 }
 
 // AnswerMemberEntry is an answer member declared by a question type
 // entry: the answer takes the entry's version, families and question type.
 type AnswerMemberEntry struct {
-	Name        string
-	Type        string
-	TypeText    string
-	Description string
-	Pos         Position
+	Name        string   `yaml:"name"`
+	Type        string   `yaml:"type"`
+	TypeText    string   `yaml:"type_text"`
+	Description string   `yaml:"description"`
+	Pos         Position `yaml:"-"`
 }
 
 // Families is a families value: a word ("all", "the Router") or a list.
 type Families struct {
 	// Text is the word, when the spec wrote one.
-	Text string
+	Text string `yaml:"-"`
 	// List is the families, when the spec listed them.
-	List []string
+	List []string `yaml:"-"`
 }
 
 // CriteriaEntry is a question type's criteria shape.
 type CriteriaEntry struct {
-	Kind     string
-	Required bool
-	Nullable bool
-	Keys     []string
-	Values   string
-	MinCount *int
-	MaxCount *int
+	Kind     string   `yaml:"kind"`
+	Required bool     `yaml:"required"`
+	Nullable bool     `yaml:"nullable"`
+	Keys     []string `yaml:"keys"`
+	Values   string   `yaml:"values"`
+	MinCount *int     `yaml:"min_count"`
+	MaxCount *int     `yaml:"max_count"`
 	// OpenAPI is how the published document writes the criteria where they
 	// differ from the entry (standard format only); nil: as the entry.
-	OpenAPI *OpenAPIReadingEntry
-	Pos     Position
+	OpenAPI *OpenAPIReadingEntry `yaml:"openapi"`
+	Pos     Position             `yaml:"-"`
 }
 
 // OpenAPIReadingEntry is the published OpenAPI document's reading of a field or
@@ -79,331 +83,253 @@ type CriteriaEntry struct {
 // pointer is nil when the reading does not say, and Unset lists the keys
 // written as null (the document states no such constraint).
 type OpenAPIReadingEntry struct {
-	Type     string
-	Required *bool
-	Nullable *bool
-	Enum     []string
-	Minimum  *float64
-	Maximum  *float64
-	MinCount *int
-	MaxCount *int
+	Type     string   `yaml:"type"`
+	Required *bool    `yaml:"required"`
+	Nullable *bool    `yaml:"nullable"`
+	Enum     []string `yaml:"enum"`
+	Minimum  *float64 `yaml:"minimum"`
+	Maximum  *float64 `yaml:"maximum"`
+	MinCount *int     `yaml:"min_count"`
+	MaxCount *int     `yaml:"max_count"`
 	// Unset are the keys whose value is null, in the order written.
-	Unset    []string
-	Conflict string
-	Pos      Position
+	Unset    []string `yaml:"-"`
+	Conflict string   `yaml:"conflict"`
+	Pos      Position `yaml:"-"`
 }
+
+// LevelList is a format's fields mapping, level by level in spec order.
+type LevelList []LevelFields
 
 // LevelFields is the fields of one level, in spec order.
 type LevelFields struct {
-	Level  string
-	Pos    Position
-	Fields []FieldEntry
+	Level  string       `yaml:"-"`
+	Pos    Position     `yaml:"-"`
+	Fields []FieldEntry `yaml:"-"`
 }
 
 // NamedTypeEntry is a named type (standard format).
 type NamedTypeEntry struct {
-	Name         string
-	Type         string
-	DocumentedIn []string
-	Description  string
-	Pos          Position
+	Name         string   `yaml:"name"`
+	Type         string   `yaml:"type"`
+	DocumentedIn []string `yaml:"documented_in"`
+	Description  string   `yaml:"description"`
+	Pos          Position `yaml:"-"`
 }
 
 // EndpointEntry is one endpoint of either YAML format.
 type EndpointEntry struct {
-	Method       string
-	Path         string
-	Request      string
-	Response     string
-	Statuses     []int
-	DocumentedIn []string
-	Since        string
-	Families     Families
-	Description  string
-	Pos          Position
+	Method       string   `yaml:"method"`
+	Path         string   `yaml:"path"`
+	Request      string   `yaml:"request"`
+	Response     string   `yaml:"response"`
+	Statuses     []int    `yaml:"statuses"`
+	DocumentedIn []string `yaml:"documented_in"`
+	Since        string   `yaml:"since"`
+	Families     Families `yaml:"families"`
+	Description  string   `yaml:"description"`
+	Pos          Position `yaml:"-"`
 }
 
 // HeaderEntry is a header (standard format).
 type HeaderEntry struct {
-	Name string
+	Name string `yaml:"name"`
 	// Symbol is the header's name in generated code (snake_case, no
 	// vendor prefix); "" when the name itself serves.
-	Symbol       string
-	Direction    string
-	Values       []string
-	DocumentedIn []string
-	Description  string
-	Pos          Position
+	Symbol       string   `yaml:"symbol"`
+	Direction    string   `yaml:"direction"`
+	Values       []string `yaml:"values"`
+	DocumentedIn []string `yaml:"documented_in"`
+	Description  string   `yaml:"description"`
+	Pos          Position `yaml:"-"`
 }
 
 // StatusEntry is a status code (standard format).
 type StatusEntry struct {
-	Code         int
-	Body         string
-	Meaning      string
-	DocumentedIn []string
-	Pos          Position
+	Code         int      `yaml:"code"`
+	Body         string   `yaml:"body"`
+	Meaning      string   `yaml:"meaning"`
+	DocumentedIn []string `yaml:"documented_in"`
+	Pos          Position `yaml:"-"`
 }
 
 // ConflictEntry is a conflict between the standard's sources.
 type ConflictEntry struct {
-	Topic      string
-	Readings   []ReadingEntry
-	Resolution string
-	Pos        Position
+	Topic      string         `yaml:"topic"`
+	Readings   []ReadingEntry `yaml:"readings"`
+	Resolution string         `yaml:"resolution"`
+	Pos        Position       `yaml:"-"`
 }
 
 // ReadingEntry is one source's reading.
 type ReadingEntry struct {
-	Source string
-	Says   string
+	Source string `yaml:"source"`
+	Says   string `yaml:"says"`
 }
 
 // RemovedFormEntry is a removed 4.0 form (extension format).
 type RemovedFormEntry struct {
-	Form       string
-	Level      string
-	ReplacedBy string
+	Form       string `yaml:"form"`
+	Level      string `yaml:"level"`
+	ReplacedBy string `yaml:"replaced_by"`
 	// Replacement: exactly one of Field ("level.name"), Endpoint
 	// ("METHOD /path") or Header (with Value).
-	Field    string
-	Endpoint string
-	Header   string
-	Value    string
-	Note     string
-	Pos      Position
+	Field    string   `yaml:"-"`
+	Endpoint string   `yaml:"-"`
+	Header   string   `yaml:"-"`
+	Value    string   `yaml:"-"`
+	Note     string   `yaml:"note"`
+	Pos      Position `yaml:"-"`
 }
 
 // FamilyEntry is a model family (extension format).
 type FamilyEntry struct {
-	Name          string
-	Title         string
-	QuestionTypes []string
-	RoleAware     bool
-	Modalities    []string
-	SpanHeads     []string
+	Name          string   `yaml:"name"`
+	Title         string   `yaml:"title"`
+	QuestionTypes []string `yaml:"question_types"`
+	RoleAware     bool     `yaml:"role_aware"`
+	Modalities    []string `yaml:"modalities"`
+	SpanHeads     []string `yaml:"span_heads"`
 	// CanonicalPresets: a card of the family may list presets, answered
 	// through their canonical texts (no trained head).
-	CanonicalPresets bool
-	Description      string
-	Pos              Position
+	CanonicalPresets bool     `yaml:"canonical_presets"`
+	Description      string   `yaml:"description"`
+	Pos              Position `yaml:"-"`
 }
 
 // QuestionErrorEntry is a question error kind (extension format).
 type QuestionErrorEntry struct {
-	Kind        string
-	Status      int
-	Description string
-	Pos         Position
+	Kind        string   `yaml:"kind"`
+	Status      int      `yaml:"status"`
+	Description string   `yaml:"description"`
+	Pos         Position `yaml:"-"`
 }
 
 // RequestErrorEntry is a request error code (extension format).
 type RequestErrorEntry struct {
-	Code        string
-	Status      int
-	RetryAfter  bool
-	Description string
-	Pos         Position
+	Code        string   `yaml:"code"`
+	Status      int      `yaml:"status"`
+	RetryAfter  bool     `yaml:"retry_after"`
+	Description string   `yaml:"description"`
+	Pos         Position `yaml:"-"`
 }
 
 // ReplacedStatusEntry is a status of the standard's endpoints that a
 // server of the extension set answers with another (extension format).
 type ReplacedStatusEntry struct {
-	Status     int
-	ReplacedBy int
-	Reason     string
-	Pos        Position
+	Status     int      `yaml:"status"`
+	ReplacedBy int      `yaml:"replaced_by"`
+	Reason     string   `yaml:"reason"`
+	Pos        Position `yaml:"-"`
 }
 
 // ErrorReasonEntry is one fixed reason word (extension format).
 type ErrorReasonEntry struct {
-	Reason      string
-	Description string
+	Reason      string `yaml:"reason"`
+	Description string `yaml:"description"`
 	// Kind is the question error kind a question failing for this reason
 	// takes, Code the request error code a refusal for it answers with;
 	// "" when the reason has no single one.
-	Kind, Code string
+	Kind string `yaml:"kind"`
+	Code string `yaml:"code"`
 	// Status is the HTTP status where it is not the code's (0: the code's,
 	// or the kind's).
-	Status int
+	Status int `yaml:"status"`
 	// Unit is the unit of the limit the reason names; "" for none.
-	Unit string
+	Unit string `yaml:"unit"`
 	// Members and Problems: a reply's problem of one of Problems (the
 	// validators' words) at one of Members (paths from a reply level,
 	// "answer.box.top", "*" for any key) is reported with this reason.
-	Members, Problems []string
-	Pos               Position
+	Members  []string `yaml:"members"`
+	Problems []string `yaml:"problems"`
+	Pos      Position `yaml:"-"`
 }
 
 // FeatureEntry is one word of a listing's features (extension format):
 // the spec word it stands for, by exactly one of Field (level.name),
 // Endpoint (METHOD /path) or Header.
 type FeatureEntry struct {
-	Feature     string
-	Field       string
-	Endpoint    string
-	Header      string
-	Description string
-	Pos         Position
+	Feature     string   `yaml:"feature"`
+	Field       string   `yaml:"field"`
+	Endpoint    string   `yaml:"endpoint"`
+	Header      string   `yaml:"header"`
+	Description string   `yaml:"description"`
+	Pos         Position `yaml:"-"`
 }
 
 // LimitEntry is a limit (extension format).
 type LimitEntry struct {
-	Name          string
-	Min           *int64
-	Max           *int64
-	Unit          string
-	QuestionTypes []string
-	Description   string
-	Pos           Position
+	Name          string   `yaml:"name"`
+	Min           *int64   `yaml:"min"`
+	Max           *int64   `yaml:"max"`
+	Unit          string   `yaml:"unit"`
+	QuestionTypes []string `yaml:"question_types"`
+	Description   string   `yaml:"description"`
+	Pos           Position `yaml:"-"`
 }
 
-// The decoders below read nodes that already passed the format's JSON
-// Schema, so kinds are known to be right; they only copy values.
+// The decoding rules yaml tags cannot state: an ordered mapping read as a
+// list, a value that is a word or a list, null as "the document says
+// nothing", a member read from a nested mapping. They run on nodes that
+// have passed the format's JSON Schema.
 
-func decodeLevels(file string, n *yaml.Node) []LevelFields {
-	var out []LevelFields
-	pairs(n, func(k, v *yaml.Node) {
-		lf := LevelFields{Level: k.Value, Pos: posOf(file, k)}
-		for _, item := range v.Content {
-			lf.Fields = append(lf.Fields, decodeField(file, item))
-		}
-		out = append(out, lf)
+// UnmarshalYAML reads the fields mapping in spec order.
+func (l *LevelList) UnmarshalYAML(n *yaml.Node) (err error) {
+	*l, err = decodeOrdered(n, func(level string, v *yaml.Node) (LevelFields, error) {
+		lf := LevelFields{Level: level}
+		err := v.Decode(&lf.Fields)
+		return lf, err
 	})
-	return out
+	return err
 }
 
-func decodeField(file string, n *yaml.Node) FieldEntry {
-	f := FieldEntry{
-		Name:          scalarString(member(n, "name")),
-		Type:          scalarString(member(n, "type")),
-		TypeText:      scalarString(member(n, "type_text")),
-		Required:      scalarBool(member(n, "required")),
-		Passive:       scalarBool(member(n, "passive")),
-		Enum:          stringList(member(n, "enum")),
-		Minimum:       scalarFloat(member(n, "minimum")),
-		Maximum:       scalarFloat(member(n, "maximum")),
-		MinCount:      scalarInt(member(n, "min_count")),
-		MaxCount:      scalarInt(member(n, "max_count")),
-		QuestionTypes: stringList(member(n, "question_types")),
-		DocumentedIn:  stringList(member(n, "documented_in")),
-		Description:   scalarString(member(n, "description")),
-		Formats:       stringList(member(n, "formats")),
-		AnswersAs:     scalarString(member(n, "answers_as")),
-		Since:         scalarString(member(n, "since")),
-		Families:      decodeFamilies(member(n, "families")),
-		OnSystemOne02: scalarString(member(n, "on_systemone_0_2")),
-		OpenAPI:       decodeReading(file, member(n, "openapi")),
-		Pos:           posOf(file, n),
-	}
-	for _, am := range seq(member(n, "answer_members")) {
-		f.AnswerMembers = append(f.AnswerMembers, AnswerMemberEntry{
-			Name:        scalarString(member(am, "name")),
-			Type:        scalarString(member(am, "type")),
-			TypeText:    scalarString(member(am, "type_text")),
-			Description: scalarString(member(am, "description")),
-			Pos:         posOf(file, am),
-		})
-	}
-	if c := member(n, "criteria"); c != nil {
-		f.Criteria = &CriteriaEntry{
-			Kind:     scalarString(member(c, "kind")),
-			Required: scalarBool(member(c, "required")),
-			Nullable: scalarBool(member(c, "nullable")),
-			Keys:     stringList(member(c, "keys")),
-			Values:   scalarString(member(c, "values")),
-			MinCount: scalarInt(member(c, "min_count")),
-			MaxCount: scalarInt(member(c, "max_count")),
-			OpenAPI:  decodeReading(file, member(c, "openapi")),
-			Pos:      posOf(file, c),
-		}
-	}
-	return f
+// place gives each level the position of its key.
+func (l LevelList) place(file string, n *yaml.Node) {
+	placeOrdered(file, n, len(l), func(i int) (*Position, reflect.Value) {
+		return &l[i].Pos, reflect.ValueOf(&l[i].Fields).Elem()
+	})
 }
 
-// decodeReading reads an openapi reading; nil when the entry has none. A
-// null value is not "absent": it records that the document sets no such
-// constraint, so it goes to Unset rather than leaving the pointer nil.
-func decodeReading(file string, n *yaml.Node) *OpenAPIReadingEntry {
-	if n == nil {
-		return nil
+// UnmarshalYAML reads a families value: a word or a list.
+func (f *Families) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.SequenceNode {
+		return n.Decode(&f.List)
 	}
-	r := &OpenAPIReadingEntry{Pos: posOf(file, n)}
+	return n.Decode(&f.Text)
+}
+
+// UnmarshalYAML reads an openapi reading. A null value is not "absent": it
+// records that the document sets no such constraint, so its key goes to
+// Unset while the pointer stays nil.
+func (r *OpenAPIReadingEntry) UnmarshalYAML(n *yaml.Node) error {
+	type plain OpenAPIReadingEntry
+	if err := n.Decode((*plain)(r)); err != nil {
+		return err
+	}
 	pairs(n, func(k, v *yaml.Node) {
 		if nodeKind(v) == "null" {
 			r.Unset = append(r.Unset, k.Value)
-			return
-		}
-		switch k.Value {
-		case "type":
-			r.Type = scalarString(v)
-		case "required":
-			r.Required = optionalBool(v)
-		case "nullable":
-			r.Nullable = optionalBool(v)
-		case "enum":
-			r.Enum = stringList(v)
-		case "minimum":
-			r.Minimum = scalarFloat(v)
-		case "maximum":
-			r.Maximum = scalarFloat(v)
-		case "min_count":
-			r.MinCount = scalarInt(v)
-		case "max_count":
-			r.MaxCount = scalarInt(v)
-		case "conflict":
-			r.Conflict = scalarString(v)
 		}
 	})
-	return r
+	return nil
 }
 
-func decodeFamilies(n *yaml.Node) Families {
-	if n == nil {
-		return Families{}
+// UnmarshalYAML reads a removed form, its replacement's members included.
+func (r *RemovedFormEntry) UnmarshalYAML(n *yaml.Node) error {
+	type plain RemovedFormEntry
+	var raw struct {
+		plain       `yaml:",inline"`
+		Replacement struct {
+			Field    string `yaml:"field"`
+			Endpoint string `yaml:"endpoint"`
+			Header   string `yaml:"header"`
+			Value    string `yaml:"value"`
+		} `yaml:"replacement"`
 	}
-	if n.Kind == yaml.SequenceNode {
-		return Families{List: stringList(n)}
+	if err := n.Decode(&raw); err != nil {
+		return err
 	}
-	return Families{Text: scalarString(n)}
-}
-
-func decodeEndpoints(file string, n *yaml.Node) []EndpointEntry {
-	var out []EndpointEntry
-	for _, e := range seq(n) {
-		var statuses []int
-		for _, s := range seq(member(e, "statuses")) {
-			if i := scalarInt(s); i != nil {
-				statuses = append(statuses, *i)
-			}
-		}
-		out = append(out, EndpointEntry{
-			Method:       scalarString(member(e, "method")),
-			Path:         scalarString(member(e, "path")),
-			Request:      scalarString(member(e, "request")),
-			Response:     scalarString(member(e, "response")),
-			Statuses:     statuses,
-			DocumentedIn: stringList(member(e, "documented_in")),
-			Since:        scalarString(member(e, "since")),
-			Families:     decodeFamilies(member(e, "families")),
-			Description:  scalarString(member(e, "description")),
-			Pos:          posOf(file, e),
-		})
-	}
-	return out
-}
-
-// seq returns a sequence node's items, or nil for any other node.
-func seq(n *yaml.Node) []*yaml.Node {
-	if n == nil || n.Kind != yaml.SequenceNode {
-		return nil
-	}
-	return n.Content
-}
-
-func intOr0(p *int) int {
-	if p == nil {
-		return 0
-	}
-	return *p
+	*r = RemovedFormEntry(raw.plain)
+	r.Field, r.Endpoint = raw.Replacement.Field, raw.Replacement.Endpoint
+	r.Header, r.Value = raw.Replacement.Header, raw.Replacement.Value
+	return nil
 }

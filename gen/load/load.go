@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Paths are the slash-separated paths of the spec files and their format
@@ -62,12 +62,12 @@ func Load(fsys fs.FS, paths Paths) (*Specs, error) {
 	specs := &Specs{Paths: paths}
 	if f, ok := readFile(fsys, paths.Standard, &ps); ok {
 		if root := checkYAML(f, stdSchema, &ps); root != nil {
-			specs.Standard = decodeStandard(f, root)
+			specs.Standard = decodeStandard(f, root, &ps)
 		}
 	}
 	if f, ok := readFile(fsys, paths.Extensions, &ps); ok {
 		if root := checkYAML(f, extSchema, &ps); root != nil {
-			specs.Extensions = decodeExtensions(f, root)
+			specs.Extensions = decodeExtensions(f, root, &ps)
 		}
 	}
 	if f, ok := readFile(fsys, paths.Contract, &ps); ok {

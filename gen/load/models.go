@@ -3,7 +3,7 @@ package load
 import (
 	"io/fs"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // The model catalogue: specs/models/models.yaml, format vllm-sr-models/1,
@@ -17,24 +17,27 @@ const (
 // Catalog is the raw model catalogue as written; gen/model checks every
 // card against the extension set.
 type Catalog struct {
-	File    File
-	Title   string
-	Presets []PresetEntry
-	Models  []ModelEntry
+	File    File          `yaml:"-"`
+	Title   string        `yaml:"title"`
+	Presets []PresetEntry `yaml:"presets"`
+	Models  []ModelEntry  `yaml:"models"`
 }
 
 // PresetEntry is one canonical preset text.
 type PresetEntry struct {
-	Name         string
-	Type         string
-	Description  string
-	Instructions string
+	Name         string `yaml:"name"`
+	Type         string `yaml:"type"`
+	Description  string `yaml:"description"`
+	Instructions string `yaml:"instructions"`
 	// Criteria in the order written; nil when absent.
-	Criteria []KeyText
+	Criteria KeyTexts `yaml:"criteria"`
 	// Levels lowest first; nil when absent.
-	Levels []string
-	Pos    Position
+	Levels []string `yaml:"levels"`
+	Pos    Position `yaml:"-"`
 }
+
+// KeyTexts are keyed criteria in the order written.
+type KeyTexts []KeyText
 
 // KeyText is one keyed criterion and its text.
 type KeyText struct {
@@ -44,76 +47,83 @@ type KeyText struct {
 
 // ModelEntry is one model and its card.
 type ModelEntry struct {
-	Name        string
-	Family      string
-	Description string
-	ReleaseDate string
-	Revision    string
-	Card        CardEntry
-	Pos         Position
+	Name        string    `yaml:"name"`
+	Family      string    `yaml:"family"`
+	Description string    `yaml:"description"`
+	ReleaseDate string    `yaml:"release_date"`
+	Revision    string    `yaml:"revision"`
+	Card        CardEntry `yaml:"card"`
+	Pos         Position  `yaml:"-"`
 }
 
 // CardEntry is one model's card as written. Absent booleans are false and
 // absent thresholds nil.
 type CardEntry struct {
-	QuestionTypes           []string
-	Presets                 []CardPresetEntry
-	Modalities              []string
-	SpanHeads               []string
-	DecisionAdapter         bool
-	RoleAware               bool
-	Over                    string
-	Abstain                 bool
-	SetThreshold            *float64
-	SpanThreshold           *float64
-	TrackRates              []int64
-	PlaceholdersInQuestions bool
-	Precision               string
-	Numerics                string
-	Limits                  LimitsEntry
-	Pos                     Position
+	QuestionTypes           []string          `yaml:"question_types"`
+	Presets                 []CardPresetEntry `yaml:"presets"`
+	Modalities              []string          `yaml:"modalities"`
+	SpanHeads               []string          `yaml:"span_heads"`
+	DecisionAdapter         bool              `yaml:"decision_adapter"`
+	RoleAware               bool              `yaml:"role_aware"`
+	Over                    string            `yaml:"over"`
+	Abstain                 bool              `yaml:"abstain"`
+	SetThreshold            *float64          `yaml:"-"` // thresholds.set
+	SpanThreshold           *float64          `yaml:"-"` // thresholds.span
+	TrackRates              []int64           `yaml:"track_rates"`
+	PlaceholdersInQuestions bool              `yaml:"placeholders_in_questions"`
+	Precision               string            `yaml:"precision"`
+	Numerics                string            `yaml:"numerics"`
+	Limits                  LimitsEntry       `yaml:"limits"`
+	Pos                     Position          `yaml:"-"`
 }
 
 // CardPresetEntry is one preset a card lists.
 type CardPresetEntry struct {
-	Name string
-	Type string
-	Pos  Position
+	Name string   `yaml:"name"`
+	Type string   `yaml:"type"`
+	Pos  Position `yaml:"-"`
 }
 
 // LimitsEntry is a card's limits; a zero number or nil range is absent.
 type LimitsEntry struct {
-	MaxInputTokens            int64
-	LongContextMaxInputTokens int64
-	ScanBudget                int64
-	MaxScanBudget             int64
-	Choices, Labels, Levels   *RangeEntry
-	Image                     *ImageEntry
-	Video                     *VideoEntry
-	Pos                       Position
+	MaxInputTokens            int64       `yaml:"max_input_tokens"`
+	LongContextMaxInputTokens int64       `yaml:"long_context_max_input_tokens"`
+	ScanBudget                int64       `yaml:"scan_budget"`
+	MaxScanBudget             int64       `yaml:"max_scan_budget"`
+	Choices                   *RangeEntry `yaml:"choices"`
+	Labels                    *RangeEntry `yaml:"labels"`
+	Levels                    *RangeEntry `yaml:"levels"`
+	Image                     *ImageEntry `yaml:"image"`
+	Video                     *VideoEntry `yaml:"video"`
+	Pos                       Position    `yaml:"-"`
 }
 
 // RangeEntry is an inclusive count range.
 type RangeEntry struct {
-	Min, Max int
-	Pos      Position
+	Min int      `yaml:"min"`
+	Max int      `yaml:"max"`
+	Pos Position `yaml:"-"`
 }
 
 // ImageEntry is a card's image limits.
 type ImageEntry struct {
-	MaxCount                       int
-	MinSide, MaxSide               int64
-	MinPixels, MaxPixels, MaxBytes int64
-	Tokens                         int64
-	Pos                            Position
+	MaxCount  int      `yaml:"max_count"`
+	MinSide   int64    `yaml:"min_side"`
+	MaxSide   int64    `yaml:"max_side"`
+	MinPixels int64    `yaml:"min_pixels"`
+	MaxPixels int64    `yaml:"max_pixels"`
+	MaxBytes  int64    `yaml:"max_bytes"`
+	Tokens    int64    `yaml:"tokens"`
+	Pos       Position `yaml:"-"`
 }
 
 // VideoEntry is a card's video limits.
 type VideoEntry struct {
-	MaxCount             int
-	MaxBytes, MaxSeconds int64
-	Tokens               int64
-	Pos                  Position
+	MaxCount   int      `yaml:"max_count"`
+	MaxBytes   int64    `yaml:"max_bytes"`
+	MaxSeconds int64    `yaml:"max_seconds"`
+	Tokens     int64    `yaml:"tokens"`
+	Pos        Position `yaml:"-"`
 }
 
 // LoadCatalog reads CatalogPath from fsys, validates it against
@@ -129,122 +139,40 @@ func LoadCatalog(fsys fs.FS) (*Catalog, error) {
 	if err := ps.Err(); err != nil || root == nil {
 		return nil, err
 	}
-	return decodeCatalog(f, root), nil
+	c := &Catalog{File: f}
+	if !decodeNode(f.Path, root, c, &ps) {
+		return nil, ps.Err()
+	}
+	return c, nil
 }
 
-func decodeCatalog(f File, root *yaml.Node) *Catalog {
-	p := f.Path
-	c := &Catalog{File: f, Title: scalarString(member(root, "title"))}
-	for _, n := range seq(member(root, "presets")) {
-		e := PresetEntry{
-			Name:         scalarString(member(n, "name")),
-			Type:         scalarString(member(n, "type")),
-			Description:  scalarString(member(n, "description")),
-			Instructions: scalarString(member(n, "instructions")),
-			Levels:       stringList(member(n, "levels")),
-			Pos:          posOf(p, n),
+// UnmarshalYAML reads a preset's criteria mapping in the order written.
+func (kt *KeyTexts) UnmarshalYAML(n *yaml.Node) error {
+	var err error
+	pairs(n, func(k, v *yaml.Node) {
+		var text string
+		if e := v.Decode(&text); e != nil && err == nil {
+			err = e
 		}
-		pairs(member(n, "criteria"), func(k, v *yaml.Node) {
-			e.Criteria = append(e.Criteria, KeyText{Key: k.Value, Text: scalarString(v)})
-		})
-		c.Presets = append(c.Presets, e)
-	}
-	for _, n := range seq(member(root, "models")) {
-		c.Models = append(c.Models, ModelEntry{
-			Name:        scalarString(member(n, "name")),
-			Family:      scalarString(member(n, "family")),
-			Description: scalarString(member(n, "description")),
-			ReleaseDate: scalarString(member(n, "release_date")),
-			Revision:    scalarString(member(n, "revision")),
-			Card:        decodeCard(p, member(n, "card")),
-			Pos:         posOf(p, n),
-		})
-	}
-	return c
+		*kt = append(*kt, KeyText{Key: k.Value, Text: text})
+	})
+	return err
 }
 
-func decodeCard(p string, n *yaml.Node) CardEntry {
-	thresholds := member(n, "thresholds")
-	c := CardEntry{
-		QuestionTypes:           stringList(member(n, "question_types")),
-		Modalities:              stringList(member(n, "modalities")),
-		SpanHeads:               stringList(member(n, "span_heads")),
-		DecisionAdapter:         scalarBool(member(n, "decision_adapter")),
-		RoleAware:               scalarBool(member(n, "role_aware")),
-		Over:                    scalarString(member(n, "over")),
-		Abstain:                 scalarBool(member(n, "abstain")),
-		SetThreshold:            scalarFloat(member(thresholds, "set")),
-		SpanThreshold:           scalarFloat(member(thresholds, "span")),
-		PlaceholdersInQuestions: scalarBool(member(n, "placeholders_in_questions")),
-		Precision:               scalarString(member(n, "precision")),
-		Numerics:                scalarString(member(n, "numerics")),
-		Limits:                  decodeLimits(p, member(n, "limits")),
-		Pos:                     posOf(p, n),
+// UnmarshalYAML reads a card, its thresholds mapping included.
+func (c *CardEntry) UnmarshalYAML(n *yaml.Node) error {
+	type plain CardEntry
+	var raw struct {
+		plain      `yaml:",inline"`
+		Thresholds struct {
+			Set  *float64 `yaml:"set"`
+			Span *float64 `yaml:"span"`
+		} `yaml:"thresholds"`
 	}
-	for _, r := range seq(member(n, "track_rates")) {
-		c.TrackRates = append(c.TrackRates, int64Or0(r))
+	if err := n.Decode(&raw); err != nil {
+		return err
 	}
-	for _, e := range seq(member(n, "presets")) {
-		c.Presets = append(c.Presets, CardPresetEntry{
-			Name: scalarString(member(e, "name")),
-			Type: scalarString(member(e, "type")),
-			Pos:  posOf(p, e),
-		})
-	}
-	return c
-}
-
-func decodeLimits(p string, n *yaml.Node) LimitsEntry {
-	l := LimitsEntry{
-		MaxInputTokens:            int64Or0(member(n, "max_input_tokens")),
-		LongContextMaxInputTokens: int64Or0(member(n, "long_context_max_input_tokens")),
-		ScanBudget:                int64Or0(member(n, "scan_budget")),
-		MaxScanBudget:             int64Or0(member(n, "max_scan_budget")),
-		Choices:                   decodeRange(p, member(n, "choices")),
-		Labels:                    decodeRange(p, member(n, "labels")),
-		Levels:                    decodeRange(p, member(n, "levels")),
-		Pos:                       posOf(p, n),
-	}
-	if img := member(n, "image"); img != nil {
-		l.Image = &ImageEntry{
-			MaxCount:  int(int64Or0(member(img, "max_count"))),
-			MinSide:   int64Or0(member(img, "min_side")),
-			MaxSide:   int64Or0(member(img, "max_side")),
-			MinPixels: int64Or0(member(img, "min_pixels")),
-			MaxPixels: int64Or0(member(img, "max_pixels")),
-			MaxBytes:  int64Or0(member(img, "max_bytes")),
-			Tokens:    int64Or0(member(img, "tokens")),
-			Pos:       posOf(p, img),
-		}
-	}
-	if vid := member(n, "video"); vid != nil {
-		l.Video = &VideoEntry{
-			MaxCount:   int(int64Or0(member(vid, "max_count"))),
-			MaxBytes:   int64Or0(member(vid, "max_bytes")),
-			MaxSeconds: int64Or0(member(vid, "max_seconds")),
-			Tokens:     int64Or0(member(vid, "tokens")),
-			Pos:        posOf(p, vid),
-		}
-	}
-	return l
-}
-
-func decodeRange(p string, n *yaml.Node) *RangeEntry {
-	if n == nil {
-		return nil
-	}
-	return &RangeEntry{
-		Min: int(int64Or0(member(n, "min"))),
-		Max: int(int64Or0(member(n, "max"))),
-		Pos: posOf(p, n),
-	}
-}
-
-// int64Or0 is an integer scalar's value; 0 when absent (the schema has
-// already refused anything that is not an integer).
-func int64Or0(n *yaml.Node) int64 {
-	if v := scalarInt64(n); v != nil {
-		return *v
-	}
-	return 0
+	*c = CardEntry(raw.plain)
+	c.SetThreshold, c.SpanThreshold = raw.Thresholds.Set, raw.Thresholds.Span
+	return nil
 }

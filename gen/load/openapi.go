@@ -2,12 +2,14 @@ package load
 
 import (
 	"context"
+	"errors"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Contract is the raw 4.0 contract: an OpenAPI 3.0 document that
@@ -35,45 +37,83 @@ type Contract struct {
 
 // Component is one component schema.
 type Component struct {
-	Name string
+	Name string `yaml:"-"`
 	// Level is x-srgen-level; NamedType is x-srgen-named-type. A component
 	// has at most one of them.
-	Level     string
-	NamedType string
-	Schema    *SchemaNode
-	Pos       Position
+	Level     string      `yaml:"x-srgen-level"`
+	NamedType string      `yaml:"x-srgen-named-type"`
+	Schema    *SchemaNode `yaml:"-"`
+	Pos       Position    `yaml:"-"`
 }
 
 // SchemaNode is the part of an OpenAPI schema srgen reads.
 type SchemaNode struct {
 	// Ref is the component name a $ref points to ("" if none).
-	Ref         string
-	Type        string
-	Nullable    bool
-	Enum        []string
-	Items       *SchemaNode
-	Additional  *SchemaNode
-	Properties  []Property
-	Required    []string
-	AnyOf       []*SchemaNode
-	AllOf       []*SchemaNode
-	Minimum     *float64
-	Maximum     *float64
-	MinItems    *int
-	MaxItems    *int
-	MinProps    *int
-	MaxProps    *int
-	Description string
+	Ref      string      `yaml:"$ref"`
+	Type     string      `yaml:"type"`
+	Nullable bool        `yaml:"nullable"`
+	Enum     []string    `yaml:"enum"`
+	Items    *SchemaNode `yaml:"items"`
+	// Additional is nil unless additionalProperties is a schema.
+	Additional  *SchemaNode   `yaml:"additionalProperties"`
+	Properties  PropertyList  `yaml:"properties"`
+	Required    []string      `yaml:"required"`
+	AnyOf       []*SchemaNode `yaml:"anyOf"`
+	AllOf       []*SchemaNode `yaml:"allOf"`
+	Minimum     *float64      `yaml:"minimum"`
+	Maximum     *float64      `yaml:"maximum"`
+	MinItems    *int          `yaml:"minItems"`
+	MaxItems    *int          `yaml:"maxItems"`
+	MinProps    *int          `yaml:"minProperties"`
+	MaxProps    *int          `yaml:"maxProperties"`
+	Description string        `yaml:"description"`
 	// QuestionTypes is x-srgen-question-types.
-	QuestionTypes []string
-	Pos           Position
+	QuestionTypes []string `yaml:"x-srgen-question-types"`
+	Pos           Position `yaml:"-"`
 }
+
+// PropertyList is an object schema's properties in document order.
+type PropertyList []Property
 
 // Property is one property of an object schema.
 type Property struct {
 	Name   string
 	Schema *SchemaNode
 	Pos    Position
+}
+
+// UnmarshalYAML copies the keywords srgen uses; kin-openapi has already
+// checked the schema is valid OpenAPI.
+func (s *SchemaNode) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.MappingNode {
+		return nil // additionalProperties: true or false; dropped below
+	}
+	type plain SchemaNode
+	if err := n.Decode((*plain)(s)); err != nil {
+		return err
+	}
+	s.Ref = strings.TrimPrefix(s.Ref, componentPrefix)
+	if a := member(n, "additionalProperties"); a != nil && a.Kind != yaml.MappingNode {
+		s.Additional = nil
+	}
+	return nil
+}
+
+// UnmarshalYAML reads the properties in document order.
+func (l *PropertyList) UnmarshalYAML(n *yaml.Node) (err error) {
+	*l, err = decodeOrdered(n, func(name string, v *yaml.Node) (Property, error) {
+		p := Property{Name: name}
+		err := v.Decode(&p.Schema)
+		return p, err
+	})
+	return err
+}
+
+// place gives each property the position of its name.
+func (l PropertyList) place(file string, n *yaml.Node) {
+	placeOrdered(file, n, len(l), func(i int) (*Position, reflect.Value) {
+		return &l[i].Pos, reflect.ValueOf(&l[i].Schema).Elem()
+	})
 }
 
 // Operation is one method of one path.
@@ -92,16 +132,16 @@ type Operation struct {
 
 // ImplicitRolesEntry is x-implicit-roles.
 type ImplicitRolesEntry struct {
-	Default string
-	Parts   []ImplicitRoleEntry
-	Pos     Position
+	Default string              `yaml:"default"`
+	Parts   []ImplicitRoleEntry `yaml:"parts"`
+	Pos     Position            `yaml:"-"`
 }
 
 // ImplicitRoleEntry is one part name's role.
 type ImplicitRoleEntry struct {
-	Key  string
-	Role string
-	Pos  Position
+	Key  string   `yaml:"key"`
+	Role string   `yaml:"role"`
+	Pos  Position `yaml:"-"`
 }
 
 const componentPrefix = "#/components/schemas/"
@@ -137,15 +177,7 @@ func loadContract(f File, ps *Problems) *Contract {
 	}
 	c.ImplicitRoles = readImplicitRoles(f.Path, member(root, "x-implicit-roles"), ps, root)
 	comps := member(root, "components")
-	pairs(member(comps, "schemas"), func(k, v *yaml.Node) {
-		c.Components = append(c.Components, Component{
-			Name:      k.Value,
-			Level:     scalarString(member(v, "x-srgen-level")),
-			NamedType: scalarString(member(v, "x-srgen-named-type")),
-			Schema:    readSchema(f.Path, v),
-			Pos:       posOf(f.Path, k),
-		})
-	})
+	c.Components = readComponents(f.Path, member(comps, "schemas"), ps)
 	responses := member(comps, "responses")
 	pairs(member(root, "paths"), func(pk, pv *yaml.Node) {
 		pairs(pv, func(mk, mv *yaml.Node) {
@@ -156,60 +188,35 @@ func loadContract(f File, ps *Problems) *Contract {
 }
 
 func readImplicitRoles(file string, n *yaml.Node, ps *Problems, root *yaml.Node) ImplicitRolesEntry {
+	var out ImplicitRolesEntry
 	if n == nil {
 		ps.Add(posOf(file, root), "missing x-implicit-roles")
-		return ImplicitRolesEntry{}
+		return out
 	}
-	out := ImplicitRolesEntry{Default: scalarString(member(n, "default")), Pos: posOf(file, n)}
 	pairs(n, func(k, _ *yaml.Node) {
 		if k.Value != "default" && k.Value != "parts" {
 			ps.Add(posOf(file, k), "x-implicit-roles.%s: unknown key", k.Value)
 		}
 	})
-	for _, p := range seq(member(n, "parts")) {
-		out.Parts = append(out.Parts, ImplicitRoleEntry{
-			Key:  scalarString(member(p, "key")),
-			Role: scalarString(member(p, "role")),
-			Pos:  posOf(file, p),
-		})
-	}
+	decodeNode(file, n, &out, ps)
 	return out
 }
 
-// readSchema copies the keywords srgen uses; kin-openapi has already
-// checked the schema is valid OpenAPI.
-func readSchema(file string, n *yaml.Node) *SchemaNode {
-	if n == nil || n.Kind != yaml.MappingNode {
+// readComponents reads components.schemas in document order.
+func readComponents(file string, n *yaml.Node, ps *Problems) []Component {
+	list, err := decodeOrdered(n, func(name string, v *yaml.Node) (Component, error) {
+		c := Component{Name: name}
+		err := errors.Join(v.Decode(&c), v.Decode(&c.Schema))
+		return c, err
+	})
+	if err != nil {
+		ps.Add(posOf(file, n), "cannot read components.schemas: %v", err)
 		return nil
 	}
-	s := &SchemaNode{
-		Ref:           strings.TrimPrefix(scalarString(member(n, "$ref")), componentPrefix),
-		Type:          scalarString(member(n, "type")),
-		Nullable:      scalarBool(member(n, "nullable")),
-		Enum:          stringList(member(n, "enum")),
-		Items:         readSchema(file, member(n, "items")),
-		Additional:    readSchema(file, member(n, "additionalProperties")),
-		Required:      stringList(member(n, "required")),
-		Minimum:       scalarFloat(member(n, "minimum")),
-		Maximum:       scalarFloat(member(n, "maximum")),
-		MinItems:      scalarInt(member(n, "minItems")),
-		MaxItems:      scalarInt(member(n, "maxItems")),
-		MinProps:      scalarInt(member(n, "minProperties")),
-		MaxProps:      scalarInt(member(n, "maxProperties")),
-		Description:   scalarString(member(n, "description")),
-		QuestionTypes: stringList(member(n, "x-srgen-question-types")),
-		Pos:           posOf(file, n),
-	}
-	for _, a := range seq(member(n, "anyOf")) {
-		s.AnyOf = append(s.AnyOf, readSchema(file, a))
-	}
-	for _, a := range seq(member(n, "allOf")) {
-		s.AllOf = append(s.AllOf, readSchema(file, a))
-	}
-	pairs(member(n, "properties"), func(k, v *yaml.Node) {
-		s.Properties = append(s.Properties, Property{Name: k.Value, Schema: readSchema(file, v), Pos: posOf(file, k)})
+	placeOrdered(file, n, len(list), func(i int) (*Position, reflect.Value) {
+		return &list[i].Pos, reflect.ValueOf(&list[i].Schema).Elem()
 	})
-	return s
+	return list
 }
 
 func readOperation(file, path string, mk, mv, responses *yaml.Node) Operation {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // parseYAML parses one YAML document into its root node, and reports
@@ -110,56 +110,6 @@ func scalarString(n *yaml.Node) string {
 	return n.Value
 }
 
-func scalarBool(n *yaml.Node) bool {
-	b, _ := strconv.ParseBool(scalarString(n))
-	return b
-}
-
-func scalarFloat(n *yaml.Node) *float64 {
-	if n == nil {
-		return nil
-	}
-	f, err := strconv.ParseFloat(n.Value, 64)
-	if err != nil {
-		return nil
-	}
-	return &f
-}
-
-func scalarInt(n *yaml.Node) *int {
-	if n == nil {
-		return nil
-	}
-	i, err := strconv.Atoi(n.Value)
-	if err != nil {
-		return nil
-	}
-	return &i
-}
-
-func scalarInt64(n *yaml.Node) *int64 {
-	if n == nil {
-		return nil
-	}
-	i, err := strconv.ParseInt(n.Value, 10, 64)
-	if err != nil {
-		return nil
-	}
-	return &i
-}
-
-// strings returns the scalar items of a sequence node.
-func stringList(n *yaml.Node) []string {
-	if n == nil || n.Kind != yaml.SequenceNode {
-		return nil
-	}
-	out := make([]string, 0, len(n.Content))
-	for _, c := range n.Content {
-		out = append(out, scalarString(c))
-	}
-	return out
-}
-
 // pathJoin appends a key or index to a dotted path.
 func pathJoin(path string, key any) string {
 	switch k := key.(type) {
@@ -171,4 +121,92 @@ func pathJoin(path string, key any) string {
 		}
 		return fmt.Sprintf("%s.%v", path, k)
 	}
+}
+
+// jsonOf is the JSON value a node stands for, as the schema validator
+// takes it: a scalar by its resolved tag (a timestamp or any other tag is
+// its text, as JSON has no such kind), and the first of repeated keys, as
+// member reads it (checkNodes reports the repeat).
+func jsonOf(n *yaml.Node) any {
+	switch n.Kind {
+	case yaml.MappingNode:
+		obj := make(map[string]any, len(n.Content)/2)
+		pairs(n, func(k, v *yaml.Node) {
+			if _, seen := obj[k.Value]; !seen {
+				obj[k.Value] = jsonOf(v)
+			}
+		})
+		return obj
+	case yaml.SequenceNode:
+		items := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			items[i] = jsonOf(c)
+		}
+		return items
+	case yaml.ScalarNode:
+		return scalarJSON(n)
+	}
+	return nil // an alias: parseYAML has refused it
+}
+
+func scalarJSON(n *yaml.Node) any {
+	switch nodeKind(n) {
+	case "integer":
+		var i int64
+		if n.Decode(&i) == nil {
+			return i
+		}
+		var f float64
+		if n.Decode(&f) == nil {
+			return f
+		}
+	case "number":
+		var f float64
+		if n.Decode(&f) == nil {
+			return f
+		}
+	case "boolean":
+		var b bool
+		if n.Decode(&b) == nil {
+			return b
+		}
+	case "null":
+		return nil
+	}
+	return n.Value
+}
+
+// locate follows a JSON instance location (keys and indexes) from root to
+// its node, and spells it as a dotted path; where the location leaves the
+// tree it stops at the last node found.
+func locate(root *yaml.Node, loc []string) (*yaml.Node, string) {
+	n, path := root, ""
+	for _, tok := range loc {
+		var next *yaml.Node
+		switch n.Kind {
+		case yaml.MappingNode:
+			next, path = member(n, tok), pathJoin(path, tok)
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n.Content) {
+				next, path = n.Content[i], pathJoin(path, i)
+			}
+		}
+		if next == nil {
+			return n, path
+		}
+		n = next
+	}
+	return n, path
+}
+
+// memberKey returns the key node of key in mapping n, or n itself.
+func memberKey(n *yaml.Node, key string) *yaml.Node {
+	if n != nil && n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				return n.Content[i]
+			}
+		}
+	}
+	return n
 }

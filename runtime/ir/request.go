@@ -120,8 +120,9 @@ type Asset struct {
 	// Format is the file format (png, jpeg, mp4, ...); nil when absent.
 	Format *string
 	// Data is the base64 file as the JSON string it was read as, kept as a
-	// value so multi-megabyte payloads are never copied or re-escaped.
-	Data jsonvalue.Value
+	// value so multi-megabyte payloads are never copied or re-escaped. It
+	// binds data_base64 (srgen's binding follows the bind tag).
+	Data jsonvalue.Value `bind:"asset.data_base64"`
 	// Extra: see Request.Extra.
 	Extra []jsonvalue.Member
 	// Layout is how the asset object was spelled, including whether it

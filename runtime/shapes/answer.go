@@ -34,62 +34,10 @@ func (w AnswerWriter) writeAnswerType(o *replyObject, s *answerWrite) {
 	}
 }
 
-func (w AnswerWriter) writeAnswerNoul(o *replyObject, s *answerWrite) {
-	writeNumber(o, vocab.AnswerNoul, s.a.Noul)
-}
-
-func (w AnswerWriter) writeAnswerChoice(o *replyObject, s *answerWrite) {
-	if s.a.Choice != nil {
-		o.str(vocab.AnswerChoice, *s.a.Choice)
-	}
-}
-
-func (w AnswerWriter) writeAnswerScore(o *replyObject, s *answerWrite) {
-	writeNumber(o, vocab.AnswerScore, s.a.Score)
-}
-
 func (w AnswerWriter) writeAnswerBox(o *replyObject, s *answerWrite) {
 	if s.a.Box != nil {
 		o.Name(vocab.AnswerBox)
 		o.Dst = w.appendBox(o.Dst, s.a.Box, &o.finite)
-	}
-}
-
-func (w AnswerWriter) writeAnswerTrack(o *replyObject, s *answerWrite) {
-	o.content(vocab.AnswerTrack, s.a.Track)
-}
-
-func (w AnswerWriter) writeAnswerProbabilities(o *replyObject, s *answerWrite) {
-	if s.a.Probabilities != nil {
-		o.Name(vocab.AnswerProbabilities)
-		o.Dst = appendProbabilities(o.Dst, s.a.Probabilities, &o.finite)
-	}
-}
-
-func (w AnswerWriter) writeAnswerConfidence(o *replyObject, s *answerWrite) {
-	writeNumber(o, vocab.AnswerConfidence, s.a.Confidence)
-}
-
-func (w AnswerWriter) writeAnswerLegend(o *replyObject, s *answerWrite) {
-	if s.a.Legend != nil {
-		o.Name(vocab.AnswerLegend)
-		o.Dst = Writer{}.appendMembers(o.Dst, s.a.Legend)
-	}
-}
-
-func (w AnswerWriter) writeAnswerAbstainProbability(o *replyObject, s *answerWrite) {
-	writeNumber(o, vocab.AnswerAbstainProbability, s.a.AbstainProbability)
-}
-
-func (w AnswerWriter) writeAnswerInputCoverage(o *replyObject, s *answerWrite) {
-	if s.a.InputCoverage != "" {
-		o.str(vocab.AnswerInputCoverage, string(s.a.InputCoverage))
-	}
-}
-
-func (w AnswerWriter) writeAnswerError(o *replyObject, s *answerWrite) {
-	if s.a.Error != "" {
-		o.str(vocab.AnswerError, string(s.a.Error))
 	}
 }
 
@@ -101,6 +49,7 @@ func (w AnswerWriter) writeAnswerReason(o *replyObject, s *answerWrite) {
 	}
 }
 
+// writeAnswerMessage writes only for a failed answer, as writeAnswerReason.
 func (w AnswerWriter) writeAnswerMessage(o *replyObject, s *answerWrite) {
 	if s.a.Error != "" {
 		o.str(vocab.AnswerMessage, s.a.Message)
@@ -122,22 +71,6 @@ func (w AnswerWriter) appendBox(dst []byte, b *ir.Box, finite *bool) []byte {
 	s := boxRegionWrite{b: b}
 	o.each(boxRegionSlots, func(slot int) { w.writeBoxRegionSlot(&o, &s, slot) })
 	return o.close(finite)
-}
-
-func (w AnswerWriter) writeBoxRegionTop(o *replyObject, s *boxRegionWrite) {
-	o.float(vocab.BoxRegionTop, s.b.Top)
-}
-
-func (w AnswerWriter) writeBoxRegionBottom(o *replyObject, s *boxRegionWrite) {
-	o.float(vocab.BoxRegionBottom, s.b.Bottom)
-}
-
-func (w AnswerWriter) writeBoxRegionLeft(o *replyObject, s *boxRegionWrite) {
-	o.float(vocab.BoxRegionLeft, s.b.Left)
-}
-
-func (w AnswerWriter) writeBoxRegionRight(o *replyObject, s *boxRegionWrite) {
-	o.float(vocab.BoxRegionRight, s.b.Right)
 }
 
 func appendProbabilities(dst []byte, ps []ir.Probability, finite *bool) []byte {
@@ -238,21 +171,6 @@ func (s *answerRead) takes(slot int) bool {
 // decides which the answer carries.
 func (s *answerRead) readAnswerType(*jsonvalue.Member) error { return nil }
 
-func (s *answerRead) readAnswerNoul(m *jsonvalue.Member) error {
-	s.a.Noul = s.number(m.Value)
-	return nil
-}
-
-func (s *answerRead) readAnswerChoice(m *jsonvalue.Member) error {
-	s.a.Choice = new(m.Value.Str())
-	return nil
-}
-
-func (s *answerRead) readAnswerScore(m *jsonvalue.Member) error {
-	s.a.Score = s.number(m.Value)
-	return nil
-}
-
 func (s *answerRead) readAnswerBox(m *jsonvalue.Member) error {
 	b := &ir.Box{}
 	box := boxRegionRead{b: b, defined: s.rs.boxRegion}
@@ -260,51 +178,6 @@ func (s *answerRead) readAnswerBox(m *jsonvalue.Member) error {
 	b.Extra = box.extra
 	s.a.Box = b
 	return err
-}
-
-func (s *answerRead) readAnswerTrack(m *jsonvalue.Member) error {
-	s.a.Track = m.Value
-	return nil
-}
-
-func (s *answerRead) readAnswerProbabilities(m *jsonvalue.Member) error {
-	s.a.Probabilities = probabilityList(m.Value)
-	return nil
-}
-
-func (s *answerRead) readAnswerConfidence(m *jsonvalue.Member) error {
-	s.a.Confidence = s.number(m.Value)
-	return nil
-}
-
-func (s *answerRead) readAnswerLegend(m *jsonvalue.Member) error {
-	s.a.Legend = append([]jsonvalue.Member{}, m.Value.Members()...)
-	return nil
-}
-
-func (s *answerRead) readAnswerAbstainProbability(m *jsonvalue.Member) error {
-	s.a.AbstainProbability = s.number(m.Value)
-	return nil
-}
-
-func (s *answerRead) readAnswerInputCoverage(m *jsonvalue.Member) error {
-	s.a.InputCoverage = ir.Coverage(m.Value.Str())
-	return nil
-}
-
-func (s *answerRead) readAnswerError(m *jsonvalue.Member) error {
-	s.a.Error = ir.QuestionErrorCode(m.Value.Str())
-	return nil
-}
-
-func (s *answerRead) readAnswerReason(m *jsonvalue.Member) error {
-	s.a.Reason = m.Value.Str()
-	return nil
-}
-
-func (s *answerRead) readAnswerMessage(m *jsonvalue.Member) error {
-	s.a.Message = m.Value.Str()
-	return nil
 }
 
 // boxRegionRead is the state of reading one checked box.
@@ -315,26 +188,6 @@ type boxRegionRead struct {
 }
 
 func (s *boxRegionRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
-
-func (s *boxRegionRead) readBoxRegionTop(m *jsonvalue.Member) error {
-	s.b.Top, _ = m.Value.Float()
-	return nil
-}
-
-func (s *boxRegionRead) readBoxRegionBottom(m *jsonvalue.Member) error {
-	s.b.Bottom, _ = m.Value.Float()
-	return nil
-}
-
-func (s *boxRegionRead) readBoxRegionLeft(m *jsonvalue.Member) error {
-	s.b.Left, _ = m.Value.Float()
-	return nil
-}
-
-func (s *boxRegionRead) readBoxRegionRight(m *jsonvalue.Member) error {
-	s.b.Right, _ = m.Value.Float()
-	return nil
-}
 
 // missing is the reason of an answer without member, which its type
 // requires, and what is wrong.
@@ -357,6 +210,15 @@ func (s *answerRead) number(x jsonvalue.Value) *float64 {
 	*p, _ = x.Float()
 	s.numbers = s.numbers[1:]
 	return p
+}
+
+// stringList reads a checked array of strings.
+func stringList(v jsonvalue.Value) []string {
+	out := make([]string, 0, v.Len())
+	for _, it := range v.Items() {
+		out = append(out, it.Str())
+	}
+	return out
 }
 
 // probabilityList reads a checked object of key to number, in the order

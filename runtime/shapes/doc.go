@@ -34,8 +34,8 @@
 //	func (s *<level>Read) read<Level><Member>(m *jsonvalue.Member) error
 //	func (w AnswerWriter) write<Level><Member>(o *replyObject, s *<level>Write)
 //
-// a hand-written function, so a bound answer member the specs add is a
-// compile error naming the two to write. A shape no upstream is read in
+// which srgen writes as for the request shapes (below) unless this package
+// declares it by hand. A shape no upstream is read in
 // (the 4.0 legacy error and list item) has a writer alone; error bodies'
 // and detail items' passive members are read and dropped, as an upstream's
 // words never reach a client, and a batch response's own, as the Router
@@ -55,7 +55,7 @@
 // (Writer).write<Level>Slot. A member the specs mark passive (no runtime
 // semantics) is carried in its object's Extra, in order, and written back
 // by every Writer unless its Skip names it. Every other member is bound:
-// the generated code calls, by this naming convention, the hand-written
+// the generated code calls, by this naming convention,
 //
 //	func (rd *Reader) read<Level><Member>(s *<level>Read, m *jsonvalue.Member, lm *ir.LayoutMember) error
 //	func (w Writer) write<Level><Member>(o *objectWriter, s *<level>Write) error
@@ -64,10 +64,25 @@
 // CamelCase of the spec's level and member names: readQuestionDecisionAdapter,
 // writeAssetDataBase64), and <level>Read and <level>Write hold the state of
 // reading and writing one object (<level>Read's extra points at the
-// object's Extra). A bound member the specs add is a compile error naming
-// the two functions to write; they hold the judgement the generated code
-// cannot: 4.0's spellings, layout recording, legacy diagnostics, borrowed
-// values and block allocation, and the checks no validator expresses.
+// object's Extra).
+//
+// srgen writes each of those functions itself (in the zz_generated files,
+// as conversion-gen writes a default conversion) unless this package
+// declares it by hand: its default copies the member between JSON and the
+// IR field of the member's Go CamelCase name (or the one whose bind tag
+// names it) on the object that is the first field of <level>Read or
+// <level>Write, by the member's JSON kind and the field's Go type (a
+// string, a number, an integer, a boolean, an enum word, content, an array
+// of strings, an object of numbers or of content; gen/emit/bind_coders.go).
+// So the invariant: the first field of every <level>Read and <level>Write
+// is the object its level binds. A bound member the specs add needs its IR
+// field and make generate. The functions written here by hand hold the
+// judgement the default cannot: 4.0's spellings, layout recording the
+// default does not do, legacy diagnostics, borrowed values and block
+// allocation, the order an answer's type imposes, a failed answer's words,
+// and the checks no validator expresses. srgen refuses a hand-written one
+// whose body is its default, or that overrides its default without a doc
+// comment saying why.
 //
 // Writer's zero value writes the canonical vllm-sr/5.0 form: the
 // standard's members in their standard spellings plus the extension set, in

@@ -56,28 +56,6 @@ func (w AnswerWriter) writeErrorDetail(o *replyObject, s *errorWrite) {
 	o.Dst = w.appendDetail(o.Dst, s.e, s.status)
 }
 
-func (w AnswerWriter) writeErrorCode(o *replyObject, s *errorWrite) {
-	if s.e.Code != "" {
-		o.str(vocab.ErrorCode, string(s.e.Code))
-	}
-}
-
-func (w AnswerWriter) writeErrorQuestion(o *replyObject, s *errorWrite) {
-	writeNonEmpty(o, vocab.ErrorQuestion, s.e.Question)
-}
-
-func (w AnswerWriter) writeErrorState(o *replyObject, s *errorWrite) {
-	writeNonEmpty(o, vocab.ErrorState, s.e.State)
-}
-
-func (w AnswerWriter) writeErrorReason(o *replyObject, s *errorWrite) {
-	writeNonEmpty(o, vocab.ErrorReason, s.e.Reason)
-}
-
-func (w AnswerWriter) writeErrorLimit(o *replyObject, s *errorWrite) {
-	writeLimit(o, vocab.ErrorLimit, s.e.Limit)
-}
-
 // writeErrorError writes vllm-sr/4.0's error object, with Legacy alone.
 func (w AnswerWriter) writeErrorError(o *replyObject, s *errorWrite) {
 	if !w.Legacy {
@@ -93,40 +71,23 @@ func (w AnswerWriter) writeErrorError(o *replyObject, s *errorWrite) {
 // body's.
 type legacyErrorWrite = errorWrite
 
+// writeLegacyErrorCode writes the code 4.0 requires: the body's, else the
+// status's.
 func (w AnswerWriter) writeLegacyErrorCode(o *replyObject, s *legacyErrorWrite) {
 	o.str(vocab.LegacyErrorCode, cmp.Or(string(s.e.Code), legacyCode(s.status)))
 }
 
+// writeLegacyErrorMessage writes the message 4.0 requires: the body's, else
+// the status's words (message).
 func (w AnswerWriter) writeLegacyErrorMessage(o *replyObject, s *legacyErrorWrite) {
 	o.str(vocab.LegacyErrorMessage, message(s.e, s.status))
 }
 
-func (w AnswerWriter) writeLegacyErrorQuestion(o *replyObject, s *legacyErrorWrite) {
-	writeNonEmpty(o, vocab.LegacyErrorQuestion, s.e.Question)
-}
-
-func (w AnswerWriter) writeLegacyErrorState(o *replyObject, s *legacyErrorWrite) {
-	writeNonEmpty(o, vocab.LegacyErrorState, s.e.State)
-}
-
-func (w AnswerWriter) writeLegacyErrorReason(o *replyObject, s *legacyErrorWrite) {
-	writeNonEmpty(o, vocab.LegacyErrorReason, s.e.Reason)
-}
-
-func (w AnswerWriter) writeLegacyErrorLimit(o *replyObject, s *legacyErrorWrite) {
-	writeLimit(o, vocab.LegacyErrorLimit, s.e.Limit)
-}
-
+// writeNonEmpty writes name: value unless value is empty (srgen's default
+// writer of a string the canonical form does not require).
 func writeNonEmpty(o *replyObject, name, value string) {
 	if value != "" {
 		o.str(name, value)
-	}
-}
-
-func writeLimit(o *replyObject, name string, limit *int64) {
-	if limit != nil {
-		o.Name(name)
-		o.Dst = appendInt(o.Dst, *limit)
 	}
 }
 
@@ -164,14 +125,6 @@ func (w AnswerWriter) writeValidationItemLoc(o *replyObject, s *validationItemWr
 		}
 		return jsonvalue.AppendString(dst, step.Name)
 	})
-}
-
-func (w AnswerWriter) writeValidationItemMsg(o *replyObject, s *validationItemWrite) {
-	o.str(vocab.ValidationItemMsg, s.d.Msg)
-}
-
-func (w AnswerWriter) writeValidationItemType(o *replyObject, s *validationItemWrite) {
-	o.str(vocab.ValidationItemType, s.d.Type)
 }
 
 // writeValidationItemInput writes nothing: the value that failed is never
@@ -287,32 +240,6 @@ func (s *errorRead) readErrorDetail(m *jsonvalue.Member) error {
 			s.located.question, s.located.state = s.r.Questions[0].Question, s.r.Questions[0].State
 		}
 	}
-	return nil
-}
-
-func (s *errorRead) readErrorCode(m *jsonvalue.Member) error {
-	s.r.Code = m.Value.Str()
-	return nil
-}
-
-func (s *errorRead) readErrorQuestion(m *jsonvalue.Member) error {
-	s.r.Question = m.Value.Str()
-	return nil
-}
-
-func (s *errorRead) readErrorState(m *jsonvalue.Member) error {
-	s.r.State = m.Value.Str()
-	return nil
-}
-
-func (s *errorRead) readErrorReason(m *jsonvalue.Member) error {
-	s.r.Reason = m.Value.Str()
-	return nil
-}
-
-func (s *errorRead) readErrorLimit(m *jsonvalue.Member) error {
-	n, _ := m.Value.Int()
-	s.r.Limit = &n
 	return nil
 }
 

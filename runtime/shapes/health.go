@@ -2,7 +2,6 @@ package shapes
 
 import (
 	"github.com/vllm-sr/systemone/generated/validate"
-	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -27,26 +26,6 @@ func (w AnswerWriter) Health(h *ir.Health) []byte {
 
 // healthWrite is the state of writing one health body.
 type healthWrite struct{ h *ir.Health }
-
-func (w AnswerWriter) writeHealthStatus(o *replyObject, s *healthWrite) {
-	o.str(vocab.HealthStatus, s.h.Status)
-}
-
-func (w AnswerWriter) writeHealthAPIVersion(o *replyObject, s *healthWrite) {
-	writeNonEmpty(o, vocab.HealthAPIVersion, s.h.APIVersion)
-}
-
-func (w AnswerWriter) writeHealthVersion(o *replyObject, s *healthWrite) {
-	o.str(vocab.HealthVersion, s.h.Version)
-}
-
-func (w AnswerWriter) writeHealthModel(o *replyObject, s *healthWrite) {
-	writeNonEmpty(o, vocab.HealthModel, s.h.Model)
-}
-
-func (w AnswerWriter) writeHealthSchema(o *replyObject, s *healthWrite) {
-	writeNonEmpty(o, vocab.HealthSchema, s.h.Schema)
-}
 
 // ReadHealth reads a GET /health reply under the schema rs names, after
 // its generated validator (validate.Health): the members the schema
@@ -73,28 +52,3 @@ type healthRead struct {
 }
 
 func (s *healthRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
-
-func (s *healthRead) readHealthStatus(m *jsonvalue.Member) error {
-	s.h.Status = m.Value.Str()
-	return nil
-}
-
-func (s *healthRead) readHealthAPIVersion(m *jsonvalue.Member) error {
-	s.h.APIVersion = m.Value.Str()
-	return nil
-}
-
-func (s *healthRead) readHealthVersion(m *jsonvalue.Member) error {
-	s.h.Version = m.Value.Str()
-	return nil
-}
-
-func (s *healthRead) readHealthModel(m *jsonvalue.Member) error {
-	s.h.Model = m.Value.Str()
-	return nil
-}
-
-func (s *healthRead) readHealthSchema(m *jsonvalue.Member) error {
-	s.h.Schema = m.Value.Str()
-	return nil
-}

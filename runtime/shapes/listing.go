@@ -71,10 +71,6 @@ func (w AnswerWriter) writeListingModels(o *replyObject, s *listingWrite) {
 // list: the listed model's.
 type legacyListItemWrite struct{ m *ir.ListedModel }
 
-func (w AnswerWriter) writeLegacyListItemID(o *replyObject, s *legacyListItemWrite) {
-	o.str(vocab.LegacyListItemID, s.m.Name)
-}
-
 func (w AnswerWriter) writeLegacyListItemObject(o *replyObject, s *legacyListItemWrite) {
 	o.str(vocab.LegacyListItemObject, legacyItemObject)
 }
@@ -89,37 +85,6 @@ func (w AnswerWriter) writeLegacyListItemOwnedBy(o *replyObject, s *legacyListIt
 
 // listingEntryWrite is the state of writing one listing entry.
 type listingEntryWrite struct{ m *ir.ListedModel }
-
-func (w AnswerWriter) writeListingEntryName(o *replyObject, s *listingEntryWrite) {
-	o.str(vocab.ListingEntryName, s.m.Name)
-}
-
-func (w AnswerWriter) writeListingEntryDescription(o *replyObject, s *listingEntryWrite) {
-	o.str(vocab.ListingEntryDescription, s.m.Description)
-}
-
-// writeListingEntryReleaseDate: a name with no date of its own has none,
-// never "".
-func (w AnswerWriter) writeListingEntryReleaseDate(o *replyObject, s *listingEntryWrite) {
-	writeNonEmpty(o, vocab.ListingEntryReleaseDate, s.m.ReleaseDate)
-}
-
-func (w AnswerWriter) writeListingEntryVersion(o *replyObject, s *listingEntryWrite) {
-	if s.m.Version != nil {
-		o.str(vocab.ListingEntryVersion, *s.m.Version)
-	}
-}
-
-func (w AnswerWriter) writeListingEntryFeatures(o *replyObject, s *listingEntryWrite) {
-	if s.m.Features != nil {
-		o.Name(vocab.ListingEntryFeatures)
-		o.Dst = appendStrings(o.Dst, s.m.Features)
-	}
-}
-
-func (w AnswerWriter) writeListingEntryCard(o *replyObject, s *listingEntryWrite) {
-	o.content(vocab.ListingEntryCard, s.m.Card)
-}
 
 // ReadListing reads a GET /v1/models reply under the schema rs names,
 // after its generated validator: {models: [{name, description,
@@ -178,38 +143,5 @@ type listingEntryRead struct {
 }
 
 func (s *listingEntryRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
-
-func (s *listingEntryRead) readListingEntryName(m *jsonvalue.Member) error {
-	s.m.Name = m.Value.Str()
-	return nil
-}
-
-func (s *listingEntryRead) readListingEntryDescription(m *jsonvalue.Member) error {
-	s.m.Description = m.Value.Str()
-	return nil
-}
-
-func (s *listingEntryRead) readListingEntryReleaseDate(m *jsonvalue.Member) error {
-	s.m.ReleaseDate = m.Value.Str()
-	return nil
-}
-
-func (s *listingEntryRead) readListingEntryVersion(m *jsonvalue.Member) error {
-	s.m.Version = new(m.Value.Str())
-	return nil
-}
-
-func (s *listingEntryRead) readListingEntryFeatures(m *jsonvalue.Member) error {
-	s.m.Features = make([]string, 0, m.Value.Len())
-	for _, f := range m.Value.Items() {
-		s.m.Features = append(s.m.Features, f.Str())
-	}
-	return nil
-}
-
-func (s *listingEntryRead) readListingEntryCard(m *jsonvalue.Member) error {
-	s.m.Card = m.Value
-	return nil
-}
 
 func appendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }

@@ -152,6 +152,8 @@ func (rd *Reader) request(r *ir.Request, b *RequestBlock, v jsonvalue.Value, pat
 // The request's bound members, each read by the function the generated
 // binding (zz_generated.bind.go) names for it.
 
+// readRequestModel reads the model into the request's block when it has one
+// (the values a request points at are one allocation).
 func (rd *Reader) readRequestModel(s *requestRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
 	if s.block != nil {
 		s.r.Model = rd.textInto(&s.block.model, m.Value, lm)
@@ -161,6 +163,8 @@ func (rd *Reader) readRequestModel(s *requestRead, m *jsonvalue.Member, lm *ir.L
 	return nil
 }
 
+// readRequestState keeps the state as read, not a copy: when borrowed,
+// retain copies it with the request's other containers in one allocation.
 func (rd *Reader) readRequestState(s *requestRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
 	s.r.State = m.Value
 	return nil

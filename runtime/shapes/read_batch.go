@@ -55,11 +55,6 @@ func (rd *Reader) batch(root jsonvalue.Value, bundle bool) (*ir.Batch, error) {
 // The batch's bound members, each read by the function the generated
 // binding names for it.
 
-func (rd *Reader) readBatchModel(s *batchRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
-	s.b.Model = rd.text(m.Value, lm)
-	return nil
-}
-
 func (rd *Reader) readBatchRequests(s *batchRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
 	if !s.bundle {
 		s.requests = m.Value

@@ -55,6 +55,8 @@ func (rd *Reader) readQuestionType(s *questionRead, m *jsonvalue.Member, lm *ir.
 	return nil
 }
 
+// readQuestionInstructions keeps the instructions as read, as
+// readRequestState the state (retain copies them together).
 func (rd *Reader) readQuestionInstructions(s *questionRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
 	s.q.Instructions = m.Value
 	return nil
@@ -92,49 +94,8 @@ func (rd *Reader) criteria(s *questionRead, m *jsonvalue.Member, legacy bool) er
 	return nil
 }
 
-func (rd *Reader) readQuestionPreset(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
-	s.q.Preset = rd.text(m.Value, lm)
-	return nil
-}
-
-func (rd *Reader) readQuestionHead(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
-	s.q.Head = (*ir.SpanHead)(rd.text(m.Value, lm))
-	return nil
-}
-
-func (rd *Reader) readQuestionDecisionAdapter(s *questionRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
-	s.q.DecisionAdapter = boolPtr(m.Value)
-	return nil
-}
-
 func (rd *Reader) readQuestionOver(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
 	s.q.Over = readOver(m.Value, lm)
-	return nil
-}
-
-func (rd *Reader) readQuestionOverflow(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
-	s.q.Overflow = (*ir.Overflow)(rd.text(m.Value, lm))
-	return nil
-}
-
-func (rd *Reader) readQuestionRequireFullInput(s *questionRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
-	s.q.RequireFullInput = boolPtr(m.Value)
-	return nil
-}
-
-func (rd *Reader) readQuestionThreshold(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
-	s.q.Threshold = rd.number(m.Value, lm)
-	return nil
-}
-
-func (rd *Reader) readQuestionAt(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
-	s.q.At = rd.number(m.Value, lm)
-	return nil
-}
-
-func (rd *Reader) readQuestionRate(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
-	n := rd.integer(m.Value, lm)
-	s.q.Rate = &n
 	return nil
 }
 
@@ -235,17 +196,5 @@ func (rd *Reader) readAssetType(s *assetRead, m *jsonvalue.Member, lm *ir.Layout
 	}
 	s.a.Type = t
 	noteString(lm, m.Value.Raw(), string(t))
-	return nil
-}
-
-func (rd *Reader) readAssetFormat(s *assetRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
-	s.a.Format = rd.text(m.Value, lm)
-	return nil
-}
-
-// readAssetDataBase64 keeps the data as read (a copy when borrowed):
-// multi-megabyte payloads are never decoded.
-func (rd *Reader) readAssetDataBase64(s *assetRead, m *jsonvalue.Member, _ *ir.LayoutMember) error {
-	s.a.Data = rd.keep(m.Value)
 	return nil
 }

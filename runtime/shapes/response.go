@@ -93,6 +93,8 @@ func (w AnswerWriter) appendResponse(dst []byte, s *responseWrite, finite *bool)
 	return o.close(finite)
 }
 
+// writeResponseModel writes the response's model, else the caller's
+// fallback (the standard requires model).
 func (w AnswerWriter) writeResponseModel(o *replyObject, s *responseWrite) {
 	model := s.model
 	if s.r.Model != nil {
@@ -153,27 +155,10 @@ func (w AnswerWriter) appendUsage(dst []byte, u *ir.Usage) []byte {
 	return o.Close()
 }
 
-func (w AnswerWriter) writeUsageInputTokens(o *replyObject, s *usageWrite) {
-	o.Name(vocab.UsageInputTokens)
-	o.Dst = appendInt(o.Dst, s.u.InputTokens)
-}
-
-func (w AnswerWriter) writeUsageOutputTokens(o *replyObject, s *usageWrite) {
-	o.Name(vocab.UsageOutputTokens)
-	o.Dst = appendInt(o.Dst, s.u.OutputTokens)
-}
-
 // batchResponseWrite is the state of writing one batch response.
 type batchResponseWrite struct {
 	b         *ir.BatchResponse
 	answersOf func(*ir.NamedResponse) []ir.Answer
-}
-
-// writeBatchResponseModel writes the model, left out when b has none.
-func (w AnswerWriter) writeBatchResponseModel(o *replyObject, s *batchResponseWrite) {
-	if s.b.Model != nil {
-		o.str(vocab.BatchResponseModel, *s.b.Model)
-	}
 }
 
 func (w AnswerWriter) writeBatchResponseResponses(o *replyObject, s *batchResponseWrite) {
@@ -219,7 +204,7 @@ func batchUsage(b *ir.BatchResponse) *ir.Usage {
 // end.
 func ReadResponse(v jsonvalue.Value, rs *Replies, item string) (*ir.Response, jsonvalue.Value, error) {
 	read := &readResponse{}
-	s := responseRead{read: read, rs: rs, item: item}
+	s := responseRead{r: &read.response, read: read, rs: rs, item: item}
 	if _, err := readResponseMembers(&s, v.Members()); err != nil {
 		return nil, v, err
 	}
@@ -247,8 +232,11 @@ type readResponse struct {
 	usage    ir.Usage
 }
 
-// responseRead is the state of reading one checked response.
+// responseRead is the state of reading one checked response. Its first
+// field is the response the binding's default readers fill (r is
+// &read.response).
 type responseRead struct {
+	r       *ir.Response
 	read    *readResponse
 	rs      *Replies
 	item    string
@@ -258,6 +246,8 @@ type responseRead struct {
 
 func (s *responseRead) takes(slot int) bool { return s.rs.response&(1<<slot) != 0 }
 
+// readResponseModel reads the model into the response's block (one
+// allocation with the response).
 func (s *responseRead) readResponseModel(m *jsonvalue.Member) error {
 	s.read.model = m.Value.Str()
 	s.read.response.Model = &s.read.model
@@ -290,16 +280,6 @@ type usageRead struct {
 }
 
 func (s *usageRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
-
-func (s *usageRead) readUsageInputTokens(m *jsonvalue.Member) error {
-	s.u.InputTokens, _ = m.Value.Int()
-	return nil
-}
-
-func (s *usageRead) readUsageOutputTokens(m *jsonvalue.Member) error {
-	s.u.OutputTokens, _ = m.Value.Int()
-	return nil
-}
 
 // ReadBatchResponse reads a checked batch response {model, responses,
 // usage} under rs: its object of responses, for the caller to read by

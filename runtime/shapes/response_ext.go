@@ -25,24 +25,6 @@ func (w AnswerWriter) writeResponseSets(o *replyObject, s *responseWrite) {
 		func(dst []byte, q *ir.QuestionSet) []byte { return w.appendSet(dst, q, &o.finite) })
 }
 
-func (w AnswerWriter) writeResponseThresholds(o *replyObject, s *responseWrite) {
-	writeKeyed(o, vocab.ResponseThresholds, s.r.Thresholds, func(t *ir.QuestionThreshold) string { return t.Question },
-		func(dst []byte, t *ir.QuestionThreshold) []byte { return appendFloat(dst, t.Threshold, &o.finite) })
-}
-
-func (w AnswerWriter) writeResponseSpanHeads(o *replyObject, s *responseWrite) {
-	writeKeyed(o, vocab.ResponseSpanHeads, s.r.SpanHeads, func(h *ir.QuestionSpanHead) string { return h.Question },
-		func(dst []byte, h *ir.QuestionSpanHead) []byte { return jsonvalue.AppendString(dst, string(h.Head)) })
-}
-
-func (w AnswerWriter) writeResponseMeta(o *replyObject, s *responseWrite) {
-	o.content(vocab.ResponseMeta, s.r.Meta)
-}
-
-func (w AnswerWriter) writeResponseRouting(o *replyObject, s *responseWrite) {
-	o.content(vocab.ResponseRouting, s.r.Routing)
-}
-
 // writeKeyed writes name: {key(item): value(item), ...} unless items is
 // nil.
 func writeKeyed[T any](o *replyObject, name string, items []T, key func(*T) string, value func([]byte, *T) []byte) {
@@ -93,31 +75,6 @@ func (s *responseRead) readResponseSets(m *jsonvalue.Member) error {
 	return nil
 }
 
-func (s *responseRead) readResponseThresholds(m *jsonvalue.Member) error {
-	s.read.response.Thresholds = readKeyed(m.Value, func(q string, x jsonvalue.Value) ir.QuestionThreshold {
-		f, _ := x.Float()
-		return ir.QuestionThreshold{Question: q, Threshold: f}
-	})
-	return nil
-}
-
-func (s *responseRead) readResponseSpanHeads(m *jsonvalue.Member) error {
-	s.read.response.SpanHeads = readKeyed(m.Value, func(q string, x jsonvalue.Value) ir.QuestionSpanHead {
-		return ir.QuestionSpanHead{Question: q, Head: ir.SpanHead(x.Str())}
-	})
-	return nil
-}
-
-func (s *responseRead) readResponseMeta(m *jsonvalue.Member) error {
-	s.read.response.Meta = m.Value
-	return nil
-}
-
-func (s *responseRead) readResponseRouting(m *jsonvalue.Member) error {
-	s.read.response.Routing = m.Value
-	return nil
-}
-
 // readKeyed reads a checked object of question name to value, each by
 // one, in order.
 func readKeyed[T any](v jsonvalue.Value, one func(q string, x jsonvalue.Value) T) []T {
@@ -138,28 +95,6 @@ func (w AnswerWriter) appendSpan(dst []byte, sp *ir.Span, finite *bool) []byte {
 	return o.close(finite)
 }
 
-func (w AnswerWriter) writeSpanItemLabel(o *replyObject, s *spanItemWrite) {
-	o.str(vocab.SpanItemLabel, s.sp.Label)
-}
-
-func (w AnswerWriter) writeSpanItemStart(o *replyObject, s *spanItemWrite) {
-	o.Name(vocab.SpanItemStart)
-	o.Dst = appendInt(o.Dst, s.sp.Start)
-}
-
-func (w AnswerWriter) writeSpanItemEnd(o *replyObject, s *spanItemWrite) {
-	o.Name(vocab.SpanItemEnd)
-	o.Dst = appendInt(o.Dst, s.sp.End)
-}
-
-func (w AnswerWriter) writeSpanItemText(o *replyObject, s *spanItemWrite) {
-	o.str(vocab.SpanItemText, s.sp.Text)
-}
-
-func (w AnswerWriter) writeSpanItemProbability(o *replyObject, s *spanItemWrite) {
-	o.float(vocab.SpanItemProbability, s.sp.Probability)
-}
-
 // spanItemRead is the state of reading one checked span, which it holds
 // (not a pointer to the caller's, which would then live on the heap).
 type spanItemRead struct {
@@ -169,31 +104,6 @@ type spanItemRead struct {
 }
 
 func (s *spanItemRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
-
-func (s *spanItemRead) readSpanItemLabel(m *jsonvalue.Member) error {
-	s.sp.Label = m.Value.Str()
-	return nil
-}
-
-func (s *spanItemRead) readSpanItemStart(m *jsonvalue.Member) error {
-	s.sp.Start, _ = m.Value.Int()
-	return nil
-}
-
-func (s *spanItemRead) readSpanItemEnd(m *jsonvalue.Member) error {
-	s.sp.End, _ = m.Value.Int()
-	return nil
-}
-
-func (s *spanItemRead) readSpanItemText(m *jsonvalue.Member) error {
-	s.sp.Text = m.Value.Str()
-	return nil
-}
-
-func (s *spanItemRead) readSpanItemProbability(m *jsonvalue.Member) error {
-	s.sp.Probability, _ = m.Value.Float()
-	return nil
-}
 
 // setResultWrite is the state of writing one set question's result.
 type setResultWrite struct{ set *ir.QuestionSet }
@@ -205,16 +115,6 @@ func (w AnswerWriter) appendSet(dst []byte, set *ir.QuestionSet, finite *bool) [
 	return o.close(finite)
 }
 
-func (w AnswerWriter) writeSetResultSelected(o *replyObject, s *setResultWrite) {
-	o.Name(vocab.SetResultSelected)
-	o.Dst = appendStrings(o.Dst, s.set.Selected)
-}
-
-func (w AnswerWriter) writeSetResultProbabilities(o *replyObject, s *setResultWrite) {
-	o.Name(vocab.SetResultProbabilities)
-	o.Dst = appendProbabilities(o.Dst, s.set.Probabilities, &o.finite)
-}
-
 // setResultRead is the state of reading one checked set result, which it
 // holds, as spanItemRead does.
 type setResultRead struct {
@@ -224,16 +124,3 @@ type setResultRead struct {
 }
 
 func (s *setResultRead) takes(slot int) bool { return s.defined&(1<<slot) != 0 }
-
-func (s *setResultRead) readSetResultSelected(m *jsonvalue.Member) error {
-	s.set.Selected = make([]string, 0, m.Value.Len())
-	for _, label := range m.Value.Items() {
-		s.set.Selected = append(s.set.Selected, label.Str())
-	}
-	return nil
-}
-
-func (s *setResultRead) readSetResultProbabilities(m *jsonvalue.Member) error {
-	s.set.Probabilities = probabilityList(m.Value)
-	return nil
-}

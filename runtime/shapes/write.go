@@ -5,7 +5,6 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
@@ -79,11 +78,6 @@ type batchWrite struct {
 // The batch's bound members, each written by the function the generated
 // binding names for it.
 
-func (w Writer) writeBatchModel(o *objectWriter, s *batchWrite) error {
-	appendStringMember(o, vocab.BatchModel, s.b.Model)
-	return nil
-}
-
 func (w Writer) writeBatchRequests(o *objectWriter, s *batchWrite) error {
 	o.name(vocab.BatchRequests)
 	var err error
@@ -149,17 +143,11 @@ func (w Writer) appendRequest(dst []byte, r *ir.Request, whole bool, at ir.Path)
 // The request's bound members, each written by the function the generated
 // binding names for it.
 
+// writeRequestModel writes the model of a whole request only: a batch item
+// takes its batch's.
 func (w Writer) writeRequestModel(o *objectWriter, s *requestWrite) error {
 	if s.whole {
 		appendStringMember(o, vocab.RequestModel, s.r.Model)
-	}
-	return nil
-}
-
-func (w Writer) writeRequestState(o *objectWriter, s *requestWrite) error {
-	if s.r.State.IsValid() {
-		o.name(vocab.RequestState)
-		o.Dst = jsonvalue.AppendCompact(o.Dst, s.r.State)
 	}
 	return nil
 }

@@ -111,11 +111,6 @@ func (w Writer) writeAssetType(o *objectWriter, s *assetWrite) error {
 	return nil
 }
 
-func (w Writer) writeAssetFormat(o *objectWriter, s *assetWrite) error {
-	appendStringMember(o, vocab.AssetFormat, s.a.Format)
-	return nil
-}
-
 // writeAssetDataBase64 writes the data as read: multi-megabyte payloads
 // are never re-escaped.
 func (w Writer) writeAssetDataBase64(o *objectWriter, s *assetWrite) error {
@@ -148,21 +143,6 @@ type optionsWrite struct {
 
 // The options' bound members, each written by the function the generated
 // binding names for it.
-
-func (w Writer) writeOptionsDeadlineMs(o *objectWriter, s *optionsWrite) error {
-	appendIntMember(o, vocab.OptionsDeadlineMs, s.o.DeadlineMs)
-	return nil
-}
-
-func (w Writer) writeOptionsReturnMeta(o *objectWriter, s *optionsWrite) error {
-	appendBoolMember(o, vocab.OptionsReturnMeta, s.o.ReturnMeta)
-	return nil
-}
-
-func (w Writer) writeOptionsMaxTokens(o *objectWriter, s *optionsWrite) error {
-	appendIntMember(o, vocab.OptionsMaxTokens, s.o.MaxTokens)
-	return nil
-}
 
 // writeOptionsLongContext writes 4.0's body form of the long-context
 // header, which only the internal form carries.

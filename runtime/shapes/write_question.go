@@ -43,14 +43,6 @@ func (w Writer) writeQuestionType(o *objectWriter, s *questionWrite) error {
 	return nil
 }
 
-func (w Writer) writeQuestionInstructions(o *objectWriter, s *questionWrite) error {
-	if s.q.Instructions.IsValid() {
-		o.name(vocab.QuestionInstructions)
-		o.Dst = jsonvalue.AppendCompact(o.Dst, s.q.Instructions)
-	}
-	return nil
-}
-
 // The criteria have four spellings: the standard's criteria, and 4.0's
 // choices, levels and labels, each of the form it fits. The first of them
 // the writer comes to writes the criteria: where the layout recorded the
@@ -109,50 +101,10 @@ func legacySpellingFits(q *ir.Question, spelling string) bool {
 	return q.Type == "" || slices.Contains(f.QuestionTypes, q.Type)
 }
 
-func (w Writer) writeQuestionPreset(o *objectWriter, s *questionWrite) error {
-	appendStringMember(o, vocab.QuestionPreset, s.q.Preset)
-	return nil
-}
-
-func (w Writer) writeQuestionHead(o *objectWriter, s *questionWrite) error {
-	appendStringMember(o, vocab.QuestionHead, (*string)(s.q.Head))
-	return nil
-}
-
-func (w Writer) writeQuestionDecisionAdapter(o *objectWriter, s *questionWrite) error {
-	appendBoolMember(o, vocab.QuestionDecisionAdapter, s.q.DecisionAdapter)
-	return nil
-}
-
 func (w Writer) writeQuestionOver(o *objectWriter, s *questionWrite) error {
 	if s.q.Over != nil {
 		o.scalar(vocab.QuestionOver, func(d []byte) []byte { return appendStrings(d, s.q.Over) })
 	}
-	return nil
-}
-
-func (w Writer) writeQuestionOverflow(o *objectWriter, s *questionWrite) error {
-	appendStringMember(o, vocab.QuestionOverflow, (*string)(s.q.Overflow))
-	return nil
-}
-
-func (w Writer) writeQuestionRequireFullInput(o *objectWriter, s *questionWrite) error {
-	appendBoolMember(o, vocab.QuestionRequireFullInput, s.q.RequireFullInput)
-	return nil
-}
-
-func (w Writer) writeQuestionThreshold(o *objectWriter, s *questionWrite) error {
-	appendFloatMember(o, vocab.QuestionThreshold, s.q.Threshold)
-	return nil
-}
-
-func (w Writer) writeQuestionAt(o *objectWriter, s *questionWrite) error {
-	appendFloatMember(o, vocab.QuestionAt, s.q.At)
-	return nil
-}
-
-func (w Writer) writeQuestionRate(o *objectWriter, s *questionWrite) error {
-	appendIntMember(o, vocab.QuestionRate, s.q.Rate)
 	return nil
 }
 

@@ -4,6 +4,7 @@ package shapes
 
 import (
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
 
@@ -18,23 +19,28 @@ import (
 //   - <level>Slots: its members in the order the writers write them (the
 //     extension spec's write_order, else message order).
 //   - (*Reader).read<Level>Members: the reader's dispatch over one object's
-//     members, in body order. A bound member calls the hand-written
+//     members, in body order. A bound member calls
 //     func (rd *Reader) read<Level><Member>(s *<level>Read, m *jsonvalue.Member, lm *ir.LayoutMember) error
 //     and a passive member (passive: true in its spec) is appended to the
 //     object's Extra, as is any member no spec defines there (which the
 //     generated validators refuse before).
 //   - (Writer).write<Level>Slot: the writer's dispatch for one slot of
-//     <level>Slots. A bound member calls the hand-written
+//     <level>Slots. A bound member calls
 //     func (w Writer) write<Level><Member>(o *objectWriter, s *<level>Write) error
 //     and a passive member writes the object's Extra member of its name.
+//   - The member functions runtime/shapes does not declare by hand: srgen's
+//     default, which copies the member between JSON and the IR field its
+//     name gives (or whose bind tag names it) on the object <level>Read's
+//     or <level>Write's first field binds, by the member's JSON kind.
 //
 // <Level><Member> is the member's generated/vocab constant: Go CamelCase of
 // the spec's level and member names (question.decision_adapter is
 // QuestionDecisionAdapter, so readQuestionDecisionAdapter). <level>Read and
 // <level>Write are the hand-written state of reading and writing one object;
 // <level>Read's extra points at the object's Extra. A bound member the specs
-// add is a compile error naming the function to write; a passive one needs
-// only the spec entry and make generate.
+// add needs its IR field and make generate, or a hand-written function where
+// it needs judgement; a passive one needs only the spec entry and make
+// generate.
 
 // requestSlots are the members of a request in the order the writers write
 // them, by the extension spec's write_order (The API guide's order: roles
@@ -53,8 +59,8 @@ var requestSlots = []string{
 }
 
 // readRequestMembers reads the members of a request in body order: each bound
-// member by its hand-written readRequest<Member>, each passive member into the
-// object's Extra.
+// member by its readRequest<Member>, each passive member into the object's
+// Extra.
 func (rd *Reader) readRequestMembers(s *requestRead, members []jsonvalue.Member, rec *recorder) error {
 	for i := range members {
 		m := &members[i]
@@ -91,8 +97,8 @@ func (rd *Reader) readRequestMembers(s *requestRead, members []jsonvalue.Member,
 }
 
 // writeRequestSlot writes the member requestSlots[slot] of a request: a bound
-// member by its hand-written writeRequest<Member>, a passive member from the
-// object's Extra.
+// member by its writeRequest<Member>, a passive member from the object's
+// Extra.
 func (w Writer) writeRequestSlot(o *objectWriter, s *requestWrite, slot int) error {
 	switch slot {
 	case 0:
@@ -126,6 +132,16 @@ func (w Writer) writeRequestSlot(o *objectWriter, s *requestWrite, slot int) err
 	return nil
 }
 
+// writeRequestState is srgen's default for request.state (string or object or
+// array): the hand-written source declares none.
+func (w Writer) writeRequestState(o *objectWriter, s *requestWrite) error {
+	if s.r.State.IsValid() {
+		o.name(vocab.RequestState)
+		o.Dst = jsonvalue.AppendCompact(o.Dst, s.r.State)
+	}
+	return nil
+}
+
 // batchSlots are the members of a batch in the order the writers write them,
 // by message order (the standard's members, then the extension set's, then
 // 4.0's).
@@ -136,8 +152,8 @@ var batchSlots = []string{
 }
 
 // readBatchMembers reads the members of a batch in body order: each bound
-// member by its hand-written readBatch<Member>, each passive member into the
-// object's Extra.
+// member by its readBatch<Member>, each passive member into the object's
+// Extra.
 func (rd *Reader) readBatchMembers(s *batchRead, members []jsonvalue.Member, rec *recorder) error {
 	for i := range members {
 		m := &members[i]
@@ -162,8 +178,7 @@ func (rd *Reader) readBatchMembers(s *batchRead, members []jsonvalue.Member, rec
 }
 
 // writeBatchSlot writes the member batchSlots[slot] of a batch: a bound member
-// by its hand-written writeBatch<Member>, a passive member from the object's
-// Extra.
+// by its writeBatch<Member>, a passive member from the object's Extra.
 func (w Writer) writeBatchSlot(o *objectWriter, s *batchWrite, slot int) error {
 	switch slot {
 	case 0:
@@ -179,6 +194,20 @@ func (w Writer) writeBatchSlot(o *objectWriter, s *batchWrite, slot int) error {
 	return nil
 }
 
+// readBatchModel is srgen's default for batch.model (string): the hand-written
+// source declares none.
+func (rd *Reader) readBatchModel(s *batchRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.b.Model = rd.text(m.Value, lm)
+	return nil
+}
+
+// writeBatchModel is srgen's default for batch.model (string): the
+// hand-written source declares none.
+func (w Writer) writeBatchModel(o *objectWriter, s *batchWrite) error {
+	appendStringMember(o, vocab.BatchModel, s.b.Model)
+	return nil
+}
+
 // optionsSlots are the members of an options object in the order the writers
 // write them, by message order (the standard's members, then the extension
 // set's, then 4.0's).
@@ -190,8 +219,8 @@ var optionsSlots = []string{
 }
 
 // readOptionsMembers reads the members of an options object in body order:
-// each bound member by its hand-written readOptions<Member>, each passive
-// member into the object's Extra.
+// each bound member by its readOptions<Member>, each passive member into the
+// object's Extra.
 func (rd *Reader) readOptionsMembers(s *optionsRead, members []jsonvalue.Member, rec *recorder) error {
 	for i := range members {
 		m := &members[i]
@@ -218,8 +247,8 @@ func (rd *Reader) readOptionsMembers(s *optionsRead, members []jsonvalue.Member,
 }
 
 // writeOptionsSlot writes the member optionsSlots[slot] of an options object:
-// a bound member by its hand-written writeOptions<Member>, a passive member
-// from the object's Extra.
+// a bound member by its writeOptions<Member>, a passive member from the
+// object's Extra.
 func (w Writer) writeOptionsSlot(o *objectWriter, s *optionsWrite, slot int) error {
 	switch slot {
 	case 0:
@@ -235,6 +264,27 @@ func (w Writer) writeOptionsSlot(o *objectWriter, s *optionsWrite, slot int) err
 		// long_context
 		return w.writeOptionsLongContext(o, s)
 	}
+	return nil
+}
+
+// writeOptionsDeadlineMs is srgen's default for options.deadline_ms (integer):
+// the hand-written source declares none.
+func (w Writer) writeOptionsDeadlineMs(o *objectWriter, s *optionsWrite) error {
+	appendIntMember(o, vocab.OptionsDeadlineMs, s.o.DeadlineMs)
+	return nil
+}
+
+// writeOptionsReturnMeta is srgen's default for options.return_meta (boolean):
+// the hand-written source declares none.
+func (w Writer) writeOptionsReturnMeta(o *objectWriter, s *optionsWrite) error {
+	appendBoolMember(o, vocab.OptionsReturnMeta, s.o.ReturnMeta)
+	return nil
+}
+
+// writeOptionsMaxTokens is srgen's default for options.max_tokens (integer):
+// the hand-written source declares none.
+func (w Writer) writeOptionsMaxTokens(o *objectWriter, s *optionsWrite) error {
+	appendIntMember(o, vocab.OptionsMaxTokens, s.o.MaxTokens)
 	return nil
 }
 
@@ -260,8 +310,8 @@ var questionSlots = []string{
 }
 
 // readQuestionMembers reads the members of a question in body order: each
-// bound member by its hand-written readQuestion<Member>, each passive member
-// into the object's Extra.
+// bound member by its readQuestion<Member>, each passive member into the
+// object's Extra.
 func (rd *Reader) readQuestionMembers(s *questionRead, members []jsonvalue.Member, rec *recorder) error {
 	for i := range members {
 		m := &members[i]
@@ -310,8 +360,8 @@ func (rd *Reader) readQuestionMembers(s *questionRead, members []jsonvalue.Membe
 }
 
 // writeQuestionSlot writes the member questionSlots[slot] of a question: a
-// bound member by its hand-written writeQuestion<Member>, a passive member
-// from the object's Extra.
+// bound member by its writeQuestion<Member>, a passive member from the
+// object's Extra.
 func (w Writer) writeQuestionSlot(o *objectWriter, s *questionWrite, slot int) error {
 	switch slot {
 	case 0:
@@ -363,6 +413,131 @@ func (w Writer) writeQuestionSlot(o *objectWriter, s *questionWrite, slot int) e
 	return nil
 }
 
+// readQuestionPreset is srgen's default for question.preset (string): the
+// hand-written source declares none.
+func (rd *Reader) readQuestionPreset(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.Preset = rd.text(m.Value, lm)
+	return nil
+}
+
+// readQuestionHead is srgen's default for question.head (string): the
+// hand-written source declares none.
+func (rd *Reader) readQuestionHead(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.Head = (*ir.SpanHead)(rd.text(m.Value, lm))
+	return nil
+}
+
+// readQuestionDecisionAdapter is srgen's default for question.decision_adapter
+// (boolean): the hand-written source declares none.
+func (rd *Reader) readQuestionDecisionAdapter(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.DecisionAdapter = boolPtr(m.Value)
+	return nil
+}
+
+// readQuestionOverflow is srgen's default for question.overflow (string): the
+// hand-written source declares none.
+func (rd *Reader) readQuestionOverflow(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.Overflow = (*ir.Overflow)(rd.text(m.Value, lm))
+	return nil
+}
+
+// readQuestionRequireFullInput is srgen's default for
+// question.require_full_input (boolean): the hand-written source declares
+// none.
+func (rd *Reader) readQuestionRequireFullInput(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.RequireFullInput = boolPtr(m.Value)
+	return nil
+}
+
+// readQuestionThreshold is srgen's default for question.threshold (number):
+// the hand-written source declares none.
+func (rd *Reader) readQuestionThreshold(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.Threshold = rd.number(m.Value, lm)
+	return nil
+}
+
+// readQuestionAt is srgen's default for question.at (number): the hand-written
+// source declares none.
+func (rd *Reader) readQuestionAt(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.q.At = rd.number(m.Value, lm)
+	return nil
+}
+
+// readQuestionRate is srgen's default for question.rate (integer): the
+// hand-written source declares none.
+func (rd *Reader) readQuestionRate(s *questionRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	n := rd.integer(m.Value, lm)
+	s.q.Rate = &n
+	return nil
+}
+
+// writeQuestionInstructions is srgen's default for question.instructions
+// (string or object or array or null): the hand-written source declares none.
+func (w Writer) writeQuestionInstructions(o *objectWriter, s *questionWrite) error {
+	if s.q.Instructions.IsValid() {
+		o.name(vocab.QuestionInstructions)
+		o.Dst = jsonvalue.AppendCompact(o.Dst, s.q.Instructions)
+	}
+	return nil
+}
+
+// writeQuestionPreset is srgen's default for question.preset (string): the
+// hand-written source declares none.
+func (w Writer) writeQuestionPreset(o *objectWriter, s *questionWrite) error {
+	appendStringMember(o, vocab.QuestionPreset, s.q.Preset)
+	return nil
+}
+
+// writeQuestionHead is srgen's default for question.head (string): the
+// hand-written source declares none.
+func (w Writer) writeQuestionHead(o *objectWriter, s *questionWrite) error {
+	appendStringMember(o, vocab.QuestionHead, (*string)(s.q.Head))
+	return nil
+}
+
+// writeQuestionDecisionAdapter is srgen's default for
+// question.decision_adapter (boolean): the hand-written source declares none.
+func (w Writer) writeQuestionDecisionAdapter(o *objectWriter, s *questionWrite) error {
+	appendBoolMember(o, vocab.QuestionDecisionAdapter, s.q.DecisionAdapter)
+	return nil
+}
+
+// writeQuestionOverflow is srgen's default for question.overflow (string): the
+// hand-written source declares none.
+func (w Writer) writeQuestionOverflow(o *objectWriter, s *questionWrite) error {
+	appendStringMember(o, vocab.QuestionOverflow, (*string)(s.q.Overflow))
+	return nil
+}
+
+// writeQuestionRequireFullInput is srgen's default for
+// question.require_full_input (boolean): the hand-written source declares
+// none.
+func (w Writer) writeQuestionRequireFullInput(o *objectWriter, s *questionWrite) error {
+	appendBoolMember(o, vocab.QuestionRequireFullInput, s.q.RequireFullInput)
+	return nil
+}
+
+// writeQuestionThreshold is srgen's default for question.threshold (number):
+// the hand-written source declares none.
+func (w Writer) writeQuestionThreshold(o *objectWriter, s *questionWrite) error {
+	appendFloatMember(o, vocab.QuestionThreshold, s.q.Threshold)
+	return nil
+}
+
+// writeQuestionAt is srgen's default for question.at (number): the
+// hand-written source declares none.
+func (w Writer) writeQuestionAt(o *objectWriter, s *questionWrite) error {
+	appendFloatMember(o, vocab.QuestionAt, s.q.At)
+	return nil
+}
+
+// writeQuestionRate is srgen's default for question.rate (integer): the
+// hand-written source declares none.
+func (w Writer) writeQuestionRate(o *objectWriter, s *questionWrite) error {
+	appendIntMember(o, vocab.QuestionRate, s.q.Rate)
+	return nil
+}
+
 // assetSlots are the members of an asset in the order the writers write them,
 // by message order (the standard's members, then the extension set's, then
 // 4.0's).
@@ -373,8 +548,8 @@ var assetSlots = []string{
 }
 
 // readAssetMembers reads the members of an asset in body order: each bound
-// member by its hand-written readAsset<Member>, each passive member into the
-// object's Extra.
+// member by its readAsset<Member>, each passive member into the object's
+// Extra.
 func (rd *Reader) readAssetMembers(s *assetRead, members []jsonvalue.Member, rec *recorder) error {
 	for i := range members {
 		m := &members[i]
@@ -399,8 +574,7 @@ func (rd *Reader) readAssetMembers(s *assetRead, members []jsonvalue.Member, rec
 }
 
 // writeAssetSlot writes the member assetSlots[slot] of an asset: a bound
-// member by its hand-written writeAsset<Member>, a passive member from the
-// object's Extra.
+// member by its writeAsset<Member>, a passive member from the object's Extra.
 func (w Writer) writeAssetSlot(o *objectWriter, s *assetWrite, slot int) error {
 	switch slot {
 	case 0:
@@ -413,5 +587,26 @@ func (w Writer) writeAssetSlot(o *objectWriter, s *assetWrite, slot int) error {
 		// data_base64
 		return w.writeAssetDataBase64(o, s)
 	}
+	return nil
+}
+
+// readAssetFormat is srgen's default for asset.format (string): the
+// hand-written source declares none.
+func (rd *Reader) readAssetFormat(s *assetRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.a.Format = rd.text(m.Value, lm)
+	return nil
+}
+
+// readAssetDataBase64 is srgen's default for asset.data_base64 (string): the
+// hand-written source declares none.
+func (rd *Reader) readAssetDataBase64(s *assetRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
+	s.a.Data = rd.keep(m.Value)
+	return nil
+}
+
+// writeAssetFormat is srgen's default for asset.format (string): the
+// hand-written source declares none.
+func (w Writer) writeAssetFormat(o *objectWriter, s *assetWrite) error {
+	appendStringMember(o, vocab.AssetFormat, s.a.Format)
 	return nil
 }

@@ -4,6 +4,7 @@ package shapes
 
 import (
 	"github.com/vllm-sr/systemone/generated/vocab"
+	ir "github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 )
 
@@ -24,7 +25,7 @@ import (
 //     object's members, in body order. It reads only the members the
 //     hand-written gate (*<level>Read).takes(slot) admits (those the
 //     reply's schema defines there, on the answer's type), and returns the
-//     bits of the slots it read. A bound member calls the hand-written
+//     bits of the slots it read. A bound member calls
 //     func (s *<level>Read) read<Level><Member>(m *jsonvalue.Member) error
 //     and a passive member (passive: true in its spec) is appended to
 //     s.extra, in body order, which the hand-written caller keeps as the
@@ -32,17 +33,20 @@ import (
 //     spec defines there is left out: a vllm-sr validator refused it
 //     before, a systemone/0.2 one ignores it, and it is never relayed.
 //   - (AnswerWriter).write<Level>Slot: the writer's dispatch for one slot of
-//     <level>Slots. A bound member calls the hand-written
+//     <level>Slots. A bound member calls
 //     func (w AnswerWriter) write<Level><Member>(o *replyObject, s *<level>Write)
 //     and a passive member writes the object's Extra members of its name,
 //     unless the writer's Skip names it (a systemone/0.2 writer's does).
+//   - The member functions runtime/shapes does not declare by hand: srgen's
+//     default, as for the request shapes.
 //
 // <Level><Member> is the member's generated/vocab constant, as for the
 // request shapes (answer.abstain_probability is AnswerAbstainProbability, so
 // readAnswerAbstainProbability). <level>Read and <level>Write are the
 // hand-written state of reading and writing one object. A bound member the
-// specs add is a compile error naming the functions to write; a passive one
-// needs only the spec entry and make generate.
+// specs add needs its IR field and make generate, or hand-written functions
+// where it needs judgement; a passive one needs only the spec entry and make
+// generate.
 
 // responseSlots are the members of a response in the order the writers write
 // them, by the extension spec's write_order (vllm-sr/4.0's states answer puts
@@ -65,8 +69,8 @@ var responseSlots = []string{
 const responsePassiveSlots uint64 = 0
 
 // readResponseMembers reads the members of a response in body order, those
-// s.takes admits: each bound member by its hand-written readResponse<Member>,
-// each passive member into s.extra. It returns the bits of the slots it read.
+// s.takes admits: each bound member by its readResponse<Member>, each passive
+// member into s.extra. It returns the bits of the slots it read.
 func readResponseMembers(s *responseRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -144,8 +148,8 @@ func readResponseMembers(s *responseRead, members []jsonvalue.Member) (read uint
 }
 
 // writeResponseSlot writes the member responseSlots[slot] of a response: a
-// bound member by its hand-written writeResponse<Member>, a passive member
-// from the object's Extra.
+// bound member by its writeResponse<Member>, a passive member from the
+// object's Extra.
 func (w AnswerWriter) writeResponseSlot(o *replyObject, s *responseWrite, slot int) {
 	switch slot {
 	case 0:
@@ -181,6 +185,78 @@ func (w AnswerWriter) writeResponseSlot(o *replyObject, s *responseWrite, slot i
 	}
 }
 
+// readResponseThresholds is srgen's default for response.thresholds (object):
+// the hand-written source declares none.
+func (s *responseRead) readResponseThresholds(m *jsonvalue.Member) error {
+	s.r.Thresholds = readKeyed(m.Value, func(key string, x jsonvalue.Value) ir.QuestionThreshold {
+		value, _ := x.Float()
+		return ir.QuestionThreshold{
+			Question:  key,
+			Threshold: value,
+		}
+	})
+	return nil
+}
+
+// readResponseSpanHeads is srgen's default for response.span_heads (object):
+// the hand-written source declares none.
+func (s *responseRead) readResponseSpanHeads(m *jsonvalue.Member) error {
+	s.r.SpanHeads = readKeyed(m.Value, func(key string, x jsonvalue.Value) ir.QuestionSpanHead {
+		value := ir.SpanHead(x.Str())
+		return ir.QuestionSpanHead{
+			Head:     value,
+			Question: key,
+		}
+	})
+	return nil
+}
+
+// readResponseMeta is srgen's default for response.meta (object): the
+// hand-written source declares none.
+func (s *responseRead) readResponseMeta(m *jsonvalue.Member) error {
+	s.r.Meta = m.Value
+	return nil
+}
+
+// readResponseRouting is srgen's default for response.routing (object): the
+// hand-written source declares none.
+func (s *responseRead) readResponseRouting(m *jsonvalue.Member) error {
+	s.r.Routing = m.Value
+	return nil
+}
+
+// writeResponseThresholds is srgen's default for response.thresholds (object):
+// the hand-written source declares none.
+func (w AnswerWriter) writeResponseThresholds(o *replyObject, s *responseWrite) {
+	writeKeyed(o, vocab.ResponseThresholds, s.r.Thresholds, func(item *ir.QuestionThreshold) string {
+		return item.Question
+	}, func(dst []byte, item *ir.QuestionThreshold) []byte {
+		return appendFloat(dst, item.Threshold, &o.finite)
+	})
+}
+
+// writeResponseSpanHeads is srgen's default for response.span_heads (object):
+// the hand-written source declares none.
+func (w AnswerWriter) writeResponseSpanHeads(o *replyObject, s *responseWrite) {
+	writeKeyed(o, vocab.ResponseSpanHeads, s.r.SpanHeads, func(item *ir.QuestionSpanHead) string {
+		return item.Question
+	}, func(dst []byte, item *ir.QuestionSpanHead) []byte {
+		return jsonvalue.AppendString(dst, string(item.Head))
+	})
+}
+
+// writeResponseMeta is srgen's default for response.meta (object): the
+// hand-written source declares none.
+func (w AnswerWriter) writeResponseMeta(o *replyObject, s *responseWrite) {
+	o.content(vocab.ResponseMeta, s.r.Meta)
+}
+
+// writeResponseRouting is srgen's default for response.routing (object): the
+// hand-written source declares none.
+func (w AnswerWriter) writeResponseRouting(o *replyObject, s *responseWrite) {
+	o.content(vocab.ResponseRouting, s.r.Routing)
+}
+
 // batchResponseSlots are the members of a batch response in the order the
 // writers write them, by message order (the standard's members, then the
 // extension set's, then 4.0's).
@@ -195,7 +271,7 @@ var batchResponseSlots = []string{
 const batchResponsePassiveSlots uint64 = 0
 
 // readBatchResponseMembers reads the members of a batch response in body
-// order, those s.takes admits: each bound member by its hand-written
+// order, those s.takes admits: each bound member by its
 // readBatchResponse<Member>, each passive member into s.extra. It returns the
 // bits of the slots it read.
 func readBatchResponseMembers(s *batchResponseRead, members []jsonvalue.Member) (read uint64, err error) {
@@ -233,8 +309,8 @@ func readBatchResponseMembers(s *batchResponseRead, members []jsonvalue.Member) 
 }
 
 // writeBatchResponseSlot writes the member batchResponseSlots[slot] of a batch
-// response: a bound member by its hand-written writeBatchResponse<Member>, a
-// passive member from the object's Extra.
+// response: a bound member by its writeBatchResponse<Member>, a passive member
+// from the object's Extra.
 func (w AnswerWriter) writeBatchResponseSlot(o *replyObject, s *batchResponseWrite, slot int) {
 	switch slot {
 	case 0:
@@ -246,6 +322,14 @@ func (w AnswerWriter) writeBatchResponseSlot(o *replyObject, s *batchResponseWri
 	case 2:
 		// usage
 		w.writeBatchResponseUsage(o, s)
+	}
+}
+
+// writeBatchResponseModel is srgen's default for batch_response.model
+// (string): the hand-written source declares none.
+func (w AnswerWriter) writeBatchResponseModel(o *replyObject, s *batchResponseWrite) {
+	if s.b.Model != nil {
+		o.str(vocab.BatchResponseModel, *s.b.Model)
 	}
 }
 
@@ -261,8 +345,8 @@ var usageSlots = []string{
 const usagePassiveSlots uint64 = 0
 
 // readUsageMembers reads the members of an usage in body order, those s.takes
-// admits: each bound member by its hand-written readUsage<Member>, each
-// passive member into s.extra. It returns the bits of the slots it read.
+// admits: each bound member by its readUsage<Member>, each passive member into
+// s.extra. It returns the bits of the slots it read.
 func readUsageMembers(s *usageRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -292,8 +376,7 @@ func readUsageMembers(s *usageRead, members []jsonvalue.Member) (read uint64, er
 }
 
 // writeUsageSlot writes the member usageSlots[slot] of an usage: a bound
-// member by its hand-written writeUsage<Member>, a passive member from the
-// object's Extra.
+// member by its writeUsage<Member>, a passive member from the object's Extra.
 func (w AnswerWriter) writeUsageSlot(o *replyObject, s *usageWrite, slot int) {
 	switch slot {
 	case 0:
@@ -303,6 +386,34 @@ func (w AnswerWriter) writeUsageSlot(o *replyObject, s *usageWrite, slot int) {
 		// output_tokens
 		w.writeUsageOutputTokens(o, s)
 	}
+}
+
+// readUsageInputTokens is srgen's default for usage.input_tokens (integer):
+// the hand-written source declares none.
+func (s *usageRead) readUsageInputTokens(m *jsonvalue.Member) error {
+	s.u.InputTokens, _ = m.Value.Int()
+	return nil
+}
+
+// readUsageOutputTokens is srgen's default for usage.output_tokens (integer):
+// the hand-written source declares none.
+func (s *usageRead) readUsageOutputTokens(m *jsonvalue.Member) error {
+	s.u.OutputTokens, _ = m.Value.Int()
+	return nil
+}
+
+// writeUsageInputTokens is srgen's default for usage.input_tokens (integer):
+// the hand-written source declares none.
+func (w AnswerWriter) writeUsageInputTokens(o *replyObject, s *usageWrite) {
+	o.Name(vocab.UsageInputTokens)
+	o.Dst = appendInt(o.Dst, s.u.InputTokens)
+}
+
+// writeUsageOutputTokens is srgen's default for usage.output_tokens (integer):
+// the hand-written source declares none.
+func (w AnswerWriter) writeUsageOutputTokens(o *replyObject, s *usageWrite) {
+	o.Name(vocab.UsageOutputTokens)
+	o.Dst = appendInt(o.Dst, s.u.OutputTokens)
 }
 
 // answerSlots are the members of an answer in the order the writers write
@@ -331,8 +442,8 @@ var answerSlots = []string{
 const answerPassiveSlots uint64 = 0
 
 // readAnswerMembers reads the members of an answer in body order, those
-// s.takes admits: each bound member by its hand-written readAnswer<Member>,
-// each passive member into s.extra. It returns the bits of the slots it read.
+// s.takes admits: each bound member by its readAnswer<Member>, each passive
+// member into s.extra. It returns the bits of the slots it read.
 func readAnswerMembers(s *answerRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -434,8 +545,7 @@ func readAnswerMembers(s *answerRead, members []jsonvalue.Member) (read uint64, 
 }
 
 // writeAnswerSlot writes the member answerSlots[slot] of an answer: a bound
-// member by its hand-written writeAnswer<Member>, a passive member from the
-// object's Extra.
+// member by its writeAnswer<Member>, a passive member from the object's Extra.
 func (w AnswerWriter) writeAnswerSlot(o *replyObject, s *answerWrite, slot int) {
 	switch slot {
 	case 0:
@@ -483,6 +593,158 @@ func (w AnswerWriter) writeAnswerSlot(o *replyObject, s *answerWrite, slot int) 
 	}
 }
 
+// readAnswerNoul is srgen's default for answer.noul (number): the hand-written
+// source declares none.
+func (s *answerRead) readAnswerNoul(m *jsonvalue.Member) error {
+	s.a.Noul = s.number(m.Value)
+	return nil
+}
+
+// readAnswerChoice is srgen's default for answer.choice (string): the
+// hand-written source declares none.
+func (s *answerRead) readAnswerChoice(m *jsonvalue.Member) error {
+	s.a.Choice = new(m.Value.Str())
+	return nil
+}
+
+// readAnswerScore is srgen's default for answer.score (number): the
+// hand-written source declares none.
+func (s *answerRead) readAnswerScore(m *jsonvalue.Member) error {
+	s.a.Score = s.number(m.Value)
+	return nil
+}
+
+// readAnswerTrack is srgen's default for answer.track (object): the
+// hand-written source declares none.
+func (s *answerRead) readAnswerTrack(m *jsonvalue.Member) error {
+	s.a.Track = m.Value
+	return nil
+}
+
+// readAnswerProbabilities is srgen's default for answer.probabilities
+// (object): the hand-written source declares none.
+func (s *answerRead) readAnswerProbabilities(m *jsonvalue.Member) error {
+	s.a.Probabilities = probabilityList(m.Value)
+	return nil
+}
+
+// readAnswerConfidence is srgen's default for answer.confidence (number): the
+// hand-written source declares none.
+func (s *answerRead) readAnswerConfidence(m *jsonvalue.Member) error {
+	s.a.Confidence = s.number(m.Value)
+	return nil
+}
+
+// readAnswerLegend is srgen's default for answer.legend (object): the
+// hand-written source declares none.
+func (s *answerRead) readAnswerLegend(m *jsonvalue.Member) error {
+	s.a.Legend = append([]jsonvalue.Member{}, m.Value.Members()...)
+	return nil
+}
+
+// readAnswerAbstainProbability is srgen's default for
+// answer.abstain_probability (number): the hand-written source declares none.
+func (s *answerRead) readAnswerAbstainProbability(m *jsonvalue.Member) error {
+	s.a.AbstainProbability = s.number(m.Value)
+	return nil
+}
+
+// readAnswerInputCoverage is srgen's default for answer.input_coverage
+// (string): the hand-written source declares none.
+func (s *answerRead) readAnswerInputCoverage(m *jsonvalue.Member) error {
+	s.a.InputCoverage = ir.Coverage(m.Value.Str())
+	return nil
+}
+
+// readAnswerError is srgen's default for answer.error (string): the
+// hand-written source declares none.
+func (s *answerRead) readAnswerError(m *jsonvalue.Member) error {
+	s.a.Error = ir.QuestionErrorCode(m.Value.Str())
+	return nil
+}
+
+// readAnswerReason is srgen's default for answer.reason (string): the
+// hand-written source declares none.
+func (s *answerRead) readAnswerReason(m *jsonvalue.Member) error {
+	s.a.Reason = m.Value.Str()
+	return nil
+}
+
+// readAnswerMessage is srgen's default for answer.message (string): the
+// hand-written source declares none.
+func (s *answerRead) readAnswerMessage(m *jsonvalue.Member) error {
+	s.a.Message = m.Value.Str()
+	return nil
+}
+
+// writeAnswerNoul is srgen's default for answer.noul (number): the
+// hand-written source declares none.
+func (w AnswerWriter) writeAnswerNoul(o *replyObject, s *answerWrite) {
+	writeNumber(o, vocab.AnswerNoul, s.a.Noul)
+}
+
+// writeAnswerChoice is srgen's default for answer.choice (string): the
+// hand-written source declares none.
+func (w AnswerWriter) writeAnswerChoice(o *replyObject, s *answerWrite) {
+	if s.a.Choice != nil {
+		o.str(vocab.AnswerChoice, *s.a.Choice)
+	}
+}
+
+// writeAnswerScore is srgen's default for answer.score (number): the
+// hand-written source declares none.
+func (w AnswerWriter) writeAnswerScore(o *replyObject, s *answerWrite) {
+	writeNumber(o, vocab.AnswerScore, s.a.Score)
+}
+
+// writeAnswerTrack is srgen's default for answer.track (object): the
+// hand-written source declares none.
+func (w AnswerWriter) writeAnswerTrack(o *replyObject, s *answerWrite) {
+	o.content(vocab.AnswerTrack, s.a.Track)
+}
+
+// writeAnswerProbabilities is srgen's default for answer.probabilities
+// (object): the hand-written source declares none.
+func (w AnswerWriter) writeAnswerProbabilities(o *replyObject, s *answerWrite) {
+	if s.a.Probabilities != nil {
+		o.Name(vocab.AnswerProbabilities)
+		o.Dst = appendProbabilities(o.Dst, s.a.Probabilities, &o.finite)
+	}
+}
+
+// writeAnswerConfidence is srgen's default for answer.confidence (number): the
+// hand-written source declares none.
+func (w AnswerWriter) writeAnswerConfidence(o *replyObject, s *answerWrite) {
+	writeNumber(o, vocab.AnswerConfidence, s.a.Confidence)
+}
+
+// writeAnswerLegend is srgen's default for answer.legend (object): the
+// hand-written source declares none.
+func (w AnswerWriter) writeAnswerLegend(o *replyObject, s *answerWrite) {
+	if s.a.Legend != nil {
+		o.Name(vocab.AnswerLegend)
+		o.Dst = Writer{}.appendMembers(o.Dst, s.a.Legend)
+	}
+}
+
+// writeAnswerAbstainProbability is srgen's default for
+// answer.abstain_probability (number): the hand-written source declares none.
+func (w AnswerWriter) writeAnswerAbstainProbability(o *replyObject, s *answerWrite) {
+	writeNumber(o, vocab.AnswerAbstainProbability, s.a.AbstainProbability)
+}
+
+// writeAnswerInputCoverage is srgen's default for answer.input_coverage
+// (string): the hand-written source declares none.
+func (w AnswerWriter) writeAnswerInputCoverage(o *replyObject, s *answerWrite) {
+	writeNonEmpty(o, vocab.AnswerInputCoverage, string(s.a.InputCoverage))
+}
+
+// writeAnswerError is srgen's default for answer.error (string): the
+// hand-written source declares none.
+func (w AnswerWriter) writeAnswerError(o *replyObject, s *answerWrite) {
+	writeNonEmpty(o, vocab.AnswerError, string(s.a.Error))
+}
+
 // boxRegionSlots are the members of a box region in the order the writers
 // write them, by message order (the standard's members, then the extension
 // set's, then 4.0's).
@@ -498,8 +760,8 @@ var boxRegionSlots = []string{
 const boxRegionPassiveSlots uint64 = 0
 
 // readBoxRegionMembers reads the members of a box region in body order, those
-// s.takes admits: each bound member by its hand-written readBoxRegion<Member>,
-// each passive member into s.extra. It returns the bits of the slots it read.
+// s.takes admits: each bound member by its readBoxRegion<Member>, each passive
+// member into s.extra. It returns the bits of the slots it read.
 func readBoxRegionMembers(s *boxRegionRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -541,8 +803,8 @@ func readBoxRegionMembers(s *boxRegionRead, members []jsonvalue.Member) (read ui
 }
 
 // writeBoxRegionSlot writes the member boxRegionSlots[slot] of a box region: a
-// bound member by its hand-written writeBoxRegion<Member>, a passive member
-// from the object's Extra.
+// bound member by its writeBoxRegion<Member>, a passive member from the
+// object's Extra.
 func (w AnswerWriter) writeBoxRegionSlot(o *replyObject, s *boxRegionWrite, slot int) {
 	switch slot {
 	case 0:
@@ -558,6 +820,58 @@ func (w AnswerWriter) writeBoxRegionSlot(o *replyObject, s *boxRegionWrite, slot
 		// right
 		w.writeBoxRegionRight(o, s)
 	}
+}
+
+// readBoxRegionTop is srgen's default for box_region.top (number): the
+// hand-written source declares none.
+func (s *boxRegionRead) readBoxRegionTop(m *jsonvalue.Member) error {
+	s.b.Top, _ = m.Value.Float()
+	return nil
+}
+
+// readBoxRegionBottom is srgen's default for box_region.bottom (number): the
+// hand-written source declares none.
+func (s *boxRegionRead) readBoxRegionBottom(m *jsonvalue.Member) error {
+	s.b.Bottom, _ = m.Value.Float()
+	return nil
+}
+
+// readBoxRegionLeft is srgen's default for box_region.left (number): the
+// hand-written source declares none.
+func (s *boxRegionRead) readBoxRegionLeft(m *jsonvalue.Member) error {
+	s.b.Left, _ = m.Value.Float()
+	return nil
+}
+
+// readBoxRegionRight is srgen's default for box_region.right (number): the
+// hand-written source declares none.
+func (s *boxRegionRead) readBoxRegionRight(m *jsonvalue.Member) error {
+	s.b.Right, _ = m.Value.Float()
+	return nil
+}
+
+// writeBoxRegionTop is srgen's default for box_region.top (number): the
+// hand-written source declares none.
+func (w AnswerWriter) writeBoxRegionTop(o *replyObject, s *boxRegionWrite) {
+	o.float(vocab.BoxRegionTop, s.b.Top)
+}
+
+// writeBoxRegionBottom is srgen's default for box_region.bottom (number): the
+// hand-written source declares none.
+func (w AnswerWriter) writeBoxRegionBottom(o *replyObject, s *boxRegionWrite) {
+	o.float(vocab.BoxRegionBottom, s.b.Bottom)
+}
+
+// writeBoxRegionLeft is srgen's default for box_region.left (number): the
+// hand-written source declares none.
+func (w AnswerWriter) writeBoxRegionLeft(o *replyObject, s *boxRegionWrite) {
+	o.float(vocab.BoxRegionLeft, s.b.Left)
+}
+
+// writeBoxRegionRight is srgen's default for box_region.right (number): the
+// hand-written source declares none.
+func (w AnswerWriter) writeBoxRegionRight(o *replyObject, s *boxRegionWrite) {
+	o.float(vocab.BoxRegionRight, s.b.Right)
 }
 
 // spanItemSlots are the members of a span item in the order the writers write
@@ -576,8 +890,8 @@ var spanItemSlots = []string{
 const spanItemPassiveSlots uint64 = 0
 
 // readSpanItemMembers reads the members of a span item in body order, those
-// s.takes admits: each bound member by its hand-written readSpanItem<Member>,
-// each passive member into s.extra. It returns the bits of the slots it read.
+// s.takes admits: each bound member by its readSpanItem<Member>, each passive
+// member into s.extra. It returns the bits of the slots it read.
 func readSpanItemMembers(s *spanItemRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -625,8 +939,8 @@ func readSpanItemMembers(s *spanItemRead, members []jsonvalue.Member) (read uint
 }
 
 // writeSpanItemSlot writes the member spanItemSlots[slot] of a span item: a
-// bound member by its hand-written writeSpanItem<Member>, a passive member
-// from the object's Extra.
+// bound member by its writeSpanItem<Member>, a passive member from the
+// object's Extra.
 func (w AnswerWriter) writeSpanItemSlot(o *replyObject, s *spanItemWrite, slot int) {
 	switch slot {
 	case 0:
@@ -647,6 +961,73 @@ func (w AnswerWriter) writeSpanItemSlot(o *replyObject, s *spanItemWrite, slot i
 	}
 }
 
+// readSpanItemLabel is srgen's default for span_item.label (string): the
+// hand-written source declares none.
+func (s *spanItemRead) readSpanItemLabel(m *jsonvalue.Member) error {
+	s.sp.Label = m.Value.Str()
+	return nil
+}
+
+// readSpanItemStart is srgen's default for span_item.start (integer): the
+// hand-written source declares none.
+func (s *spanItemRead) readSpanItemStart(m *jsonvalue.Member) error {
+	s.sp.Start, _ = m.Value.Int()
+	return nil
+}
+
+// readSpanItemEnd is srgen's default for span_item.end (integer): the
+// hand-written source declares none.
+func (s *spanItemRead) readSpanItemEnd(m *jsonvalue.Member) error {
+	s.sp.End, _ = m.Value.Int()
+	return nil
+}
+
+// readSpanItemText is srgen's default for span_item.text (string): the
+// hand-written source declares none.
+func (s *spanItemRead) readSpanItemText(m *jsonvalue.Member) error {
+	s.sp.Text = m.Value.Str()
+	return nil
+}
+
+// readSpanItemProbability is srgen's default for span_item.probability
+// (number): the hand-written source declares none.
+func (s *spanItemRead) readSpanItemProbability(m *jsonvalue.Member) error {
+	s.sp.Probability, _ = m.Value.Float()
+	return nil
+}
+
+// writeSpanItemLabel is srgen's default for span_item.label (string): the
+// hand-written source declares none.
+func (w AnswerWriter) writeSpanItemLabel(o *replyObject, s *spanItemWrite) {
+	o.str(vocab.SpanItemLabel, s.sp.Label)
+}
+
+// writeSpanItemStart is srgen's default for span_item.start (integer): the
+// hand-written source declares none.
+func (w AnswerWriter) writeSpanItemStart(o *replyObject, s *spanItemWrite) {
+	o.Name(vocab.SpanItemStart)
+	o.Dst = appendInt(o.Dst, s.sp.Start)
+}
+
+// writeSpanItemEnd is srgen's default for span_item.end (integer): the
+// hand-written source declares none.
+func (w AnswerWriter) writeSpanItemEnd(o *replyObject, s *spanItemWrite) {
+	o.Name(vocab.SpanItemEnd)
+	o.Dst = appendInt(o.Dst, s.sp.End)
+}
+
+// writeSpanItemText is srgen's default for span_item.text (string): the
+// hand-written source declares none.
+func (w AnswerWriter) writeSpanItemText(o *replyObject, s *spanItemWrite) {
+	o.str(vocab.SpanItemText, s.sp.Text)
+}
+
+// writeSpanItemProbability is srgen's default for span_item.probability
+// (number): the hand-written source declares none.
+func (w AnswerWriter) writeSpanItemProbability(o *replyObject, s *spanItemWrite) {
+	o.float(vocab.SpanItemProbability, s.sp.Probability)
+}
+
 // setResultSlots are the members of a set result in the order the writers
 // write them, by message order (the standard's members, then the extension
 // set's, then 4.0's).
@@ -660,8 +1041,8 @@ var setResultSlots = []string{
 const setResultPassiveSlots uint64 = 0
 
 // readSetResultMembers reads the members of a set result in body order, those
-// s.takes admits: each bound member by its hand-written readSetResult<Member>,
-// each passive member into s.extra. It returns the bits of the slots it read.
+// s.takes admits: each bound member by its readSetResult<Member>, each passive
+// member into s.extra. It returns the bits of the slots it read.
 func readSetResultMembers(s *setResultRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -691,8 +1072,8 @@ func readSetResultMembers(s *setResultRead, members []jsonvalue.Member) (read ui
 }
 
 // writeSetResultSlot writes the member setResultSlots[slot] of a set result: a
-// bound member by its hand-written writeSetResult<Member>, a passive member
-// from the object's Extra.
+// bound member by its writeSetResult<Member>, a passive member from the
+// object's Extra.
 func (w AnswerWriter) writeSetResultSlot(o *replyObject, s *setResultWrite, slot int) {
 	switch slot {
 	case 0:
@@ -702,6 +1083,34 @@ func (w AnswerWriter) writeSetResultSlot(o *replyObject, s *setResultWrite, slot
 		// probabilities
 		w.writeSetResultProbabilities(o, s)
 	}
+}
+
+// readSetResultSelected is srgen's default for set_result.selected (array):
+// the hand-written source declares none.
+func (s *setResultRead) readSetResultSelected(m *jsonvalue.Member) error {
+	s.set.Selected = stringList(m.Value)
+	return nil
+}
+
+// readSetResultProbabilities is srgen's default for set_result.probabilities
+// (object): the hand-written source declares none.
+func (s *setResultRead) readSetResultProbabilities(m *jsonvalue.Member) error {
+	s.set.Probabilities = probabilityList(m.Value)
+	return nil
+}
+
+// writeSetResultSelected is srgen's default for set_result.selected (array):
+// the hand-written source declares none.
+func (w AnswerWriter) writeSetResultSelected(o *replyObject, s *setResultWrite) {
+	o.Name(vocab.SetResultSelected)
+	o.Dst = appendStrings(o.Dst, s.set.Selected)
+}
+
+// writeSetResultProbabilities is srgen's default for set_result.probabilities
+// (object): the hand-written source declares none.
+func (w AnswerWriter) writeSetResultProbabilities(o *replyObject, s *setResultWrite) {
+	o.Name(vocab.SetResultProbabilities)
+	o.Dst = appendProbabilities(o.Dst, s.set.Probabilities, &o.finite)
 }
 
 // errorSlots are the members of an error in the order the writers write them,
@@ -721,8 +1130,8 @@ var errorSlots = []string{
 const errorPassiveSlots uint64 = 0
 
 // readErrorMembers reads the members of an error in body order, those s.takes
-// admits: each bound member by its hand-written readError<Member>, each
-// passive member into s.extra. It returns the bits of the slots it read.
+// admits: each bound member by its readError<Member>, each passive member into
+// s.extra. It returns the bits of the slots it read.
 func readErrorMembers(s *errorRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -782,8 +1191,7 @@ func readErrorMembers(s *errorRead, members []jsonvalue.Member) (read uint64, er
 }
 
 // writeErrorSlot writes the member errorSlots[slot] of an error: a bound
-// member by its hand-written writeError<Member>, a passive member from the
-// object's Extra.
+// member by its writeError<Member>, a passive member from the object's Extra.
 func (w AnswerWriter) writeErrorSlot(o *replyObject, s *errorWrite, slot int) {
 	switch slot {
 	case 0:
@@ -810,6 +1218,75 @@ func (w AnswerWriter) writeErrorSlot(o *replyObject, s *errorWrite, slot int) {
 	}
 }
 
+// readErrorCode is srgen's default for error.code (string): the hand-written
+// source declares none.
+func (s *errorRead) readErrorCode(m *jsonvalue.Member) error {
+	s.r.Code = m.Value.Str()
+	return nil
+}
+
+// readErrorQuestion is srgen's default for error.question (string): the
+// hand-written source declares none.
+func (s *errorRead) readErrorQuestion(m *jsonvalue.Member) error {
+	s.r.Question = m.Value.Str()
+	return nil
+}
+
+// readErrorState is srgen's default for error.state (string): the hand-written
+// source declares none.
+func (s *errorRead) readErrorState(m *jsonvalue.Member) error {
+	s.r.State = m.Value.Str()
+	return nil
+}
+
+// readErrorReason is srgen's default for error.reason (string): the
+// hand-written source declares none.
+func (s *errorRead) readErrorReason(m *jsonvalue.Member) error {
+	s.r.Reason = m.Value.Str()
+	return nil
+}
+
+// readErrorLimit is srgen's default for error.limit (integer): the
+// hand-written source declares none.
+func (s *errorRead) readErrorLimit(m *jsonvalue.Member) error {
+	n, _ := m.Value.Int()
+	s.r.Limit = &n
+	return nil
+}
+
+// writeErrorCode is srgen's default for error.code (string): the hand-written
+// source declares none.
+func (w AnswerWriter) writeErrorCode(o *replyObject, s *errorWrite) {
+	writeNonEmpty(o, vocab.ErrorCode, string(s.e.Code))
+}
+
+// writeErrorQuestion is srgen's default for error.question (string): the
+// hand-written source declares none.
+func (w AnswerWriter) writeErrorQuestion(o *replyObject, s *errorWrite) {
+	writeNonEmpty(o, vocab.ErrorQuestion, s.e.Question)
+}
+
+// writeErrorState is srgen's default for error.state (string): the
+// hand-written source declares none.
+func (w AnswerWriter) writeErrorState(o *replyObject, s *errorWrite) {
+	writeNonEmpty(o, vocab.ErrorState, s.e.State)
+}
+
+// writeErrorReason is srgen's default for error.reason (string): the
+// hand-written source declares none.
+func (w AnswerWriter) writeErrorReason(o *replyObject, s *errorWrite) {
+	writeNonEmpty(o, vocab.ErrorReason, s.e.Reason)
+}
+
+// writeErrorLimit is srgen's default for error.limit (integer): the
+// hand-written source declares none.
+func (w AnswerWriter) writeErrorLimit(o *replyObject, s *errorWrite) {
+	if s.e.Limit != nil {
+		o.Name(vocab.ErrorLimit)
+		o.Dst = appendInt(o.Dst, *s.e.Limit)
+	}
+}
+
 // legacyErrorSlots are the members of a legacy error in the order the writers
 // write them, by message order (the standard's members, then the extension
 // set's, then 4.0's).
@@ -827,8 +1304,8 @@ var legacyErrorSlots = []string{
 const legacyErrorPassiveSlots uint64 = 0
 
 // writeLegacyErrorSlot writes the member legacyErrorSlots[slot] of a legacy
-// error: a bound member by its hand-written writeLegacyError<Member>, a
-// passive member from the object's Extra.
+// error: a bound member by its writeLegacyError<Member>, a passive member from
+// the object's Extra.
 func (w AnswerWriter) writeLegacyErrorSlot(o *replyObject, s *legacyErrorWrite, slot int) {
 	switch slot {
 	case 0:
@@ -852,6 +1329,33 @@ func (w AnswerWriter) writeLegacyErrorSlot(o *replyObject, s *legacyErrorWrite, 
 	}
 }
 
+// writeLegacyErrorQuestion is srgen's default for legacy_error.question
+// (string): the hand-written source declares none.
+func (w AnswerWriter) writeLegacyErrorQuestion(o *replyObject, s *legacyErrorWrite) {
+	writeNonEmpty(o, vocab.LegacyErrorQuestion, s.e.Question)
+}
+
+// writeLegacyErrorState is srgen's default for legacy_error.state (string):
+// the hand-written source declares none.
+func (w AnswerWriter) writeLegacyErrorState(o *replyObject, s *legacyErrorWrite) {
+	writeNonEmpty(o, vocab.LegacyErrorState, s.e.State)
+}
+
+// writeLegacyErrorReason is srgen's default for legacy_error.reason (string):
+// the hand-written source declares none.
+func (w AnswerWriter) writeLegacyErrorReason(o *replyObject, s *legacyErrorWrite) {
+	writeNonEmpty(o, vocab.LegacyErrorReason, s.e.Reason)
+}
+
+// writeLegacyErrorLimit is srgen's default for legacy_error.limit (integer):
+// the hand-written source declares none.
+func (w AnswerWriter) writeLegacyErrorLimit(o *replyObject, s *legacyErrorWrite) {
+	if s.e.Limit != nil {
+		o.Name(vocab.LegacyErrorLimit)
+		o.Dst = appendInt(o.Dst, *s.e.Limit)
+	}
+}
+
 // validationItemSlots are the members of a validation item in the order the
 // writers write them, by message order (the standard's members, then the
 // extension set's, then 4.0's).
@@ -868,7 +1372,7 @@ var validationItemSlots = []string{
 const validationItemPassiveSlots uint64 = 0
 
 // readValidationItemMembers reads the members of a validation item in body
-// order, those s.takes admits: each bound member by its hand-written
+// order, those s.takes admits: each bound member by its
 // readValidationItem<Member>, each passive member into s.extra. It returns the
 // bits of the slots it read.
 func readValidationItemMembers(s *validationItemRead, members []jsonvalue.Member) (read uint64, err error) {
@@ -918,8 +1422,8 @@ func readValidationItemMembers(s *validationItemRead, members []jsonvalue.Member
 }
 
 // writeValidationItemSlot writes the member validationItemSlots[slot] of a
-// validation item: a bound member by its hand-written
-// writeValidationItem<Member>, a passive member from the object's Extra.
+// validation item: a bound member by its writeValidationItem<Member>, a
+// passive member from the object's Extra.
 func (w AnswerWriter) writeValidationItemSlot(o *replyObject, s *validationItemWrite, slot int) {
 	switch slot {
 	case 0:
@@ -940,6 +1444,18 @@ func (w AnswerWriter) writeValidationItemSlot(o *replyObject, s *validationItemW
 	}
 }
 
+// writeValidationItemMsg is srgen's default for validation_item.msg (string):
+// the hand-written source declares none.
+func (w AnswerWriter) writeValidationItemMsg(o *replyObject, s *validationItemWrite) {
+	o.str(vocab.ValidationItemMsg, s.d.Msg)
+}
+
+// writeValidationItemType is srgen's default for validation_item.type
+// (string): the hand-written source declares none.
+func (w AnswerWriter) writeValidationItemType(o *replyObject, s *validationItemWrite) {
+	o.str(vocab.ValidationItemType, s.d.Type)
+}
+
 // listingSlots are the members of a listing in the order the writers write
 // them, by the extension spec's write_order (vllm-sr/4.0's OpenAI list
 // (object, data) comes before the models list, as 4.0's Chat clients read it).
@@ -954,8 +1470,8 @@ var listingSlots = []string{
 const listingPassiveSlots uint64 = 0
 
 // readListingMembers reads the members of a listing in body order, those
-// s.takes admits: each bound member by its hand-written readListing<Member>,
-// each passive member into s.extra. It returns the bits of the slots it read.
+// s.takes admits: each bound member by its readListing<Member>, each passive
+// member into s.extra. It returns the bits of the slots it read.
 func readListingMembers(s *listingRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -991,8 +1507,8 @@ func readListingMembers(s *listingRead, members []jsonvalue.Member) (read uint64
 }
 
 // writeListingSlot writes the member listingSlots[slot] of a listing: a bound
-// member by its hand-written writeListing<Member>, a passive member from the
-// object's Extra.
+// member by its writeListing<Member>, a passive member from the object's
+// Extra.
 func (w AnswerWriter) writeListingSlot(o *replyObject, s *listingWrite, slot int) {
 	switch slot {
 	case 0:
@@ -1024,9 +1540,8 @@ var listingEntrySlots = []string{
 const listingEntryPassiveSlots uint64 = 0
 
 // readListingEntryMembers reads the members of a listing entry in body order,
-// those s.takes admits: each bound member by its hand-written
-// readListingEntry<Member>, each passive member into s.extra. It returns the
-// bits of the slots it read.
+// those s.takes admits: each bound member by its readListingEntry<Member>,
+// each passive member into s.extra. It returns the bits of the slots it read.
 func readListingEntryMembers(s *listingEntryRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -1080,8 +1595,8 @@ func readListingEntryMembers(s *listingEntryRead, members []jsonvalue.Member) (r
 }
 
 // writeListingEntrySlot writes the member listingEntrySlots[slot] of a listing
-// entry: a bound member by its hand-written writeListingEntry<Member>, a
-// passive member from the object's Extra.
+// entry: a bound member by its writeListingEntry<Member>, a passive member
+// from the object's Extra.
 func (w AnswerWriter) writeListingEntrySlot(o *replyObject, s *listingEntryWrite, slot int) {
 	switch slot {
 	case 0:
@@ -1105,6 +1620,89 @@ func (w AnswerWriter) writeListingEntrySlot(o *replyObject, s *listingEntryWrite
 	}
 }
 
+// readListingEntryName is srgen's default for listing_entry.name (string): the
+// hand-written source declares none.
+func (s *listingEntryRead) readListingEntryName(m *jsonvalue.Member) error {
+	s.m.Name = m.Value.Str()
+	return nil
+}
+
+// readListingEntryDescription is srgen's default for listing_entry.description
+// (string): the hand-written source declares none.
+func (s *listingEntryRead) readListingEntryDescription(m *jsonvalue.Member) error {
+	s.m.Description = m.Value.Str()
+	return nil
+}
+
+// readListingEntryReleaseDate is srgen's default for
+// listing_entry.release_date (string): the hand-written source declares none.
+func (s *listingEntryRead) readListingEntryReleaseDate(m *jsonvalue.Member) error {
+	s.m.ReleaseDate = m.Value.Str()
+	return nil
+}
+
+// readListingEntryVersion is srgen's default for listing_entry.version
+// (string): the hand-written source declares none.
+func (s *listingEntryRead) readListingEntryVersion(m *jsonvalue.Member) error {
+	s.m.Version = new(m.Value.Str())
+	return nil
+}
+
+// readListingEntryFeatures is srgen's default for listing_entry.features
+// (array): the hand-written source declares none.
+func (s *listingEntryRead) readListingEntryFeatures(m *jsonvalue.Member) error {
+	s.m.Features = stringList(m.Value)
+	return nil
+}
+
+// readListingEntryCard is srgen's default for listing_entry.card (object): the
+// hand-written source declares none.
+func (s *listingEntryRead) readListingEntryCard(m *jsonvalue.Member) error {
+	s.m.Card = m.Value
+	return nil
+}
+
+// writeListingEntryName is srgen's default for listing_entry.name (string):
+// the hand-written source declares none.
+func (w AnswerWriter) writeListingEntryName(o *replyObject, s *listingEntryWrite) {
+	o.str(vocab.ListingEntryName, s.m.Name)
+}
+
+// writeListingEntryDescription is srgen's default for
+// listing_entry.description (string): the hand-written source declares none.
+func (w AnswerWriter) writeListingEntryDescription(o *replyObject, s *listingEntryWrite) {
+	o.str(vocab.ListingEntryDescription, s.m.Description)
+}
+
+// writeListingEntryReleaseDate is srgen's default for
+// listing_entry.release_date (string): the hand-written source declares none.
+func (w AnswerWriter) writeListingEntryReleaseDate(o *replyObject, s *listingEntryWrite) {
+	writeNonEmpty(o, vocab.ListingEntryReleaseDate, s.m.ReleaseDate)
+}
+
+// writeListingEntryVersion is srgen's default for listing_entry.version
+// (string): the hand-written source declares none.
+func (w AnswerWriter) writeListingEntryVersion(o *replyObject, s *listingEntryWrite) {
+	if s.m.Version != nil {
+		o.str(vocab.ListingEntryVersion, *s.m.Version)
+	}
+}
+
+// writeListingEntryFeatures is srgen's default for listing_entry.features
+// (array): the hand-written source declares none.
+func (w AnswerWriter) writeListingEntryFeatures(o *replyObject, s *listingEntryWrite) {
+	if s.m.Features != nil {
+		o.Name(vocab.ListingEntryFeatures)
+		o.Dst = appendStrings(o.Dst, s.m.Features)
+	}
+}
+
+// writeListingEntryCard is srgen's default for listing_entry.card (object):
+// the hand-written source declares none.
+func (w AnswerWriter) writeListingEntryCard(o *replyObject, s *listingEntryWrite) {
+	o.content(vocab.ListingEntryCard, s.m.Card)
+}
+
 // legacyListItemSlots are the members of a legacy list item in the order the
 // writers write them, by message order (the standard's members, then the
 // extension set's, then 4.0's).
@@ -1120,8 +1718,8 @@ var legacyListItemSlots = []string{
 const legacyListItemPassiveSlots uint64 = 0
 
 // writeLegacyListItemSlot writes the member legacyListItemSlots[slot] of a
-// legacy list item: a bound member by its hand-written
-// writeLegacyListItem<Member>, a passive member from the object's Extra.
+// legacy list item: a bound member by its writeLegacyListItem<Member>, a
+// passive member from the object's Extra.
 func (w AnswerWriter) writeLegacyListItemSlot(o *replyObject, s *legacyListItemWrite, slot int) {
 	switch slot {
 	case 0:
@@ -1137,6 +1735,12 @@ func (w AnswerWriter) writeLegacyListItemSlot(o *replyObject, s *legacyListItemW
 		// owned_by
 		w.writeLegacyListItemOwnedBy(o, s)
 	}
+}
+
+// writeLegacyListItemID is srgen's default for legacy_list_item.id (string):
+// the hand-written source declares none.
+func (w AnswerWriter) writeLegacyListItemID(o *replyObject, s *legacyListItemWrite) {
+	o.str(vocab.LegacyListItemID, s.m.Name)
 }
 
 // healthSlots are the members of a health in the order the writers write them,
@@ -1155,8 +1759,8 @@ var healthSlots = []string{
 const healthPassiveSlots uint64 = 0
 
 // readHealthMembers reads the members of a health in body order, those s.takes
-// admits: each bound member by its hand-written readHealth<Member>, each
-// passive member into s.extra. It returns the bits of the slots it read.
+// admits: each bound member by its readHealth<Member>, each passive member
+// into s.extra. It returns the bits of the slots it read.
 func readHealthMembers(s *healthRead, members []jsonvalue.Member) (read uint64, err error) {
 	for i := range members {
 		m := &members[i]
@@ -1204,8 +1808,7 @@ func readHealthMembers(s *healthRead, members []jsonvalue.Member) (read uint64, 
 }
 
 // writeHealthSlot writes the member healthSlots[slot] of a health: a bound
-// member by its hand-written writeHealth<Member>, a passive member from the
-// object's Extra.
+// member by its writeHealth<Member>, a passive member from the object's Extra.
 func (w AnswerWriter) writeHealthSlot(o *replyObject, s *healthWrite, slot int) {
 	switch slot {
 	case 0:
@@ -1224,4 +1827,69 @@ func (w AnswerWriter) writeHealthSlot(o *replyObject, s *healthWrite, slot int) 
 		// schema
 		w.writeHealthSchema(o, s)
 	}
+}
+
+// readHealthStatus is srgen's default for health.status (string): the
+// hand-written source declares none.
+func (s *healthRead) readHealthStatus(m *jsonvalue.Member) error {
+	s.h.Status = m.Value.Str()
+	return nil
+}
+
+// readHealthAPIVersion is srgen's default for health.api_version (string): the
+// hand-written source declares none.
+func (s *healthRead) readHealthAPIVersion(m *jsonvalue.Member) error {
+	s.h.APIVersion = m.Value.Str()
+	return nil
+}
+
+// readHealthVersion is srgen's default for health.version (string): the
+// hand-written source declares none.
+func (s *healthRead) readHealthVersion(m *jsonvalue.Member) error {
+	s.h.Version = m.Value.Str()
+	return nil
+}
+
+// readHealthModel is srgen's default for health.model (string): the
+// hand-written source declares none.
+func (s *healthRead) readHealthModel(m *jsonvalue.Member) error {
+	s.h.Model = m.Value.Str()
+	return nil
+}
+
+// readHealthSchema is srgen's default for health.schema (string): the
+// hand-written source declares none.
+func (s *healthRead) readHealthSchema(m *jsonvalue.Member) error {
+	s.h.Schema = m.Value.Str()
+	return nil
+}
+
+// writeHealthStatus is srgen's default for health.status (string): the
+// hand-written source declares none.
+func (w AnswerWriter) writeHealthStatus(o *replyObject, s *healthWrite) {
+	o.str(vocab.HealthStatus, s.h.Status)
+}
+
+// writeHealthAPIVersion is srgen's default for health.api_version (string):
+// the hand-written source declares none.
+func (w AnswerWriter) writeHealthAPIVersion(o *replyObject, s *healthWrite) {
+	writeNonEmpty(o, vocab.HealthAPIVersion, s.h.APIVersion)
+}
+
+// writeHealthVersion is srgen's default for health.version (string): the
+// hand-written source declares none.
+func (w AnswerWriter) writeHealthVersion(o *replyObject, s *healthWrite) {
+	o.str(vocab.HealthVersion, s.h.Version)
+}
+
+// writeHealthModel is srgen's default for health.model (string): the
+// hand-written source declares none.
+func (w AnswerWriter) writeHealthModel(o *replyObject, s *healthWrite) {
+	writeNonEmpty(o, vocab.HealthModel, s.h.Model)
+}
+
+// writeHealthSchema is srgen's default for health.schema (string): the
+// hand-written source declares none.
+func (w AnswerWriter) writeHealthSchema(o *replyObject, s *healthWrite) {
+	writeNonEmpty(o, vocab.HealthSchema, s.h.Schema)
 }
