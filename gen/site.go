@@ -16,7 +16,8 @@ import (
 // root: a landing page opened by README.md's first paragraph, its guides
 // from docs/ and docs/design/, and as its reference exactly the files
 // `srgen generate` writes under docs/reference (every emitter's, so an
-// emitter added there, such as the OpenAPI document's, is on the site too)
+// emitter added there, such as the OpenAPI document's, is on the site too,
+// and router.yaml's schema and reference page)
 // plus the frozen vllm-sr/4.0 OpenAPI document. Paths are relative to the
 // site's root.
 func SiteFiles(m *model.Model, root string) ([]emit.File, error) {
@@ -25,7 +26,7 @@ func SiteFiles(m *model.Model, root string) ([]emit.File, error) {
 	if path.Base(o.DocsDir) != docsite.ReferenceDir {
 		return nil, fmt.Errorf("the site's %s/ mirrors %s, which has another name", docsite.ReferenceDir, o.DocsDir)
 	}
-	files, err := emit.All(m, emit.Emitters(o))
+	files, err := allFiles(m, root, o)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 
+	"github.com/vllm-sr/systemone/gen/configschema"
 	"github.com/vllm-sr/systemone/gen/emit"
 	"github.com/vllm-sr/systemone/gen/load"
 	"github.com/vllm-sr/systemone/gen/model"
@@ -122,7 +124,7 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	o := c.options()
 	o.BindSource = os.DirFS(c.Root)
 	own := Ownership(o)
-	files, err := emit.All(m, emit.Emitters(o))
+	files, err := allFiles(m, c.Root, o)
 	if err != nil {
 		return Result{}, err
 	}
@@ -137,6 +139,25 @@ func Run(ctx context.Context, c Config) (Result, error) {
 		changes, err = write.Apply(disk, own, files)
 	}
 	return Result{Files: files, Changes: changes}, err
+}
+
+// allFiles are every emitter's files and router.yaml's schema and
+// reference page (package configschema), read from the Go types under
+// root that state the file's keys.
+func allFiles(m *model.Model, root string, o emit.Options) ([]emit.File, error) {
+	files, err := emit.All(m, emit.Emitters(o))
+	if err != nil {
+		return nil, err
+	}
+	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(configschema.Source)))
+	if err != nil {
+		return nil, err
+	}
+	config, err := configschema.Files(src, o.DocsDir, configschema.Words(m))
+	if err != nil {
+		return nil, err
+	}
+	return append(files, config...), nil
 }
 
 // WriteDocs writes the doc site into the directory out (`srgen docs

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vllm-sr/systemone/gen/configschema"
 	"github.com/vllm-sr/systemone/gen/emit"
 	"github.com/vllm-sr/systemone/gen/write"
 	"github.com/vllm-sr/systemone/runtime/table"
@@ -17,16 +18,22 @@ import (
 
 const repoRoot = ".."
 
-// scratchRepo copies specs/, and the hand-written Go the binding reads
-// (runtime/shapes' and runtime/ir's, not srgen's zz_generated files), into
-// a temporary root, so a test can generate, edit and check without
-// touching the working tree.
+// scratchRepo copies specs/, the hand-written Go the binding reads
+// (runtime/shapes' and runtime/ir's, not srgen's zz_generated files), and
+// runtime/routerconfig/file.go, which router.yaml's schema is written
+// from, into a temporary root, so a test can generate, edit and check
+// without touching the working tree.
 func scratchRepo(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
 	for _, dir := range []string{"specs", "runtime/shapes", "runtime/ir"} {
 		copyTree(t, root, dir)
 	}
+	form, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(configschema.Source)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, filepath.Join(root, filepath.FromSlash(configschema.Source)), string(form))
 	return root
 }
 

@@ -24,7 +24,7 @@ func newConfig() *cobra.Command {
 }
 
 func newConfigCheck() *cobra.Command {
-	var specs string
+	var specs, schema string
 	cmd := &cobra.Command{
 		Use:   "check FILE",
 		Short: "Load a configuration and print every problem and refused rule, one per line",
@@ -33,25 +33,33 @@ func newConfigCheck() *cobra.Command {
 			"deployment. It exits non-zero if there is any. A configuration it accepts is described, one\n" +
 			"fact per line; its warnings (a key file any user can read) go to standard error. With\n" +
 			"--specs DIR it also hashes the specification files under DIR (the repository root) against\n" +
-			"the ones the codecs were built from.",
+			"the ones the codecs were built from. With --schema SCHEMA it also validates FILE against that\n" +
+			"JSON Schema (router.yaml's, docs/reference/router-config.schema.json, or a narrower one of\n" +
+			"your own), each error at its line and column among the others.",
 		Args: oneFile,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			regs := routerconfig.BuiltinRegistries()
 			if specs != "" {
 				if err := regs.Schemas.VerifySpecFiles(specs); err != nil {
 					return err
 				}
 			}
+			var bySchema []routerconfig.Problem
+			if schema != "" {
+				if bySchema, err = schemaProblems(schema, args[0]); err != nil {
+					return err
+				}
+			}
 			c, err := routerconfig.LoadFile(args[0], regs)
-			var le *routerconfig.LoadError
-			if errors.As(err, &le) {
-				for _, p := range le.Problems {
+			le := &routerconfig.LoadError{}
+			if err != nil && !errors.As(err, &le) {
+				return err
+			}
+			if problems := routerconfig.MergeProblems(le.Problems, bySchema); len(problems) > 0 {
+				for _, p := range problems {
 					fmt.Fprintln(cmd.OutOrStdout(), p.String())
 				}
-				return fmt.Errorf("%s: %s, %s", args[0], count(len(le.Problems), "problem"), count(len(le.Refusals()), "refused rule"))
-			}
-			if err != nil {
-				return err
+				return fmt.Errorf("%s: %s, %s", args[0], count(len(problems), "problem"), count(len(le.Refusals()), "refused rule"))
 			}
 			for _, w := range c.Warnings { // they do not refuse the configuration
 				fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+w.String())
@@ -61,7 +69,22 @@ func newConfigCheck() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&specs, "specs", "", "also check the specification files under this repository root")
+	cmd.Flags().StringVar(&schema, "schema", "", "also validate the configuration against this JSON Schema file")
 	return cmd
+}
+
+// schemaProblems validates the configuration at file against the JSON
+// Schema at schema.
+func schemaProblems(schema, file string) ([]routerconfig.Problem, error) {
+	s, err := routerconfig.CompileSchema(schema)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return s.Problems(file, data), nil
 }
 
 func newConfigMigrate() *cobra.Command {

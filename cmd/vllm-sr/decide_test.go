@@ -24,7 +24,7 @@ rules:
     input: [request, history]
     timeout_ms: 2000
     questions:
-      urgent: {type: noul, instructions: Does the user report a problem that blocks their work?}
+      urgent: {type: noul, instructions: "Does the user report a problem that blocks their work?"}
 `
 
 // runDecide runs the decide command in process, as main does.

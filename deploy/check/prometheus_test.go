@@ -192,7 +192,7 @@ rules:
     input: [request]
     timeout_ms: 2000
     questions:
-      urgent: {type: noul, instructions: Does the user report a problem that blocks their work?}
+      urgent: {type: noul, instructions: "Does the user report a problem that blocks their work?"}
 `, adminPort, listenPort, llm.URL, srunURL, deadPort, flaky.URL)
 	config := filepath.Join(dir, "router.yaml")
 	if err := os.WriteFile(config, []byte(routerYAML), 0o600); err != nil {

@@ -46,7 +46,7 @@ rules:
     input: [request]
     timeout_ms: 2000
     questions:
-      urgent: {type: noul, instructions: Is it urgent?}
+      urgent: {type: noul, instructions: "Is it urgent?"}
 `
 
 // contractProxy forwards to a real runtime, reports api_version in GET

@@ -49,14 +49,14 @@ rules:
     input: [image, request]
     timeout_ms: 5000
     questions:
-      cat: {type: noul, instructions: Is there a cat in the picture?}
+      cat: {type: noul, instructions: "Is there a cat in the picture?"}
     match: {cat: 0}
   reads:
     deployment: d3
     input: [request]
     timeout_ms: 5000
     questions:
-      cat: {type: noul, instructions: Does the user ask about a cat?}
+      cat: {type: noul, instructions: "Does the user ask about a cat?"}
     match: {cat: 0}
 `
 

@@ -296,13 +296,13 @@ rules:
     input: [request]
     timeout_ms: 100
     questions:
-      a: {type: noul, instructions: Is it urgent?}
+      a: {type: noul, instructions: "Is it urgent?"}
   patient:
     deployment: gateway
     input: [request]
     timeout_ms: 3000
     questions:
-      b: {type: noul, instructions: Is it urgent?}
+      b: {type: noul, instructions: "Is it urgent?"}
 `, map[string]string{"REC": rec.URL()})
 	cfg, err := router.LoadConfig(path)
 	if err != nil {

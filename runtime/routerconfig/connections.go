@@ -36,7 +36,7 @@ const (
 // keyConnections is the deployment key connections reads.
 const keyConnections = "connections" //vocab:not-spec Router config key
 
-var connectionsKeys = []string{"reuse", "stray_pause_ms"} //vocab:not-spec Router config keys
+var connectionsKeys = keysOf(connectionsForm{})
 
 // connections reads a deployment's connections settings, when present;
 // endpoint is the deployment's URL ("" when it has problems of its own).

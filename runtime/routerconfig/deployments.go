@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v4"
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/modelcheck"
@@ -29,11 +29,10 @@ var declarable = func() []tc.Capability {
 // deployment's schema ID.
 const keySchema = "schema" //vocab:not-spec Router config key
 
-var upstreamKeys = []string{"api_format", "endpoint", keySchema, "models", keyAPIKeyEnv, keyAPIKeyFile} //vocab:not-spec Router config key
+var upstreamKeys = keysOf(upstreamForm{})
 
 func (l *loader) upstreams(n *yaml.Node) {
-	required := []string{"api_format", "endpoint", "models"} //vocab:not-spec Router config key
-	l.keyedSections(n, "upstreams", nameKey, upstreamKeys, required, func(name string, s section, complete bool) {
+	l.keyedSections(n, "upstreams", nameKey, upstreamKeys, requiredOf(upstreamForm{}), func(name string, s section, complete bool) {
 		if !complete {
 			return
 		}
@@ -90,12 +89,12 @@ func endpoint(s section) (string, string) {
 	return url, strings.TrimSuffix(u.Path, "/")
 }
 
-var deploymentKeys = []string{"provider", "endpoint", "model", keySchema, "deviations", "max_concurrency", "capabilities", keyAPIKeyEnv, keyAPIKeyFile} //vocab:not-spec Router config key
+// deploymentKeys are a deployment's keys, those fleet reads (fleet.go)
+// among them.
+var deploymentKeys = keysOf(deploymentForm{})
 
 func (l *loader) deployments(n *yaml.Node) {
-	required := []string{"provider", "endpoint", "model"} //vocab:not-spec Router config key
-	known := slices.Concat(deploymentKeys, fleetKeys)     // fleet.go
-	l.keyedSections(n, "deployments", modelKey, known, required, func(name string, s section, _ bool) {
+	l.keyedSections(n, "deployments", modelKey, deploymentKeys, requiredOf(deploymentForm{}), func(name string, s section, _ bool) {
 		// A deployment with problems is kept, so references to it are not
 		// reported again; the load fails on its own problems.
 		l.cfg.Deployments = append(l.cfg.Deployments, l.deployment(name, s))

@@ -26,6 +26,16 @@
 // line, an error or Describe. A key file's problems name the file and
 // the line, never a key.
 //
+// The file's keys are stated once, as the tagged Go types of file.go: the
+// loader takes each section's allowed and required keys from them, and
+// srgen writes router.yaml's JSON Schema and its reference page from them
+// (docs/reference/router-config.*). Schema (schemacheck.go) validates a
+// configuration against that schema, or a narrower one of a deployment's
+// own, with santhosh-tekuri/jsonschema, each error placed back through the
+// YAML node tree at the line, column and key path the loader gives the
+// same mistake (schemaplace.go); `vllm-sr config check --schema` prints
+// them among the loader's problems (MergeProblems).
+//
 // API, schema and deviation names resolve through the registries
 // (registry.APIs, registry.Schemas) the caller passes in, so a new API or
 // schema needs no change here. Migrate rewrites a configuration that still

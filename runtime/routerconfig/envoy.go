@@ -18,7 +18,7 @@ import (
 	routerv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/http/router/v3"
 	hcmv3 "github.com/envoyproxy/go-control-plane/envoy/extensions/filters/network/http_connection_manager/v3"
 	"github.com/envoyproxy/go-control-plane/pkg/wellknown"
-	yaml "go.yaml.in/yaml/v4"
+	yaml "go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -346,7 +346,7 @@ func EnvoyYAML(b *bootstrapv3.Bootstrap) ([]byte, error) {
 	}
 	blockStyle(&doc)
 	// No line width: a 404 body is one line, as Envoy answers it.
-	return yaml.Dump(&doc, yaml.WithIndent(2), yaml.WithCompactSeqIndent(), yaml.WithLineWidth(-1))
+	return dump(&doc, true)
 }
 
 // blockStyle drops the JSON flow style the document was read in, so the

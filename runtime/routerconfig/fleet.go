@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	yaml "go.yaml.in/yaml/v4"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // Fleet is how the Router treats a deployment among others: whether the
@@ -62,10 +62,7 @@ const (
 // DefaultCircuitCoolDown.
 var DefaultFleet = Fleet{Circuit: Circuit{Failures: DefaultCircuitFailures, CoolDown: DefaultCircuitCoolDown}}
 
-// fleetKeys are a deployment's keys that fleet reads.
-var fleetKeys = []string{"required", "retries", "timeout_ms", "circuit", keyConnections} //vocab:not-spec Router config keys
-
-var circuitKeys = []string{"failures", "cool_down_ms"} //vocab:not-spec Router config keys
+var circuitKeys = keysOf(circuitForm{})
 
 // fleet reads a deployment's fleet settings, those present.
 func (l *loader) fleet(s section) Fleet {

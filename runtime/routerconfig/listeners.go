@@ -5,14 +5,14 @@ import (
 	"slices"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v4"
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-var listenerKeys = []string{"name", "address", "apis", "rules", keyAPIKeysEnv, keyAPIKeysFile, keyMaxInFlight} //vocab:not-spec Router config key
+var listenerKeys = keysOf(listenerForm{})
 
 // keyMaxInFlight bounds a listener's requests in flight.
 const keyMaxInFlight = "max_in_flight" //vocab:not-spec Router config key
@@ -48,7 +48,7 @@ func (l *loader) listeners(n *yaml.Node) {
 		if !ok {
 			continue
 		}
-		s.require("name", "address") //vocab:not-spec Router config key
+		s.require(requiredOf(listenerForm{})...)
 		// at is the index lst will have in cfg.Listeners, which leaves out
 		// items that are not mappings: rule references name it.
 		at := len(l.cfg.Listeners)

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v4"
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/vllm-sr/systemone/runtime/registry"
 )
@@ -107,7 +107,13 @@ func Load(file string, data []byte, regs Registries) (*Config, error) {
 func parse(r *reader, data []byte) *yaml.Node {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		r.fail(nil, "", "%s", strings.TrimPrefix(err.Error(), "yaml: "))
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if strings.Contains(msg, "did not find expected ',' or") {
+			// go.yaml.in/yaml/v3 ends a plain value inside {...} or [...]
+			// at a '?', where YAML 1.2 reads on: say what to write.
+			msg += " (a value inside {...} or [...] that holds '?' must be quoted)"
+		}
+		r.fail(nil, "", "%s", msg)
 		return nil
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
@@ -130,7 +136,7 @@ type loader struct {
 	declaredRules []string
 }
 
-var topKeys = []string{"admin_address", "listeners", "upstreams", "deployments", "pools", "rules", "tracing"} //vocab:not-spec Router config key
+var topKeys = keysOf(fileForm{})
 
 func (l *loader) load(root *yaml.Node) {
 	top, ok := l.fields(root, "", topKeys, nil)

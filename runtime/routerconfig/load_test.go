@@ -202,3 +202,20 @@ func TestListenerMaxInFlight(t *testing.T) {
 		}
 	}
 }
+
+// TestFlowQuestionMarkNeedsQuotes pins the one input go.yaml.in/yaml/v3
+// refuses that YAML 1.2 allows: a plain value with '?' inside a flow
+// mapping. The refusal says what to write; its line is the parser's
+// (v3 counts it from the mapping's start, one line early).
+func TestFlowQuestionMarkNeedsQuotes(t *testing.T) {
+	const plain = "rules:\n  r: {instructions: Is it urgent?}\n"
+	_, err := Load("q.yaml", []byte(plain), BuiltinRegistries())
+	if err == nil || !strings.Contains(err.Error(), "q.yaml: line ") || !strings.Contains(err.Error(), "must be quoted") {
+		t.Fatalf("unquoted '?' in a flow mapping: got %v, want a refusal with a line asking for quotes", err)
+	}
+	const quoted = "rules:\n  r: {instructions: \"Is it urgent?\"}\n"
+	_, err = Load("q.yaml", []byte(quoted), BuiltinRegistries())
+	if err != nil && strings.Contains(err.Error(), "must be quoted") {
+		t.Fatalf("quoted '?': %v", err)
+	}
+}

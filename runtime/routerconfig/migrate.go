@@ -3,7 +3,7 @@ package routerconfig
 import (
 	"fmt"
 
-	yaml "go.yaml.in/yaml/v4"
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/vllm-sr/systemone/runtime/registry"
 )
@@ -59,7 +59,7 @@ func Migrate(file string, data []byte, apis *registry.APIs) ([]byte, bool, error
 	if !changed {
 		return data, false, nil
 	}
-	out, err := yaml.Dump(root, yaml.WithV3Defaults(), yaml.WithIndent(2))
+	out, err := dump(root, false)
 	return out, err == nil, err
 }
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v4"
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/registry"
@@ -34,7 +34,7 @@ func (l *loader) readAction(rule *Rule, s section) {
 	}
 }
 
-var routeKeys = []string{"upstream", "model"} //vocab:not-spec Router config key
+var routeKeys = keysOf(routeForm{})
 
 // route reads a route: an LLM upstream, a model an upstream serves, or
 // both (the upstream then serves the model).

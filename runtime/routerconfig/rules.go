@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	yaml "go.yaml.in/yaml/v4"
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/validate"
@@ -16,14 +16,13 @@ import (
 	"github.com/vllm-sr/systemone/runtime/table"
 )
 
-var ruleKeys = []string{"deployment", "input", "timeout_ms", "on_unknown", "questions", "match", "action", "route"} //vocab:not-spec Router config key
+var ruleKeys = keysOf(ruleForm{})
 
 // maxTimeoutMs bounds a rule's timeout: ten minutes.
 const maxTimeoutMs = 600_000
 
 func (l *loader) rules(n *yaml.Node) {
-	required := []string{"deployment", "input", "timeout_ms", "questions"} //vocab:not-spec Router config key
-	l.keyedSections(n, "rules", nameKey, ruleKeys, required, func(name string, s section, _ bool) {
+	l.keyedSections(n, "rules", nameKey, ruleKeys, requiredOf(ruleForm{}), func(name string, s section, _ bool) {
 		l.declaredRules = append(l.declaredRules, name)
 		// A rule missing keys is still read, so one load reports the
 		// problems of the keys present too.

@@ -3,7 +3,7 @@ package routerconfig
 import (
 	neturl "net/url"
 
-	yaml "go.yaml.in/yaml/v4"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // Tracing is the configuration's tracing section: where the Router
@@ -31,14 +31,14 @@ const DefaultSampleRatio = 1.0
 // without a path of its own.
 const otlpTracesPath = "/v1/traces"
 
-var tracingKeys = []string{"otlp_endpoint", "sample_ratio"} //vocab:not-spec Router config key
+var tracingKeys = keysOf(tracingForm{})
 
 // tracing reads the tracing section: otlp_endpoint is required in it (a
 // section that exports nowhere is a mistake), sample_ratio is a number
 // from 0 to 1.
 func (l *loader) tracing(n *yaml.Node) {
 	s, ok := l.fields(n, "tracing", tracingKeys, nil)
-	if !ok || !s.require("otlp_endpoint") {
+	if !ok || !s.require(requiredOf(tracingForm{})...) {
 		return
 	}
 	t := Tracing{SampleRatio: DefaultSampleRatio}

@@ -1,13 +1,14 @@
 package routerconfig
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v4"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // reader walks a yaml.v3 node tree strictly and records every problem
@@ -273,4 +274,22 @@ func join(path, key string) string {
 		return key
 	}
 	return path + "." + key
+}
+
+// dump writes n as block YAML indented by two spaces, lines never
+// wrapped; compactSeq writes a list under a key at the key's indent.
+func dump(n *yaml.Node, compactSeq bool) ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if compactSeq {
+		enc.CompactSeqIndent()
+	}
+	if err := enc.Encode(n); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
