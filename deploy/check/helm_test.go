@@ -148,7 +148,8 @@ func keys(objs rendered) []string {
 // checksum annotations and a non-root, read-only, unprivileged security
 // context; the runtimes are wired to the Services the Router's
 // configuration names; and the rendered router.yaml passes `vllm-sr
-// config check` (its key files written where the Secret would mount them).
+// config check` against the published schema (its key files written
+// where the Secret would mount them).
 func TestHelmChart(t *testing.T) {
 	dec := strictDecoder(t)
 	bins := binaries(t)
@@ -187,7 +188,9 @@ func TestHelmChart(t *testing.T) {
 			if err := os.WriteFile(file, []byte(config), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			out := run(t, time.Minute, "", filepath.Join(bins, "vllm-sr"), "config", "check", file)
+			// The published schema accepts what the chart renders too.
+			out := run(t, time.Minute, "", filepath.Join(bins, "vllm-sr"), "config", "check",
+				"--schema", filepath.Join("..", "..", "docs", "reference", "router-config.schema.json"), file)
 			if !strings.Contains(out, "deployment vllm-sr/vela3-fast") {
 				t.Errorf("config check of the chart's router.yaml: %q", out)
 			}
