@@ -41,7 +41,9 @@ var runtimeImports = map[string][]string{
 		"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate"},
 	"runtime/routerconfig": {"runtime/registry", "runtime/engine", "runtime/listener", "runtime/target", "runtime/modelcheck",
 		"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate", "generated/catalog"},
-	"runtime/router": {"runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
+	// The Router's transport: wire calls out, raw replies back, no codec.
+	"runtime/upstream": {"runtime/front", "runtime/socket", "runtime/target", "generated/vocab"},
+	"runtime/router": {"runtime/upstream", "runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
 		"runtime/modelcheck", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
 	// The LLM engine: a client of an OpenAI-compatible server that answers
 	// questions from token log-probabilities; vllm-srun plugs it in.
@@ -61,6 +63,9 @@ var runtimeImports = map[string][]string{
 		"runtime/registry", "runtime/engine", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
 		"generated/vocab", "generated/fieldtable", "generated/validate", "generated/catalog", "generated/corpus"},
 }
+
+// maxRuntimePackages bounds the runtime's hand-written packages.
+const maxRuntimePackages = 24
 
 // TestRuntimeImportRules: every runtime package is in the rules, and its
 // non-test files import no module package the rules do not allow it.
@@ -90,8 +95,12 @@ func TestRuntimeImportRules(t *testing.T) {
 	if seen != len(runtimeImports) {
 		t.Errorf("the rules name %d packages, runtime/ has %d of them", len(runtimeImports), seen)
 	}
-	if len(runtimeImports) > 20 {
-		t.Errorf("the runtime has %d packages; the layout allows at most 20", len(runtimeImports))
+	// 20 until the Router was split along its seams (issue 25): its
+	// transport, fleet, LLM pass-through and observation are packages of
+	// their own, each one concern, rather than files of one 6.6k-line
+	// package; the bound keeps the layout from growing further unasked.
+	if len(runtimeImports) > maxRuntimePackages {
+		t.Errorf("the runtime has %d packages; the layout allows at most %d", len(runtimeImports), maxRuntimePackages)
 	}
 }
 

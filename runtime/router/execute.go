@@ -1,62 +1,37 @@
 package router
 
 import (
-	"bytes"
-	"cmp"
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/http/httptrace"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
-	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
-	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	tc "github.com/vllm-sr/systemone/runtime/target"
+	"github.com/vllm-sr/systemone/runtime/upstream"
 )
-
-// maxReplyBytes bounds an upstream reply the Router reads: the standard's
-// 32 MiB body limit, and one byte to tell a larger body apart.
-const maxReplyBytes = vocab.LimitBodyBytes + 1
 
 // httpCaller is the Router's engine.Caller: it sends a plan's wire calls
 // over HTTP and reads each reply with the route's codec. One serves every
 // request of a Router.
 type httpCaller struct {
-	client *http.Client
-	// conns, set when client is the Router's own, carries the calls to
-	// plain-HTTP deployments (upstream.go); client carries the rest.
-	conns   *upstreamConns
-	metrics *Metrics
+	// transport sends the calls and returns their raw replies
+	// (runtime/upstream).
+	transport *upstream.Transport
+	metrics   *Metrics
 	// log gets each failed call with the upstream's words.
 	log *slog.Logger
 	// tracing records each call's span; nil: off (tracing_spans.go).
 	tracing *tracing
-	// callTimeout bounds a call of Go's client whose context has no
-	// deadline; zero is defaultCallTimeout (upstream.go).
-	callTimeout time.Duration
-	// callNumbers numbers the upstream calls, for their ids
-	// (upstream_ids.go).
-	callNumbers atomic.Uint64
 }
 
 // closeIdle closes the idle upstream connections: no call is left to
 // make.
-func (c *httpCaller) closeIdle() {
-	if c.conns != nil {
-		c.conns.close()
-	}
-	c.client.CloseIdleConnections()
-}
+func (c *httpCaller) closeIdle() { c.transport.CloseIdle() }
 
 // call runs the plan's calls to deployment dc, at most MaxConcurrency in
 // flight, the next call starting as soon as one finishes (a sliding
@@ -153,8 +128,10 @@ func (c *httpCaller) try(ctx context.Context, rt *engine.Route, call *tc.WireCal
 	}
 	counted := c.metrics.startCall(ctx, registry.SystemOne, rt.Target.Deployment)
 	callCtx, sp := c.tracing.startCall(callCtx, rt, call)
-	opts := callOptions{echoes: rt.Codec.Traits().Native, deployment: dc.d.Name, conns: dc.d.Fleet.Connections}
-	reply := c.send(callCtx, call, &opts)
+	parent, state := traceHeaders(callCtx)
+	opts := upstream.Call{Echoes: rt.Codec.Traits().Native, Deployment: dc.d.Name, NoReuse: dc.d.Fleet.Connections.NoReuse,
+		StrayPause: dc.d.Fleet.Connections.StrayPause, Traceparent: parent, Tracestate: state}
+	reply := c.transport.Send(callCtx, call, &opts)
 	endCall(sp, &reply)
 	counted.end(reply.Status, reply.Err)
 	if reply.Err != nil || reply.Status < 200 || reply.Status > 299 {
@@ -179,124 +156,6 @@ func deviated(reply tc.WireReply, devs []tc.Deviation) (tc.WireReply, error) {
 	rewritten := reply
 	err := tc.ApplyReplyDeviations(&rewritten, devs)
 	return rewritten, err
-}
-
-// send makes the HTTP call. A transport failure, a deadline passing, a
-// reply over the body limit (tc.ErrReplyTooLarge, refused on its
-// Content-Length before a byte is read, else read one byte past the
-// limit and no further) or one cut off mid-body (tc.ErrReplyCut) is a
-// reply with Err set and no status. A redirect is never followed (the
-// client's CheckRedirect, withoutRedirects) and its body never read: the
-// target codec answers its status as an upstream error. The call
-// carries its own id (upstream_ids.go), the request's from ctx and a
-// number of c's; when o.echoes, a reply echoing another id is refused
-// (errOtherCallsReply) and its connection closed.
-func (c *httpCaller) send(ctx context.Context, call *tc.WireCall, o *callOptions) tc.WireReply {
-	if served := front.ServedFrom(ctx); served != nil {
-		o.requestID = served.ID
-	}
-	o.numbers = &c.callNumbers
-	if c.conns != nil {
-		t, err := c.conns.target(call.URL)
-		if err != nil {
-			return tc.WireReply{Err: err}
-		}
-		if t.plain {
-			return c.conns.send(ctx, t, call, o)
-		}
-	}
-	if _, has := ctx.Deadline(); !has {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cmp.Or(c.callTimeout, defaultCallTimeout))
-		defer cancel()
-	}
-	var replied atomic.Bool // a byte of the reply came: a failure is not unreachable
-	var conn net.Conn       // the connection the call went on
-	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotFirstResponseByte: func() { replied.Store(true) },
-		GotConn: func(info httptrace.GotConnInfo) { conn = info.Conn }})
-	req, err := http.NewRequestWithContext(ctx, call.Method, call.URL, bytes.NewReader(call.Body))
-	if err != nil {
-		return tc.WireReply{Err: err}
-	}
-	for k, vs := range call.Header {
-		req.Header[k] = append([]string(nil), vs...)
-	}
-	callID := string(appendCallID(nil, o.requestID, o.numbers.Add(1)))
-	req.Header[front.HeaderXRequestID] = []string{callID}
-	setTraceHeaders(req.Header, ctx) // req.Header is the call's own copy
-	resp, err := c.client.Do(req)
-	if err != nil {
-		if replied.Load() && ctx.Err() == nil && !isTimeout(err) {
-			err = clientReplyFailure(err)
-		}
-		return tc.WireReply{Err: err}
-	}
-	defer resp.Body.Close()
-	if o.echoes && echoesOther(resp.Header, callID) {
-		if conn != nil { // Go's client would keep it, one reply out of step
-			conn.Close()
-		}
-		return tc.WireReply{Err: errOtherCallsReply}
-	}
-	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
-		return tc.WireReply{Status: resp.StatusCode, Header: resp.Header}
-	}
-	body, err := replyBody(ctx, resp.Body, resp.ContentLength)
-	if err != nil {
-		return tc.WireReply{Err: err}
-	}
-	return tc.WireReply{Status: resp.StatusCode, Header: resp.Header, Body: body}
-}
-
-// echoesOther says whether a reply's header echoes an X-Request-Id other
-// than callID.
-func echoesOther(h http.Header, callID string) bool {
-	for _, v := range h[front.HeaderXRequestID] {
-		if v != callID {
-			return true
-		}
-	}
-	return false
-}
-
-// clientReplyFailure is why net/http's client could not read a reply
-// that had begun to come: cut short, else not well-formed (its errors
-// for a bad head are not typed).
-func clientReplyFailure(err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return errors.Join(tc.ErrReplyCut, err)
-	}
-	return fmt.Errorf("%w: %w", tc.ErrReplyMalformed, err)
-}
-
-// replyBody reads a reply's body whose length is length (-1: not
-// given), sized up front when given: a length over the body limit is
-// tc.ErrReplyTooLarge before a byte is read, a body found larger is read
-// one byte past the limit and no further; a body cut short is
-// tc.ErrReplyCut, or the context's error once it is done.
-func replyBody(ctx context.Context, r io.Reader, length int64) ([]byte, error) {
-	if length >= maxReplyBytes {
-		return nil, tc.ErrReplyTooLarge
-	}
-	var b bytes.Buffer
-	if length > 0 {
-		b.Grow(int(length) + bytes.MinRead)
-	}
-	_, err := b.ReadFrom(io.LimitReader(r, maxReplyBytes))
-	if err != nil {
-		err = chunkError(err) // net/http's client reads chunks with the same reader
-	}
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return nil, ctx.Err()
-	case errors.Is(err, tc.ErrReplyMalformed):
-		return nil, err
-	case err != nil:
-		return nil, errors.Join(tc.ErrReplyCut, err)
-	case int64(b.Len()) >= maxReplyBytes:
-		return nil, tc.ErrReplyTooLarge
-	}
-	return b.Bytes(), nil
 }
 
 // nameDeployment prefixes each item error's message (and its detail

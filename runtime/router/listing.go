@@ -11,6 +11,7 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	"github.com/vllm-sr/systemone/runtime/upstream"
 )
 
 // DefaultListingTimeout bounds one fetch of a deployment's GET /v1/models.
@@ -90,11 +91,11 @@ func (l *listings) fetch(ctx context.Context, d *routerconfig.Deployment) (*ir.L
 		return nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxReplyBytes))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, upstream.MaxReplyBytes))
 	switch {
 	case err != nil:
 		return nil, err
-	case int64(len(body)) >= maxReplyBytes:
+	case int64(len(body)) >= upstream.MaxReplyBytes:
 		return nil, errors.New("the listing is larger than the body limit")
 	}
 	listing, err := d.Codec.DecodeListing(resp.StatusCode, body)

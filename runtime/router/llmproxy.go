@@ -103,7 +103,7 @@ func (h *listenerHandler) forwardLLM(w http.ResponseWriter, req *http.Request, a
 			authorize(pr.Out.Header, u.APIKey)
 			setTraceHeaders(pr.Out.Header, pr.Out.Context()) // the Router's trace context, never the client's as it came
 			// The call's own id (upstream_ids.go), the client's request id its prefix.
-			pr.Out.Header[front.HeaderXRequestID] = []string{h.router.caller.newCallID(pr.Out.Context())}
+			pr.Out.Header[front.HeaderXRequestID] = []string{h.router.caller.transport.NewCallID(pr.Out.Context())}
 			call.sending(pr.Out)
 		},
 		ModifyResponse: call.modifyResponse(refuseRedirect), // a redirect is an upstream error, never relayed (redirects.go)

@@ -12,6 +12,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	"github.com/vllm-sr/systemone/runtime/upstream"
 )
 
 // The states of a deployment's readiness check.
@@ -131,7 +132,7 @@ func (r *Router) checkOne(ctx context.Context, d *routerconfig.Deployment) check
 	if err != nil {
 		return c
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxReplyBytes))
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, upstream.MaxReplyBytes))
 	resp.Body.Close()
 	c.up = resp.StatusCode >= 200 && resp.StatusCode < 300
 	c.outcome = front.StatusLabel(resp.StatusCode)

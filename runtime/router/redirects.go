@@ -15,16 +15,6 @@ import (
 // status 502 upstream_error upstream_redirect) or the upstream (the LLM
 // pass-through: 502 upstream_redirect).
 
-// withoutRedirects is client with a CheckRedirect that follows no
-// redirect: a 3xx comes back as the reply. Every call the Router makes
-// with its client (deployment calls, listings, readiness checks) goes
-// through it. The client itself is not modified.
-func withoutRedirects(client *http.Client) *http.Client {
-	c := *client
-	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return &c
-}
-
 // errUpstreamRedirect is the LLM pass-through's upstream answering with a
 // redirect.
 var errUpstreamRedirect = errors.New("router: the upstream answered with a redirect")

@@ -12,6 +12,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
+	"github.com/vllm-sr/systemone/runtime/upstream"
 )
 
 // A call fails "before any answer" when the Router got nothing it could
@@ -106,7 +107,7 @@ func judge(ctx context.Context, reply *tc.WireReply) outcome {
 		return judgeStatus(reply.Status)
 	case errors.Is(err, tc.ErrReplyCut), errors.Is(err, tc.ErrReplyTooLarge), errors.Is(err, tc.ErrReplyMalformed):
 		return outcomeNeutral // a reply began: the upstream is up, and broken
-	case errors.Is(err, errRequestHeader):
+	case errors.Is(err, upstream.ErrRequestHeader):
 		return outcomeNeutral // the call could not be written: the Router's, not the upstream's
 	}
 	return outcomeFailed // refused, reset before a reply, or past the call's own bound

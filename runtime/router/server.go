@@ -17,6 +17,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	"github.com/vllm-sr/systemone/runtime/upstream"
 )
 
 // Options are how a Router runs; the zero value of each field has a
@@ -121,10 +122,8 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 	}
 	metrics := newMetrics()
 	log := front.WithRequestIDs(opts.Logger)
-	caller := &httpCaller{client: opts.Client, metrics: metrics, log: log}
-	if ownClient {
-		caller.conns = &upstreamConns{maxIdle: upstreamIdleConns(cfg), dial: opts.DialContext, log: log}
-	}
+	caller := &httpCaller{metrics: metrics, log: log, transport: upstream.New(upstream.Options{Client: opts.Client,
+		Own: ownClient, MaxIdle: upstreamIdleConns(cfg), Dial: opts.DialContext, Log: log})}
 	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: caller,
 		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), config: &configState{}, fleet: newFleet(log), opts: opts, ownClient: ownClient,
 		front: &front.Front{Metrics: metrics.Metrics, IDs: front.NewRequestIDs(), Log: log,
@@ -146,7 +145,7 @@ func (opts Options) withDefaults(cfg *routerconfig.Config) Options {
 			MaxIdleConnsPerHost: upstreamIdleConns(cfg), IdleConnTimeout: 90 * time.Second, ResponseHeaderTimeout: 10 * time.Minute,
 		}}
 	}
-	opts.Client = withoutRedirects(opts.Client) // no upstream redirect is followed (execute.go)
+	opts.Client = upstream.WithoutRedirects(opts.Client) // no upstream redirect is followed
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}

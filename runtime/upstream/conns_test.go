@@ -1,4 +1,4 @@
-package router
+package upstream
 
 import (
 	"bufio"
@@ -234,7 +234,7 @@ func TestUpstreamConnsRefuseAnInvalidHeader(t *testing.T) {
 		{"X Bad": {"v"}},
 	} {
 		call := &tc.WireCall{Method: http.MethodPost, URL: up.url(), Header: h, Body: []byte(`{}`)}
-		if r := conns.send(context.Background(), target, call, &callOptions{numbers: new(atomic.Uint64)}); !errors.Is(r.Err, errRequestHeader) {
+		if r := conns.send(context.Background(), target, call, &callOptions{numbers: new(atomic.Uint64)}); !errors.Is(r.Err, ErrRequestHeader) {
 			t.Errorf("header %v: reply %d, err %v", h, r.Status, r.Err)
 		}
 	}
@@ -287,11 +287,11 @@ func TestCallsWithoutADeadlineAreBounded(t *testing.T) {
 	const bound = 200 * time.Millisecond
 	conns := &upstreamConns{maxIdle: 4, callTimeout: bound}
 	defer conns.close()
-	client := &httpCaller{client: &http.Client{}, callTimeout: bound}
+	client := &Transport{client: &http.Client{}, callTimeout: bound}
 	for name, send := range map[string]func() tc.WireReply{
 		"own connections": func() tc.WireReply { return sendTo(t, conns, context.Background(), up.url()) },
 		"Go's client": func() tc.WireReply {
-			return client.send(context.Background(), &tc.WireCall{Method: http.MethodPost, URL: up.url(), Body: []byte(`{}`)}, &callOptions{})
+			return client.Send(context.Background(), &tc.WireCall{Method: http.MethodPost, URL: up.url(), Body: []byte(`{}`)}, &Call{})
 		},
 	} {
 		start := time.Now()
@@ -309,12 +309,12 @@ func TestGoClientRefusesAnotherCallsReply(t *testing.T) {
 	up := newRawUpstream(t, func(int32) (string, bool) {
 		return "HTTP/1.1 200 OK\r\nX-Request-Id: other.1\r\nContent-Length: 2\r\n\r\n{}", false
 	})
-	client := &httpCaller{client: &http.Client{}}
+	client := New(Options{Client: &http.Client{}})
 	call := &tc.WireCall{Method: http.MethodPost, URL: up.url(), Body: []byte(`{}`)}
-	if r := client.send(context.Background(), call, &callOptions{echoes: true}); !isOtherCallsReply(r.Err) || r.Status != 0 {
+	if r := client.Send(context.Background(), call, &Call{Echoes: true}); !IsOtherCallsReply(r.Err) || r.Status != 0 {
 		t.Errorf("reply %d %q %v, want errOtherCallsReply", r.Status, r.Body, r.Err)
 	}
-	if r := client.send(context.Background(), call, &callOptions{}); r.Err != nil || r.Status != 200 {
+	if r := client.Send(context.Background(), call, &Call{}); r.Err != nil || r.Status != 200 {
 		t.Errorf("reply %d %v, want it taken from an upstream that echoes nothing", r.Status, r.Err)
 	}
 	if n := up.accepted.Load(); n != 2 {

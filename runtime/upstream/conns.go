@@ -1,4 +1,4 @@
-package router
+package upstream
 
 import (
 	"bufio"
@@ -28,7 +28,7 @@ import (
 // write and, for a reply of a few KiB, one read.
 //
 // What it speaks is the subset of HTTP/1.1 a System One reply needs:
-// readReplyHead (upstream_reply.go, fuzzed against net/http's
+// readReplyHead (reply.go, fuzzed against net/http's
 // ReadResponse) parses the status, headers and body framing (length,
 // chunked, or to the end of the connection), at most five 1xx answers
 // are skipped, a redirect is returned unread (the Router follows none).
@@ -44,7 +44,7 @@ import (
 // from it only when nothing arrived while it was idle (reusable); the
 // bytes of a reply the upstream sent late, a second reply, a 408 or an
 // end of stream, close it instead. A reply that echoes another call's id
-// (upstream_ids.go) is never delivered.
+// (ids.go) is never delivered.
 type upstreamConns struct {
 	maxIdle int // idle connections kept per host
 	// dial opens a connection; nil is a net.Dialer's DialContext.
@@ -57,7 +57,7 @@ type upstreamConns struct {
 	targets     sync.Map                   // call URL → *upstreamTarget, parsed once
 	closed      bool
 	// strayAt is when each host last sent bytes no call asked for
-	// (upstream_ids.go), for the deployments that pause reuse after it.
+	// (ids.go), for the deployments that pause reuse after it.
 	strayAt map[string]time.Time
 	// log gets each stray (nil: none logged).
 	log *slog.Logger
@@ -127,8 +127,8 @@ func (u *upstreamConns) target(rawURL string) (*upstreamTarget, error) {
 	return t, nil
 }
 
-// send makes one call to a plain-HTTP target, as httpCaller.send does
-// with an http.Client, with o's call id and connection settings. The
+// send makes one call to a plain-HTTP target, as Transport.sendClient
+// does with an http.Client, with o's call id and connection settings. The
 // call is sent once more, on a new connection, when the one it took from
 // the idle pool turns out to have been closed by the upstream while it
 // was idle (nothing of a reply came before the connection ended, or the
@@ -139,7 +139,7 @@ func (u *upstreamConns) target(rawURL string) (*upstreamTarget, error) {
 // connection, not another idle one: the upstream that closed or confused
 // one may have done the same to the others.
 func (u *upstreamConns) send(ctx context.Context, t *upstreamTarget, call *tc.WireCall, o *callOptions) tc.WireReply {
-	fresh := o.conns.NoReuse || u.paused(t.hostPort, o.conns.StrayPause)
+	fresh := o.noReuse || u.paused(t.hostPort, o.strayPause)
 	for attempt := 0; ; attempt++ {
 		conn, reused, err := u.get(ctx, t.hostPort, fresh || attempt > 0, o)
 		if err != nil {
@@ -166,7 +166,7 @@ func (u *upstreamConns) send(ctx context.Context, t *upstreamTarget, call *tc.Wi
 // nothing back before the connection ended, or a 408.
 func closedWhileIdle(reply tc.WireReply, conn *upstreamConn) bool {
 	if reply.Err != nil {
-		return conn.read == 0 && !isTimeout(reply.Err)
+		return conn.read == 0 && !IsTimeout(reply.Err)
 	}
 	return reply.Status == http.StatusRequestTimeout
 }
@@ -192,9 +192,8 @@ func (u *upstreamConns) roundTrip(ctx context.Context, conn *upstreamConn, t *up
 	conn.read, conn.stray = 0, strayNone
 	conn.callID = appendCallID(conn.callID[:0], o.requestID, o.numbers.Add(1))
 	var ok bool
-	parent, state := traceHeaders(ctx)
-	if conn.head, ok = appendRequestHead(conn.head[:0], t, call, conn.callID, parent, state, closeAfter); !ok {
-		return tc.WireReply{Err: errRequestHeader}, false
+	if conn.head, ok = appendRequestHead(conn.head[:0], t, call, conn.callID, o.traceparent, o.tracestate, closeAfter); !ok {
+		return tc.WireReply{Err: ErrRequestHeader}, false
 	}
 	if err := socket.WriteBuffers(conn.Conn, conn.head, call.Body); err != nil {
 		return tc.WireReply{Err: noReplyCause(ctx, err)}, false
@@ -227,7 +226,7 @@ func readReply(ctx context.Context, conn *upstreamConn, want []byte) (reply tc.W
 	}
 	body, err := replyBody(ctx, head.body(conn.br, &conn.body), head.length)
 	if err != nil {
-		if isTimeout(err) { // the connection's deadline, the context's, passed first
+		if IsTimeout(err) { // the connection's deadline, the context's, passed first
 			err = context.DeadlineExceeded
 		}
 		return tc.WireReply{Err: err}, false
@@ -247,14 +246,14 @@ func headFailure(ctx context.Context, err error, read int64) error {
 	switch {
 	case errors.Is(err, tc.ErrReplyMalformed):
 		return err
-	case ctx.Err() != nil || isTimeout(err) || read == 0:
+	case ctx.Err() != nil || IsTimeout(err) || read == 0:
 		return noReplyCause(ctx, err)
 	}
 	return errors.Join(tc.ErrReplyCut, err)
 }
 
-// errRequestHeader is a call with a header that is not a valid field.
-var errRequestHeader = errors.New("router: a call's header is not a valid HTTP field")
+// ErrRequestHeader is a call with a header that is not a valid field.
+var ErrRequestHeader = errors.New("upstream: a call's header is not a valid HTTP field")
 
 // appendRequestHead is the request line and headers of call: the call's
 // own headers (canonical keys, as the codecs build them), the call's id
@@ -289,8 +288,8 @@ func appendRequestHead(b []byte, t *upstreamTarget, call *tc.WireCall, callID []
 	if closeAfter {
 		b = append(b, "Connection: close\r\n"...)
 	}
-	// Written by the propagator (traceHeaders), or a client's tracestate
-	// it read: checked as a field, as the call's own headers are.
+	// Written by the trace propagator, or a client's tracestate it
+	// read: checked as a field, as the call's own headers are.
 	for _, h := range [2][2]string{{headerTraceparent, traceparent}, {headerTracestate, tracestate}} {
 		if h[1] == "" {
 			continue
@@ -408,12 +407,14 @@ func noReplyCause(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if isTimeout(err) {
+	if IsTimeout(err) {
 		return context.DeadlineExceeded
 	}
 	return err
 }
 
-func isTimeout(err error) bool {
+// IsTimeout says whether err is a deadline passing: the context's or a
+// connection's.
+func IsTimeout(err error) bool {
 	return errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded)
 }

@@ -1,4 +1,4 @@
-package router
+package upstream
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/front"
-	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
@@ -22,10 +21,10 @@ import (
 // echo it on every reply (front.Served), so a reply that echoes another
 // id answers another call: bytes an upstream sent late, read as the
 // next call's reply on a kept-alive connection. Such a reply is never
-// delivered (upstream.go's send closes the connection and sends the call
+// delivered (conns.go's send closes the connection and sends the call
 // again on a new one). An upstream that echoes nothing (systemone/0.2)
 // cannot be checked: its deployments' connections settings
-// (routerconfig.Connections) bound what a stray reply can do.
+// (Call.NoReuse, Call.StrayPause) bound what a stray reply can do.
 
 // callOptions are how one call goes out: its id's parts, whether the
 // upstream echoes it, and the deployment's connection settings.
@@ -40,7 +39,11 @@ type callOptions struct {
 	echoes bool
 	// deployment names the deployment, for the log.
 	deployment string
-	conns      routerconfig.Connections
+	// noReuse and strayPause are the deployment's connection settings.
+	noReuse    bool
+	strayPause time.Duration
+	// traceparent and tracestate are the trace context the call sends.
+	traceparent, tracestate string
 }
 
 // noRequestID is the prefix of a call id made outside a client request.
@@ -63,23 +66,23 @@ func appendCallID(b []byte, requestID string, n uint64) []byte {
 	return append(b, num...)
 }
 
-// newCallID is the id of a new call of the request in ctx (its served
-// request's id, else none), numbered by c: the LLM pass-through's, whose
+// NewCallID is the id of a new call of the request in ctx (its served
+// request's id, else none), numbered by t: the LLM pass-through's, whose
 // upstreams are not vllm-sr's and whose echo is not read.
-func (c *httpCaller) newCallID(ctx context.Context) string {
+func (t *Transport) NewCallID(ctx context.Context) string {
 	requestID := ""
 	if served := front.ServedFrom(ctx); served != nil {
 		requestID = served.ID
 	}
-	return string(appendCallID(nil, requestID, c.callNumbers.Add(1)))
+	return string(appendCallID(nil, requestID, t.callNumbers.Add(1)))
 }
 
 // errOtherCallsReply is a reply that echoes another call's id.
 var errOtherCallsReply = fmt.Errorf("%w: the reply echoes another call's X-Request-Id", tc.ErrReplyMalformed)
 
-// isOtherCallsReply says whether err is a reply that echoed another
+// IsOtherCallsReply says whether err is a reply that echoed another
 // call's id.
-func isOtherCallsReply(err error) bool { return errors.Is(err, errOtherCallsReply) }
+func IsOtherCallsReply(err error) bool { return errors.Is(err, errOtherCallsReply) }
 
 // stray is what a connection received that no call asked for.
 type stray uint8
