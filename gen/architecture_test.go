@@ -43,7 +43,10 @@ var runtimeImports = map[string][]string{
 		"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate", "generated/catalog"},
 	// The Router's transport: wire calls out, raw replies back, no codec.
 	"runtime/upstream": {"runtime/front", "runtime/socket", "runtime/target", "generated/vocab"},
-	"runtime/router": {"runtime/upstream", "runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
+	// What an operator sees of the Router's requests: metrics, trace
+	// context and spans.
+	"runtime/observe": {"runtime/routerconfig", "runtime/front", "runtime/target", "runtime/ir"},
+	"runtime/router": {"runtime/upstream", "runtime/observe", "runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
 		"runtime/modelcheck", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
 	// The LLM engine: a client of an OpenAI-compatible server that answers
 	// questions from token log-probabilities; vllm-srun plugs it in.

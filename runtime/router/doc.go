@@ -15,7 +15,7 @@
 // when nothing was rewritten); called by the Router's
 // engine.Caller (execute.go), which sends the wire calls over HTTP under a
 // sliding window of max_concurrency calls and the caller's deadline, on
-// the Router's own connections to http:// deployments (upstream.go);
+// the Router's own connections to http:// deployments (runtime/upstream);
 // reassembled by the engine and answered in the client's schema by the
 // listener codec.
 //
@@ -33,17 +33,17 @@
 // calls where the target has no batch), and applies each rule's
 // on_unknown policy.
 //
-// Every request carries its W3C trace context (tracecontext.go): a
+// Every request carries its W3C trace context (runtime/observe): a
 // client's traceparent goes upstream on each call with the Router's own
 // span id, and with the configuration's tracing section the Router
 // records a server span per request, its listener read, plan, calls and
-// answer, exported over OTLP/HTTP by the OpenTelemetry SDK (tracing.go,
-// tracing_spans.go, tracing_llm.go). Tracing off, a request without a
+// answer, exported over OTLP/HTTP by the OpenTelemetry SDK (runtime/observe).
+// Tracing off, a request without a
 // traceparent costs nothing.
 //
 // Invariants:
 //   - Plans and diagnostics are decided by the codecs; this package runs
-//     them and counts them (metrics.go), never rewrites them.
+//     them and counts them (runtime/observe), never rewrites them.
 //   - What a deployment cannot carry or answer never goes upstream: it
 //     is refused with 400 unsupported_capability, except on /v1/decisions
 //     to a deployment, where each question that needs it fails alone

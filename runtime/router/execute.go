@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 	"github.com/vllm-sr/systemone/runtime/upstream"
@@ -22,11 +23,11 @@ type httpCaller struct {
 	// transport sends the calls and returns their raw replies
 	// (runtime/upstream).
 	transport *upstream.Transport
-	metrics   *Metrics
+	metrics   *metrics
 	// log gets each failed call with the upstream's words.
 	log *slog.Logger
-	// tracing records each call's span; nil: off (tracing_spans.go).
-	tracing *tracing
+	// tracing records each call's span; nil: off (runtime/observe).
+	tracing *observe.Tracing
 }
 
 // closeIdle closes the idle upstream connections: no call is left to
@@ -126,14 +127,14 @@ func (c *httpCaller) try(ctx context.Context, rt *engine.Route, call *tc.WireCal
 		callCtx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
 	}
-	counted := c.metrics.startCall(ctx, registry.SystemOne, rt.Target.Deployment)
-	callCtx, sp := c.tracing.startCall(callCtx, rt, call)
-	parent, state := traceHeaders(callCtx)
+	counted := c.metrics.StartCall(ctx, registry.SystemOne, rt.Target.Deployment)
+	callCtx, sp := c.tracing.StartCall(callCtx, rt.Target.Deployment, string(rt.Codec.Traits().Schema), call)
+	parent, state := observe.TraceHeaders(callCtx)
 	opts := upstream.Call{Echoes: rt.Codec.Traits().Native, Deployment: dc.d.Name, NoReuse: dc.d.Fleet.Connections.NoReuse,
 		StrayPause: dc.d.Fleet.Connections.StrayPause, Traceparent: parent, Tracestate: state}
 	reply := c.transport.Send(callCtx, call, &opts)
-	endCall(sp, &reply)
-	counted.end(reply.Status, reply.Err)
+	observe.EndCall(sp, &reply)
+	counted.End(reply.Status, reply.Err)
 	if reply.Err != nil || reply.Status < 200 || reply.Status > 299 {
 		c.logFailure(ctx, rt.Target.Deployment, &reply)
 	}

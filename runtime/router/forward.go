@@ -11,6 +11,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
@@ -112,14 +113,14 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 // calls made by caller, and counts the plan's diagnostics, in the
 // request's plan span.
 func (r *Router) plan(ctx context.Context, x *engine.Exchange, d *routerconfig.Deployment, caps tc.CapabilitySet, deadline time.Time, caller engine.Caller) *ir.ErrorBody {
-	sp := r.tracing.startPlan(ctx, d.Name, string(d.Schema))
+	sp := r.tracing.StartPlan(ctx, d.Name, string(d.Schema))
 	e := r.engine.Plan(x, engine.Route{Codec: d.Codec, Target: target(d, caps), Policy: tc.Policy{Deadline: deadline},
 		Deviations: d.Deviations, Caller: caller})
 	if e == nil && len(x.Diagnostics) > 0 {
-		r.metrics.recordTarget(d.Name, x.Diagnostics)
+		r.metrics.RecordTarget(d.Name, x.Diagnostics)
 	}
 	authorizeCalls(&x.Plan, d.APIKey) // the deployment's key, if any (auth.go)
-	endPlan(sp, x, e)
+	observe.EndPlan(sp, len(x.Plan.Calls), x.PassThrough, e)
 	return e
 }
 

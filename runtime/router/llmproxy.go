@@ -18,6 +18,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
@@ -87,10 +88,10 @@ func (h *listenerHandler) forwardLLM(w http.ResponseWriter, req *http.Request, a
 		return
 	}
 	front.NoteModel(req.Context(), model) // one of u's configured models (or none): not request data
-	// The pass-through's client span (tracing_llm.go).
-	call := h.router.tracing.startLLMCall(req, api.API.Name, u.Name, target)
+	// The pass-through's client span (runtime/observe).
+	call := h.router.tracing.StartLLMCall(req, api.API.Name, u.Name, target)
 	proxy := &httputil.ReverseProxy{
-		Transport: h.router.llmTransport(api.API.Name, u.Name),
+		Transport: h.router.metrics.CountingTransport(h.router.llmBase(), api.API.Name, u.Name),
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(target)
 			pr.Out.Body = io.NopCloser(bytes.NewReader(body))
@@ -101,24 +102,24 @@ func (h *listenerHandler) forwardLLM(w http.ResponseWriter, req *http.Request, a
 				pr.Out.Header.Del(vocab.HeaderAuthorization)
 			}
 			authorize(pr.Out.Header, u.APIKey)
-			setTraceHeaders(pr.Out.Header, pr.Out.Context()) // the Router's trace context, never the client's as it came
-			// The call's own id (upstream_ids.go), the client's request id its prefix.
+			observe.SetTraceHeaders(pr.Out.Header, pr.Out.Context()) // the Router's trace context, never the client's as it came
+			// The call's own id (runtime/upstream), the client's request id its prefix.
 			pr.Out.Header[front.HeaderXRequestID] = []string{h.router.caller.transport.NewCallID(pr.Out.Context())}
-			call.sending(pr.Out)
+			call.Sending(pr.Out)
 		},
-		ModifyResponse: call.modifyResponse(refuseRedirect), // a redirect is an upstream error, never relayed (redirects.go)
+		ModifyResponse: call.ModifyResponse(refuseRedirect), // a redirect is an upstream error, never relayed (redirects.go)
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			h.router.log.LogAttrs(r.Context(), slog.LevelWarn, "llm upstream failed",
 				slog.String("listener", h.lst.Name), slog.String("upstream", u.Name), slog.String("upstream_err", err.Error()))
 			reason, message := llmUpstreamFailure(err)
-			call.failed(reason)
+			call.Failed(reason)
 			h.llmFail(w, api, llmUpstreamFailed(reason, message))
 		},
 	}
 	h.router.log.LogAttrs(req.Context(), slog.LevelInfo, "llm request",
 		slog.String("listener", h.lst.Name), slog.String("api", api.API.Name), slog.String("upstream", u.Name))
-	proxy.ServeHTTP(w, call.request(req))
-	call.end()
+	proxy.ServeHTTP(w, call.Request(req))
+	call.End()
 }
 
 // applyRoute is where a fired route rule sends the request: the route's
@@ -201,4 +202,13 @@ func requestModel(body []byte) string {
 		return ""
 	}
 	return head.Model
+}
+
+// llmBase is the transport the LLM pass-through sends with: the Router's
+// client's.
+func (r *Router) llmBase() http.RoundTripper {
+	if base := r.opts.Client.Transport; base != nil {
+		return base
+	}
+	return http.DefaultTransport
 }

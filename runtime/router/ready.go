@@ -11,6 +11,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/upstream"
 )
@@ -116,7 +117,7 @@ func (r *Router) publishReady() {
 }
 
 func (r *Router) checkOne(ctx context.Context, d *routerconfig.Deployment) check {
-	c := check{outcome: outcomeNoReply, at: time.Now()}
+	c := check{outcome: observe.OutcomeNoReply, at: time.Now()}
 	base, err := d.Target().BaseURL()
 	if err != nil || d.Codec == nil {
 		return c

@@ -15,6 +15,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/upstream"
@@ -48,7 +49,7 @@ type Options struct {
 	// CheckInterval is how often each deployment's readiness is checked.
 	CheckInterval time.Duration
 	// SpanExporter receives the spans of a configuration with tracing on
-	// (tracing.go); nil is OTLP/HTTP to its tracing.otlp_endpoint. Only
+	// (runtime/observe); nil is OTLP/HTTP to its tracing.otlp_endpoint. Only
 	// Start exports: a Router from New alone records no spans.
 	SpanExporter sdktrace.SpanExporter
 	// StrictUpstreams makes the start check's findings about deployments'
@@ -77,7 +78,7 @@ type Router struct {
 	// systemone is the default System One entry (defaultSystemOne).
 	systemone *routerconfig.ListenerAPI
 	log       *slog.Logger
-	metrics   *Metrics
+	metrics   *metrics
 	// front puts ids, deadlines, metrics and the access log around each
 	// request (front.Front).
 	front *front.Front
@@ -87,8 +88,8 @@ type Router struct {
 	handlers map[string]*listenerHandler // by listener name
 	opts     Options
 	// tracing exports the spans of the requests served; nil: tracing is
-	// off, and a client's trace context is only passed on (tracing.go).
-	tracing *tracing
+	// off, and a client's trace context is only passed on (runtime/observe).
+	tracing *observe.Tracing
 	// ownClient is whether opts.Client is the Router's own (none was
 	// given): its shutdown then closes the client's idle upstream
 	// connections, which would otherwise outlive it.
@@ -126,10 +127,10 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 		Own: ownClient, MaxIdle: upstreamIdleConns(cfg), Dial: opts.DialContext, Log: log})}
 	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: caller,
 		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), config: &configState{}, fleet: newFleet(log), opts: opts, ownClient: ownClient,
-		front: &front.Front{Metrics: metrics.Metrics, IDs: front.NewRequestIDs(), Log: log,
+		front: &front.Front{Metrics: metrics.Metrics.Metrics, IDs: front.NewRequestIDs(), Log: log,
 			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}
 	r.config.applied(cfg, time.Now())
-	metrics.configInForce(cfg.SHA256)
+	metrics.ConfigInForce(cfg.SHA256)
 	return r.withConfig(cfg), nil
 }
 
@@ -160,7 +161,7 @@ func (opts Options) withDefaults(cfg *routerconfig.Config) Options {
 const minIdleConns = 64
 
 // upstreamIdleConns is how many idle connections per upstream host the
-// default client and the Router's own connections (upstream.go) keep:
+// default client and the Router's own connections (runtime/upstream) keep:
 // minIdleConns, or the largest max_concurrency of
 // cfg's deployments when that is more. A batch split into calls keeps
 // max_concurrency of them in flight, and a connection the transport may

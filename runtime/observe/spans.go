@@ -1,4 +1,4 @@
-package router
+package observe
 
 import (
 	"context"
@@ -13,10 +13,8 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
-	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
@@ -26,7 +24,7 @@ import (
 const (
 	spanRead   = "listener read"
 	spanPlan   = "plan"
-	spanAnswer = "answer" //vocab:not-spec a span name
+	SpanAnswer = "answer" //vocab:not-spec a span name
 )
 
 // The Router's own span attributes, beside the OpenTelemetry semantic
@@ -62,23 +60,23 @@ func errorType(code string, status int) string {
 }
 
 // failSpan marks a recording span failed with errType, a fixed word.
-func failSpan(sp span, errType string) {
+func failSpan(sp Span, errType string) {
 	sp.s.SetAttributes(semconv.ErrorTypeKey.String(errType))
 	sp.s.SetStatus(codes.Error, errType)
 }
 
-// endWith ends sp with e's reason as error.type when e is set, failed
+// EndWith ends sp with e's reason as error.type when e is set, failed
 // when e is a 5xx (a refusal of the client's request is its outcome, not
 // the Router's error).
-func endWith(sp span, e *ir.ErrorBody) {
-	if e != nil && sp.recording() {
+func EndWith(sp Span, e *ir.ErrorBody) {
+	if e != nil && sp.Recording() {
 		if e.Status >= http.StatusInternalServerError {
 			failSpan(sp, errorType(e.Reason, e.Status))
 		} else {
 			sp.s.SetAttributes(semconv.ErrorTypeKey.String(errorType(e.Reason, e.Status)))
 		}
 	}
-	sp.end()
+	sp.End()
 }
 
 // logTraceID is the access line's attribute of a request's trace.
@@ -86,10 +84,10 @@ func logTraceID(id trace.TraceID) slog.Attr {
 	return slog.String("trace_id", id.String()) //vocab:not-spec log attribute key
 }
 
-// endRequest ends a request's server span with what it answered.
-func endRequest(sp span, req *http.Request, s *front.Served) {
-	if !sp.recording() {
-		sp.end()
+// EndRequest ends a request's server span with what it answered.
+func EndRequest(sp Span, req *http.Request, s *front.Served) {
+	if !sp.Recording() {
+		sp.End()
 		return
 	}
 	status := s.Status
@@ -109,70 +107,74 @@ func endRequest(sp span, req *http.Request, s *front.Served) {
 	if status >= http.StatusInternalServerError { // a 4xx is the client's, not the server span's error
 		failSpan(sp, errorType(s.Code, status))
 	}
-	sp.end()
+	sp.End()
 }
 
-// startRead begins the listener read span of a request of api: its body
-// read, then by the listener's codec.
-func (t *tracing) startRead(ctx context.Context, api *routerconfig.ListenerAPI) span {
-	_, sp := t.start(ctx, spanRead)
-	if sp.recording() {
-		sp.s.SetAttributes(attrSchema.String(string(api.Schema)))
+// StartRead begins the listener read span of a request to a listener of
+// schema: its body read, then by the listener's codec.
+func (t *Tracing) StartRead(ctx context.Context, schema string) Span {
+	_, sp := t.Start(ctx, spanRead)
+	if sp.Recording() {
+		sp.s.SetAttributes(attrSchema.String(schema))
 	}
 	return sp
 }
 
-// traceRouted adds where a System One request went to its server span:
-// the listener's schema, the deployment and the plan.
-func traceRouted(ctx context.Context, api *routerconfig.ListenerAPI, took *routed) {
+// TraceRouted adds where a System One request went to its server span:
+// the listener's schema, and the deployment it was planned for ("" for
+// none), its calls and whether they carried the client's own bytes.
+func TraceRouted(ctx context.Context, schema, deployment string, calls int, passThrough bool) {
 	s := trace.SpanFromContext(ctx)
 	if !s.IsRecording() {
 		return
 	}
-	s.SetAttributes(attrSchema.String(string(api.Schema)))
-	if took.deployment != "" {
-		s.SetAttributes(attrDeployment.String(took.deployment), attrCalls.Int(took.calls), attrPassThrough.Bool(took.passThrough))
+	s.SetAttributes(attrSchema.String(schema))
+	if deployment != "" {
+		s.SetAttributes(attrDeployment.String(deployment), attrCalls.Int(calls), attrPassThrough.Bool(passThrough))
 	}
 }
 
-// startPlan begins the plan span of an exchange for deployment d.
-func (t *tracing) startPlan(ctx context.Context, deployment, schema string) span {
-	_, sp := t.start(ctx, spanPlan)
-	if sp.recording() {
+// StartPlan begins the plan span of an exchange for deployment, whose
+// schema is schema.
+func (t *Tracing) StartPlan(ctx context.Context, deployment, schema string) Span {
+	_, sp := t.Start(ctx, spanPlan)
+	if sp.Recording() {
 		sp.s.SetAttributes(attrDeployment.String(deployment), attrSchema.String(schema))
 	}
 	return sp
 }
 
-// endPlan ends a plan span with what was planned.
-func endPlan(sp span, x *engine.Exchange, e *ir.ErrorBody) {
-	if sp.recording() && e == nil {
-		sp.s.SetAttributes(attrCalls.Int(len(x.Plan.Calls)), attrPassThrough.Bool(x.PassThrough))
+// EndPlan ends a plan span with what was planned: its calls, and
+// whether its one call carries the client's bytes; e is why nothing was.
+func EndPlan(sp Span, calls int, passThrough bool, e *ir.ErrorBody) {
+	if sp.Recording() && e == nil {
+		sp.s.SetAttributes(attrCalls.Int(calls), attrPassThrough.Bool(passThrough))
 	}
-	endWith(sp, e)
+	EndWith(sp, e)
 }
 
-// startCall begins the client span of one System One call and returns
-// the context its trace context goes upstream from (traceHeaders).
-func (t *tracing) startCall(ctx context.Context, rt *engine.Route, call *tc.WireCall) (context.Context, span) {
+// StartCall begins the client span of one System One call to deployment,
+// whose schema is schema, and returns the context its trace context goes
+// upstream from (TraceHeaders).
+func (t *Tracing) StartCall(ctx context.Context, deployment, schema string, call *tc.WireCall) (context.Context, Span) {
 	if t == nil {
-		return ctx, span{}
+		return ctx, Span{}
 	}
 	target := t.calls.get(call.Method, call.URL)
 	ctx, s := t.tracer.Start(ctx, target.name, trace.WithSpanKind(trace.SpanKindClient))
-	sp := span{s}
-	if sp.recording() {
+	sp := Span{s}
+	if sp.Recording() {
 		s.SetAttributes(target.attrs...)
-		s.SetAttributes(attrDeployment.String(rt.Target.Deployment), attrSchema.String(string(rt.Codec.Traits().Schema)))
+		s.SetAttributes(attrDeployment.String(deployment), attrSchema.String(schema))
 	}
 	return ctx, sp
 }
 
-// endCall ends a call's span with its reply: the status, and error.type
+// EndCall ends a call's span with its reply: the status, and error.type
 // for a 4xx or 5xx (the status) or no reply (the reason the client would
 // get, a fixed word: upstream_unreachable, deadline_exceeded ...).
-func endCall(sp span, reply *tc.WireReply) {
-	if sp.recording() {
+func EndCall(sp Span, reply *tc.WireReply) {
+	if sp.Recording() {
 		if reply.Status > 0 {
 			sp.s.SetAttributes(semconv.HTTPResponseStatusCode(reply.Status))
 		}
@@ -183,7 +185,7 @@ func endCall(sp span, reply *tc.WireReply) {
 			failSpan(sp, strconv.Itoa(reply.Status))
 		}
 	}
-	sp.end()
+	sp.End()
 }
 
 // callTargets holds, for each method and call URL (a deployment's

@@ -1,4 +1,4 @@
-package router
+package observe
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // at the first call's start, the duration and an outcome's counter when a
 // call ends, and no outcome's counter before a call ends with it.
 func TestUpstreamSeriesAppearWhenFirstUsed(t *testing.T) {
-	m := newMetrics()
+	m := NewMetrics()
 	srv := httptest.NewServer(m.Handler())
 	defer srv.Close()
 	series := map[string][]string{ // the family, then labels beside api and upstream
@@ -41,10 +41,10 @@ func TestUpstreamSeriesAppearWhenFirstUsed(t *testing.T) {
 	}
 
 	expect("before any call", map[string]float64{"in flight": absent, "duration": absent, "503": absent, "200": absent})
-	call := m.startCall(context.Background(), registry.SystemOne, "d1")
+	call := m.StartCall(context.Background(), registry.SystemOne, "d1")
 	expect("first call started", map[string]float64{"in flight": 1, "duration": absent, "503": absent, "200": absent})
-	call.end(503, nil)
+	call.End(503, nil)
 	expect("first call ended", map[string]float64{"in flight": 0, "duration": 1, "503": 1, "200": absent})
-	m.startCall(context.Background(), registry.SystemOne, "d1").end(200, nil)
+	m.StartCall(context.Background(), registry.SystemOne, "d1").End(200, nil)
 	expect("second call ended", map[string]float64{"in flight": 0, "duration": 2, "503": 1, "200": 1})
 }

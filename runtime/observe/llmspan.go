@@ -1,4 +1,4 @@
-package router
+package observe
 
 import (
 	"context"
@@ -10,13 +10,13 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// llmCall is the client span of one LLM pass-through, which
+// LLMCall is the client span of one LLM pass-through, which
 // httputil.ReverseProxy sends: started before the proxy runs, named by
 // the path once the request is rewritten, given the upstream's status
 // or failure, and ended once the answer (a stream's included) has been
-// relayed. A nil *llmCall, tracing off, does nothing and costs nothing.
-type llmCall struct {
-	sp  span
+// relayed. A nil *LLMCall, tracing off, does nothing and costs nothing.
+type LLMCall struct {
+	sp  Span
 	ctx context.Context
 	// status is the upstream's reply status, 0 for none; failure the
 	// reason of a pass-through that failed (a fixed word), "" for none.
@@ -24,43 +24,43 @@ type llmCall struct {
 	failure string
 }
 
-// startLLMCall begins the client span of req's pass-through of api to
+// StartLLMCall begins the client span of req's pass-through of api to
 // upstream at target, its configured endpoint.
-func (t *tracing) startLLMCall(req *http.Request, api, upstream string, target *url.URL) *llmCall {
+func (t *Tracing) StartLLMCall(req *http.Request, api, upstream string, target *url.URL) *LLMCall {
 	if t == nil {
 		return nil
 	}
 	word := methodWord(req.Method)
 	ctx, s := t.tracer.Start(req.Context(), word, trace.WithSpanKind(trace.SpanKindClient))
-	c := &llmCall{sp: span{s}, ctx: ctx}
-	if c.sp.recording() {
+	c := &LLMCall{sp: Span{s}, ctx: ctx}
+	if c.sp.Recording() {
 		s.SetAttributes(semconv.HTTPRequestMethodKey.String(word), attrAPI.String(api), attrUpstream.String(upstream))
 		s.SetAttributes(serverAttrs(target)...)
 	}
 	return c
 }
 
-// request is req in the call's span, whose trace context the rewritten
-// request sends upstream (setTraceHeaders).
-func (c *llmCall) request(req *http.Request) *http.Request {
+// Request is req in the call's Span, whose trace context the rewritten
+// request sends upstream (SetTraceHeaders).
+func (c *LLMCall) Request(req *http.Request) *http.Request {
 	if c == nil {
 		return req
 	}
 	return req.WithContext(c.ctx)
 }
 
-// sending names the span by the path out is sent to: the upstream's base
+// Sending names the span by the path out is sent to: the upstream's base
 // path and the API's (a registry path, never the client's own).
-func (c *llmCall) sending(out *http.Request) {
-	if c == nil || !c.sp.recording() {
+func (c *LLMCall) Sending(out *http.Request) {
+	if c == nil || !c.sp.Recording() {
 		return
 	}
 	c.sp.s.SetName(methodWord(out.Method) + " " + out.URL.Path)
 	c.sp.s.SetAttributes(semconv.URLPath(out.URL.Path))
 }
 
-// modifyResponse is next, noting the reply's status first.
-func (c *llmCall) modifyResponse(next func(*http.Response) error) func(*http.Response) error {
+// ModifyResponse is next, noting the reply's status first.
+func (c *LLMCall) ModifyResponse(next func(*http.Response) error) func(*http.Response) error {
 	if c == nil {
 		return next
 	}
@@ -70,20 +70,20 @@ func (c *llmCall) modifyResponse(next func(*http.Response) error) func(*http.Res
 	}
 }
 
-// failed notes why the pass-through failed: a fixed reason word.
-func (c *llmCall) failed(reason string) {
+// Failed notes why the pass-through failed: a fixed reason word.
+func (c *LLMCall) Failed(reason string) {
 	if c != nil {
 		c.failure = reason
 	}
 }
 
-// end ends the span with the upstream's status, failed for a 4xx or 5xx
+// End ends the span with the upstream's status, failed for a 4xx or 5xx
 // or a failure.
-func (c *llmCall) end() {
+func (c *LLMCall) End() {
 	if c == nil {
 		return
 	}
-	if c.sp.recording() {
+	if c.sp.Recording() {
 		if c.status > 0 {
 			c.sp.s.SetAttributes(semconv.HTTPResponseStatusCode(c.status))
 		}
@@ -94,5 +94,5 @@ func (c *llmCall) end() {
 			failSpan(c.sp, strconv.Itoa(c.status))
 		}
 	}
-	c.sp.end()
+	c.sp.End()
 }

@@ -1,4 +1,4 @@
-package router
+package observe
 
 import (
 	"context"
@@ -26,13 +26,13 @@ const (
 
 // The results of a reload, vsr_config_reloads_total's result label.
 const (
-	reloadApplied = "applied"
-	reloadRefused = "refused"
+	ReloadApplied = "applied"
+	ReloadRefused = "refused"
 )
 
-// outcomeNoReply is the outcome of an upstream call that got no HTTP
+// OutcomeNoReply is the outcome of an upstream call that got no HTTP
 // reply: a transport failure, the deadline, a reply over the body limit.
-const outcomeNoReply = "no_reply"
+const OutcomeNoReply = "no_reply"
 
 // Metrics are the Router's series: the ones both servers expose, plus
 // upstream calls by API and upstream (the deployment key, or the LLM
@@ -51,15 +51,12 @@ type Metrics struct {
 	// configSHA is the SHA-256 vsr_config_info is labelled with.
 	configMu  sync.Mutex
 	configSHA string
-	// fleet are the deployments' health, retries and failovers
-	// (fleetmetrics.go).
-	fleet *fleetMetrics
 	// upstreams holds each API's upstream's call series (upstreamKey →
 	// *upstreamSeries).
 	upstreams sync.Map
 }
 
-func newMetrics() *Metrics {
+func NewMetrics() *Metrics {
 	upstream := []string{"api", "upstream"} //vocab:not-spec metric labels
 	m := &Metrics{
 		Metrics: front.NewMetrics("vllm-sr"),
@@ -84,17 +81,16 @@ func newMetrics() *Metrics {
 			Help: "1, labelled with the SHA-256 of the configuration file in force."},
 			[]string{"sha256"}), //vocab:not-spec metric labels
 	}
-	m.reloads.WithLabelValues(reloadApplied)
-	m.reloads.WithLabelValues(reloadRefused)
+	m.reloads.WithLabelValues(ReloadApplied)
+	m.reloads.WithLabelValues(ReloadRefused)
 	m.Registry().MustRegister(m.calls, m.callTime, m.callsNow, m.targetDiags, m.rules, m.reloads, m.configInfo)
-	m.fleet = newFleetMetrics(m.Registry())
 	return m
 }
 
-// configInForce makes the configuration of SHA-256 sha vsr_config_info's
+// ConfigInForce makes the configuration of SHA-256 sha vsr_config_info's
 // one series: it is set before the previous one is deleted, so a scrape
 // never finds none.
-func (m *Metrics) configInForce(sha string) {
+func (m *Metrics) ConfigInForce(sha string) {
 	m.configMu.Lock()
 	defer m.configMu.Unlock()
 	m.configInfo.WithLabelValues(sha).Set(1)
@@ -104,8 +100,8 @@ func (m *Metrics) configInForce(sha string) {
 	m.configSHA = sha
 }
 
-// reloaded counts a reload with its result (reloadApplied, reloadRefused).
-func (m *Metrics) reloaded(result string) { m.reloads.WithLabelValues(result).Inc() }
+// Reloaded counts a reload with its result (ReloadApplied, ReloadRefused).
+func (m *Metrics) Reloaded(result string) { m.reloads.WithLabelValues(result).Inc() }
 
 // RuleOutcome counts one evaluation of the rule named rule with its
 // outcome (a fixed word, such as matched, not_matched or unknown).
@@ -113,30 +109,30 @@ func (m *Metrics) RuleOutcome(rule, outcome string) {
 	m.rules.WithLabelValues(rule, outcome).Inc()
 }
 
-// startCall counts an upstream call in flight and returns what ends it:
+// StartCall counts an upstream call in flight and returns what ends it:
 // the call's outcome, counted with its duration.
-func (m *Metrics) startCall(ctx context.Context, api, upstream string) upstreamCall {
+func (m *Metrics) StartCall(ctx context.Context, api, upstream string) UpstreamCall {
 	start := time.Now()
 	s := m.upstreamSeries(api, upstream)
 	s.inFlight.Inc()
-	return upstreamCall{ctx: ctx, series: s, upstream: upstream, start: start}
+	return UpstreamCall{ctx: ctx, series: s, upstream: upstream, start: start}
 }
 
-// upstreamCall is an upstream call startCall counted.
-type upstreamCall struct {
+// UpstreamCall is an upstream call StartCall counted.
+type UpstreamCall struct {
 	ctx      context.Context
 	series   *upstreamSeries
 	upstream string
 	start    time.Time
 }
 
-// end counts the call's outcome. status is the reply's HTTP status, 0 for
+// End counts the call's outcome. status is the reply's HTTP status, 0 for
 // none; err is why there was none, noted with the upstream's name as the
 // request's upstream cause for its log line, as is a 4xx or 5xx reply.
-func (c upstreamCall) end(status int, err error) {
+func (c UpstreamCall) End(status int, err error) {
 	c.series.inFlight.Dec()
 	c.series.duration().Observe(time.Since(c.start).Seconds())
-	outcome := outcomeNoReply
+	outcome := OutcomeNoReply
 	if status > 0 {
 		outcome = front.StatusLabel(status)
 	}
@@ -188,9 +184,9 @@ func (s *upstreamSeries) calls(outcome string) prometheus.Counter {
 	return c.(prometheus.Counter)
 }
 
-// recordTarget counts a target plan's diagnostics (members dropped or
+// RecordTarget counts a target plan's diagnostics (members dropped or
 // approximated for the target's schema), once per form per plan.
-func (m *Metrics) recordTarget(deployment string, diags ir.Diagnostics) {
+func (m *Metrics) RecordTarget(deployment string, diags ir.Diagnostics) {
 	for _, kind := range []ir.DiagnosticKind{ir.DiagnosticDropped, ir.DiagnosticApproximated} {
 		for _, form := range diags.Forms(kind) {
 			m.targetDiags.WithLabelValues(deployment, string(kind), form).Inc()
@@ -207,22 +203,21 @@ type countingTransport struct {
 }
 
 func (t *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	call := t.metrics.startCall(req.Context(), t.api, t.upstream)
+	call := t.metrics.StartCall(req.Context(), t.api, t.upstream)
 	resp, err := t.base.RoundTrip(req)
 	status := 0
 	if err == nil {
 		status = resp.StatusCode
 	}
-	call.end(status, err)
+	call.End(status, err)
 	return resp, err
 }
 
-// llmTransport is the transport the LLM pass-through sends a request of
-// api to upstream with: the Router's client's, counted.
-func (r *Router) llmTransport(api, upstream string) http.RoundTripper {
-	base := r.opts.Client.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	return &countingTransport{base: base, metrics: r.metrics, api: api, upstream: upstream}
+// CountingTransport is base with each round trip counted as an upstream
+// call of api to upstream: what the LLM pass-through sends with.
+func (m *Metrics) CountingTransport(base http.RoundTripper, api, upstream string) http.RoundTripper {
+	return &countingTransport{base: base, metrics: m, api: api, upstream: upstream}
 }
+
+// quote is s in double quotes: a configuration name in a message.
+func quote(s string) string { return `"` + s + `"` }

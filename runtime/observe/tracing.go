@@ -1,10 +1,9 @@
-package router
+package observe
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/sdk/resource"
@@ -16,14 +15,14 @@ import (
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
-// tracing is the Router's span export: a tracer provider sampling with a
+// Tracing is the Router's span export: a tracer provider sampling with a
 // parent-based ratio sampler and exporting in batches, off the request
 // path. One lives as long as the Router's process: a reload keeps it
 // (and refuses a configuration whose tracing settings differ,
-// sameTracing). A nil *tracing is tracing off, which every method takes:
+// SameTracing). A nil *Tracing is tracing off, which every method takes:
 // the Router then records nothing, and only passes a client's trace
-// context on (traceRequest).
-type tracing struct {
+// context on (TraceRequest).
+type Tracing struct {
 	provider *sdktrace.TracerProvider
 	tracer   trace.Tracer
 	// calls holds each call URL's span attributes (callTarget), made once.
@@ -37,12 +36,12 @@ const tracerName = "github.com/vllm-sr/systemone/runtime/router"
 // OTEL_SERVICE_NAME says otherwise.
 const serviceName = "vllm-sr"
 
-// newTracing starts the span export settings ask for: to exporter, or
+// NewTracing starts the span export settings ask for: to exporter, or
 // when nil over OTLP/HTTP to settings.OTLPEndpoint. nil when tracing is
 // off. The SDK's environment variables apply as it defines them
 // (OTEL_EXPORTER_OTLP_HEADERS, OTEL_BSP_*, OTEL_SERVICE_NAME,
 // OTEL_RESOURCE_ATTRIBUTES ...), but the endpoint is the configuration's.
-func newTracing(ctx context.Context, settings routerconfig.Tracing, exporter sdktrace.SpanExporter) (*tracing, error) {
+func NewTracing(ctx context.Context, settings routerconfig.Tracing, exporter sdktrace.SpanExporter) (*Tracing, error) {
 	if !settings.On() {
 		return nil, nil
 	}
@@ -62,70 +61,49 @@ func newTracing(ctx context.Context, settings routerconfig.Tracing, exporter sdk
 	}
 	provider := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithResource(res),
 		sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.TraceIDRatioBased(settings.SampleRatio))))
-	return &tracing{provider: provider, tracer: provider.Tracer(tracerName)}, nil
+	return &Tracing{provider: provider, tracer: provider.Tracer(tracerName)}, nil
 }
 
-// startTracing starts the span export of r's configuration, when it
-// has tracing on: what Start does once its listeners are bound.
-func (r *Router) startTracing(ctx context.Context) error {
-	t, err := newTracing(context.WithoutCancel(ctx), r.cfg.Tracing, r.opts.SpanExporter)
-	if err != nil {
-		return err
-	}
-	r.tracing, r.caller.tracing = t, t
-	return nil
-}
-
-// stopTracing exports the spans still queued, within the shutdown
-// timeout: what a stopped Router does last. A collector that cannot take
-// them is logged, not a failed stop: every request was answered.
-func (r *Router) stopTracing() {
-	ctx, cancel := context.WithTimeout(context.Background(), r.opts.ShutdownTimeout)
-	defer cancel()
-	if err := r.tracing.shutdown(ctx); err != nil {
-		r.log.Warn("trace export at shutdown failed", slog.String("error", err.Error())) //vocab:not-spec log attribute key
-	}
-}
-
-// sameTracing refuses a configuration whose tracing settings differ from
+// SameTracing refuses a configuration whose tracing settings differ from
 // the running ones: the export is set up at start, so changing it takes a
 // restart.
-func sameTracing(running, next *routerconfig.Config) error {
+func SameTracing(running, next *routerconfig.Config) error {
 	if running.Tracing != next.Tracing {
 		return errors.New("tracing: a reload keeps the same tracing settings; restart the Router to change them")
 	}
 	return nil
 }
 
-// shutdown exports the spans still queued, within ctx, and stops the
+// Shutdown exports the spans still queued, within ctx, and stops the
 // export.
-func (t *tracing) shutdown(ctx context.Context) error {
+func (t *Tracing) Shutdown(ctx context.Context) error {
 	if t == nil {
 		return nil
 	}
 	return t.provider.Shutdown(ctx)
 }
 
-// span is one of the Router's spans; the zero value, what every start
+// Span is one of the Router's spans; the zero value, what every start
 // returns with tracing off, does nothing. Call sites set attributes only
 // when recording, so tracing off builds none.
-type span struct{ s trace.Span }
+type Span struct{ s trace.Span }
 
-// recording reports whether the span records what is set on it.
-func (s span) recording() bool { return s.s != nil && s.s.IsRecording() }
+// Recording reports whether the span records what is set on it.
+func (s Span) Recording() bool { return s.s != nil && s.s.IsRecording() }
 
-func (s span) end() {
+// End ends the span.
+func (s Span) End() {
 	if s.s != nil {
 		s.s.End()
 	}
 }
 
-// start begins an internal span named name, a child of ctx's span, and
+// Start begins an internal span named name, a child of ctx's Span, and
 // returns the context the span is current in.
-func (t *tracing) start(ctx context.Context, name string) (context.Context, span) {
+func (t *Tracing) Start(ctx context.Context, name string) (context.Context, Span) {
 	if t == nil {
-		return ctx, span{}
+		return ctx, Span{}
 	}
 	ctx, s := t.tracer.Start(ctx, name)
-	return ctx, span{s}
+	return ctx, Span{s}
 }

@@ -1,10 +1,9 @@
-package router
+package observe
 
 import (
 	"context"
 	"math/rand/v2"
 	"net/http"
-	"slices"
 	"strings"
 
 	"go.opentelemetry.io/otel/propagation"
@@ -24,9 +23,9 @@ const (
 // traceparent and tracestate, and writes the ones a call sends upstream.
 var traceContext propagation.TraceContext
 
-// traceRequest reads the client's W3C trace context and returns req with
+// TraceRequest reads the client's W3C trace context and returns req with
 // the Router's own in its context, which every call the request makes
-// sends upstream (traceHeaders):
+// sends upstream (TraceHeaders):
 //   - With tracing on, the request's server span is the Router's: a child
 //     of the client's span when its traceparent is valid (its sampled
 //     flag deciding, sample_ratio otherwise), else a new trace's root.
@@ -36,24 +35,24 @@ var traceContext propagation.TraceContext
 //     upstream. Nothing is recorded, so a trace id the Router made would
 //     identify nothing; and a request with no traceparent costs nothing.
 //
-// The probes (/health, /ready, /metrics) are not traced. The trace id
-// joins the request's access line.
-func (r *Router) traceRequest(req *http.Request, s *front.Served) (*http.Request, span) {
+// A probe (probe true: /health, /ready, /metrics) is not traced: it calls
+// nothing upstream. The trace id joins the request's access line.
+func TraceRequest(t *Tracing, req *http.Request, s *front.Served, probe bool) (*http.Request, Span) {
 	_, sent := req.Header[headerTraceparent]
-	if (r.tracing == nil && !sent) || slices.Contains(adminPaths, req.URL.Path) { // probes call nothing upstream
-		return req, span{}
+	if (t == nil && !sent) || probe {
+		return req, Span{}
 	}
 	ctx := req.Context()
 	if sent {
 		ctx = traceContext.Extract(ctx, clientTrace{req.Header})
 	}
-	var sp span
-	if r.tracing != nil {
+	var sp Span
+	if t != nil {
 		var ts trace.Span
 		method := methodWord(req.Method)
-		ctx, ts = r.tracing.tracer.Start(ctx, method, trace.WithSpanKind(trace.SpanKindServer))
-		sp = span{ts}
-		if sp.recording() {
+		ctx, ts = t.tracer.Start(ctx, method, trace.WithSpanKind(trace.SpanKindServer))
+		sp = Span{ts}
+		if sp.Recording() {
 			ts.SetAttributes(semconv.HTTPRequestMethodKey.String(method), attrListener.String(s.Listener))
 		}
 	} else if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
@@ -67,11 +66,11 @@ func (r *Router) traceRequest(req *http.Request, s *front.Served) (*http.Request
 	return req.WithContext(ctx), sp
 }
 
-// traceHeaders are the traceparent and tracestate a call made in ctx
-// sends upstream: the trace context of ctx's span, the call's own with
-// tracing on (its parent-id the call's span id), else the Router's span
-// of the request (traceRequest); "" when there is none.
-func traceHeaders(ctx context.Context) (parent, state string) {
+// TraceHeaders are the traceparent and tracestate a call made in ctx
+// sends upstream: the trace context of ctx's Span, the call's own with
+// tracing on (its parent-id the call's span id), else the Router's Span
+// of the request (TraceRequest); "" when there is none.
+func TraceHeaders(ctx context.Context) (parent, state string) {
 	sc := trace.SpanContextFromContext(ctx)
 	if !sc.IsValid() {
 		return "", ""
@@ -81,13 +80,13 @@ func traceHeaders(ctx context.Context) (parent, state string) {
 	return c.parent, c.state
 }
 
-// setTraceHeaders replaces h's trace context with the one a call made in
-// ctx sends (traceHeaders): a client's own never goes upstream as it
+// SetTraceHeaders replaces h's trace context with the one a call made in
+// ctx sends (TraceHeaders): a client's own never goes upstream as it
 // came, and one that was not valid not at all. h is the call's own copy.
-func setTraceHeaders(h http.Header, ctx context.Context) {
+func SetTraceHeaders(h http.Header, ctx context.Context) {
 	delete(h, headerTraceparent)
 	delete(h, headerTracestate)
-	parent, state := traceHeaders(ctx)
+	parent, state := TraceHeaders(ctx)
 	if parent != "" {
 		h[headerTraceparent] = []string{parent}
 	}
