@@ -13,6 +13,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -158,8 +159,8 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in tu
 	dc := r.callers[d]
 	if refused == nil { // nor while its circuit is open (circuit.go)
 		var probe uint64
-		refused, _, probe = admitted(d, dc)
-		defer dc.health.endProbe(probe)
+		refused, _, probe = fleet.Admitted(d.Name, dc.health)
+		defer dc.health.EndProbe(probe)
 	}
 	var mediaBytes int64
 	for _, rule := range rules {

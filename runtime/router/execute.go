@@ -10,8 +10,10 @@ import (
 	"sync/atomic"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/registry"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 	"github.com/vllm-sr/systemone/runtime/upstream"
 )
@@ -98,8 +100,11 @@ func (c *httpCaller) window(ctx context.Context, p *tc.Plan, rt *engine.Route, d
 // deployment.
 func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call *tc.WireCall, dc *deploymentCaller, rec *attempt) []tc.ItemResult {
 	reply, o := c.try(ctx, rt, call, dc, rec)
-	if o == outcomeFailed && dc.d.Fleet.Retries > 0 {
-		reply, o = c.retry(ctx, rt, call, dc, rec, reply)
+	if o == fleet.OutcomeFailed && dc.d.Fleet.Retries > 0 {
+		reply, o = fleet.Retry(ctx, dc.d.Fleet.Retries, dc.health, reply, func() (tc.WireReply, fleet.Outcome) {
+			c.metrics.fleet.Retried(dc.d.Name)
+			return c.try(ctx, rt, call, dc, rec)
+		})
 	}
 	var results []tc.ItemResult
 	reply, err := deviated(reply, rt.Deviations)
@@ -112,7 +117,7 @@ func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call
 	c.logMalformed(ctx, rt.Target.Deployment, results)
 	nameDeployment(results, rt.Target.Deployment)
 	if rec != nil {
-		rec.note(o, results)
+		rec.Note(o, results)
 	}
 	return results
 }
@@ -120,7 +125,7 @@ func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call
 // try sends call once, under the deployment's timeout_ms when it has
 // one, counts it, logs a failure, and notes what it says of the
 // deployment's health.
-func (c *httpCaller) try(ctx context.Context, rt *engine.Route, call *tc.WireCall, dc *deploymentCaller, rec *attempt) (tc.WireReply, outcome) {
+func (c *httpCaller) try(ctx context.Context, rt *engine.Route, call *tc.WireCall, dc *deploymentCaller, rec *attempt) (tc.WireReply, fleet.Outcome) {
 	callCtx := ctx
 	if t := dc.d.Fleet.Timeout; t > 0 { // the call's own bound, under ctx's deadline
 		var cancel context.CancelFunc
@@ -138,11 +143,11 @@ func (c *httpCaller) try(ctx context.Context, rt *engine.Route, call *tc.WireCal
 	if reply.Err != nil || reply.Status < 200 || reply.Status > 299 {
 		c.logFailure(ctx, rt.Target.Deployment, &reply)
 	}
-	o := judge(ctx, &reply)
-	dc.health.note(o, dc.d.Fleet.Circuit)
-	dc.health.noteBusy(&reply)
+	o := fleet.Judge(ctx, &reply)
+	dc.health.Note(o, dc.d.Fleet.Circuit)
+	dc.health.NoteBusy(&reply)
 	if rec != nil {
-		rec.calls.Add(1)
+		rec.Sent()
 	}
 	return reply, o
 }
@@ -157,6 +162,36 @@ func deviated(reply tc.WireReply, devs []tc.Deviation) (tc.WireReply, error) {
 	rewritten := reply
 	err := tc.ApplyReplyDeviations(&rewritten, devs)
 	return rewritten, err
+}
+
+// deploymentCaller is the engine.Caller of one deployment's plans: the
+// Router's httpCaller with the deployment's fleet settings and call
+// health. One is made per deployment with each configuration
+// (Router.withConfig) and shared by its requests.
+type deploymentCaller struct {
+	c      *httpCaller
+	d      *routerconfig.Deployment
+	health *fleet.Health
+}
+
+var _ engine.Caller = (*deploymentCaller)(nil)
+
+func (dc *deploymentCaller) Call(ctx context.Context, x *engine.Exchange) []tc.ItemResult {
+	return dc.c.call(ctx, x, dc, nil)
+}
+
+// attempt is the engine.Caller of one request's plan on one deployment
+// when the request keeps a record of what it tried (a pool's, or one to a
+// deployment with retries).
+type attempt struct {
+	fleet.Attempt
+	dc *deploymentCaller
+}
+
+var _ engine.Caller = (*attempt)(nil)
+
+func (a *attempt) Call(ctx context.Context, x *engine.Exchange) []tc.ItemResult {
+	return a.dc.c.call(ctx, x, a.dc, a)
 }
 
 // nameDeployment prefixes each item error's message (and its detail

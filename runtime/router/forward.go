@@ -8,6 +8,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -88,12 +89,12 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 		return listener.Outcome{}, 0, ce.ErrorBody()
 	}
 	dc := r.callers[d]
-	refusal, wait, probe := admitted(d, dc) // failover.go
+	refusal, wait, probe := fleet.Admitted(d.Name, dc.health)
 	if refusal != nil {
-		took.tries = []poolTry{{deployment: d.Name, outcome: refusal.Reason}}
+		took.tries = []fleet.Try{{Deployment: d.Name, Outcome: refusal.Reason}}
 		return listener.Outcome{}, wait, refusal
 	}
-	defer dc.health.endProbe(probe)
+	defer dc.health.EndProbe(probe)
 	var caller engine.Caller = dc
 	var rec *attempt
 	if d.Fleet.Retries > 0 { // a record of the retries, for the access line
@@ -105,7 +106,9 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 	}
 	*took = routed{deployment: d.Name, calls: len(x.Plan.Calls), passThrough: x.PassThrough}
 	out, retryAfter, e = x.Call(ctx)
-	took.tries = directTries(d.Name, rec, len(x.Plan.Calls))
+	if rec != nil {
+		took.tries = fleet.DirectTries(d.Name, &rec.Attempt, len(x.Plan.Calls))
+	}
 	return out, retryAfter, e
 }
 

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/socket"
@@ -44,10 +45,9 @@ func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Runnin
 	}
 	run := &Running{addrs: map[string]net.Addr{}, checkNow: make(chan struct{}, 1), done: make(chan struct{})}
 	run.current.Store(r)
-	logWarnings(r.log, cfg)                                              // configstate.go
-	published := func(*callHealth) { run.current.Load().publishReady() } // a circuit's change shows at once (circuit.go)
-	r.fleet.changed.Store(&published)
-	r.publishReady() // vsr_ready and the gauges before the first round (ready.go)
+	logWarnings(r.log, cfg)                                                     // configstate.go
+	r.fleet.OnChange(func(*fleet.Health) { run.current.Load().publishReady() }) // a circuit's change shows at once
+	r.publishReady()                                                            // vsr_ready and the gauges before the first round (ready.go)
 	var servers []*http.Server
 	var lns []net.Listener
 	if err := r.checkUpstreamsAtStart(ctx); err != nil { // upstreamcheck.go

@@ -4,20 +4,21 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/observe"
 )
 
 // metrics are the Router's series: observation's (upstream calls, target
 // diagnostics, rule outcomes, reloads, the configuration in force) and
-// the fleet's (fleetmetrics.go), on one registry.
+// the fleet's (runtime/fleet), on one registry.
 type metrics struct {
 	*observe.Metrics
-	fleet *fleetMetrics
+	fleet *fleet.Metrics
 }
 
 func newMetrics() *metrics {
 	m := &metrics{Metrics: observe.NewMetrics()}
-	m.fleet = newFleetMetrics(m.Registry())
+	m.fleet = fleet.NewMetrics(m.Registry())
 	return m
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/observe"
@@ -93,7 +94,7 @@ func (r *Router) checkAll(ctx context.Context) {
 			r.checks.mu.Lock()
 			r.checks.last[d.Name] = c
 			r.checks.mu.Unlock()
-			r.callers[d].health.down.Store(!c.up) // a pool tries it last (auto.go)
+			r.callers[d].health.SetDown(!c.up) // a pool tries it last (auto.go)
 		})
 	}
 	wg.Wait()
@@ -106,14 +107,14 @@ func (r *Router) publishReady() {
 	r.metrics.SetReady(ready)
 	now := time.Now()
 	r.checks.mu.Lock()
-	all := make([]deploymentHealth, len(r.cfg.Deployments))
+	all := make([]fleet.DeploymentHealth, len(r.cfg.Deployments))
 	for i := range r.cfg.Deployments {
 		d := &r.cfg.Deployments[i]
-		circuit := r.callers[d].health.state(now)
-		all[i] = deploymentHealth{name: d.Name, up: r.checks.last[d.Name].up && circuit != circuitOpen, circuit: circuit}
+		circuit := r.callers[d].health.State(now)
+		all[i] = fleet.DeploymentHealth{Name: d.Name, Up: r.checks.last[d.Name].up && circuit != fleet.CircuitOpen, Circuit: circuit}
 	}
 	r.checks.mu.Unlock()
-	r.metrics.fleet.showAll(r.generation, all)
+	r.metrics.fleet.ShowAll(r.generation, all)
 }
 
 func (r *Router) checkOne(ctx context.Context, d *routerconfig.Deployment) check {
@@ -158,7 +159,7 @@ func (r *Router) readiness() (bool, []byte) {
 	for i := range r.cfg.Deployments {
 		d := &r.cfg.Deployments[i]
 		c, checked := r.checks.last[d.Name]
-		circuit := r.callers[d].health.state(now)
+		circuit := r.callers[d].health.State(now)
 		state := checkUnchecked
 		members := []jsonvalue.Member{}
 		if checked {
@@ -175,7 +176,7 @@ func (r *Router) readiness() (bool, []byte) {
 		// The fleet's members (failover.go): required, and the circuit.
 		members = append(members, jsonvalue.Member{Name: "required", Value: jsonvalue.Bool(d.Fleet.Required)}, //vocab:not-spec a /ready member
 			jsonvalue.Member{Name: "circuit", Value: jsonvalue.String(circuit)}) //vocab:not-spec a /ready member
-		if d.Fleet.Required && (!c.up || circuit == circuitOpen) {
+		if d.Fleet.Required && (!c.up || circuit == fleet.CircuitOpen) {
 			ready = false
 		}
 		members = append([]jsonvalue.Member{{Name: vocab.HealthStatus, Value: jsonvalue.String(state)}}, members...)

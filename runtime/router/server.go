@@ -13,6 +13,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/observe"
@@ -73,8 +74,8 @@ type Router struct {
 	// one per deployment of cfg with its fleet settings (retry.go).
 	caller  *httpCaller
 	callers map[*routerconfig.Deployment]*deploymentCaller
-	// fleet is every deployment's call health, process-wide (circuit.go).
-	fleet *fleet
+	// fleet is every deployment's call health, process-wide (runtime/fleet).
+	fleet *fleet.Fleet
 	// systemone is the default System One entry (defaultSystemOne).
 	systemone *routerconfig.ListenerAPI
 	log       *slog.Logger
@@ -126,7 +127,7 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 	caller := &httpCaller{metrics: metrics, log: log, transport: upstream.New(upstream.Options{Client: opts.Client,
 		Own: ownClient, MaxIdle: upstreamIdleConns(cfg), Dial: opts.DialContext, Log: log})}
 	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: caller,
-		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), config: &configState{}, fleet: newFleet(log), opts: opts, ownClient: ownClient,
+		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), config: &configState{}, fleet: fleet.New(log), opts: opts, ownClient: ownClient,
 		front: &front.Front{Metrics: metrics.Metrics.Metrics, IDs: front.NewRequestIDs(), Log: log,
 			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}
 	r.config.applied(cfg, time.Now())
@@ -188,7 +189,7 @@ func (r *Router) withConfig(cfg *routerconfig.Config) *Router {
 	next.callers = make(map[*routerconfig.Deployment]*deploymentCaller, len(cfg.Deployments))
 	for i := range cfg.Deployments {
 		d := &cfg.Deployments[i]
-		next.callers[d] = &deploymentCaller{c: r.caller, d: d, health: r.fleet.of(d)}
+		next.callers[d] = &deploymentCaller{c: r.caller, d: d, health: r.fleet.Of(d)}
 	}
 	for i := range cfg.Listeners {
 		lst := &cfg.Listeners[i]

@@ -10,6 +10,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -33,8 +34,8 @@ func (h *listenerHandler) systemOne(w *front.Served, req *http.Request, api *rou
 		w.AddAttrs(slog.String("deployment", took.deployment), slog.Int("upstream_calls", took.calls), //vocab:not-spec log attribute keys
 			slog.Bool("pass_through_bytes", took.passThrough))
 	}
-	if len(took.tries) > 0 { // a pool's members, a retry, an open circuit (failover.go)
-		w.AddAttrs(slog.Any("tries", triesLog(took.tries))) //vocab:not-spec log attribute key
+	if len(took.tries) > 0 { // a pool's members, a retry, an open circuit (runtime/fleet)
+		w.AddAttrs(slog.Any("tries", fleet.TriesLog(took.tries))) //vocab:not-spec log attribute key
 	}
 	if cr != nil {
 		w.AddAttrs(slog.String("plan", string(cr.SentPlan(took.rewrote()))), slog.Any("legacy_forms", cr.Diagnostics.Forms(ir.DiagnosticLegacyForm)))
@@ -49,7 +50,7 @@ type routed struct {
 	// tries are the members a pool request tried or passed over, a
 	// deployment's call tried again, or its open circuit; nil for one
 	// plan on one deployment.
-	tries []poolTry
+	tries []fleet.Try
 }
 
 // rewrote reports whether the request went upstream rewritten: planned

@@ -1,4 +1,4 @@
-package router
+package fleet
 
 import (
 	"sync"
@@ -17,12 +17,12 @@ const (
 )
 
 // circuitValue is a circuit state's value in vsr_deployment_circuit_state.
-var circuitValue = map[string]float64{circuitClosed: 0, circuitHalfOpen: 1, circuitOpen: 2}
+var circuitValue = map[string]float64{CircuitClosed: 0, CircuitHalfOpen: 1, CircuitOpen: 2}
 
-// fleetMetrics are the fleet series. The gauges hold one series per
+// Metrics are the fleet series. The gauges hold one series per
 // deployment of the configuration in force: a reload that drops a
 // deployment drops its series.
-type fleetMetrics struct {
+type Metrics struct {
 	up        *prometheus.GaugeVec
 	circuit   *prometheus.GaugeVec
 	retries   *prometheus.CounterVec
@@ -33,9 +33,9 @@ type fleetMetrics struct {
 	generation uint64
 }
 
-func newFleetMetrics(reg *prometheus.Registry) *fleetMetrics {
+func NewMetrics(reg *prometheus.Registry) *Metrics {
 	deployment := []string{"deployment"} //vocab:not-spec metric label
-	f := &fleetMetrics{
+	f := &Metrics{
 		up: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: MetricDeploymentUp,
 			Help: "1 when the deployment's last readiness check found it up and its circuit is not open, else 0 (also before its first check)."}, deployment),
 		circuit: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: MetricDeploymentCircuit,
@@ -51,35 +51,35 @@ func newFleetMetrics(reg *prometheus.Registry) *fleetMetrics {
 	return f
 }
 
-func (f *fleetMetrics) retried(deployment string) { f.retries.WithLabelValues(deployment).Inc() }
+func (f *Metrics) Retried(deployment string) { f.retries.WithLabelValues(deployment).Inc() }
 
-func (f *fleetMetrics) failedOver(pool, deployment string) {
+func (f *Metrics) FailedOver(pool, deployment string) {
 	f.failovers.WithLabelValues(pool, deployment).Inc()
 }
 
-// deploymentHealth is one deployment's gauges' values.
-type deploymentHealth struct {
-	name    string
-	up      bool
-	circuit string
+// DeploymentHealth is one deployment's gauges' values.
+type DeploymentHealth struct {
+	Name    string
+	Up      bool
+	Circuit string
 }
 
 // showLocked sets one deployment's gauges; f.mu is held.
-func (f *fleetMetrics) showLocked(h deploymentHealth) {
+func (f *Metrics) showLocked(h DeploymentHealth) {
 	up := 0.0
-	if h.up {
+	if h.Up {
 		up = 1
 	}
-	f.up.WithLabelValues(h.name).Set(up)
-	f.circuit.WithLabelValues(h.name).Set(circuitValue[h.circuit])
-	f.shown[h.name] = true
+	f.up.WithLabelValues(h.Name).Set(up)
+	f.circuit.WithLabelValues(h.Name).Set(circuitValue[h.Circuit])
+	f.shown[h.Name] = true
 }
 
-// showAll sets the gauges of every deployment of the configuration of
+// ShowAll sets the gauges of every deployment of the configuration of
 // generation gen, and drops the series of those it does not have; a
 // generation older than one already shown (a Router a reload replaced,
 // finishing a round) sets nothing.
-func (f *fleetMetrics) showAll(gen uint64, all []deploymentHealth) {
+func (f *Metrics) ShowAll(gen uint64, all []DeploymentHealth) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if gen < f.generation {
@@ -89,7 +89,7 @@ func (f *fleetMetrics) showAll(gen uint64, all []deploymentHealth) {
 	keep := map[string]bool{}
 	for _, h := range all {
 		f.showLocked(h)
-		keep[h.name] = true
+		keep[h.Name] = true
 	}
 	for name := range f.shown {
 		if !keep[name] {

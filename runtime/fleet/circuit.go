@@ -1,4 +1,4 @@
-package router
+package fleet
 
 import (
 	"context"
@@ -17,22 +17,22 @@ import (
 
 // A deployment's circuit (routerconfig.Circuit): closed, it takes calls
 // and counts the failures in a row; open, it takes none until its
-// cool-down ends; half-open, it takes one probe call, whose outcome
+// cool-down ends; half-open, it takes one probe call, whose Outcome
 // closes it (an answer) or opens it again (a failure).
 const (
-	circuitClosed   = "closed"
-	circuitHalfOpen = "half_open"
-	circuitOpen     = "open"
+	CircuitClosed   = "closed"
+	CircuitHalfOpen = "half_open"
+	CircuitOpen     = "open"
 )
 
-// callHealth is what the Router learnt of one deployment from its calls:
+// Health is what the Router learnt of one deployment from its calls:
 // its circuit and the delay its last busy answer asked for. One lives as
 // long as the process for each deployment name and endpoint (fleet), so a
 // reload that keeps a deployment keeps its circuit.
 //
 // The happy path reads two atomics and writes none: a call answered on a
 // closed circuit with no failure counted changes nothing.
-type callHealth struct {
+type Health struct {
 	name string
 	// failures counts the failures in a row while closed.
 	failures atomic.Int32
@@ -49,44 +49,44 @@ type callHealth struct {
 	// a pool passes the member over until then.
 	busyUntil  atomic.Int64
 	busyStatus atomic.Int32
-	// down: the last readiness check found the deployment down (ready.go);
-	// a pool tries it after its other members.
+	// down: the last readiness check found the deployment down; a pool
+	// tries it after its other members.
 	down atomic.Bool
 	// changed is called after each transition of the circuit, outside mu.
-	changed func(*callHealth)
+	changed func(*Health)
 }
 
-// outcome is what one call says about its deployment's health.
-type outcome int8
+// Outcome is what one call says about its deployment's health.
+type Outcome int8
 
 const (
-	// outcomeNeutral: nothing either way (the caller's own deadline or
+	// OutcomeNeutral: nothing either way (the caller's own deadline or
 	// cancellation, a broken reply, a 429 or a 500).
-	outcomeNeutral outcome = iota
-	// outcomeAnswered: the deployment answered (2xx, a refusal that
+	OutcomeNeutral Outcome = iota
+	// OutcomeAnswered: the deployment answered (2xx, a refusal that
 	// blames the request, ...): a run of failures ends.
-	outcomeAnswered
-	// outcomeFailed: it failed before any answer (retryable).
-	outcomeFailed
+	OutcomeAnswered
+	// OutcomeFailed: it failed before any answer (retryable).
+	OutcomeFailed
 )
 
-// state is the circuit's state at now.
-func (h *callHealth) state(now time.Time) string {
+// State is the circuit's state at now.
+func (h *Health) State(now time.Time) string {
 	until := h.openUntil.Load()
 	switch {
 	case until == 0:
-		return circuitClosed
+		return CircuitClosed
 	case now.UnixNano() < until:
-		return circuitOpen
+		return CircuitOpen
 	}
-	return circuitHalfOpen
+	return CircuitHalfOpen
 }
 
-// admit says whether a request may call the deployment now. A request
+// Admit says whether a request may call the deployment now. A request
 // admitted by a half-open circuit is its probe (probe > 0), and calls
 // endProbe(probe) when its calls are done. When not admitted, wait is the
 // cool-down left (0 while another request's probe is out).
-func (h *callHealth) admit(now time.Time) (ok bool, probe uint64, wait time.Duration) {
+func (h *Health) Admit(now time.Time) (ok bool, probe uint64, wait time.Duration) {
 	until := h.openUntil.Load()
 	if until == 0 {
 		return true, 0, 0
@@ -107,11 +107,11 @@ func (h *callHealth) admit(now time.Time) (ok bool, probe uint64, wait time.Dura
 	return true, h.probe, 0
 }
 
-// endProbe frees the probe-th probe when its calls decided nothing (its
+// EndProbe frees the probe-th probe when its calls decided nothing (its
 // client left, its caller's deadline passed first, no call was made), so
 // that the next request probes; a probe whose call answered or failed has
 // closed or opened the circuit already. 0 is no probe.
-func (h *callHealth) endProbe(probe uint64) {
+func (h *Health) EndProbe(probe uint64) {
 	if probe == 0 {
 		return
 	}
@@ -122,20 +122,20 @@ func (h *callHealth) endProbe(probe uint64) {
 	h.mu.Unlock()
 }
 
-// note records a call's outcome under the deployment's circuit settings.
-func (h *callHealth) note(o outcome, c routerconfig.Circuit) {
+// Note records a call's outcome under the deployment's circuit settings.
+func (h *Health) Note(o Outcome, c routerconfig.Circuit) {
 	switch {
-	case o == outcomeAnswered && h.failures.Load() == 0 && h.openUntil.Load() == 0: // the happy path
-	case o == outcomeAnswered:
+	case o == OutcomeAnswered && h.failures.Load() == 0 && h.openUntil.Load() == 0: // the happy path
+	case o == OutcomeAnswered:
 		h.answered()
-	case o == outcomeFailed:
+	case o == OutcomeFailed:
 		h.failed(c)
 	}
 }
 
 // answered ends a run of failures; a half-open circuit closes (an open
 // one stays open: the answer is of a call sent before it opened).
-func (h *callHealth) answered() {
+func (h *Health) answered() {
 	h.failures.Store(0)
 	h.mu.Lock()
 	until := h.openUntil.Load()
@@ -152,7 +152,7 @@ func (h *callHealth) answered() {
 
 // failed counts a failure: the failures-th in a row opens the circuit
 // for the cool-down, and a half-open circuit's failure opens it again.
-func (h *callHealth) failed(c routerconfig.Circuit) {
+func (h *Health) failed(c routerconfig.Circuit) {
 	n := h.failures.Add(1)
 	if c.Failures == 0 {
 		return
@@ -171,9 +171,9 @@ func (h *callHealth) failed(c routerconfig.Circuit) {
 	}
 }
 
-// noteBusy records the delay a 429, 503 or 529 asked for with
+// NoteBusy records the delay a 429, 503 or 529 asked for with
 // Retry-After (or Retry-After-Ms); a reply that gave none records nothing.
-func (h *callHealth) noteBusy(reply *tc.WireReply) {
+func (h *Health) NoteBusy(reply *tc.WireReply) {
 	if !tc.AsksRetry(reply.Status) {
 		return
 	}
@@ -183,9 +183,16 @@ func (h *callHealth) noteBusy(reply *tc.WireReply) {
 	}
 }
 
-// busy is the answer the deployment gave with a Retry-After that has not
+// SetDown notes what the last readiness check found: the deployment
+// down (true) or up.
+func (h *Health) SetDown(down bool) { h.down.Store(down) }
+
+// Down says whether the last readiness check found the deployment down.
+func (h *Health) Down() bool { return h.down.Load() }
+
+// Busy is the answer the deployment gave with a Retry-After that has not
 // ended at now, and the delay left; nil when none.
-func (h *callHealth) busy(now time.Time) (*ir.ErrorBody, time.Duration) {
+func (h *Health) Busy(now time.Time) (*ir.ErrorBody, time.Duration) {
 	left := time.Duration(h.busyUntil.Load() - now.UnixNano())
 	if left <= 0 {
 		return nil, 0
@@ -195,50 +202,55 @@ func (h *callHealth) busy(now time.Time) (*ir.ErrorBody, time.Duration) {
 	return e, left
 }
 
-// circuitRefusal is the 503 a request to deployment d gets while its
+// CircuitRefusal is the 503 a request to deployment d gets while its
 // circuit is open (or its probe is out), naming the deployment.
-func circuitRefusal(d string) *ir.ErrorBody {
+func CircuitRefusal(d string) *ir.ErrorBody {
 	return listener.ErrorOf(ir.ErrorUnavailable, vocab.ReasonCircuitOpen,
 		"deployment "+quote(d)+" is not taking calls: its last calls failed one after another, so its circuit is open until its cool-down ends; retry after the delay Retry-After gives")
 }
 
-// fleet holds every deployment's callHealth, by name; an entry is made
+// Fleet holds every deployment's Health, by name; an entry is made
 // again when a reload gives the name another endpoint.
-type fleet struct {
+type Fleet struct {
 	mu     sync.Mutex
 	byName map[string]*fleetEntry
 	log    *slog.Logger
 	// changed is called after a circuit's transition: metrics and
 	// vsr_ready follow (set by Start; nil before).
-	changed atomic.Pointer[func(*callHealth)]
+	changed atomic.Pointer[func(*Health)]
 }
 
 type fleetEntry struct {
 	endpoint string
-	health   *callHealth
+	health   *Health
 }
 
-func newFleet(log *slog.Logger) *fleet {
-	return &fleet{byName: map[string]*fleetEntry{}, log: log}
+// New returns an empty fleet, logging circuit changes to log.
+func New(log *slog.Logger) *Fleet {
+	return &Fleet{byName: map[string]*fleetEntry{}, log: log}
 }
 
-// of is deployment d's callHealth.
-func (f *fleet) of(d *routerconfig.Deployment) *callHealth {
+// Of is deployment d's Health.
+func (f *Fleet) Of(d *routerconfig.Deployment) *Health {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if e, ok := f.byName[d.Name]; ok && e.endpoint == d.Endpoint {
 		return e.health
 	}
-	h := &callHealth{name: d.Name, changed: f.transition}
+	h := &Health{name: d.Name, changed: f.transition}
 	f.byName[d.Name] = &fleetEntry{endpoint: d.Endpoint, health: h}
 	return h
 }
 
+// OnChange has fn called after each circuit's transition (metrics and
+// readiness follow it); it replaces any fn set before.
+func (f *Fleet) OnChange(fn func(*Health)) { f.changed.Store(&fn) }
+
 // transition logs a circuit's change and hands it on.
-func (f *fleet) transition(h *callHealth) {
+func (f *Fleet) transition(h *Health) {
 	ctx := context.Background()
-	switch state := h.state(time.Now()); state {
-	case circuitOpen:
+	switch state := h.State(time.Now()); state {
+	case CircuitOpen:
 		f.log.LogAttrs(ctx, slog.LevelWarn, "deployment "+quote(h.name)+": circuit opened after calls that failed one after another; no call goes to it until its cool-down ends",
 			slog.String("deployment", h.name), slog.String("circuit", state)) //vocab:not-spec log attribute keys
 	default:
@@ -249,3 +261,6 @@ func (f *fleet) transition(h *callHealth) {
 		(*fn)(h)
 	}
 }
+
+// quote is s in double quotes: a configuration name in a message.
+func quote(s string) string { return `"` + s + `"` }

@@ -1,4 +1,4 @@
-package router
+package fleet
 
 import (
 	"context"
@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/vllm-sr/systemone/runtime/engine"
-	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 	"github.com/vllm-sr/systemone/runtime/upstream"
 )
@@ -22,33 +20,16 @@ import (
 // no other try could meet), or the upstream answered 502, 503, 504 or 529,
 // the statuses that say it did not decide. A System One decision has no
 // side effects, so such a call may be sent again (retries) or to another
-// member of a pool (failover.go); it also counts toward the deployment's
-// circuit (circuit.go). Anything else is the deployment's answer, even a
+// member of a pool; it also counts toward the deployment's circuit
+// (circuit.go). Anything else is the deployment's answer, even a
 // refusal: a reply cut after it began, a 429 (its Retry-After goes to the
 // client), a 500, a 4xx.
 
-// deploymentCaller is the engine.Caller of one deployment's plans: the
-// Router's httpCaller with the deployment's fleet settings and call
-// health. One is made per deployment with each configuration
-// (Router.withConfig) and shared by its requests.
-type deploymentCaller struct {
-	c      *httpCaller
-	d      *routerconfig.Deployment
-	health *callHealth
-}
-
-var _ engine.Caller = (*deploymentCaller)(nil)
-
-func (dc *deploymentCaller) Call(ctx context.Context, x *engine.Exchange) []tc.ItemResult {
-	return dc.c.call(ctx, x, dc, nil)
-}
-
-// attempt is the engine.Caller of one request's plan on one deployment
-// when the request keeps a record of what it tried (a pool's, or one to a
+// Attempt is the record of one request's plan on one deployment when
+// the request keeps one of what it tried (a pool's, or one to a
 // deployment with retries): the calls made, and how the plan's calls
-// ended.
-type attempt struct {
-	dc *deploymentCaller
+// ended. It is safe for the plan's concurrent calls.
+type Attempt struct {
 	// calls counts the calls sent, retries included.
 	calls atomic.Int32
 	// answered and failed count the plan's calls by how their last try
@@ -59,15 +40,15 @@ type attempt struct {
 	reason string
 }
 
-var _ engine.Caller = (*attempt)(nil)
+// Sent counts a call sent, a retry included.
+func (a *Attempt) Sent() { a.calls.Add(1) }
 
-func (a *attempt) Call(ctx context.Context, x *engine.Exchange) []tc.ItemResult {
-	return a.dc.c.call(ctx, x, a.dc, a)
-}
+// Calls is how many calls were sent, retries included.
+func (a *Attempt) Calls() int { return int(a.calls.Load()) }
 
-// note records how one of the plan's calls ended, with its items' results.
-func (a *attempt) note(o outcome, results []tc.ItemResult) {
-	if o != outcomeFailed {
+// Note records how one of the plan's calls ended, with its items' results.
+func (a *Attempt) Note(o Outcome, results []tc.ItemResult) {
+	if o != OutcomeFailed {
 		a.answered.Add(1)
 		return
 	}
@@ -81,47 +62,47 @@ func (a *attempt) note(o outcome, results []tc.ItemResult) {
 	}
 }
 
-// failedOver says whether the whole plan of calls failed before any
+// FailedOver says whether the whole plan of calls failed before any
 // answer: every one of its calls did, none answered. A plan some of whose
 // calls answered is the deployment's answer, its failed calls' items
 // carrying their errors: the calls that answered are not sent twice.
-func (a *attempt) failedOver(calls int) bool {
+func (a *Attempt) FailedOver(calls int) bool {
 	return a.answered.Load() == 0 && int(a.failed.Load()) == calls && calls > 0
 }
 
-// failure is the first failed call's error reason.
-func (a *attempt) failure() string {
+// Failure is the first failed call's error reason.
+func (a *Attempt) Failure() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.reason
 }
 
-// judge is what a call's reply says of its deployment, ctx being the
+// Judge is what a call's reply says of its deployment, ctx being the
 // call's caller's (its deadline the caller's): a call ended by ctx says
 // nothing.
-func judge(ctx context.Context, reply *tc.WireReply) outcome {
+func Judge(ctx context.Context, reply *tc.WireReply) Outcome {
 	switch err := reply.Err; {
 	case ctx.Err() != nil:
-		return outcomeNeutral
+		return OutcomeNeutral
 	case err == nil:
 		return judgeStatus(reply.Status)
 	case errors.Is(err, tc.ErrReplyCut), errors.Is(err, tc.ErrReplyTooLarge), errors.Is(err, tc.ErrReplyMalformed):
-		return outcomeNeutral // a reply began: the upstream is up, and broken
+		return OutcomeNeutral // a reply began: the upstream is up, and broken
 	case errors.Is(err, upstream.ErrRequestHeader):
-		return outcomeNeutral // the call could not be written: the Router's, not the upstream's
+		return OutcomeNeutral // the call could not be written: the Router's, not the upstream's
 	}
-	return outcomeFailed // refused, reset before a reply, or past the call's own bound
+	return OutcomeFailed // refused, reset before a reply, or past the call's own bound
 }
 
-func judgeStatus(status int) outcome {
+func judgeStatus(status int) Outcome {
 	switch {
 	case status == http.StatusBadGateway, status == http.StatusServiceUnavailable,
 		status == http.StatusGatewayTimeout, status == tc.StatusOverloaded:
-		return outcomeFailed
+		return OutcomeFailed
 	case status == http.StatusTooManyRequests, status >= 500:
-		return outcomeNeutral
+		return OutcomeNeutral
 	}
-	return outcomeAnswered
+	return OutcomeAnswered
 }
 
 // The bounds of a retry's wait: the first waits about retryBase, each
@@ -133,20 +114,19 @@ const (
 	maxRetryWait = time.Second
 )
 
-// retry sends call again after the reply failed, as often as the
-// deployment's retries allow, while the wait leaves time before ctx's
-// deadline and the deployment's circuit stays closed; it returns the last
-// reply.
-func (c *httpCaller) retry(ctx context.Context, rt *engine.Route, call *tc.WireCall, dc *deploymentCaller, rec *attempt,
-	reply tc.WireReply) (tc.WireReply, outcome) {
-	o := outcomeFailed
-	for n := 0; o == outcomeFailed && n < dc.d.Fleet.Retries; n++ {
-		wait, ok := retryWait(ctx, n, &reply, dc.health)
+// Retry sends a call again after its reply failed (OutcomeFailed), with
+// again, up to retries times, while the wait before each (retryWait)
+// leaves time before ctx's deadline and the deployment's circuit, h,
+// stays closed; it returns the last reply and its outcome.
+func Retry(ctx context.Context, retries int, h *Health, reply tc.WireReply,
+	again func() (tc.WireReply, Outcome)) (tc.WireReply, Outcome) {
+	o := OutcomeFailed
+	for n := 0; o == OutcomeFailed && n < retries; n++ {
+		wait, ok := retryWait(ctx, n, &reply, h)
 		if !ok || !sleep(ctx, wait) {
 			break
 		}
-		c.metrics.fleet.retried(dc.d.Name)
-		reply, o = c.try(ctx, rt, call, dc, rec)
+		reply, o = again()
 	}
 	return reply, o
 }
@@ -156,9 +136,9 @@ func (c *httpCaller) retry(ctx context.Context, rt *engine.Route, call *tc.WireC
 // longer. Not ok when the deployment's circuit is no longer closed, or the
 // wait would end at or past ctx's deadline (with no deadline, past
 // maxRetryWait).
-func retryWait(ctx context.Context, n int, reply *tc.WireReply, h *callHealth) (time.Duration, bool) {
+func retryWait(ctx context.Context, n int, reply *tc.WireReply, h *Health) (time.Duration, bool) {
 	now := time.Now()
-	if h.state(now) != circuitClosed {
+	if h.State(now) != CircuitClosed {
 		return 0, false
 	}
 	bound := min(retryBase<<n, maxRetryWait)

@@ -1,0 +1,26 @@
+// Package fleet is what the Router knows and decides of its deployments
+// as a fleet: each deployment's call health (its circuit, the delay its
+// last busy answer asked for, what the last readiness check found,
+// circuit.go), which calls may be sent again and how long to wait before
+// (retry.go), the record of what a request tried on a deployment or a
+// pool's members (tries.go), and the fleet's series (metrics.go). The
+// Router composes them: its caller notes each call's outcome here and
+// asks here whether to send it again; a pool request asks which members
+// to pass over.
+//
+// Invariants:
+//   - Only a call that failed before any answer (OutcomeFailed: refused,
+//     reset before a reply, past its own bound, or answered 502, 503, 504
+//     or 529) is ever sent again, and only while its caller's deadline
+//     allows and its circuit stays closed; a plan some of whose calls
+//     answered is never failed over (Attempt.FailedOver).
+//   - The happy path takes no lock: a call answered on a closed circuit
+//     with no failure counted reads two atomics and writes none.
+//   - A half-open circuit admits one probe at a time; a probe that
+//     decided nothing frees its place (Health.EndProbe).
+//   - One Health lives as long as the process for each deployment name
+//     and endpoint (Fleet.Of), so a reload that keeps a deployment keeps
+//     its circuit.
+//   - Messages name deployments and pools (configuration), never
+//     request data.
+package fleet
