@@ -48,7 +48,9 @@ var runtimeImports = map[string][]string{
 	"runtime/observe": {"runtime/routerconfig", "runtime/front", "runtime/target", "runtime/ir"},
 	// The deployments as a fleet: circuits, retries, what a request tried.
 	"runtime/fleet": {"runtime/upstream", "runtime/routerconfig", "runtime/listener", "runtime/target", "runtime/ir", "generated/vocab"},
-	"runtime/router": {"runtime/upstream", "runtime/observe", "runtime/fleet", "runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
+	// The LLM pass-through, and the reading of LLM requests for rules.
+	"runtime/llmproxy": {"runtime/observe", "runtime/routerconfig", "runtime/registry", "runtime/front", "runtime/ir", "runtime/jsonvalue", "generated/vocab"},
+	"runtime/router": {"runtime/upstream", "runtime/observe", "runtime/fleet", "runtime/llmproxy", "runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
 		"runtime/modelcheck", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
 	// The LLM engine: a client of an OpenAI-compatible server that answers
 	// questions from token log-probabilities; vllm-srun plugs it in.

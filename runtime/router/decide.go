@@ -17,6 +17,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/llmproxy"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
@@ -76,11 +77,11 @@ func (r *Router) Decide(ctx context.Context, rules []string, input map[string]st
 	if err != nil {
 		return nil, err
 	}
-	return r.decide(ctx, picked, turnInput{parts: input}), nil
+	return r.decide(ctx, picked, llmproxy.Input{Parts: input}), nil
 }
 
 // decide evaluates the picked rules as one stage over in (Decide).
-func (r *Router) decide(ctx context.Context, picked []*routerconfig.Rule, in turnInput) []RuleResult {
+func (r *Router) decide(ctx context.Context, picked []*routerconfig.Rule, in llmproxy.Input) []RuleResult {
 	type batchKey struct {
 		deployment string
 		timeout    time.Duration
@@ -150,7 +151,7 @@ func (r *Router) ruleNames() []string {
 // refuses it or its circuit is open; a rule reading turn media the Router
 // cannot send, or more of it than the batch's share of the body limit
 // (maxRuleMediaBytes).
-func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in turnInput) []RuleResult {
+func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in llmproxy.Input) []RuleResult {
 	d, _ := r.cfg.Deployment(rules[0].Deployment)
 	var timeout time.Duration
 	batch := &ir.Batch{}
@@ -165,7 +166,7 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in tu
 	var mediaBytes int64
 	for _, rule := range rules {
 		timeout = max(timeout, rule.Timeout)
-		if e := cmp.Or(refused, mediaRefusal(rule, &in.media, &mediaBytes)); e != nil {
+		if e := cmp.Or(refused, mediaRefusal(rule, &in.Media, &mediaBytes)); e != nil {
 			held[rule.Name] = e
 			continue
 		}
@@ -224,15 +225,15 @@ const maxRuleMediaBytes = vocab.LimitBodyBytes / 2
 // or reads none), adding what it would send to *total: a medium of a type
 // it reads that the Router cannot send, or more than maxRuleMediaBytes in
 // the batch so far.
-func mediaRefusal(rule *routerconfig.Rule, media *turnMedia, total *int64) *ir.ErrorBody {
+func mediaRefusal(rule *routerconfig.Rule, media *llmproxy.Media, total *int64) *ir.ErrorBody {
 	if len(rule.Media) == 0 {
 		return nil
 	}
-	if t := media.unreadFor(rule.Media); t != "" {
+	if t := media.UnreadFor(rule.Media); t != "" {
 		return &ir.ErrorBody{Status: http.StatusBadRequest, Code: ir.ErrorInvalidRequest, Reason: vocab.ReasonMediaNotRead,
 			Message: "the turn has a " + string(t) + " the Router cannot send as an asset: not a base64 data: URL or source of a format " + string(t) + " assets take (the Router fetches nothing)"}
 	}
-	n := media.mediaBytes(rule.Media)
+	n := media.Bytes(rule.Media)
 	if *total+n > maxRuleMediaBytes {
 		return &ir.ErrorBody{Status: http.StatusRequestEntityTooLarge, Code: ir.ErrorRequestTooLarge, Reason: vocab.ReasonMediaTooLarge, Limit: new(int64(maxRuleMediaBytes)),
 			Message: "the turn's media the rule reads would pass the batch's share of the body limit"}
@@ -260,15 +261,15 @@ func failedRule(rule *routerconfig.Rule, e *ir.ErrorBody) []ir.Answer {
 // form), which leaves roles absent: the same roles. Media in front keep
 // explicit roles there too: implicit roles are 4.0's reading, where such
 // an array labels its assets instead.
-func ruleRequest(rule *routerconfig.Rule, traits tc.Traits, in turnInput) ir.Request {
+func ruleRequest(rule *routerconfig.Rule, traits tc.Traits, in llmproxy.Input) ir.Request {
 	state := make([]jsonvalue.Member, len(rule.Input))
 	roles := ir.Roles{Mode: ir.RoleModeExplicit}
 	for i, part := range rule.Input {
-		state[i] = jsonvalue.Member{Name: part, Value: jsonvalue.String(in.parts[part])}
+		state[i] = jsonvalue.Member{Name: part, Value: jsonvalue.String(in.Parts[part])}
 		roles.Parts = append(roles.Parts, ir.RolePart{Key: part, Role: ir.Role(fieldtable.ImplicitRole(part))})
 	}
 	obj, _ := jsonvalue.Object(state...)
-	assets, placeholders := in.media.forRule(rule.Media)
+	assets, placeholders := in.Media.ForRule(rule.Media)
 	if len(assets) == 0 {
 		if traits.ImplicitRoles {
 			roles = ir.Roles{Mode: ir.RoleModeImplicit}

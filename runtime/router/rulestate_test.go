@@ -8,6 +8,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/llmproxy"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
@@ -16,7 +17,7 @@ import (
 func TestRuleStateKeepsPartRoles(t *testing.T) {
 	rule := &routerconfig.Rule{Name: "r", Input: []string{"request", "history", "answer"}}
 	input := map[string]string{"request": "help", "answer": "done"}
-	r := ruleRequest(rule, tc.V50.Traits(), turnInput{parts: input})
+	r := ruleRequest(rule, tc.V50.Traits(), llmproxy.Input{Parts: input})
 	if got := string(jsonvalue.Compact(r.State)); got != `{"request":"help","history":"","answer":"done"}` {
 		t.Fatalf("state %s", got)
 	}
@@ -29,7 +30,7 @@ func TestRuleStateKeepsPartRoles(t *testing.T) {
 			t.Fatalf("role %d: %+v, want %+v", i, r.Roles.Parts[i], p)
 		}
 	}
-	if in := ruleRequest(rule, tc.Internal.Traits(), turnInput{parts: input}); in.Roles.Mode != ir.RoleModeImplicit || in.Roles.Parts != nil {
+	if in := ruleRequest(rule, tc.Internal.Traits(), llmproxy.Input{Parts: input}); in.Roles.Mode != ir.RoleModeImplicit || in.Roles.Parts != nil {
 		t.Fatalf("the internal form leaves roles absent: %+v", in.Roles)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/llmproxy"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
 
@@ -45,7 +46,7 @@ func (r *Router) runRules(ctx context.Context, names []string, api string, body 
 	if err != nil {
 		return v, err
 	}
-	in, readable := llmParts(api, body, slices.ContainsFunc(picked, func(rule *routerconfig.Rule) bool { return len(rule.Media) > 0 }))
+	in, readable := llmproxy.Read(api, body, slices.ContainsFunc(picked, func(rule *routerconfig.Rule) bool { return len(rule.Media) > 0 }))
 	if readable {
 		v.results = r.decide(ctx, picked, in)
 	} else {

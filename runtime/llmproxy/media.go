@@ -1,4 +1,4 @@
-package router
+package llmproxy
 
 import (
 	"encoding/json"
@@ -32,9 +32,9 @@ type medium struct {
 	data   jsonvalue.Value // the base64 text, a JSON string
 }
 
-// turnMedia are a turn's media and the types it has media of that the
+// Media are a turn's media and the types it has media of that the
 // Router cannot send.
-type turnMedia struct {
+type Media struct {
 	media  []medium
 	unread []ir.AssetType
 }
@@ -65,9 +65,9 @@ type mediaPart struct {
 
 // contentMedia reads the media of one message's content: a list of parts
 // (a string content has none).
-func contentMedia(raw json.RawMessage) turnMedia {
+func contentMedia(raw json.RawMessage) Media {
 	var parts []mediaPart
-	var out turnMedia
+	var out Media
 	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &parts) != nil {
 		return out
 	}
@@ -109,7 +109,7 @@ func (mediaPart) dataURL(raw json.RawMessage) string {
 // add adds the medium of a data: URL's text ("image/png;base64,..."),
 // where usable is false or the URL cannot be sent as an asset of typ, the
 // type is unreadable.
-func (t *turnMedia) add(typ ir.AssetType, data string, usable bool) {
+func (t *Media) add(typ ir.AssetType, data string, usable bool) {
 	mime, payload, found := strings.Cut(data, ",")
 	mediaType, base64, _ := strings.Cut(mime, ";")
 	main, format, _ := strings.Cut(strings.ToLower(mediaType), "/")
@@ -122,9 +122,9 @@ func (t *turnMedia) add(typ ir.AssetType, data string, usable bool) {
 	t.media = append(t.media, medium{typ: typ, format: format, data: jsonvalue.String(payload)})
 }
 
-// forRule are the assets and placeholders of the turn's media of the types
+// ForRule are the assets and placeholders of the turn's media of the types
 // the rule reads, images first, each type in the turn's order.
-func (t *turnMedia) forRule(types []ir.AssetType) (assets []ir.Asset, placeholders []jsonvalue.Value) {
+func (t *Media) ForRule(types []ir.AssetType) (assets []ir.Asset, placeholders []jsonvalue.Value) {
 	for _, typ := range types {
 		n := 0
 		for _, m := range t.media {
@@ -145,9 +145,9 @@ func (t *turnMedia) forRule(types []ir.AssetType) (assets []ir.Asset, placeholde
 	return assets, placeholders
 }
 
-// unreadFor is the first type the rule reads that the turn has a medium
+// UnreadFor is the first type the rule reads that the turn has a medium
 // of the Router cannot send; "" for none.
-func (t *turnMedia) unreadFor(types []ir.AssetType) ir.AssetType {
+func (t *Media) UnreadFor(types []ir.AssetType) ir.AssetType {
 	for _, typ := range types {
 		if slices.Contains(t.unread, typ) {
 			return typ
@@ -156,9 +156,9 @@ func (t *turnMedia) unreadFor(types []ir.AssetType) ir.AssetType {
 	return ""
 }
 
-// mediaBytes is the size of the base64 text of the turn's media of the
+// Bytes is the size of the base64 text of the turn's media of the
 // given types.
-func (t *turnMedia) mediaBytes(types []ir.AssetType) int64 {
+func (t *Media) Bytes(types []ir.AssetType) int64 {
 	var n int64
 	for _, m := range t.media {
 		if slices.Contains(types, m.typ) {
@@ -168,11 +168,11 @@ func (t *turnMedia) mediaBytes(types []ir.AssetType) int64 {
 	return n
 }
 
-// mediaOfTypes is one empty medium of each type: the shape of what a rule
+// OfTypes is one empty medium of each type: the shape of what a rule
 // reading them sends, for checking a deployment's capabilities before any
 // turn (the start check).
-func mediaOfTypes(types []ir.AssetType) turnMedia {
-	var t turnMedia
+func OfTypes(types []ir.AssetType) Media {
+	var t Media
 	for _, typ := range types {
 		t.media = append(t.media, medium{typ: typ, format: vocab.AssetFormats[string(typ)][0], data: jsonvalue.String("")})
 	}

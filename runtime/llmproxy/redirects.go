@@ -1,4 +1,4 @@
-package router
+package llmproxy
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 
 // errUpstreamRedirect is the LLM pass-through's upstream answering with a
 // redirect.
-var errUpstreamRedirect = errors.New("router: the upstream answered with a redirect")
+var errUpstreamRedirect = errors.New("llmproxy: the upstream answered with a redirect")
 
 // refuseRedirect is the LLM pass-through's ModifyResponse: a redirect
 // becomes an error (answered by the proxy's ErrorHandler) instead of
@@ -30,9 +30,9 @@ func refuseRedirect(resp *http.Response) error {
 	return nil
 }
 
-// llmUpstreamFailure is the reason and message of an LLM pass-through
+// upstreamFailure is the reason and message of an LLM pass-through
 // whose upstream failed with err: a redirect, or no reply.
-func llmUpstreamFailure(err error) (reason, message string) {
+func upstreamFailure(err error) (reason, message string) {
 	if errors.Is(err, errUpstreamRedirect) {
 		return vocab.ReasonUpstreamRedirect, "the upstream answered with a redirect, which the Router does not follow"
 	}

@@ -1,4 +1,4 @@
-package router
+package llmproxy
 
 import (
 	"encoding/json"
@@ -24,7 +24,7 @@ import (
 //
 // Text is a turn's text content; a part the request does not have is
 // empty text. The last user turn's images and videos are read only for a
-// rule whose input names them (llmmedia.go); audio and other media are
+// rule whose input names them (media.go); audio and other media are
 // left out.
 
 // turn is one message of an LLM request, its role normalised, with its
@@ -35,11 +35,11 @@ type turn struct {
 	content json.RawMessage
 }
 
-// turnInput is what rules read of one LLM request: the state parts, part
+// Input is what rules read of one LLM request: the state parts, part
 // name to text, and the last user turn's media.
-type turnInput struct {
-	parts map[string]string
-	media turnMedia
+type Input struct {
+	Parts map[string]string
+	Media Media
 }
 
 // The normalised roles.
@@ -50,22 +50,22 @@ const (
 	roleTool      = "tool"
 )
 
-// llmParts reads the parts of an LLM request body of the named API, and
+// Read reads the parts of an LLM request body of the named API, and
 // with withMedia the last user turn's media; false when the body is not one
 // the Router can read (not JSON, compressed, a multipart upload), which
 // leaves every rule's answer unknown.
-func llmParts(api string, body []byte, withMedia bool) (turnInput, bool) {
+func Read(api string, body []byte, withMedia bool) (Input, bool) {
 	read, ok := turnReaders[api]
 	if !ok {
-		return turnInput{}, false
+		return Input{}, false
 	}
 	turns, ok := read(body)
 	if !ok {
-		return turnInput{}, false
+		return Input{}, false
 	}
-	in := turnInput{parts: partsOf(turns)}
+	in := Input{Parts: partsOf(turns)}
 	if last := lastUser(turns); withMedia && last >= 0 {
-		in.media = contentMedia(turns[last].content)
+		in.Media = contentMedia(turns[last].content)
 	}
 	return in, true
 }

@@ -1,4 +1,4 @@
-package router
+package llmproxy
 
 import (
 	"testing"
@@ -36,39 +36,20 @@ func TestLLMParts(t *testing.T) {
 			map[string]string{"request": "a", "tool_results": "b"}},
 		{"images", `{"model":"m","prompt":"a red fox"}`, map[string]string{"request": "a red fox"}},
 	} {
-		got, ok := llmParts(c.api, []byte(c.body), true)
+		got, ok := Read(c.api, []byte(c.body), true)
 		if !ok {
 			t.Errorf("%s: not read", c.api)
 			continue
 		}
 		for _, part := range routerconfig.InputParts {
-			if got.parts[part] != c.want[part] {
-				t.Errorf("%s: %s = %q, want %q", c.api, part, got.parts[part], c.want[part])
+			if got.Parts[part] != c.want[part] {
+				t.Errorf("%s: %s = %q, want %q", c.api, part, got.Parts[part], c.want[part])
 			}
 		}
 	}
 	for _, body := range []string{"not json", `{"messages":"x"}`, "\x1f\x8b\x08"} {
-		if _, ok := llmParts("chat_completions", []byte(body), true); ok {
+		if _, ok := Read("chat_completions", []byte(body), true); ok {
 			t.Errorf("%q read as a chat completion", body)
-		}
-	}
-}
-
-func TestKeyProblem(t *testing.T) {
-	keys := []routerconfig.Secret{routerconfig.NewSecret("sk-a"), routerconfig.NewSecret("sk-b")}
-	for header, want := range map[string]string{
-		"":             "missing_api_key",
-		"Bearer":       "missing_api_key",
-		"Bearer  ":     "missing_api_key",
-		"Basic sk-a":   "missing_api_key",
-		"Bearer sk-c":  "invalid_api_key",
-		"Bearer sk-a ": "",
-		"BEARER sk-b":  "",
-		"Bearer sk-ab": "invalid_api_key",
-		"Bearer sk-":   "invalid_api_key",
-	} {
-		if got := keyProblem(header, keys); got != want {
-			t.Errorf("%q: %q, want %q", header, got, want)
 		}
 	}
 }
