@@ -86,24 +86,25 @@ func TestJudge(t *testing.T) {
 func TestAttemptFailsOverOnlyWhenNothingAnswered(t *testing.T) {
 	var a Attempt
 	a.Sent()
-	a.Note(OutcomeFailed, []tc.ItemResult{{Error: &ir.ErrorBody{Reason: "upstream_unreachable"}}})
+	a.Note(OutcomeFailed)
 	a.Sent()
-	a.Note(OutcomeAnswered, nil)
+	a.Note(OutcomeAnswered)
 	if a.FailedOver(2) {
 		t.Error("a plan one of whose calls answered failed over")
 	}
 	var b Attempt
 	b.Sent()
 	b.Sent() // a retry
-	b.Note(OutcomeFailed, []tc.ItemResult{{Error: &ir.ErrorBody{Reason: "upstream_unreachable"}}})
-	if !b.FailedOver(1) || b.Failure() != "upstream_unreachable" {
-		t.Errorf("a plan whose one call failed: failed over %v, failure %q", b.FailedOver(1), b.Failure())
+	b.Note(OutcomeFailed)
+	failed := []tc.ItemResult{{Name: "a"}, {Name: "b", Error: &ir.ErrorBody{Reason: "upstream_unreachable"}}}
+	if !b.FailedOver(1) || Failure(failed) != "upstream_unreachable" {
+		t.Errorf("a plan whose one call failed: failed over %v, failure %q", b.FailedOver(1), Failure(failed))
 	}
-	tries := DirectTries("d", &b, 1)
+	tries := DirectTries("d", &b, 1, failed)
 	if len(tries) != 1 || tries[0] != (Try{Deployment: "d", Outcome: "upstream_unreachable", Calls: 2}) {
 		t.Errorf("tries %+v", tries)
 	}
-	if DirectTries("d", &a, 2) != nil {
+	if DirectTries("d", &a, 2, nil) != nil {
 		t.Error("a plan that made no more calls than it has logged tries")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,9 +34,6 @@ type Attempt struct {
 	// answered and failed count the plan's calls by how their last try
 	// ended: an answer (of any kind), or a failure before any answer.
 	answered, failed atomic.Int32
-	mu               sync.Mutex
-	// reason is the first failed call's error reason.
-	reason string
 }
 
 // Sent counts a call sent, a retry included.
@@ -46,20 +42,13 @@ func (a *Attempt) Sent() { a.calls.Add(1) }
 // Calls is how many calls were sent, retries included.
 func (a *Attempt) Calls() int { return int(a.calls.Load()) }
 
-// Note records how one of the plan's calls ended, with its items' results.
-func (a *Attempt) Note(o Outcome, results []tc.ItemResult) {
+// Note records how one of the plan's calls ended.
+func (a *Attempt) Note(o Outcome) {
 	if o != OutcomeFailed {
 		a.answered.Add(1)
 		return
 	}
 	a.failed.Add(1)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	for _, r := range results {
-		if r.Error != nil && a.reason == "" {
-			a.reason = r.Error.Reason
-		}
-	}
 }
 
 // FailedOver says whether the whole plan of calls failed before any
@@ -70,11 +59,16 @@ func (a *Attempt) FailedOver(calls int) bool {
 	return a.answered.Load() == 0 && int(a.failed.Load()) == calls && calls > 0
 }
 
-// Failure is the first failed call's error reason.
-func (a *Attempt) Failure() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.reason
+// Failure is the error reason a plan that failed over (FailedOver) failed
+// with: its first item error's, in plan order, of results, what its calls
+// answered.
+func Failure(results []tc.ItemResult) string {
+	for _, r := range results {
+		if r.Error != nil {
+			return r.Error.Reason
+		}
+	}
+	return ""
 }
 
 // Judge is what a call's reply says of its deployment, ctx being the

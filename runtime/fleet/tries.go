@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
+	tc "github.com/vllm-sr/systemone/runtime/target"
 )
 
 // TryAnswered is the outcome of the member whose answer is the request's.
@@ -39,14 +40,15 @@ func (ts TriesLog) LogValue() slog.Value {
 
 // DirectTries is what a request to one deployment with retries tried,
 // for its access line: nil when it made no more calls than its plan has
-// (calls), or kept no record (rec nil).
-func DirectTries(d string, rec *Attempt, calls int) []Try {
+// (calls), or kept no record (rec nil). results are what the calls
+// answered.
+func DirectTries(d string, rec *Attempt, calls int, results []tc.ItemResult) []Try {
 	if rec == nil || rec.Calls() <= calls {
 		return nil
 	}
 	t := Try{Deployment: d, Outcome: TryAnswered, Calls: rec.Calls()}
 	if rec.FailedOver(calls) {
-		t.Outcome = rec.Failure()
+		t.Outcome = Failure(results)
 	}
 	return []Try{t}
 }

@@ -135,18 +135,27 @@ func TraceRouted(ctx context.Context, schema, deployment string, calls int, pass
 }
 
 // StartPlan begins the plan span of an exchange for deployment, whose
-// schema is schema.
-func (t *Tracing) StartPlan(ctx context.Context, deployment, schema string) Span {
-	_, sp := t.Start(ctx, spanPlan)
+// schema is schema, and returns the context it is current in, which
+// EndPlan ends it from (ctx itself with tracing off).
+func (t *Tracing) StartPlan(ctx context.Context, deployment, schema string) context.Context {
+	if t == nil {
+		return ctx
+	}
+	ctx, sp := t.Start(ctx, spanPlan)
 	if sp.Recording() {
 		sp.s.SetAttributes(attrDeployment.String(deployment), attrSchema.String(schema))
 	}
-	return sp
+	return ctx
 }
 
-// EndPlan ends a plan span with what was planned: its calls, and
-// whether its one call carries the client's bytes; e is why nothing was.
-func EndPlan(sp Span, calls int, passThrough bool, e *ir.ErrorBody) {
+// EndPlan ends the plan span StartPlan put in ctx with what was planned:
+// its calls, and whether its one call carries the client's bytes; e is
+// why nothing was.
+func (t *Tracing) EndPlan(ctx context.Context, calls int, passThrough bool, e *ir.ErrorBody) {
+	if t == nil {
+		return
+	}
+	sp := Span{trace.SpanFromContext(ctx)}
 	if sp.Recording() && e == nil {
 		sp.s.SetAttributes(attrCalls.Int(calls), attrPassThrough.Bool(passThrough))
 	}

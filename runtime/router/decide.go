@@ -16,7 +16,6 @@ import (
 	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
-	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/llmproxy"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
@@ -182,11 +181,7 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in ll
 	answered := map[string]*ir.Response{}
 	if len(batch.Items) > 0 {
 		x := &engine.Exchange{Batch: batch}
-		e := r.plan(ctx, x, d, r.capabilities(ctx, d), deadline, dc)
-		var out listener.Outcome
-		if e == nil {
-			out, _, e = x.Call(ctx)
-		}
+		out, _, e := r.engine.Run(ctx, x, route(dc, r.capabilities(ctx, d), deadline, dc))
 		for i, it := range batch.Items {
 			if e != nil {
 				held[it.Name] = e

@@ -4,13 +4,11 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/fleet"
+	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
@@ -18,9 +16,10 @@ import (
 	"github.com/vllm-sr/systemone/runtime/upstream"
 )
 
-// httpCaller is the Router's engine.Caller: it sends a plan's wire calls
-// over HTTP and reads each reply with the route's codec. One serves every
-// request of a Router.
+// httpCaller sends the Router's wire calls to its deployments
+// (runtime/upstream), with their fleet settings (runtime/fleet), counted,
+// traced and logged; it returns raw replies, which the engine decodes.
+// One serves every request of a Router.
 type httpCaller struct {
 	// transport sends the calls and returns their raw replies
 	// (runtime/upstream).
@@ -36,69 +35,14 @@ type httpCaller struct {
 // make.
 func (c *httpCaller) closeIdle() { c.transport.CloseIdle() }
 
-// call runs the plan's calls to deployment dc, at most MaxConcurrency in
-// flight, the next call starting as soon as one finishes (a sliding
-// window, in plan order), every call bounded by ctx and the plan's
-// deadline, and tried again as the deployment's retries say (retry.go).
-// Each reply goes through the route's deviations, then its codec's
-// DecodeReply, and each call's outcome is counted for the route's
-// deployment and noted in its call health (circuit.go) and, when rec is
-// not nil, in the request's record of what it tried.
-//
-// The window is MaxConcurrency workers taking the next call in turn: the
-// worker whose call finished starts the next one itself, with no hand-off
-// to another goroutine between one call's reply and the next call's send
-// (BenchmarkBatchFanOut measures the batch against ceil(calls/window)
-// call times).
-//
-// A call not started before the deadline is never sent: its items get no
-// result, which reassembly answers deadline_exceeded, so only their own
-// questions are unknown. The results come back in call order.
-func (c *httpCaller) call(ctx context.Context, x *engine.Exchange, dc *deploymentCaller, rec *attempt) []tc.ItemResult {
-	p, rt := &x.Plan, &x.Route
-	if !p.Deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, p.Deadline)
-		defer cancel()
-	}
-	if len(p.Calls) == 1 { // most plans: no window to keep, no results to gather
-		if ctx.Err() != nil {
-			return nil
-		}
-		return c.one(ctx, p, rt, &p.Calls[0], dc, rec)
-	}
-	return c.window(ctx, p, rt, dc, rec)
-}
-
-// window runs the calls of a plan of several as call describes.
-func (c *httpCaller) window(ctx context.Context, p *tc.Plan, rt *engine.Route, dc *deploymentCaller, rec *attempt) []tc.ItemResult {
-	perCall := make([][]tc.ItemResult, len(p.Calls))
-	var next atomic.Int64 // the index of the next call to start
-	work := func() {
-		for i := int(next.Add(1) - 1); i < len(p.Calls) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-			perCall[i] = c.one(ctx, p, rt, &p.Calls[i], dc, rec)
-		}
-	}
-	workers := min(max(p.MaxConcurrency, 1), len(p.Calls))
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(work)
-	}
-	work() // the request's own goroutine is one of the workers
-	wg.Wait()
-	var out []tc.ItemResult
-	for _, rs := range perCall {
-		out = append(out, rs...)
-	}
-	return out
-}
-
-// one sends one call, again while it fails before any answer and the
-// deployment's retries allow (retry.go), and decodes the last reply into
-// its items' results. A failed call is logged with the upstream's own
-// words (which no client gets), and each of its items' errors names the
-// deployment.
-func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call *tc.WireCall, dc *deploymentCaller, rec *attempt) []tc.ItemResult {
+// send sends one of a plan's calls to deployment dc, again while it
+// fails before any answer and the deployment's retries allow
+// (runtime/fleet), and returns the last reply, raw: the engine decodes it
+// with the route's codec. Each try is counted for the deployment, noted
+// in its call health and, when rec is not nil, in the request's record of
+// what it tried; a failed one is logged with the upstream's own words
+// (which no client gets).
+func (c *httpCaller) send(ctx context.Context, rt *engine.Route, call *tc.WireCall, dc *deploymentCaller, rec *attempt) tc.WireReply {
 	reply, o := c.try(ctx, rt, call, dc, rec)
 	if o == fleet.OutcomeFailed && dc.d.Fleet.Retries > 0 {
 		reply, o = fleet.Retry(ctx, dc.d.Fleet.Retries, dc.health, reply, func() (tc.WireReply, fleet.Outcome) {
@@ -106,20 +50,10 @@ func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call
 			return c.try(ctx, rt, call, dc, rec)
 		})
 	}
-	var results []tc.ItemResult
-	reply, err := deviated(reply, rt.Deviations)
-	if err == nil {
-		results, err = rt.Codec.DecodeReply(*p, *call, reply)
-	}
-	if err != nil {
-		results = tc.MalformedReply(p, call, err)
-	}
-	c.logMalformed(ctx, rt.Target.Deployment, results)
-	nameDeployment(results, rt.Target.Deployment)
 	if rec != nil {
-		rec.Note(o, results)
+		rec.Note(o)
 	}
-	return results
+	return reply
 }
 
 // try sends call once, under the deployment's timeout_ms when it has
@@ -152,21 +86,10 @@ func (c *httpCaller) try(ctx context.Context, rt *engine.Route, call *tc.WireCal
 	return reply, o
 }
 
-// deviated is reply as the route's deviations rewrite it. The copy they
-// rewrite is made only when there are some: a reply with none stays on
-// the calling goroutine's stack.
-func deviated(reply tc.WireReply, devs []tc.Deviation) (tc.WireReply, error) {
-	if len(devs) == 0 {
-		return reply, nil
-	}
-	rewritten := reply
-	err := tc.ApplyReplyDeviations(&rewritten, devs)
-	return rewritten, err
-}
-
-// deploymentCaller is the engine.Caller of one deployment's plans: the
-// Router's httpCaller with the deployment's fleet settings and call
-// health. One is made per deployment with each configuration
+// deploymentCaller is the engine.Sender and engine.Hooks of one
+// deployment's plans: the Router's httpCaller with the deployment's fleet
+// settings and call health, and the plan's span, diagnostics count and
+// credentials. One is made per deployment with each configuration
 // (Router.withConfig) and shared by its requests.
 type deploymentCaller struct {
 	c      *httpCaller
@@ -174,45 +97,47 @@ type deploymentCaller struct {
 	health *fleet.Health
 }
 
-var _ engine.Caller = (*deploymentCaller)(nil)
+var (
+	_ engine.Sender = (*deploymentCaller)(nil)
+	_ engine.Hooks  = (*deploymentCaller)(nil)
+)
 
-func (dc *deploymentCaller) Call(ctx context.Context, x *engine.Exchange) []tc.ItemResult {
-	return dc.c.call(ctx, x, dc, nil)
+func (dc *deploymentCaller) Send(ctx context.Context, x *engine.Exchange, call *tc.WireCall) tc.WireReply {
+	return dc.c.send(ctx, &x.Route, call, dc, nil)
 }
 
-// attempt is the engine.Caller of one request's plan on one deployment
+// Planning starts the request's plan span.
+func (dc *deploymentCaller) Planning(ctx context.Context, _ *engine.Exchange) context.Context {
+	return dc.c.tracing.StartPlan(ctx, dc.d.Name, string(dc.d.Schema))
+}
+
+// Planned counts the plan's diagnostics, sets the deployment's key on its
+// calls (auth.go) and ends its span.
+func (dc *deploymentCaller) Planned(ctx context.Context, x *engine.Exchange, e *ir.ErrorBody) {
+	if e == nil && len(x.Diagnostics) > 0 {
+		dc.c.metrics.RecordTarget(dc.d.Name, x.Diagnostics)
+	}
+	authorizeCalls(&x.Plan, dc.d.APIKey)
+	dc.c.tracing.EndPlan(ctx, len(x.Plan.Calls), x.PassThrough, e)
+}
+
+// Decoded logs a reply that broke its schema.
+func (dc *deploymentCaller) Decoded(ctx context.Context, x *engine.Exchange, results []tc.ItemResult) {
+	dc.c.logMalformed(ctx, x.Route.Target.Deployment, results)
+}
+
+// attempt is the engine.Sender of one request's plan on one deployment
 // when the request keeps a record of what it tried (a pool's, or one to a
-// deployment with retries).
+// deployment with retries); its hooks are the deployment's.
 type attempt struct {
 	fleet.Attempt
-	dc *deploymentCaller
+	*deploymentCaller
 }
 
-var _ engine.Caller = (*attempt)(nil)
+var _ engine.Sender = (*attempt)(nil)
 
-func (a *attempt) Call(ctx context.Context, x *engine.Exchange) []tc.ItemResult {
-	return a.dc.c.call(ctx, x, a.dc, a)
-}
-
-// nameDeployment prefixes each item error's message (and its detail
-// items') with the deployment that failed: configuration, not request
-// data.
-func nameDeployment(results []tc.ItemResult, deployment string) {
-	var prefix string // made for the first error: most calls have none
-	for i := range results {
-		e := results[i].Error
-		if e == nil {
-			continue
-		}
-		if prefix == "" {
-			prefix = "deployment " + quote(deployment) + ": "
-		}
-		e.Message = prefix + e.Message
-		e.Detail = slices.Clone(e.Detail) // the call's items' copies share it
-		for j := range e.Detail {
-			e.Detail[j].Msg = prefix + e.Detail[j].Msg
-		}
-	}
+func (a *attempt) Send(ctx context.Context, x *engine.Exchange, call *tc.WireCall) tc.WireReply {
+	return a.c.send(ctx, &x.Route, call, a.deploymentCaller, a)
 }
 
 // maxLoggedReply bounds the excerpt of a failed reply's body in the log.

@@ -54,19 +54,17 @@ func (r *Router) forwardPool(ctx context.Context, pool *routerconfig.Pool, x *en
 		if failed != "" {
 			r.metrics.fleet.FailedOver(pool.Name, failed)
 		}
-		rec := &attempt{dc: dc}
-		x.PassThrough, x.Results = false, nil // planned again for this member
-		if e := r.plan(ctx, x, c.deployment, c.caps, deadline, rec); e != nil {
-			dc.health.EndProbe(probe)
+		rec := &attempt{deploymentCaller: dc}
+		out, retryAfter, e = r.engine.Run(ctx, x, route(dc, c.caps, deadline, rec)) // planned afresh for this member
+		dc.health.EndProbe(probe)
+		if !x.Planned() {
 			return listener.Outcome{}, 0, e
 		}
 		*took = routed{deployment: c.deployment.Name, calls: len(x.Plan.Calls), passThrough: x.PassThrough}
-		out, retryAfter, e = x.Call(ctx)
-		dc.health.EndProbe(probe)
 		answered = c
 		t := fleet.Try{Deployment: c.deployment.Name, Outcome: fleet.TryAnswered, Calls: rec.Calls()}
 		if rec.FailedOver(len(x.Plan.Calls)) {
-			t.Outcome, failed = rec.Failure(), c.deployment.Name
+			t.Outcome, failed = fleet.Failure(x.Results), c.deployment.Name
 			tries = append(tries, t)
 			continue
 		}
