@@ -46,8 +46,9 @@ var runtimeImports = map[string][]string{
 	// What an operator sees of the Router's requests: metrics, trace
 	// context and spans.
 	"runtime/observe": {"runtime/routerconfig", "runtime/front", "runtime/target", "runtime/ir"},
-	// The deployments as a fleet: circuits, retries, what a request tried.
-	"runtime/fleet": {"runtime/upstream", "runtime/routerconfig", "runtime/listener", "runtime/target", "runtime/ir", "generated/vocab"},
+	// The deployments as a fleet: circuits, retries, what a request tried,
+	// readiness checks.
+	"runtime/fleet": {"runtime/upstream", "runtime/routerconfig", "runtime/listener", "runtime/target", "runtime/front", "runtime/ir", "runtime/jsonvalue", "generated/vocab"},
 	// The LLM pass-through, and the reading of LLM requests for rules.
 	"runtime/llmproxy": {"runtime/observe", "runtime/routerconfig", "runtime/registry", "runtime/front", "runtime/ir", "runtime/jsonvalue", "generated/vocab"},
 	"runtime/router": {"runtime/upstream", "runtime/observe", "runtime/fleet", "runtime/llmproxy", "runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",

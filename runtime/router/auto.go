@@ -24,7 +24,7 @@ const (
 type choice struct {
 	deployment *routerconfig.Deployment
 	caps       tc.CapabilitySet
-	// refusal is the member's health refusal (contract.go): it is passed
+	// refusal is the member's health refusal (runtime/fleet): it is passed
 	// over; nil for none.
 	refusal *ir.ErrorBody
 }
@@ -46,7 +46,7 @@ func (r *Router) candidates(ctx context.Context, pool *routerconfig.Pool, b *ir.
 			why = append(why, (&tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}).Error())
 			continue
 		}
-		c := choice{deployment: d, caps: caps, refusal: r.checks.refusal(d)}
+		c := choice{deployment: d, caps: caps, refusal: r.checks.Refusal(d)}
 		if r.callers[d].health.Down() {
 			down = append(down, c)
 			continue

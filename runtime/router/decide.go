@@ -155,9 +155,9 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in ll
 	var timeout time.Duration
 	batch := &ir.Batch{}
 	held := map[string]*ir.ErrorBody{}
-	refused := r.checks.refusal(d) // not ready by its health (contract.go)
+	refused := r.checks.Refusal(d) // not ready by its health (runtime/fleet)
 	dc := r.callers[d]
-	if refused == nil { // nor while its circuit is open (circuit.go)
+	if refused == nil { // nor while its circuit is open (runtime/fleet)
 		var probe uint64
 		refused, _, probe = fleet.Admitted(d.Name, dc.health)
 		defer dc.health.EndProbe(probe)

@@ -67,7 +67,7 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 	if pooled {
 		return r.forwardPool(ctx, pool, x, deadline, took)
 	}
-	if refusal := r.checks.refusal(d); refusal != nil { // not ready by its health (contract.go)
+	if refusal := r.checks.Refusal(d); refusal != nil { // not ready by its health (runtime/fleet)
 		return listener.Outcome{}, 0, refusal
 	}
 	decisions := x.Client != nil && x.Client.Endpoint == listener.EndpointDecisions

@@ -71,7 +71,7 @@ type Router struct {
 	apis   *registry.APIs
 	engine *engine.Engine
 	// caller sends every plan's wire calls (execute.go), through callers,
-	// one per deployment of cfg with its fleet settings (retry.go).
+	// one per deployment of cfg with its fleet settings (runtime/fleet).
 	caller  *httpCaller
 	callers map[*routerconfig.Deployment]*deploymentCaller
 	// fleet is every deployment's call health, process-wide (runtime/fleet).
@@ -83,8 +83,8 @@ type Router struct {
 	// front puts ids, deadlines, metrics and the access log around each
 	// request (front.Front).
 	front *front.Front
-	// checks are the deployments' last readiness checks (ready.go).
-	checks   *checks
+	// checks are the deployments' last readiness checks (runtime/fleet).
+	checks   *fleet.Checks
 	listings *listings
 	handlers map[string]*listenerHandler // by listener name
 	opts     Options
@@ -127,7 +127,7 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 	caller := &httpCaller{metrics: metrics, log: log, transport: upstream.New(upstream.Options{Client: opts.Client,
 		Own: ownClient, MaxIdle: upstreamIdleConns(cfg), Dial: opts.DialContext, Log: log})}
 	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: caller,
-		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), config: &configState{}, fleet: fleet.New(log), opts: opts, ownClient: ownClient,
+		systemone: systemone, log: log, metrics: metrics, checks: fleet.NewChecks(), config: &configState{}, fleet: fleet.New(log), opts: opts, ownClient: ownClient,
 		front: &front.Front{Metrics: metrics.Metrics.Metrics, IDs: front.NewRequestIDs(), Log: log,
 			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}
 	r.config.applied(cfg, time.Now())

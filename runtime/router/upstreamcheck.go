@@ -39,7 +39,7 @@ type Finding struct {
 //   - a listing that could not be read (a warning even under --strict:
 //     readiness reports an upstream that is down);
 //   - a runtime that reports a contract other than the Router's in its
-//     GET /health (strict), where the schema has one (contract.go).
+//     GET /health (strict), where the schema has one (runtime/fleet).
 //
 // A deployment whose schema has neither a listing nor a health path is not
 // asked. The listings
@@ -98,6 +98,16 @@ func (r *Router) checkUpstream(ctx context.Context, d *routerconfig.Deployment) 
 }
 
 // listedNames are a listing's model names, quoted; "none" for none.
+// contractFinding is the start check's finding about d's runtime contract
+// (fleet.Checks.ContractFinding): none, or one strict finding.
+func (r *Router) contractFinding(ctx context.Context, d *routerconfig.Deployment) []Finding {
+	msg, known, found := r.checks.ContractFinding(ctx, r.prober(), d)
+	if !found {
+		return nil
+	}
+	return []Finding{{Deployment: d.Name, Strict: true, known: known, Message: msg}}
+}
+
 func listedNames(l *ir.Listing) string {
 	if len(l.Models) == 0 {
 		return "none"

@@ -1,4 +1,4 @@
-package router
+package fleet
 
 import (
 	"context"
@@ -67,7 +67,7 @@ const contractBrokenHealth = "(a health reply its schema does not define"
 // object came back (the listing check reports an upstream that is down;
 // a runtime still starting answers 503 with its error body, and the next
 // round reads its contract).
-func (r *Router) readContract(ctx context.Context, d *routerconfig.Deployment) (h health, read bool) {
+func (p *Prober) readContract(ctx context.Context, d *routerconfig.Deployment) (h health, read bool) {
 	if d.Codec == nil || d.Codec.Traits().HealthPath == "" {
 		return health{}, false
 	}
@@ -79,14 +79,14 @@ func (r *Router) readContract(ctx context.Context, d *routerconfig.Deployment) (
 	if err != nil {
 		return health{}, false
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.opts.ListingTimeout)
+	ctx, cancel := context.WithTimeout(ctx, p.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+d.Codec.Traits().HealthPath, nil)
 	if err != nil {
 		return health{}, false
 	}
-	authorize(req.Header, d.APIKey) // auth.go
-	resp, err := r.opts.Client.Do(req)
+	p.Authorize(req.Header, d.APIKey)
+	resp, err := p.Client.Do(req)
 	if err != nil {
 		return health{}, false
 	}
@@ -149,7 +149,7 @@ func isVersion(s string) bool {
 // note records h as deployment d's health and returns the health it
 // replaces, and whether it changed (a first note is a change). A change
 // replaces the refusals requests read.
-func (c *checks) note(d string, h health) (before health, changed bool) {
+func (c *Checks) note(d string, h health) (before health, changed bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	before, known := c.health[d]
@@ -168,7 +168,7 @@ func (c *checks) note(d string, h health) (before health, changed bool) {
 }
 
 // healthOf is deployment d's last health.
-func (c *checks) healthOf(d string) health {
+func (c *Checks) healthOf(d string) health {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.health[d]
@@ -180,10 +180,10 @@ type refusal struct {
 	body     *ir.ErrorBody
 }
 
-// refusal is what a request to deployment d is answered with while its
+// Refusal is what a request to deployment d is answered with while its
 // health refuses it; nil when it goes on. It takes no lock: the hot path
 // reads one atomic pointer. A copy: the caller may write it.
-func (c *checks) refusal(d *routerconfig.Deployment) *ir.ErrorBody {
+func (c *Checks) Refusal(d *routerconfig.Deployment) *ir.ErrorBody {
 	refused := c.refused.Load()
 	if refused == nil || len(*refused) == 0 {
 		return nil
@@ -208,34 +208,35 @@ func contractRefusal(d string) *ir.ErrorBody {
 // noteHealth records deployment d's health as a readiness round found it
 // and logs a change once: a warning when its runtime reports another
 // contract, an info line when it reports the Router's again.
-func (r *Router) noteHealth(ctx context.Context, d *routerconfig.Deployment, h health) {
-	before, changed := r.checks.note(d.Name, h)
+func (c *Checks) noteHealth(ctx context.Context, log *slog.Logger, d *routerconfig.Deployment, h health) {
+	before, changed := c.note(d.Name, h)
 	switch {
 	case !changed:
 	case h.outcome != "":
-		r.log.LogAttrs(ctx, slog.LevelWarn, contractLine(d, h), slog.String("deployment", d.Name), //vocab:not-spec log attribute key
+		log.LogAttrs(ctx, slog.LevelWarn, contractLine(d, h), slog.String("deployment", d.Name), //vocab:not-spec log attribute key
 			slog.String(vocab.HealthAPIVersion, h.contract), slog.String("outcome", h.outcome)) //vocab:not-spec log attribute key
 	case before.outcome != "":
-		r.log.LogAttrs(ctx, slog.LevelInfo, "deployment "+quote(d.Name)+": its model runtime reports this Router's contract again",
+		log.LogAttrs(ctx, slog.LevelInfo, "deployment "+quote(d.Name)+": its model runtime reports this Router's contract again",
 			slog.String("deployment", d.Name), slog.String(vocab.HealthAPIVersion, h.contract)) //vocab:not-spec log attribute key
 	}
 }
 
-// contractFinding is the start check's finding about d's runtime contract
-// (strict: --strict refuses to start), with the health recorded so the
-// readiness rounds log only a change; known: the same health was found
-// before (a reload's start check), so the finding is not logged again
-// unless it is an error.
-func (r *Router) contractFinding(ctx context.Context, d *routerconfig.Deployment) []Finding {
-	h, read := r.readContract(ctx, d)
+// ContractFinding is the start check's finding about d's runtime
+// contract, when its runtime reports another (found; a strict finding:
+// --strict refuses to start), with the health recorded so the readiness
+// rounds log only a change; known: the same health was found before (a
+// reload's start check), so the finding is not logged again unless it is
+// an error.
+func (c *Checks) ContractFinding(ctx context.Context, p *Prober, d *routerconfig.Deployment) (message string, known, found bool) {
+	h, read := p.readContract(ctx, d)
 	if !read {
-		return nil
+		return "", false, false
 	}
-	_, changed := r.checks.note(d.Name, h)
+	_, changed := c.note(d.Name, h)
 	if h.outcome == "" {
-		return nil
+		return "", false, false
 	}
-	return []Finding{{Deployment: d.Name, Strict: true, known: !changed, Message: contractLine(d, h)}}
+	return contractLine(d, h), !changed, true
 }
 
 // contractLine names the deployment and both contracts: what its runtime
