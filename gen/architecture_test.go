@@ -51,7 +51,11 @@ var runtimeImports = map[string][]string{
 	"runtime/fleet": {"runtime/upstream", "runtime/routerconfig", "runtime/listener", "runtime/target", "runtime/front", "runtime/ir", "runtime/jsonvalue", "generated/vocab"},
 	// The LLM pass-through, and the reading of LLM requests for rules.
 	"runtime/llmproxy": {"runtime/observe", "runtime/routerconfig", "runtime/registry", "runtime/front", "runtime/ir", "runtime/jsonvalue", "generated/vocab"},
-	"runtime/router": {"runtime/upstream", "runtime/observe", "runtime/fleet", "runtime/llmproxy", "runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
+	// The Router's own rules, the Decide path, run through the Router's
+	// deployments (rules.Deployments).
+	"runtime/rules": {"runtime/llmproxy", "runtime/observe", "runtime/routerconfig", "runtime/listener", "runtime/target", "runtime/front",
+		"runtime/ir", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable"},
+	"runtime/router": {"runtime/upstream", "runtime/observe", "runtime/fleet", "runtime/llmproxy", "runtime/rules", "runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
 		"runtime/modelcheck", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
 	// The LLM engine: a client of an OpenAI-compatible server that answers
 	// questions from token log-probabilities; vllm-srun plugs it in.
@@ -73,7 +77,7 @@ var runtimeImports = map[string][]string{
 }
 
 // maxRuntimePackages bounds the runtime's hand-written packages.
-const maxRuntimePackages = 24
+const maxRuntimePackages = 25
 
 // TestRuntimeImportRules: every runtime package is in the rules, and its
 // non-test files import no module package the rules do not allow it.
@@ -104,9 +108,10 @@ func TestRuntimeImportRules(t *testing.T) {
 		t.Errorf("the rules name %d packages, runtime/ has %d of them", len(runtimeImports), seen)
 	}
 	// 20 until the Router was split along its seams (issue 25): its
-	// transport, fleet, LLM pass-through and observation are packages of
-	// their own, each one concern, rather than files of one 6.6k-line
-	// package; the bound keeps the layout from growing further unasked.
+	// transport, fleet, LLM pass-through, observation and rules are
+	// packages of their own, each one concern, rather than files of one
+	// 6.6k-line package; the bound keeps the layout from growing further
+	// unasked.
 	if len(runtimeImports) > maxRuntimePackages {
 		t.Errorf("the runtime has %d packages; the layout allows at most %d", len(runtimeImports), maxRuntimePackages)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/llmproxy"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	"github.com/vllm-sr/systemone/runtime/rules"
 )
 
 // llm forwards an LLM API request unchanged to the upstream of the same
@@ -19,7 +20,7 @@ import (
 // API is not reachable here.
 //
 // Before it forwards, the rules the listener runs on the API are
-// evaluated (rulestraffic.go): a rule whose answer is unknown with
+// evaluated (runtime/rules): a rule whose answer is unknown with
 // on_unknown fail answers 503 naming it, a fired block rule refuses the
 // request naming it, and the first fired route rule picks the upstream
 // and model; in each refusal the upstream is never called. Every rule's
@@ -45,23 +46,23 @@ func (h *listenerHandler) llm(w http.ResponseWriter, req *http.Request, api *rou
 	}
 	var results []RuleResult
 	if names := h.lst.RulesFor(api); len(names) > 0 {
-		v, err := h.router.runRules(req.Context(), names, api.API.Name, body)
+		v, err := h.router.rules.Run(req.Context(), names, api.API.Name, body)
 		if err != nil {
 			llmproxy.Fail(w, api, llmproxy.Internal("rules_unavailable", "the listener's rules could not be run"))
 			return
 		}
-		h.router.logRules(req.Context(), h.lst.Name, api.API.Name, &v)
+		h.router.rules.LogVerdict(req.Context(), h.lst.Name, api.API.Name, &v)
 		switch {
-		case v.failed != "":
-			llmproxy.Fail(w, api, llmproxy.RuleFailed(v.failed))
+		case v.Failed != "":
+			llmproxy.Fail(w, api, llmproxy.RuleFailed(v.Failed))
 			return
-		case v.blocked != "":
-			llmproxy.Fail(w, api, llmproxy.Blocked(v.blocked))
+		case v.Blocked != "":
+			llmproxy.Fail(w, api, llmproxy.Blocked(v.Blocked))
 			return
-		case v.route != nil:
-			u, model, body = h.router.applyRoute(req.Context(), api, u, v.route, model, body)
+		case v.Route != nil:
+			u, model, body = h.router.applyRoute(req.Context(), api, u, v.Route, model, body)
 		}
-		results = v.results
+		results = v.Results
 	}
 	h.forwardLLM(w, req, api, u, model, body, results)
 }
@@ -77,7 +78,7 @@ func (h *listenerHandler) forwardLLM(w http.ResponseWriter, req *http.Request, a
 	proxy := llmproxy.Proxy{Log: r.log, Metrics: r.metrics.Metrics, Tracing: r.tracing, Base: r.llmBase(), CallID: r.caller.transport.NewCallID}
 	proxy.Forward(w, req, &llmproxy.Pass{API: api, Listener: h.lst.Name, Upstream: u, Model: model, Body: body,
 		Headers: func(out http.Header) {
-			setRuleHeaders(out, results)
+			rules.SetHeaders(out, results)
 			if len(h.lst.APIKeys) > 0 {
 				out.Del(vocab.HeaderAuthorization)
 			}

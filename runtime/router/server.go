@@ -19,6 +19,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	"github.com/vllm-sr/systemone/runtime/rules"
 	"github.com/vllm-sr/systemone/runtime/upstream"
 )
 
@@ -83,6 +84,8 @@ type Router struct {
 	// front puts ids, deadlines, metrics and the access log around each
 	// request (front.Front).
 	front *front.Front
+	// rules evaluates the configuration's rules (runtime/rules).
+	rules *rules.Evaluator
 	// checks are the deployments' last readiness checks (runtime/fleet).
 	checks   *fleet.Checks
 	listings *listings
@@ -186,6 +189,7 @@ func (r *Router) withConfig(cfg *routerconfig.Config) *Router {
 	next.generation++
 	next.listings = &listings{client: r.opts.Client, timeout: r.opts.ListingTimeout, got: map[string]*ir.Listing{}}
 	next.handlers = map[string]*listenerHandler{}
+	next.rules = &rules.Evaluator{Config: cfg, Deployments: ruleDeployments{&next}, Metrics: r.metrics.Metrics, Log: r.log}
 	next.callers = make(map[*routerconfig.Deployment]*deploymentCaller, len(cfg.Deployments))
 	for i := range cfg.Deployments {
 		d := &cfg.Deployments[i]

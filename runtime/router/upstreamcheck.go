@@ -11,6 +11,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/llmproxy"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	"github.com/vllm-sr/systemone/runtime/rules"
 )
 
 // Finding is one thing the start check found about a deployment's
@@ -88,7 +89,7 @@ func (r *Router) checkUpstream(ctx context.Context, d *routerconfig.Deployment) 
 		if rule.Deployment != d.Name {
 			continue
 		}
-		batch := &ir.Batch{Items: []ir.BatchItem{{Name: rule.Name, Request: ruleRequest(rule, d.Codec.Traits(), llmproxy.Input{Media: llmproxy.OfTypes(rule.Media)})}}}
+		batch := &ir.Batch{Items: []ir.BatchItem{{Name: rule.Name, Request: rules.Request(rule, d.Codec.Traits(), llmproxy.Input{Media: llmproxy.OfTypes(rule.Media)})}}}
 		for _, m := range missing(d, caps, batch) {
 			out = append(out, Finding{Deployment: d.Name, Rule: rule.Name, Strict: true,
 				Message: "rule " + quote(rule.Name) + " refused: " + at + " does not answer " + m.What + " by its listing's features"})

@@ -1,4 +1,4 @@
-package router
+package rules
 
 import (
 	"cmp"
@@ -20,56 +20,56 @@ import (
 // Router's.
 const ruleHeaderPrefix = "x-vsr-rule-" //vocab:not-spec the Router's own header, not the standard's
 
-// verdict is what the rules of one LLM request decided.
-type verdict struct {
-	results []RuleResult
-	// failed is the first rule, in order, whose answer is unknown with
+// Verdict is what the rules of one LLM request decided.
+type Verdict struct {
+	Results []Result
+	// Failed is the first rule, in order, whose answer is unknown with
 	// on_unknown fail: the request fails with 503 naming it.
-	failed string
-	// blocked is the first fired block rule: the request is refused
+	Failed string
+	// Blocked is the first fired block rule: the request is refused
 	// naming it.
-	blocked string
-	// route is the first fired route rule's route, and routedBy its rule.
-	route    *routerconfig.Route
-	routedBy string
+	Blocked string
+	// Route is the first fired route rule's route, and RoutedBy its rule.
+	Route    *routerconfig.Route
+	RoutedBy string
 }
 
-// runRules evaluates the named rules on an LLM request of api, all at
+// Run evaluates the named rules on an LLM request of api, all at
 // once through the Decide path (the rules bound to one deployment with
 // one timeout_ms as one batch, the batches concurrently, each under its
 // timeout_ms), and decides in rule order. A body the Router
 // cannot read leaves every rule's answer unknown without an upstream
 // call; each rule's on_unknown then decides.
-func (r *Router) runRules(ctx context.Context, names []string, api string, body []byte) (verdict, error) {
-	var v verdict
-	picked, err := r.rules(names, nil)
+func (ev *Evaluator) Run(ctx context.Context, names []string, api string, body []byte) (Verdict, error) {
+	var v Verdict
+	picked, err := ev.rules(names, nil)
 	if err != nil {
 		return v, err
 	}
 	in, readable := llmproxy.Read(api, body, slices.ContainsFunc(picked, func(rule *routerconfig.Rule) bool { return len(rule.Media) > 0 }))
 	if readable {
-		v.results = r.decide(ctx, picked, in)
+		v.Results = ev.decide(ctx, picked, in)
 	} else {
 		for _, name := range names { // each names a rule: checked at load
-			rule, _ := r.cfg.Rule(name)
+			rule, _ := ev.Config.Rule(name)
 			res := unreadableResult(rule)
-			r.metrics.RuleOutcome(rule.Name, ruleOutcomeLabel(&res))
-			v.results = append(v.results, res)
+			ev.Metrics.RuleOutcome(rule.Name, outcomeLabel(&res))
+			v.Results = append(v.Results, res)
 		}
 	}
-	for i := range v.results {
-		res := &v.results[i]
-		rule, _ := r.cfg.Rule(res.Rule)
+	for i := range v.Results {
+		res := &v.Results[i]
+		rule, _ := ev.Config.Rule(res.Rule)
 		switch {
 		case res.Outcome == OutcomeFail:
-			if v.failed == "" {
-				v.failed = res.Rule
+			if v.Failed == "" {
+				v.Failed = res.Rule
 			}
 		case !res.Fired:
-		case rule.Action == routerconfig.ActionBlock && v.blocked == "":
-			v.blocked = res.Rule
-		case rule.Action == routerconfig.ActionRoute && v.route == nil:
-			v.route, v.routedBy = rule.Route, res.Rule
+		case rule.Action == routerconfig.ActionBlock && v.Blocked == "":
+			v.Blocked = res.Rule
+		case rule.Action == routerconfig.ActionRoute && v.Route == nil:
+			v.Route, v.RoutedBy = rule.Route, res.Rule
 		}
 	}
 	return v, nil
@@ -77,9 +77,9 @@ func (r *Router) runRules(ctx context.Context, names []string, api string, body 
 
 // unreadableResult is a rule's result on a request whose parts could not
 // be read: every answer unknown, its on_unknown deciding.
-func unreadableResult(rule *routerconfig.Rule) RuleResult {
+func unreadableResult(rule *routerconfig.Rule) Result {
 	e := &ir.ErrorBody{Reason: "unreadable_request", Message: "the Router could not read the request's parts"} //vocab:not-spec log-only word, never sent
-	res := RuleResult{Rule: rule.Name, Deployment: rule.Deployment,
+	res := Result{Rule: rule.Name, Deployment: rule.Deployment,
 		Response: &ir.Response{Answers: failedRule(rule, e)}, Outcome: string(rule.OnUnknown)}
 	for _, q := range rule.Questions {
 		res.Unknown = append(res.Unknown, q.Name)
@@ -91,8 +91,8 @@ func unreadableResult(rule *routerconfig.Rule) RuleResult {
 // evaluateMatch checks a rule's answers against its match: unknown when
 // an answer is unknown (fired when its on_unknown is match), matched when
 // every condition holds, else not matched. A rule without a match has
-// no verdict.
-func evaluateMatch(rule *routerconfig.Rule, res *RuleResult) (string, bool) {
+// no Verdict.
+func evaluateMatch(rule *routerconfig.Rule, res *Result) (string, bool) {
 	switch {
 	case len(rule.Match) == 0:
 		return "", false
@@ -124,9 +124,9 @@ func holds(c routerconfig.Condition, a *ir.Answer) bool {
 	return false
 }
 
-// setRuleHeaders drops the client's x-vsr-rule-* headers and sets one per
+// SetHeaders drops the client's x-vsr-rule-* headers and sets one per
 // rule evaluated, its match (or unknown).
-func setRuleHeaders(h http.Header, results []RuleResult) {
+func SetHeaders(h http.Header, results []Result) {
 	for name := range h {
 		if strings.HasPrefix(strings.ToLower(name), ruleHeaderPrefix) {
 			delete(h, name)
@@ -137,24 +137,24 @@ func setRuleHeaders(h http.Header, results []RuleResult) {
 	}
 }
 
-// logRules logs each rule's outcome on a served request (Decide counted
+// LogVerdict logs each rule's outcome on a served request (Decide counted
 // it): WARN for an unknown answer, INFO otherwise; no request values.
-func (r *Router) logRules(ctx context.Context, listenerName, api string, v *verdict) {
-	outcomes := make([]any, 0, len(v.results))
-	for _, res := range v.results {
+func (ev *Evaluator) LogVerdict(ctx context.Context, listenerName, api string, v *Verdict) {
+	outcomes := make([]any, 0, len(v.Results))
+	for _, res := range v.Results {
 		outcomes = append(outcomes, slog.String(res.Rule, headerValue(res)))
 	}
 	if s := front.ServedFrom(ctx); s != nil {
 		s.AddAttrs(slog.Group("rules", outcomes...)) // the access log line names each rule's outcome
 	}
-	for _, res := range v.results {
+	for _, res := range v.Results {
 		effect := "none"
 		switch res.Rule {
-		case v.failed:
+		case v.Failed:
 			effect = "failed"
-		case v.blocked:
+		case v.Blocked:
 			effect = "blocked"
-		case v.routedBy:
+		case v.RoutedBy:
 			effect = "routed"
 		}
 		level := slog.LevelInfo
@@ -165,12 +165,12 @@ func (r *Router) logRules(ctx context.Context, listenerName, api string, v *verd
 			level = slog.LevelWarn
 			attrs = append(attrs, slog.Int("unknown_answers", len(res.Unknown)), slog.String("reason", unknownReason(&res))) //vocab:not-spec log attribute key
 		}
-		r.log.LogAttrs(ctx, level, "rule outcome", attrs...)
+		ev.Log.LogAttrs(ctx, level, "rule outcome", attrs...)
 	}
 }
 
 // unknownReason is the first unknown answer's reason, a fixed word.
-func unknownReason(res *RuleResult) string {
+func unknownReason(res *Result) string {
 	for _, a := range res.Response.Answers {
 		if a.Error != "" {
 			return a.Reason
@@ -180,14 +180,14 @@ func unknownReason(res *RuleResult) string {
 }
 
 // headerValue is a result's x-vsr-rule-<name> value.
-func headerValue(res RuleResult) string {
+func headerValue(res Result) string {
 	if len(res.Unknown) > 0 {
 		return MatchUnknown
 	}
 	return res.Match
 }
 
-// ruleOutcomeLabel is a result's outcome as vsr_rule_outcomes_total
+// outcomeLabel is a result's outcome as vsr_rule_outcomes_total
 // counts it: its match (matched, not_matched, unknown), or for a rule
 // without a match unknown or answered.
-func ruleOutcomeLabel(res *RuleResult) string { return cmp.Or(headerValue(*res), OutcomeAnswered) }
+func outcomeLabel(res *Result) string { return cmp.Or(headerValue(*res), OutcomeAnswered) }

@@ -1,9 +1,10 @@
-package router
+package rules
 
 import (
 	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -12,11 +13,11 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/fieldtable"
 	"github.com/vllm-sr/systemone/generated/vocab"
-	"github.com/vllm-sr/systemone/runtime/engine"
-	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
+	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/llmproxy"
+	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
@@ -38,8 +39,8 @@ const (
 	MatchUnknown    = "unknown"
 )
 
-// RuleResult is one rule's evaluation.
-type RuleResult struct {
+// Result is one rule's evaluation.
+type Result struct {
 	Rule       string
 	Deployment string
 	// Response holds the rule's answers in question order; an unknown
@@ -59,6 +60,31 @@ type RuleResult struct {
 	Fired bool
 }
 
+// Evaluator evaluates the Router's rules of one configuration on its
+// deployments. It is safe for concurrent use.
+type Evaluator struct {
+	Config      *routerconfig.Config
+	Deployments Deployments
+	// Metrics count each rule's outcome; Log gets each served request's.
+	Metrics *observe.Metrics
+	Log     *slog.Logger
+}
+
+// Deployments is how rules reach the deployments they are bound to: the
+// Router's, through the engine, under each deployment's health and
+// circuit.
+type Deployments interface {
+	// Admit is why deployment d takes no call now (its health refuses it,
+	// its circuit is open), nil when it takes one; done ends what
+	// admitting took (a half-open circuit's probe) once the rules are
+	// answered.
+	Admit(d *routerconfig.Deployment) (refusal *ir.ErrorBody, done func())
+	// Run runs batch on d through the engine, by deadline (ctx has it),
+	// and returns its outcome, answered per item, or the error that
+	// answers every item.
+	Run(ctx context.Context, d *routerconfig.Deployment, batch *ir.Batch, deadline time.Time) (listener.Outcome, *ir.ErrorBody)
+}
+
 // Decide evaluates the named rules as one stage over the input parts
 // (part name to text; a part a rule reads that is not given is empty).
 // The rules bound to one deployment with one timeout_ms travel as one
@@ -70,17 +96,17 @@ type RuleResult struct {
 // were named.
 //
 // A rule whose input names image or video reads none here: Decide gives
-// text parts only (the served traffic's turn media are read by runRules).
-func (r *Router) Decide(ctx context.Context, rules []string, input map[string]string) ([]RuleResult, error) {
-	picked, err := r.rules(rules, input)
+// text parts only (the served traffic's turn media are read by Run).
+func (ev *Evaluator) Decide(ctx context.Context, rules []string, input map[string]string) ([]Result, error) {
+	picked, err := ev.rules(rules, input)
 	if err != nil {
 		return nil, err
 	}
-	return r.decide(ctx, picked, llmproxy.Input{Parts: input}), nil
+	return ev.decide(ctx, picked, llmproxy.Input{Parts: input}), nil
 }
 
 // decide evaluates the picked rules as one stage over in (Decide).
-func (r *Router) decide(ctx context.Context, picked []*routerconfig.Rule, in llmproxy.Input) []RuleResult {
+func (ev *Evaluator) decide(ctx context.Context, picked []*routerconfig.Rule, in llmproxy.Input) []Result {
 	type batchKey struct {
 		deployment string
 		timeout    time.Duration
@@ -90,12 +116,12 @@ func (r *Router) decide(ctx context.Context, picked []*routerconfig.Rule, in llm
 		k := batchKey{rule.Deployment, rule.Timeout}
 		groups[k] = append(groups[k], rule)
 	}
-	byRule := map[string]RuleResult{}
+	byRule := map[string]Result{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, g := range groups {
 		wg.Go(func() {
-			results := r.decideOn(ctx, g, in)
+			results := ev.decideOn(ctx, g, in)
 			mu.Lock()
 			for _, res := range results {
 				byRule[res.Rule] = res
@@ -104,7 +130,7 @@ func (r *Router) decide(ctx context.Context, picked []*routerconfig.Rule, in llm
 		})
 	}
 	wg.Wait()
-	out := make([]RuleResult, len(picked))
+	out := make([]Result, len(picked))
 	for i, rule := range picked {
 		out[i] = byRule[rule.Name]
 	}
@@ -112,56 +138,51 @@ func (r *Router) decide(ctx context.Context, picked []*routerconfig.Rule, in llm
 }
 
 // rules resolves the rule names and checks the input's part names.
-func (r *Router) rules(names []string, input map[string]string) ([]*routerconfig.Rule, error) {
+func (ev *Evaluator) rules(names []string, input map[string]string) ([]*routerconfig.Rule, error) {
 	for part := range input {
 		if !slices.Contains(routerconfig.InputParts, part) {
 			return nil, fmt.Errorf("unknown input part %q; allowed: %s", part, strings.Join(routerconfig.InputParts, ", "))
 		}
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("no rule named; the configuration has: %s", strings.Join(r.ruleNames(), ", "))
+		return nil, fmt.Errorf("no rule named; the configuration has: %s", strings.Join(ev.ruleNames(), ", "))
 	}
 	var out []*routerconfig.Rule
 	for _, name := range names {
-		i := slices.IndexFunc(r.cfg.Rules, func(x routerconfig.Rule) bool { return x.Name == name })
+		i := slices.IndexFunc(ev.Config.Rules, func(x routerconfig.Rule) bool { return x.Name == name })
 		switch {
 		case i < 0:
-			return nil, fmt.Errorf("unknown rule %q; the configuration has: %s", name, strings.Join(r.ruleNames(), ", "))
+			return nil, fmt.Errorf("unknown rule %q; the configuration has: %s", name, strings.Join(ev.ruleNames(), ", "))
 		case slices.ContainsFunc(out, func(x *routerconfig.Rule) bool { return x.Name == name }):
 			return nil, fmt.Errorf("rule %q is named twice", name)
 		}
-		out = append(out, &r.cfg.Rules[i])
+		out = append(out, &ev.Config.Rules[i])
 	}
 	return out, nil
 }
 
-func (r *Router) ruleNames() []string {
-	out := make([]string, len(r.cfg.Rules))
-	for i, x := range r.cfg.Rules {
+func (ev *Evaluator) ruleNames() []string {
+	out := make([]string, len(ev.Config.Rules))
+	for i, x := range ev.Config.Rules {
 		out[i] = x.Name
 	}
 	return out
 }
 
 // decideOn sends rules bound to one deployment with one timeout_ms as
-// one batch through the engine: planned by the deployment's codec, called
-// over HTTP, and reassembled per rule. A rule that cannot go is answered
+// one batch through the engine (Deployments.Run): planned by the
+// deployment's codec, called over HTTP, and reassembled per rule. A rule that cannot go is answered
 // unknown without a call (held): every rule, while the deployment's health
 // refuses it or its circuit is open; a rule reading turn media the Router
 // cannot send, or more of it than the batch's share of the body limit
 // (maxRuleMediaBytes).
-func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in llmproxy.Input) []RuleResult {
-	d, _ := r.cfg.Deployment(rules[0].Deployment)
+func (ev *Evaluator) decideOn(ctx context.Context, rules []*routerconfig.Rule, in llmproxy.Input) []Result {
+	d, _ := ev.Config.Deployment(rules[0].Deployment)
 	var timeout time.Duration
 	batch := &ir.Batch{}
 	held := map[string]*ir.ErrorBody{}
-	refused := r.checks.Refusal(d) // not ready by its health (runtime/fleet)
-	dc := r.callers[d]
-	if refused == nil { // nor while its circuit is open (runtime/fleet)
-		var probe uint64
-		refused, _, probe = fleet.Admitted(d.Name, dc.health)
-		defer dc.health.EndProbe(probe)
-	}
+	refused, done := ev.Deployments.Admit(d) // not by its health, nor while its circuit is open
+	defer done()
 	var mediaBytes int64
 	for _, rule := range rules {
 		timeout = max(timeout, rule.Timeout)
@@ -169,7 +190,7 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in ll
 			held[rule.Name] = e
 			continue
 		}
-		batch.Items = append(batch.Items, ir.BatchItem{Name: rule.Name, Request: ruleRequest(rule, d.Codec.Traits(), in)})
+		batch.Items = append(batch.Items, ir.BatchItem{Name: rule.Name, Request: Request(rule, d.Codec.Traits(), in)})
 	}
 	ms := timeout.Milliseconds()
 	batch.Options = &ir.Options{DeadlineMs: &ms}
@@ -180,8 +201,7 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in ll
 	defer cancel()
 	answered := map[string]*ir.Response{}
 	if len(batch.Items) > 0 {
-		x := &engine.Exchange{Batch: batch}
-		out, _, e := r.engine.Run(ctx, x, route(dc, r.capabilities(ctx, d), deadline, dc))
+		out, e := ev.Deployments.Run(ctx, d, batch, deadline)
 		for i, it := range batch.Items {
 			if e != nil {
 				held[it.Name] = e
@@ -190,9 +210,9 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in ll
 			answered[it.Name] = &out.Batch.Responses[i].Response
 		}
 	}
-	results := make([]RuleResult, len(rules))
+	results := make([]Result, len(rules))
 	for i, rule := range rules {
-		res := RuleResult{Rule: rule.Name, Deployment: d.Name, Response: answered[rule.Name]}
+		res := Result{Rule: rule.Name, Deployment: d.Name, Response: answered[rule.Name]}
 		if res.Response == nil {
 			res.Response = &ir.Response{Answers: failedRule(rule, held[rule.Name]), Usage: &ir.Usage{}}
 		}
@@ -204,7 +224,7 @@ func (r *Router) decideOn(ctx context.Context, rules []*routerconfig.Rule, in ll
 			}
 		}
 		res.Match, res.Fired = evaluateMatch(rule, &res)
-		r.metrics.RuleOutcome(rule.Name, ruleOutcomeLabel(&res))
+		ev.Metrics.RuleOutcome(rule.Name, outcomeLabel(&res))
 		results[i] = res
 	}
 	return results
@@ -247,7 +267,7 @@ func failedRule(rule *routerconfig.Rule, e *ir.ErrorBody) []ir.Answer {
 	return out
 }
 
-// ruleRequest is the request a rule sends: its questions over a state of
+// Request is the request a rule sends: its questions over a state of
 // its input parts, part name to text in the rule's order, with the turn's
 // media the rule reads in front of it as assets (["⟦img-1⟧", "⟦vid-1⟧",
 // {parts}]). The parts keep the roles they have always had: explicit roles
@@ -256,7 +276,7 @@ func failedRule(rule *routerconfig.Rule, e *ir.ErrorBody) []ir.Answer {
 // form), which leaves roles absent: the same roles. Media in front keep
 // explicit roles there too: implicit roles are 4.0's reading, where such
 // an array labels its assets instead.
-func ruleRequest(rule *routerconfig.Rule, traits tc.Traits, in llmproxy.Input) ir.Request {
+func Request(rule *routerconfig.Rule, traits tc.Traits, in llmproxy.Input) ir.Request {
 	state := make([]jsonvalue.Member, len(rule.Input))
 	roles := ir.Roles{Mode: ir.RoleModeExplicit}
 	for i, part := range rule.Input {

@@ -1,4 +1,4 @@
-package router
+package rules
 
 import (
 	"encoding/json"
@@ -18,20 +18,20 @@ type ruleJSON struct {
 	Response   json.RawMessage `json:"response"`
 }
 
-// DecideJSON writes results as `vllm-sr decide` prints them, indented:
+// JSON writes results as `vllm-sr decide` prints them, indented:
 // {"rules": [{rule, deployment, outcome, match, fired, unknown, response}]}
 // (match and fired, what the rule would do on traffic, only for a rule
 // with a match), each
-// response in the /v1/decisions shape of the schema a System One listener
-// speaks by default, vllm-sr/5.0 (an unknown answer carries its error,
-// reason and message).
-func (r *Router) DecideJSON(results []RuleResult) ([]byte, error) {
+// response in the /v1/decisions shape of codec's schema, the one a System
+// One listener speaks by default, vllm-sr/5.0 (an unknown answer carries
+// its error, reason and message).
+func JSON(codec listener.Codec, results []Result) ([]byte, error) {
 	out := struct {
 		Rules []ruleJSON `json:"rules"`
 	}{Rules: make([]ruleJSON, len(results))}
 	for i, res := range results {
 		cr := &listener.ClientRequest{Endpoint: listener.EndpointDecisions, Request: &ir.Request{}}
-		body, err := r.systemone.Codec.AnswerSuccess(cr, listener.Outcome{Response: res.Response})
+		body, err := codec.AnswerSuccess(cr, listener.Outcome{Response: res.Response})
 		if err != nil {
 			return nil, err
 		}
