@@ -3,7 +3,8 @@
 // last busy answer asked for, what the last readiness check found,
 // circuit.go), which calls may be sent again and how long to wait before
 // (retry.go), the record of what a request tried on a deployment or a
-// pool's members (tries.go), the readiness checks and what GET /ready
+// pool's members (tries.go), what each deployment lists (its models
+// and cards, listing.go), the readiness checks and what GET /ready
 // says of them (ready.go), a runtime's contract read from its health
 // (contract.go), and the fleet's series (metrics.go). The Router
 // composes them: its caller notes each call's outcome here and asks here

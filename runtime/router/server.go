@@ -15,13 +15,15 @@ import (
 	"github.com/vllm-sr/systemone/runtime/engine"
 	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/front"
-	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/rules"
 	"github.com/vllm-sr/systemone/runtime/upstream"
 )
+
+// DefaultListingTimeout bounds one fetch of a deployment's GET /v1/models.
+const DefaultListingTimeout = 2 * time.Second
 
 // Options are how a Router runs; the zero value of each field has a
 // default.
@@ -88,7 +90,7 @@ type Router struct {
 	rules *rules.Evaluator
 	// checks are the deployments' last readiness checks (runtime/fleet).
 	checks   *fleet.Checks
-	listings *listings
+	listings *fleet.Listings
 	handlers map[string]*listenerHandler // by listener name
 	opts     Options
 	// tracing exports the spans of the requests served; nil: tracing is
@@ -187,7 +189,7 @@ func (r *Router) withConfig(cfg *routerconfig.Config) *Router {
 	next := *r
 	next.cfg = cfg
 	next.generation++
-	next.listings = &listings{client: r.opts.Client, timeout: r.opts.ListingTimeout, got: map[string]*ir.Listing{}}
+	next.listings = fleet.NewListings(r.prober())
 	next.handlers = map[string]*listenerHandler{}
 	next.rules = &rules.Evaluator{Config: cfg, Deployments: ruleDeployments{&next}, Metrics: r.metrics.Metrics, Log: r.log}
 	next.callers = make(map[*routerconfig.Deployment]*deploymentCaller, len(cfg.Deployments))

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/llmproxy"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
@@ -70,11 +71,11 @@ func (r *Router) CheckUpstreams(ctx context.Context) []Finding {
 
 func (r *Router) checkUpstream(ctx context.Context, d *routerconfig.Deployment) []Finding {
 	at := "deployment " + quote(d.Name) + " (" + d.Endpoint + ")"
-	listing, err := r.listings.listing(ctx, d)
+	listing, err := r.listings.Listing(ctx, d)
 	if err != nil {
 		return []Finding{{Deployment: d.Name, Message: at + ": its model listing could not be read: " + err.Error()}}
 	}
-	entry, listed := listedModel(listing, d.Model)
+	entry, listed := fleet.ListedModel(listing, d.Model)
 	if !listed {
 		return []Finding{{Deployment: d.Name, Strict: true,
 			Message: at + ": the upstream does not list model " + strconv.Quote(d.Model) + "; it lists: " + listedNames(listing)}}

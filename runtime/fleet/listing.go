@@ -1,4 +1,4 @@
-package router
+package fleet
 
 import (
 	"context"
@@ -7,38 +7,40 @@ import (
 	"io"
 	"net/http"
 	"sync"
-	"time"
 
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/upstream"
 )
 
-// DefaultListingTimeout bounds one fetch of a deployment's GET /v1/models.
-const DefaultListingTimeout = 2 * time.Second
-
-// listings fetches deployments' upstream listings through their target
-// codecs (Traits.ListingPath, DecodeListing) and keeps each one that decoded: a
-// deployment's models and cards do not change while it runs. A failed
-// fetch is not kept, so the next request tries again.
-type listings struct {
-	client  *http.Client
-	timeout time.Duration
-	mu      sync.Mutex
-	got     map[string]*ir.Listing // by deployment
+// Listings fetches deployments' upstream listings through their target
+// codecs (Traits.ListingPath, DecodeListing) and keeps each one that
+// decoded: a deployment's models and cards do not change while it runs. A
+// failed fetch is not kept, so the next request tries again. One lives as
+// long as its configuration; it is safe for concurrent use.
+type Listings struct {
+	p   *Prober
+	mu  sync.Mutex
+	got map[string]*ir.Listing // by deployment
 }
 
-// entry returns the listing's entry for d's model, if d's upstream lists it.
-func (l *listings) entry(ctx context.Context, d *routerconfig.Deployment) (*ir.ListedModel, bool) {
-	listing, err := l.listing(ctx, d)
+// NewListings returns listings fetched with p (its client, timeout and
+// credentials).
+func NewListings(p *Prober) *Listings {
+	return &Listings{p: p, got: map[string]*ir.Listing{}}
+}
+
+// Entry returns the listing's entry for d's model, if d's upstream lists it.
+func (l *Listings) Entry(ctx context.Context, d *routerconfig.Deployment) (*ir.ListedModel, bool) {
+	listing, err := l.Listing(ctx, d)
 	if err != nil {
 		return nil, false
 	}
-	return listedModel(listing, d.Model)
+	return ListedModel(listing, d.Model)
 }
 
-// listedModel is the listing's entry named model.
-func listedModel(listing *ir.Listing, model string) (*ir.ListedModel, bool) {
+// ListedModel is the listing's entry named model.
+func ListedModel(listing *ir.Listing, model string) (*ir.ListedModel, bool) {
 	for i := range listing.Models {
 		if listing.Models[i].Name == model {
 			return &listing.Models[i], true
@@ -50,9 +52,9 @@ func listedModel(listing *ir.Listing, model string) (*ir.ListedModel, bool) {
 // errNoListing: the deployment's schema has no model listing.
 var errNoListing = errors.New("its schema has no model listing")
 
-// listing is d's upstream listing, fetched once it has decoded; an error
+// Listing is d's upstream listing, fetched once it has decoded; an error
 // says why there is none (the upstream's own words: for logs only).
-func (l *listings) listing(ctx context.Context, d *routerconfig.Deployment) (*ir.Listing, error) {
+func (l *Listings) Listing(ctx context.Context, d *routerconfig.Deployment) (*ir.Listing, error) {
 	l.mu.Lock()
 	cached, ok := l.got[d.Name]
 	l.mu.Unlock()
@@ -73,20 +75,20 @@ func (l *listings) listing(ctx context.Context, d *routerconfig.Deployment) (*ir
 }
 
 // fetch GETs d's listing with d's key, within the listing timeout.
-func (l *listings) fetch(ctx context.Context, d *routerconfig.Deployment) (*ir.Listing, error) {
+func (l *Listings) fetch(ctx context.Context, d *routerconfig.Deployment) (*ir.Listing, error) {
 	base, err := d.Target().BaseURL()
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, l.timeout)
+	ctx, cancel := context.WithTimeout(ctx, l.p.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+d.Codec.Traits().ListingPath, nil)
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
-	authorize(req.Header, d.APIKey)
-	resp, err := l.client.Do(req)
+	l.p.Authorize(req.Header, d.APIKey)
+	resp, err := l.p.Client.Do(req)
 	if err != nil {
 		return nil, err
 	}
