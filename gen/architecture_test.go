@@ -48,15 +48,18 @@ var runtimeImports = map[string][]string{
 	"runtime/observe": {"runtime/routerconfig", "runtime/front", "runtime/target", "runtime/ir"},
 	// The deployments as a fleet: circuits, retries, what a request tried,
 	// readiness checks.
-	"runtime/fleet": {"runtime/upstream", "runtime/routerconfig", "runtime/listener", "runtime/target", "runtime/front", "runtime/ir", "runtime/jsonvalue", "generated/vocab"},
+	"runtime/fleet": {"runtime/upstream", "runtime/routerconfig", "runtime/listener", "runtime/target", "runtime/front",
+		"runtime/ir", "runtime/jsonvalue", "generated/vocab"},
 	// The LLM pass-through, and the reading of LLM requests for rules.
 	"runtime/llmproxy": {"runtime/observe", "runtime/routerconfig", "runtime/registry", "runtime/front", "runtime/ir", "runtime/jsonvalue", "generated/vocab"},
 	// The Router's own rules, the Decide path, run through the Router's
 	// deployments (rules.Deployments).
 	"runtime/rules": {"runtime/llmproxy", "runtime/observe", "runtime/routerconfig", "runtime/listener", "runtime/target", "runtime/front",
 		"runtime/ir", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable"},
-	"runtime/router": {"runtime/upstream", "runtime/observe", "runtime/fleet", "runtime/llmproxy", "runtime/rules", "runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
-		"runtime/modelcheck", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
+	// The Router: the composition of the five above and the engine.
+	"runtime/router": {"runtime/upstream", "runtime/observe", "runtime/fleet", "runtime/llmproxy", "runtime/rules",
+		"runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
+		"runtime/modelcheck", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/catalog"},
 	// The LLM engine: a client of an OpenAI-compatible server that answers
 	// questions from token log-probabilities; vllm-srun plugs it in.
 	"runtime/llm": {"runtime/modelcheck", "runtime/distribution", "runtime/shapes", "runtime/ir", "runtime/table", "runtime/jsonvalue",

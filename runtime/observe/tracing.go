@@ -29,7 +29,9 @@ type Tracing struct {
 	calls callTargets
 }
 
-// tracerName is the instrumentation scope of the Router's spans.
+// tracerName is the instrumentation scope of the Router's spans: the
+// Router's package, as before its observation had a package of its own,
+// so that a collector's views and queries keep matching.
 const tracerName = "github.com/vllm-sr/systemone/runtime/router"
 
 // serviceName is the service.name of the Router's spans, unless
