@@ -41,8 +41,25 @@ var runtimeImports = map[string][]string{
 		"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate"},
 	"runtime/routerconfig": {"runtime/registry", "runtime/engine", "runtime/listener", "runtime/target", "runtime/modelcheck",
 		"runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/validate", "generated/catalog"},
-	"runtime/router": {"runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
-		"runtime/modelcheck", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable", "generated/catalog"},
+	// The Router's transport: wire calls out, raw replies back, no codec.
+	"runtime/upstream": {"runtime/front", "runtime/socket", "runtime/target", "generated/vocab"},
+	// What an operator sees of the Router's requests: metrics, trace
+	// context and spans.
+	"runtime/observe": {"runtime/routerconfig", "runtime/front", "runtime/target", "runtime/ir"},
+	// The deployments as a fleet: circuits, retries, what a request tried,
+	// readiness checks.
+	"runtime/fleet": {"runtime/upstream", "runtime/routerconfig", "runtime/listener", "runtime/target", "runtime/front",
+		"runtime/ir", "runtime/jsonvalue", "generated/vocab"},
+	// The LLM pass-through, and the reading of LLM requests for rules.
+	"runtime/llmproxy": {"runtime/observe", "runtime/routerconfig", "runtime/registry", "runtime/front", "runtime/ir", "runtime/jsonvalue", "generated/vocab"},
+	// The Router's own rules, the Decide path, run through the Router's
+	// deployments (rules.Deployments).
+	"runtime/rules": {"runtime/llmproxy", "runtime/observe", "runtime/routerconfig", "runtime/listener", "runtime/target", "runtime/front",
+		"runtime/ir", "runtime/jsonvalue", "generated/vocab", "generated/fieldtable"},
+	// The Router: the composition of the five above and the engine.
+	"runtime/router": {"runtime/upstream", "runtime/observe", "runtime/fleet", "runtime/llmproxy", "runtime/rules",
+		"runtime/routerconfig", "runtime/registry", "runtime/engine", "runtime/listener", "runtime/front", "runtime/socket", "runtime/target",
+		"runtime/modelcheck", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue", "generated/vocab", "generated/catalog"},
 	// The LLM engine: a client of an OpenAI-compatible server that answers
 	// questions from token log-probabilities; vllm-srun plugs it in.
 	"runtime/llm": {"runtime/modelcheck", "runtime/distribution", "runtime/shapes", "runtime/ir", "runtime/table", "runtime/jsonvalue",
@@ -61,6 +78,9 @@ var runtimeImports = map[string][]string{
 		"runtime/registry", "runtime/engine", "runtime/bodylimit", "runtime/ir", "runtime/table", "runtime/jsonvalue",
 		"generated/vocab", "generated/fieldtable", "generated/validate", "generated/catalog", "generated/corpus"},
 }
+
+// maxRuntimePackages bounds the runtime's hand-written packages.
+const maxRuntimePackages = 25
 
 // TestRuntimeImportRules: every runtime package is in the rules, and its
 // non-test files import no module package the rules do not allow it.
@@ -90,8 +110,13 @@ func TestRuntimeImportRules(t *testing.T) {
 	if seen != len(runtimeImports) {
 		t.Errorf("the rules name %d packages, runtime/ has %d of them", len(runtimeImports), seen)
 	}
-	if len(runtimeImports) > 20 {
-		t.Errorf("the runtime has %d packages; the layout allows at most 20", len(runtimeImports))
+	// 20 until the Router was split along its seams (issue 25): its
+	// transport, fleet, LLM pass-through, observation and rules are
+	// packages of their own, each one concern, rather than files of one
+	// 6.6k-line package; the bound keeps the layout from growing further
+	// unasked.
+	if len(runtimeImports) > maxRuntimePackages {
+		t.Errorf("the runtime has %d packages; the layout allows at most %d", len(runtimeImports), maxRuntimePackages)
 	}
 }
 

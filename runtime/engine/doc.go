@@ -21,12 +21,17 @@
 // failed question's error. The server writes the outcome with the listener
 // codec. Engine.Run is Plan then Call.
 //
-// Caller is the one seam to whatever computes answers: the Router's sends
-// the wire calls over HTTP and reads the replies with the route's codec;
-// vllm-srun's runs its model on each item in process, with no target codec
-// and so no wire calls. Convert (Engine.Translate) calls nothing: it reads
-// one body, has the target codec write it alone (target.RequestWriter) and
-// applies the deviations, as on a deployment.
+// A route is answered by a Sender or a Caller. The Router's Sender sends
+// each wire call over HTTP and returns its raw reply; the engine runs the
+// plan's calls under a sliding window of the plan's max_concurrency and
+// its deadline, and decodes each reply with the route's codec after the
+// route's deviations (wire.go), so a target codec is used here only.
+// vllm-srun's Caller runs its model on each item in process, with no
+// target codec and so no wire calls. A server splices its spans, counts
+// and credentials in with Hooks (Planning, Planned, Decoded), so that it
+// calls Run once per route it tries. Convert (Engine.Translate) calls
+// nothing: it reads one body, has the target codec write it alone
+// (target.RequestWriter) and applies the deviations, as on a deployment.
 //
 // The engine looks every codec up by schema ID in the schema registry it
 // is built over (registry.Schemas) and never switches on a schema ID:

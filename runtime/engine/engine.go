@@ -44,16 +44,21 @@ type Route struct {
 	// Deviations rewrite the codec's calls after it wrote them, and the
 	// replies before it reads them, in order.
 	Deviations []target.Deviation
-	// Caller answers the planned items.
+	// Sender sends the plan's wire calls, whose replies the engine
+	// decodes with Codec (wire.go); nil when Caller answers the items.
+	Sender Sender
+	// Caller answers the planned items in process (vllm-srun's model);
+	// used when Sender is nil.
 	Caller Caller
+	// Hooks are the server's around planning and decoding; nil for none.
+	Hooks Hooks
 }
 
-// Caller answers an exchange's plan: the one seam between the pipeline
-// and whatever computes answers. The Router's caller sends the plan's wire
-// calls over HTTP and reads each reply with the route's codec, after the
-// route's deviations; vllm-srun's runs its model on each item in process.
-// Results may come in any order and may miss items: reassembly answers an
-// item without one deadline_exceeded.
+// Caller answers an exchange's plan in process: vllm-srun's runs its
+// model on each item. (A route with wire calls has a Sender instead,
+// whose raw replies the engine decodes.) Results may come in any order
+// and may miss items: reassembly answers an item without one
+// deadline_exceeded.
 type Caller interface {
 	Call(ctx context.Context, x *Exchange) []ItemResult
 }
@@ -64,10 +69,19 @@ type Caller interface {
 // codec (vllm-srun's model) needs none.
 type ItemResult = target.ItemResult
 
-// Run plans x for rt (Plan), has rt's caller answer it and reassembles the
-// answer (Call): the whole pipeline after reading and routing.
+// Run plans x for rt (Plan), has rt's sender or caller answer it and
+// reassembles the answer (Call): the whole pipeline after reading and
+// routing, with rt's hooks around planning and decoding.
 func (e *Engine) Run(ctx context.Context, x *Exchange, rt Route) (listener.Outcome, time.Duration, *ir.ErrorBody) {
-	if refusal := e.Plan(x, rt); refusal != nil {
+	var refusal *ir.ErrorBody
+	if rt.Hooks != nil {
+		planCtx := rt.Hooks.Planning(ctx, x)
+		refusal = e.Plan(x, rt)
+		rt.Hooks.Planned(planCtx, x, refusal)
+	} else {
+		refusal = e.Plan(x, rt)
+	}
+	if refusal != nil {
 		return listener.Outcome{}, 0, refusal
 	}
 	return x.Call(ctx)
@@ -82,14 +96,21 @@ func (e *Engine) Run(ctx context.Context, x *Exchange, rt Route) (listener.Outco
 // bytes when its listener planned it pass-through, the model that goes
 // upstream is the client's and nothing was rewritten. The error body
 // answers a request that cannot be planned.
+//
+// Planning x again, for another route (a pool's next member), starts
+// afresh: what the last plan made and answered is dropped.
 func (e *Engine) Plan(x *Exchange, rt Route) *ir.ErrorBody {
 	x.Route = rt
+	x.Plan, x.Diagnostics, x.PassThrough, x.Results, x.planned = target.Plan{}, nil, false, nil, false
 	switch {
 	case rt.Codec == nil:
 		x.Plan.Order, x.Plan.Items = target.PlanItems(x.Batch)
+		x.planned = true
 		return nil
 	case e.readsInternal(x, rt):
-		return e.planNative(x, rt)
+		refusal := e.planNative(x, rt)
+		x.planned = refusal == nil
+		return refusal
 	}
 	plan, diags, err := rt.Codec.Plan(x.Batch, rt.Target, rt.Policy)
 	if err != nil {
@@ -100,6 +121,7 @@ func (e *Engine) Plan(x *Exchange, rt Route) *ir.ErrorBody {
 		return planFailed(err)
 	}
 	x.Plan, x.Diagnostics = plan, append(diags, devDiags...)
+	x.planned = true
 	return nil
 }
 
@@ -139,7 +161,8 @@ func (e *Engine) planNative(x *Exchange, rt Route) *ir.ErrorBody {
 	return nil
 }
 
-// Call has x's route's caller answer its plan and reassembles the answer:
+// Call has x's route's sender (its replies decoded, wire.go) or caller
+// answer its plan and reassembles the answer:
 // on a fail-fast exchange the first failure answers the whole request,
 // with the delay its upstream asked for; otherwise each failed item's
 // questions carry their errors. Every response names x.Model, a batch's
@@ -149,7 +172,11 @@ func (e *Engine) planNative(x *Exchange, rt Route) *ir.ErrorBody {
 // A batch a server built itself names no model: its items keep the one
 // that answered them.
 func (x *Exchange) Call(ctx context.Context) (listener.Outcome, time.Duration, *ir.ErrorBody) {
-	x.Results = x.Route.Caller.Call(ctx, x)
+	if x.Route.Sender != nil {
+		x.Results = x.callWire(ctx)
+	} else {
+		x.Results = x.Route.Caller.Call(ctx, x)
+	}
 	if x.FailFast {
 		if f, retryAfter := x.firstFailure(); f != nil {
 			return listener.Outcome{}, retryAfter, f

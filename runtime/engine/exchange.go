@@ -49,6 +49,8 @@ type Exchange struct {
 	// Results are what the caller answered, set by Call.
 	Results []ItemResult
 
+	// planned: Plan planned the exchange for Route (Planned).
+	planned bool
 	// rewritten: the batch is no longer what the client sent (its deadline
 	// was capped), so the client's bytes must not go on.
 	rewritten bool
@@ -104,6 +106,10 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// Planned reports whether the last Plan planned x for its route: false
+// before any, and after one that refused it.
+func (x *Exchange) Planned() bool { return x.planned }
 
 // DeadlineMs is the deadline the exchange goes with, in milliseconds: the
 // batch's, else, for a single or states request, its items' (which share

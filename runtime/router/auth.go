@@ -10,6 +10,7 @@ import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/llmproxy"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
@@ -83,7 +84,7 @@ func (h *listenerHandler) admit(w http.ResponseWriter, req *http.Request) bool {
 	}
 	w.Header().Set("WWW-Authenticate", "Bearer")
 	if llm, yes := h.llmShaped(req.URL.Path); yes {
-		h.llmFail(w, llm, llmUnauthorized(message))
+		llmproxy.Fail(w, llm, llmproxy.Unauthorized(message))
 		return false
 	}
 	h.answerError(w, h.errors, nil, listener.ErrorOf(vocab.CodeUnauthorized, reason, message))

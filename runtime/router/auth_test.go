@@ -28,3 +28,22 @@ func TestAuthorizeCallsCopiesTheSharedHeader(t *testing.T) {
 		t.Errorf("call 0 lost the codec's headers: %v", p.Calls[0].Header)
 	}
 }
+
+func TestKeyProblem(t *testing.T) {
+	keys := []routerconfig.Secret{routerconfig.NewSecret("sk-a"), routerconfig.NewSecret("sk-b")}
+	for header, want := range map[string]string{
+		"":             "missing_api_key",
+		"Bearer":       "missing_api_key",
+		"Bearer  ":     "missing_api_key",
+		"Basic sk-a":   "missing_api_key",
+		"Bearer sk-c":  "invalid_api_key",
+		"Bearer sk-a ": "",
+		"BEARER sk-b":  "",
+		"Bearer sk-ab": "invalid_api_key",
+		"Bearer sk-":   "invalid_api_key",
+	} {
+		if got := keyProblem(header, keys); got != want {
+			t.Errorf("%q: %q, want %q", header, got, want)
+		}
+	}
+}

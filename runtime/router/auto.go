@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/jsonvalue"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -17,16 +18,13 @@ const (
 	routingDecision  = "capability"
 	routingAlgorithm = "first_capable_member"
 	routingStage     = "forward"
-	// tryAnswered is the outcome of the member whose answer is the
-	// request's.
-	tryAnswered = "answered"
 )
 
 // choice is a pool member chosen for a request, with its capabilities.
 type choice struct {
 	deployment *routerconfig.Deployment
 	caps       tc.CapabilitySet
-	// refusal is the member's health refusal (contract.go): it is passed
+	// refusal is the member's health refusal (runtime/fleet): it is passed
 	// over; nil for none.
 	refusal *ir.ErrorBody
 }
@@ -48,8 +46,8 @@ func (r *Router) candidates(ctx context.Context, pool *routerconfig.Pool, b *ir.
 			why = append(why, (&tc.CarryError{Deployment: d.Name, Schema: string(d.Schema), Missing: unbatched(m, single)}).Error())
 			continue
 		}
-		c := choice{deployment: d, caps: caps, refusal: r.checks.refusal(d)}
-		if r.callers[d].health.down.Load() {
+		c := choice{deployment: d, caps: caps, refusal: r.checks.Refusal(d)}
+		if r.callers[d].health.Down() {
 			down = append(down, c)
 			continue
 		}
@@ -62,25 +60,16 @@ func (r *Router) candidates(ctx context.Context, pool *routerconfig.Pool, b *ir.
 	return append(up, down...), nil
 }
 
-// poolTry is one member a pool request went to or passed over: its
-// outcome (tryAnswered, or the error reason it was failed over or passed
-// over for) and the calls made to it.
-type poolTry struct {
-	deployment string
-	outcome    string
-	calls      int
-}
-
 // routing is the routing member of an auto-routed answer: the pool
 // (recipe), how the member was decided, the deployment chosen, the model
 // it answered with, the calls of its plan, and every member tried.
-func routing(pool string, c choice, calls int, tries []poolTry) jsonvalue.Value {
+func routing(pool string, c choice, calls int, tries []fleet.Try) jsonvalue.Value {
 	items := make([]jsonvalue.Value, len(tries))
 	for i, t := range tries {
 		items[i], _ = jsonvalue.Object(
-			jsonvalue.Member{Name: vocab.RoutingTryDeployment, Value: jsonvalue.String(t.deployment)},
-			jsonvalue.Member{Name: vocab.RoutingTryOutcome, Value: jsonvalue.String(t.outcome)},
-			jsonvalue.Member{Name: vocab.RoutingTryCalls, Value: jsonvalue.Int(int64(t.calls))},
+			jsonvalue.Member{Name: vocab.RoutingTryDeployment, Value: jsonvalue.String(t.Deployment)},
+			jsonvalue.Member{Name: vocab.RoutingTryOutcome, Value: jsonvalue.String(t.Outcome)},
+			jsonvalue.Member{Name: vocab.RoutingTryCalls, Value: jsonvalue.Int(int64(t.Calls))},
 		)
 	}
 	v, _ := jsonvalue.Object(

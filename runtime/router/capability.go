@@ -19,7 +19,7 @@ func (r *Router) capabilities(ctx context.Context, d *routerconfig.Deployment) t
 	if d.Card != nil || d.Declared != nil {
 		return d.Capabilities
 	}
-	if l, ok := r.listings.entry(ctx, d); ok && l.Features != nil {
+	if l, ok := r.listings.Entry(ctx, d); ok && l.Features != nil {
 		return featureCapabilities(l.Features, d.Codec.Traits().Capabilities)
 	}
 	return d.Capabilities

@@ -1,31 +1,34 @@
 // Package router is the Router's System One side, `vllm-sr serve`: it
 // serves clients on the configured listeners and calls System One
-// deployments upstream, translating through the IR both ways.
+// deployments upstream, translating through the IR both ways. It is the
+// composition of the packages that hold its concerns:
 //
-// A listener serves the APIs of its apis map (runtime/routerconfig). An
-// LLM API request is forwarded unchanged to the upstream that serves its
-// model (llmproxy.go). A System One request runs through the pipeline of
-// runtime/engine (systemone.go): read by the listener's codec, which the
-// configuration looked up in the schema registry; routed here by its
-// model to a deployment, or a pool routed by capability (forward.go,
-// auto.go, capability.go), with the listener's max_deadline_ms applied;
-// planned by the engine with the deployment's target codec and
-// deviations (or, for a single request the internal form reads, sent to a
-// vllm-sr deployment's native /v1/decisions, with the client's own bytes
-// when nothing was rewritten); called by the Router's
-// engine.Caller (execute.go), which sends the wire calls over HTTP under a
-// sliding window of max_concurrency calls and the caller's deadline, on
-// the Router's own connections to http:// deployments (upstream.go);
-// reassembled by the engine and answered in the client's schema by the
-// listener codec.
+//   - runtime/engine runs each request: read by the listener's codec,
+//     then, once per deployment tried, planned by the deployment's target
+//     codec, its wire calls sent under the plan's window and deadline,
+//     each reply decoded, and the answer reassembled;
+//   - runtime/upstream sends a wire call and returns its raw reply, on
+//     the Router's own connections to http:// deployments;
+//   - runtime/fleet holds each deployment's circuit, retries, readiness
+//     checks and the record of what a request tried;
+//   - runtime/observe counts, traces and propagates trace context;
+//   - runtime/llmproxy passes LLM API requests through, and reads them
+//     into the parts the Router's rules read.
 //
-// In a fleet (circuit.go, retry.go, failover.go): each call goes through
-// its deployment's deploymentCaller, which bounds it by the deployment's
-// timeout_ms, sends it again as its retries allow, and notes its outcome
-// in the deployment's circuit; a pool passes over members whose circuit
-// is open or whose Retry-After has not ended, and fails a plan that got
-// no answer over to the next member. Readiness (ready.go) waits only on
-// the deployments marked required.
+// What stays here is what joins them. A listener serves the APIs of its
+// apis map (runtime/routerconfig); an LLM API request is forwarded to the
+// upstream that serves its model after the listener's rules
+// (llmproxy.go, rulestraffic.go). A System One request (systemone.go) is
+// routed by its model to a deployment, or to the capable members of a
+// pool (forward.go, auto.go, capability.go, failover.go), with the
+// listener's max_deadline_ms applied, and run by engine.Run with the
+// deployment's deploymentCaller as its Sender and Hooks (execute.go): the
+// Sender sends each call through the transport under the deployment's
+// timeout_ms, retries and circuit, counted and traced; the Hooks open and
+// close the plan span, count the target diagnostics, set the deployment's
+// key on the calls and log a reply that broke its schema. The answer is
+// written in the client's schema by the listener codec. Readiness waits
+// only on the deployments marked required (ready.go).
 //
 // The Decide path (decide.go) evaluates the Router's own rules through the
 // same engine: it builds a state from named input parts, sends the rules
@@ -33,32 +36,23 @@
 // calls where the target has no batch), and applies each rule's
 // on_unknown policy.
 //
-// Every request carries its W3C trace context (tracecontext.go): a
-// client's traceparent goes upstream on each call with the Router's own
-// span id, and with the configuration's tracing section the Router
-// records a server span per request, its listener read, plan, calls and
-// answer, exported over OTLP/HTTP by the OpenTelemetry SDK (tracing.go,
-// tracing_spans.go, tracing_llm.go). Tracing off, a request without a
-// traceparent costs nothing.
-//
 // Invariants:
-//   - Plans and diagnostics are decided by the codecs; this package runs
-//     them and counts them (metrics.go), never rewrites them.
+//   - Plans and diagnostics are decided by the codecs and replies decoded
+//     by the engine; this package runs them and counts them, never
+//     rewrites them.
 //   - What a deployment cannot carry or answer never goes upstream: it
 //     is refused with 400 unsupported_capability, except on /v1/decisions
 //     to a deployment, where each question that needs it fails alone
 //     inside the 200, as vllm-srun fails one its model does not answer
 //     (uncarried.go).
 //   - A deployment whose health refuses it (a runtime of another
-//     contract, contract.go) gets no call: its requests are 503, its
+//     contract, runtime/fleet) gets no call: its requests are 503, its
 //     rules' answers unknown, and a pool goes past it.
-//   - Only a call that failed before any answer (refused, reset before a
-//     reply, past its own bound, or answered 502, 503, 504 or 529) is ever
-//     sent again, to its deployment or a pool's next member, and only
-//     while the caller's deadline allows; a plan some of whose calls
-//     answered is never sent again. The happy path takes no lock and
-//     allocates nothing more for it.
-//   - A deployment that is not required never changes /ready's status.
+//   - Only a call that failed before any answer is ever sent again, to
+//     its deployment or a pool's next member, and only while the caller's
+//     deadline allows; a plan some of whose calls answered is never sent
+//     again. The happy path takes no lock and allocates nothing more for
+//     it.
 //   - On /v1/systemone and /v1/systemone/batch the first failure in
 //     request order answers the whole request (the engine's reassembly);
 //     per-question errors inside a 200 are only for /v1/decisions and

@@ -1,323 +1,143 @@
 package router
 
 import (
-	"bytes"
-	"cmp"
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/http/httptrace"
-	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
-	"github.com/vllm-sr/systemone/runtime/front"
+	"github.com/vllm-sr/systemone/runtime/fleet"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/registry"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
+	"github.com/vllm-sr/systemone/runtime/upstream"
 )
 
-// maxReplyBytes bounds an upstream reply the Router reads: the standard's
-// 32 MiB body limit, and one byte to tell a larger body apart.
-const maxReplyBytes = vocab.LimitBodyBytes + 1
-
-// httpCaller is the Router's engine.Caller: it sends a plan's wire calls
-// over HTTP and reads each reply with the route's codec. One serves every
-// request of a Router.
+// httpCaller sends the Router's wire calls to its deployments
+// (runtime/upstream), with their fleet settings (runtime/fleet), counted,
+// traced and logged; it returns raw replies, which the engine decodes.
+// One serves every request of a Router.
 type httpCaller struct {
-	client *http.Client
-	// conns, set when client is the Router's own, carries the calls to
-	// plain-HTTP deployments (upstream.go); client carries the rest.
-	conns   *upstreamConns
-	metrics *Metrics
+	// transport sends the calls and returns their raw replies
+	// (runtime/upstream).
+	transport *upstream.Transport
+	metrics   *metrics
 	// log gets each failed call with the upstream's words.
 	log *slog.Logger
-	// tracing records each call's span; nil: off (tracing_spans.go).
-	tracing *tracing
-	// callTimeout bounds a call of Go's client whose context has no
-	// deadline; zero is defaultCallTimeout (upstream.go).
-	callTimeout time.Duration
-	// callNumbers numbers the upstream calls, for their ids
-	// (upstream_ids.go).
-	callNumbers atomic.Uint64
+	// tracing records each call's span; nil: off (runtime/observe).
+	tracing *observe.Tracing
 }
 
 // closeIdle closes the idle upstream connections: no call is left to
 // make.
-func (c *httpCaller) closeIdle() {
-	if c.conns != nil {
-		c.conns.close()
-	}
-	c.client.CloseIdleConnections()
-}
+func (c *httpCaller) closeIdle() { c.transport.CloseIdle() }
 
-// call runs the plan's calls to deployment dc, at most MaxConcurrency in
-// flight, the next call starting as soon as one finishes (a sliding
-// window, in plan order), every call bounded by ctx and the plan's
-// deadline, and tried again as the deployment's retries say (retry.go).
-// Each reply goes through the route's deviations, then its codec's
-// DecodeReply, and each call's outcome is counted for the route's
-// deployment and noted in its call health (circuit.go) and, when rec is
-// not nil, in the request's record of what it tried.
-//
-// The window is MaxConcurrency workers taking the next call in turn: the
-// worker whose call finished starts the next one itself, with no hand-off
-// to another goroutine between one call's reply and the next call's send
-// (BenchmarkBatchFanOut measures the batch against ceil(calls/window)
-// call times).
-//
-// A call not started before the deadline is never sent: its items get no
-// result, which reassembly answers deadline_exceeded, so only their own
-// questions are unknown. The results come back in call order.
-func (c *httpCaller) call(ctx context.Context, x *engine.Exchange, dc *deploymentCaller, rec *attempt) []tc.ItemResult {
-	p, rt := &x.Plan, &x.Route
-	if !p.Deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, p.Deadline)
-		defer cancel()
-	}
-	if len(p.Calls) == 1 { // most plans: no window to keep, no results to gather
-		if ctx.Err() != nil {
-			return nil
-		}
-		return c.one(ctx, p, rt, &p.Calls[0], dc, rec)
-	}
-	return c.window(ctx, p, rt, dc, rec)
-}
-
-// window runs the calls of a plan of several as call describes.
-func (c *httpCaller) window(ctx context.Context, p *tc.Plan, rt *engine.Route, dc *deploymentCaller, rec *attempt) []tc.ItemResult {
-	perCall := make([][]tc.ItemResult, len(p.Calls))
-	var next atomic.Int64 // the index of the next call to start
-	work := func() {
-		for i := int(next.Add(1) - 1); i < len(p.Calls) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-			perCall[i] = c.one(ctx, p, rt, &p.Calls[i], dc, rec)
-		}
-	}
-	workers := min(max(p.MaxConcurrency, 1), len(p.Calls))
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(work)
-	}
-	work() // the request's own goroutine is one of the workers
-	wg.Wait()
-	var out []tc.ItemResult
-	for _, rs := range perCall {
-		out = append(out, rs...)
-	}
-	return out
-}
-
-// one sends one call, again while it fails before any answer and the
-// deployment's retries allow (retry.go), and decodes the last reply into
-// its items' results. A failed call is logged with the upstream's own
-// words (which no client gets), and each of its items' errors names the
-// deployment.
-func (c *httpCaller) one(ctx context.Context, p *tc.Plan, rt *engine.Route, call *tc.WireCall, dc *deploymentCaller, rec *attempt) []tc.ItemResult {
+// send sends one of a plan's calls to deployment dc, again while it
+// fails before any answer and the deployment's retries allow
+// (runtime/fleet), and returns the last reply, raw: the engine decodes it
+// with the route's codec. Each try is counted for the deployment, noted
+// in its call health and, when rec is not nil, in the request's record of
+// what it tried; a failed one is logged with the upstream's own words
+// (which no client gets).
+func (c *httpCaller) send(ctx context.Context, rt *engine.Route, call *tc.WireCall, dc *deploymentCaller, rec *attempt) tc.WireReply {
 	reply, o := c.try(ctx, rt, call, dc, rec)
-	if o == outcomeFailed && dc.d.Fleet.Retries > 0 {
-		reply, o = c.retry(ctx, rt, call, dc, rec, reply)
+	if o == fleet.OutcomeFailed && dc.d.Fleet.Retries > 0 {
+		reply, o = fleet.Retry(ctx, dc.d.Fleet.Retries, dc.health, reply, func() (tc.WireReply, fleet.Outcome) {
+			c.metrics.fleet.Retried(dc.d.Name)
+			return c.try(ctx, rt, call, dc, rec)
+		})
 	}
-	var results []tc.ItemResult
-	reply, err := deviated(reply, rt.Deviations)
-	if err == nil {
-		results, err = rt.Codec.DecodeReply(*p, *call, reply)
-	}
-	if err != nil {
-		results = tc.MalformedReply(p, call, err)
-	}
-	c.logMalformed(ctx, rt.Target.Deployment, results)
-	nameDeployment(results, rt.Target.Deployment)
 	if rec != nil {
-		rec.note(o, results)
+		rec.Note(o)
 	}
-	return results
+	return reply
 }
 
 // try sends call once, under the deployment's timeout_ms when it has
 // one, counts it, logs a failure, and notes what it says of the
 // deployment's health.
-func (c *httpCaller) try(ctx context.Context, rt *engine.Route, call *tc.WireCall, dc *deploymentCaller, rec *attempt) (tc.WireReply, outcome) {
+func (c *httpCaller) try(ctx context.Context, rt *engine.Route, call *tc.WireCall, dc *deploymentCaller, rec *attempt) (tc.WireReply, fleet.Outcome) {
 	callCtx := ctx
 	if t := dc.d.Fleet.Timeout; t > 0 { // the call's own bound, under ctx's deadline
 		var cancel context.CancelFunc
 		callCtx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
 	}
-	counted := c.metrics.startCall(ctx, registry.SystemOne, rt.Target.Deployment)
-	callCtx, sp := c.tracing.startCall(callCtx, rt, call)
-	opts := callOptions{echoes: rt.Codec.Traits().Native, deployment: dc.d.Name, conns: dc.d.Fleet.Connections}
-	reply := c.send(callCtx, call, &opts)
-	endCall(sp, &reply)
-	counted.end(reply.Status, reply.Err)
+	counted := c.metrics.StartCall(ctx, registry.SystemOne, rt.Target.Deployment)
+	callCtx, sp := c.tracing.StartCall(callCtx, rt.Target.Deployment, string(rt.Codec.Traits().Schema), call)
+	parent, state := observe.TraceHeaders(callCtx)
+	opts := upstream.Call{Echoes: rt.Codec.Traits().Native, Deployment: dc.d.Name, NoReuse: dc.d.Fleet.Connections.NoReuse,
+		StrayPause: dc.d.Fleet.Connections.StrayPause, Traceparent: parent, Tracestate: state}
+	reply := c.transport.Send(callCtx, call, &opts)
+	observe.EndCall(sp, &reply)
+	counted.End(reply.Status, reply.Err)
 	if reply.Err != nil || reply.Status < 200 || reply.Status > 299 {
 		c.logFailure(ctx, rt.Target.Deployment, &reply)
 	}
-	o := judge(ctx, &reply)
-	dc.health.note(o, dc.d.Fleet.Circuit)
-	dc.health.noteBusy(&reply)
+	o := fleet.Judge(ctx, &reply)
+	dc.health.Note(o, dc.d.Fleet.Circuit)
+	dc.health.NoteBusy(&reply)
 	if rec != nil {
-		rec.calls.Add(1)
+		rec.Sent()
 	}
 	return reply, o
 }
 
-// deviated is reply as the route's deviations rewrite it. The copy they
-// rewrite is made only when there are some: a reply with none stays on
-// the calling goroutine's stack.
-func deviated(reply tc.WireReply, devs []tc.Deviation) (tc.WireReply, error) {
-	if len(devs) == 0 {
-		return reply, nil
-	}
-	rewritten := reply
-	err := tc.ApplyReplyDeviations(&rewritten, devs)
-	return rewritten, err
+// deploymentCaller is the engine.Sender and engine.Hooks of one
+// deployment's plans: the Router's httpCaller with the deployment's fleet
+// settings and call health, and the plan's span, diagnostics count and
+// credentials. One is made per deployment with each configuration
+// (Router.withConfig) and shared by its requests.
+type deploymentCaller struct {
+	c      *httpCaller
+	d      *routerconfig.Deployment
+	health *fleet.Health
 }
 
-// send makes the HTTP call. A transport failure, a deadline passing, a
-// reply over the body limit (tc.ErrReplyTooLarge, refused on its
-// Content-Length before a byte is read, else read one byte past the
-// limit and no further) or one cut off mid-body (tc.ErrReplyCut) is a
-// reply with Err set and no status. A redirect is never followed (the
-// client's CheckRedirect, withoutRedirects) and its body never read: the
-// target codec answers its status as an upstream error. The call
-// carries its own id (upstream_ids.go), the request's from ctx and a
-// number of c's; when o.echoes, a reply echoing another id is refused
-// (errOtherCallsReply) and its connection closed.
-func (c *httpCaller) send(ctx context.Context, call *tc.WireCall, o *callOptions) tc.WireReply {
-	if served := front.ServedFrom(ctx); served != nil {
-		o.requestID = served.ID
-	}
-	o.numbers = &c.callNumbers
-	if c.conns != nil {
-		t, err := c.conns.target(call.URL)
-		if err != nil {
-			return tc.WireReply{Err: err}
-		}
-		if t.plain {
-			return c.conns.send(ctx, t, call, o)
-		}
-	}
-	if _, has := ctx.Deadline(); !has {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cmp.Or(c.callTimeout, defaultCallTimeout))
-		defer cancel()
-	}
-	var replied atomic.Bool // a byte of the reply came: a failure is not unreachable
-	var conn net.Conn       // the connection the call went on
-	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotFirstResponseByte: func() { replied.Store(true) },
-		GotConn: func(info httptrace.GotConnInfo) { conn = info.Conn }})
-	req, err := http.NewRequestWithContext(ctx, call.Method, call.URL, bytes.NewReader(call.Body))
-	if err != nil {
-		return tc.WireReply{Err: err}
-	}
-	for k, vs := range call.Header {
-		req.Header[k] = append([]string(nil), vs...)
-	}
-	callID := string(appendCallID(nil, o.requestID, o.numbers.Add(1)))
-	req.Header[front.HeaderXRequestID] = []string{callID}
-	setTraceHeaders(req.Header, ctx) // req.Header is the call's own copy
-	resp, err := c.client.Do(req)
-	if err != nil {
-		if replied.Load() && ctx.Err() == nil && !isTimeout(err) {
-			err = clientReplyFailure(err)
-		}
-		return tc.WireReply{Err: err}
-	}
-	defer resp.Body.Close()
-	if o.echoes && echoesOther(resp.Header, callID) {
-		if conn != nil { // Go's client would keep it, one reply out of step
-			conn.Close()
-		}
-		return tc.WireReply{Err: errOtherCallsReply}
-	}
-	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
-		return tc.WireReply{Status: resp.StatusCode, Header: resp.Header}
-	}
-	body, err := replyBody(ctx, resp.Body, resp.ContentLength)
-	if err != nil {
-		return tc.WireReply{Err: err}
-	}
-	return tc.WireReply{Status: resp.StatusCode, Header: resp.Header, Body: body}
+var (
+	_ engine.Sender = (*deploymentCaller)(nil)
+	_ engine.Hooks  = (*deploymentCaller)(nil)
+)
+
+func (dc *deploymentCaller) Send(ctx context.Context, x *engine.Exchange, call *tc.WireCall) tc.WireReply {
+	return dc.c.send(ctx, &x.Route, call, dc, nil)
 }
 
-// echoesOther says whether a reply's header echoes an X-Request-Id other
-// than callID.
-func echoesOther(h http.Header, callID string) bool {
-	for _, v := range h[front.HeaderXRequestID] {
-		if v != callID {
-			return true
-		}
-	}
-	return false
+// Planning starts the request's plan span.
+func (dc *deploymentCaller) Planning(ctx context.Context, _ *engine.Exchange) context.Context {
+	return dc.c.tracing.StartPlan(ctx, dc.d.Name, string(dc.d.Schema))
 }
 
-// clientReplyFailure is why net/http's client could not read a reply
-// that had begun to come: cut short, else not well-formed (its errors
-// for a bad head are not typed).
-func clientReplyFailure(err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		return errors.Join(tc.ErrReplyCut, err)
+// Planned counts the plan's diagnostics, sets the deployment's key on its
+// calls (auth.go) and ends its span.
+func (dc *deploymentCaller) Planned(ctx context.Context, x *engine.Exchange, e *ir.ErrorBody) {
+	if e == nil && len(x.Diagnostics) > 0 {
+		dc.c.metrics.RecordTarget(dc.d.Name, x.Diagnostics)
 	}
-	return fmt.Errorf("%w: %w", tc.ErrReplyMalformed, err)
+	authorizeCalls(&x.Plan, dc.d.APIKey)
+	dc.c.tracing.EndPlan(ctx, len(x.Plan.Calls), x.PassThrough, e)
 }
 
-// replyBody reads a reply's body whose length is length (-1: not
-// given), sized up front when given: a length over the body limit is
-// tc.ErrReplyTooLarge before a byte is read, a body found larger is read
-// one byte past the limit and no further; a body cut short is
-// tc.ErrReplyCut, or the context's error once it is done.
-func replyBody(ctx context.Context, r io.Reader, length int64) ([]byte, error) {
-	if length >= maxReplyBytes {
-		return nil, tc.ErrReplyTooLarge
-	}
-	var b bytes.Buffer
-	if length > 0 {
-		b.Grow(int(length) + bytes.MinRead)
-	}
-	_, err := b.ReadFrom(io.LimitReader(r, maxReplyBytes))
-	if err != nil {
-		err = chunkError(err) // net/http's client reads chunks with the same reader
-	}
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return nil, ctx.Err()
-	case errors.Is(err, tc.ErrReplyMalformed):
-		return nil, err
-	case err != nil:
-		return nil, errors.Join(tc.ErrReplyCut, err)
-	case int64(b.Len()) >= maxReplyBytes:
-		return nil, tc.ErrReplyTooLarge
-	}
-	return b.Bytes(), nil
+// Decoded logs a reply that broke its schema.
+func (dc *deploymentCaller) Decoded(ctx context.Context, x *engine.Exchange, results []tc.ItemResult) {
+	dc.c.logMalformed(ctx, x.Route.Target.Deployment, results)
 }
 
-// nameDeployment prefixes each item error's message (and its detail
-// items') with the deployment that failed: configuration, not request
-// data.
-func nameDeployment(results []tc.ItemResult, deployment string) {
-	var prefix string // made for the first error: most calls have none
-	for i := range results {
-		e := results[i].Error
-		if e == nil {
-			continue
-		}
-		if prefix == "" {
-			prefix = "deployment " + quote(deployment) + ": "
-		}
-		e.Message = prefix + e.Message
-		e.Detail = slices.Clone(e.Detail) // the call's items' copies share it
-		for j := range e.Detail {
-			e.Detail[j].Msg = prefix + e.Detail[j].Msg
-		}
-	}
+// attempt is the engine.Sender of one request's plan on one deployment
+// when the request keeps a record of what it tried (a pool's, or one to a
+// deployment with retries); its hooks are the deployment's.
+type attempt struct {
+	fleet.Attempt
+	*deploymentCaller
+}
+
+var _ engine.Sender = (*attempt)(nil)
+
+func (a *attempt) Send(ctx context.Context, x *engine.Exchange, call *tc.WireCall) tc.WireReply {
+	return a.c.send(ctx, &x.Route, call, a.deploymentCaller, a)
 }
 
 // maxLoggedReply bounds the excerpt of a failed reply's body in the log.

@@ -2,12 +2,10 @@ package router
 
 import (
 	"context"
-	"log/slog"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
@@ -16,7 +14,7 @@ import (
 // forwardPool runs x on pool's members in the order candidates gives,
 // passing over a member whose circuit is open, that its health refuses,
 // or whose Retry-After has not ended, and failing over to the next when
-// the whole plan failed before any answer (retry.go: every call refused,
+// the whole plan failed before any answer (runtime/fleet: every call refused,
 // reset, timed out on its own bound, or answered 502, 503, 504 or 529),
 // while ctx lasts and the deadline, the caller's capped by the listener's
 // max_deadline_ms, has not passed. A plan of several calls some of which
@@ -33,7 +31,7 @@ func (r *Router) forwardPool(ctx context.Context, pool *routerconfig.Pool, x *en
 	if refusal != nil {
 		return listener.Outcome{}, 0, refusal
 	}
-	var tries []poolTry
+	var tries []fleet.Try
 	var passed *ir.ErrorBody // the first passed-over member's refusal
 	var passedWait time.Duration
 	var answered *choice
@@ -41,34 +39,32 @@ func (r *Router) forwardPool(ctx context.Context, pool *routerconfig.Pool, x *en
 	for i := range cands {
 		c := &cands[i]
 		dc := r.callers[c.deployment]
-		why, wait, probe := r.passOver(c, dc)
+		why, wait, probe := passOver(c, dc)
 		if why != nil {
-			tries = append(tries, poolTry{deployment: c.deployment.Name, outcome: why.Reason})
+			tries = append(tries, fleet.Try{Deployment: c.deployment.Name, Outcome: why.Reason})
 			if passed == nil {
 				passed, passedWait = why, wait
 			}
 			continue
 		}
 		if answered != nil && (ctx.Err() != nil || !deadline.IsZero() && !time.Now().Before(deadline)) {
-			dc.health.endProbe(probe)
+			dc.health.EndProbe(probe)
 			break // no time left for another member: the last one's answer stands
 		}
 		if failed != "" {
-			r.metrics.fleet.failedOver(pool.Name, failed)
+			r.metrics.fleet.FailedOver(pool.Name, failed)
 		}
-		rec := &attempt{dc: dc}
-		x.PassThrough, x.Results = false, nil // planned again for this member
-		if e := r.plan(ctx, x, c.deployment, c.caps, deadline, rec); e != nil {
-			dc.health.endProbe(probe)
+		rec := &attempt{deploymentCaller: dc}
+		out, retryAfter, e = r.engine.Run(ctx, x, route(dc, c.caps, deadline, rec)) // planned afresh for this member
+		dc.health.EndProbe(probe)
+		if !x.Planned() {
 			return listener.Outcome{}, 0, e
 		}
 		*took = routed{deployment: c.deployment.Name, calls: len(x.Plan.Calls), passThrough: x.PassThrough}
-		out, retryAfter, e = x.Call(ctx)
-		dc.health.endProbe(probe)
 		answered = c
-		t := poolTry{deployment: c.deployment.Name, outcome: tryAnswered, calls: int(rec.calls.Load())}
-		if rec.failedOver(len(x.Plan.Calls)) {
-			t.outcome, failed = rec.failure(), c.deployment.Name
+		t := fleet.Try{Deployment: c.deployment.Name, Outcome: fleet.TryAnswered, Calls: rec.Calls()}
+		if rec.FailedOver(len(x.Plan.Calls)) {
+			t.Outcome, failed = fleet.Failure(x.Results), c.deployment.Name
 			tries = append(tries, t)
 			continue
 		}
@@ -86,60 +82,12 @@ func (r *Router) forwardPool(ctx context.Context, pool *routerconfig.Pool, x *en
 }
 
 // passOver is why a pool request passes member c over without a call
-// (nil: it does not), with the delay left; else the probe it holds when
-// c's circuit is half-open (0 for none), which the caller ends.
-func (r *Router) passOver(c *choice, dc *deploymentCaller) (why *ir.ErrorBody, wait time.Duration, probe uint64) {
+// (nil: it does not), with the delay left: its health refuses it, or its
+// fleet state does (fleet.PassOver); else the probe it holds when c's
+// circuit is half-open (0 for none), which the caller ends.
+func passOver(c *choice, dc *deploymentCaller) (why *ir.ErrorBody, wait time.Duration, probe uint64) {
 	if c.refusal != nil {
 		return c.refusal, 0, 0
 	}
-	now := time.Now()
-	if busy, left := dc.health.busy(now); busy != nil {
-		busy.Message = "deployment " + quote(c.deployment.Name) + ": " + busy.Message
-		return busy, left, 0
-	}
-	ok, probe, wait := dc.health.admit(now)
-	if !ok {
-		return circuitRefusal(c.deployment.Name), wait, 0
-	}
-	return nil, 0, probe
-}
-
-// directTries is what a request to one deployment with retries tried,
-// for its access line: nil when it made no more calls than its plan has.
-func directTries(d string, rec *attempt, calls int) []poolTry {
-	if rec == nil || int(rec.calls.Load()) <= calls {
-		return nil
-	}
-	t := poolTry{deployment: d, outcome: tryAnswered, calls: int(rec.calls.Load())}
-	if rec.failedOver(calls) {
-		t.outcome = rec.failure()
-	}
-	return []poolTry{t}
-}
-
-// triesLog is the access line's tries: each member's deployment,
-// outcome and calls, in order ("a upstream_unreachable 1, b answered 1").
-type triesLog []poolTry
-
-func (ts triesLog) LogValue() slog.Value {
-	var b strings.Builder
-	for i, t := range ts {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(t.deployment + " " + t.outcome + " " + strconv.Itoa(t.calls))
-	}
-	return slog.StringValue(b.String())
-}
-
-// admitted is the refusal of a request to deployment d whose circuit does
-// not admit it, with the cool-down left, for forward and the rules: nil
-// when it is admitted, with the probe it then holds (0 for none), which
-// the caller ends (endProbe).
-func admitted(d *routerconfig.Deployment, dc *deploymentCaller) (*ir.ErrorBody, time.Duration, uint64) {
-	ok, probe, wait := dc.health.admit(time.Now())
-	if !ok {
-		return circuitRefusal(d.Name), wait, 0
-	}
-	return nil, 0, probe
+	return fleet.PassOver(c.deployment.Name, dc.health)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
@@ -66,7 +67,7 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 	if pooled {
 		return r.forwardPool(ctx, pool, x, deadline, took)
 	}
-	if refusal := r.checks.refusal(d); refusal != nil { // not ready by its health (contract.go)
+	if refusal := r.checks.Refusal(d); refusal != nil { // not ready by its health (runtime/fleet)
 		return listener.Outcome{}, 0, refusal
 	}
 	decisions := x.Client != nil && x.Client.Endpoint == listener.EndpointDecisions
@@ -87,40 +88,37 @@ func (r *Router) forward(ctx context.Context, listenerName string, api *routerco
 		return listener.Outcome{}, 0, ce.ErrorBody()
 	}
 	dc := r.callers[d]
-	refusal, wait, probe := admitted(d, dc) // failover.go
+	refusal, wait, probe := fleet.Admitted(d.Name, dc.health)
 	if refusal != nil {
-		took.tries = []poolTry{{deployment: d.Name, outcome: refusal.Reason}}
+		took.tries = []fleet.Try{{Deployment: d.Name, Outcome: refusal.Reason}}
 		return listener.Outcome{}, wait, refusal
 	}
-	defer dc.health.endProbe(probe)
-	var caller engine.Caller = dc
+	defer dc.health.EndProbe(probe)
+	var sender engine.Sender = dc
 	var rec *attempt
 	if d.Fleet.Retries > 0 { // a record of the retries, for the access line
-		rec = &attempt{dc: dc}
-		caller = rec
+		rec = &attempt{deploymentCaller: dc}
+		sender = rec
 	}
-	if e := r.plan(ctx, x, d, caps, deadline, caller); e != nil {
+	out, retryAfter, e = r.engine.Run(ctx, x, route(dc, caps, deadline, sender))
+	if !x.Planned() {
 		return listener.Outcome{}, 0, e
 	}
 	*took = routed{deployment: d.Name, calls: len(x.Plan.Calls), passThrough: x.PassThrough}
-	out, retryAfter, e = x.Call(ctx)
-	took.tries = directTries(d.Name, rec, len(x.Plan.Calls))
+	if rec != nil {
+		took.tries = fleet.DirectTries(d.Name, &rec.Attempt, len(x.Plan.Calls), x.Results)
+	}
 	return out, retryAfter, e
 }
 
-// plan has the engine plan x for d, with the capabilities r resolved, its
-// calls made by caller, and counts the plan's diagnostics, in the
-// request's plan span.
-func (r *Router) plan(ctx context.Context, x *engine.Exchange, d *routerconfig.Deployment, caps tc.CapabilitySet, deadline time.Time, caller engine.Caller) *ir.ErrorBody {
-	sp := r.tracing.startPlan(ctx, d.Name, string(d.Schema))
-	e := r.engine.Plan(x, engine.Route{Codec: d.Codec, Target: target(d, caps), Policy: tc.Policy{Deadline: deadline},
-		Deviations: d.Deviations, Caller: caller})
-	if e == nil && len(x.Diagnostics) > 0 {
-		r.metrics.recordTarget(d.Name, x.Diagnostics)
-	}
-	authorizeCalls(&x.Plan, d.APIKey) // the deployment's key, if any (auth.go)
-	endPlan(sp, x, e)
-	return e
+// route is where x goes on dc's deployment, with the capabilities r
+// resolved: planned by its codec (after its deviations), its calls sent
+// by sender (dc, or an attempt keeping a record of them), and dc's hooks
+// (the plan's span, diagnostics count and credentials).
+func route(dc *deploymentCaller, caps tc.CapabilitySet, deadline time.Time, sender engine.Sender) engine.Route {
+	d := dc.d
+	return engine.Route{Codec: d.Codec, Target: target(d, caps), Policy: tc.Policy{Deadline: deadline},
+		Deviations: d.Deviations, Sender: sender, Hooks: dc}
 }
 
 // deadline is when every upstream call must have answered: the client's

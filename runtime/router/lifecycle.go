@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vllm-sr/systemone/runtime/fleet"
+	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	"github.com/vllm-sr/systemone/runtime/socket"
 )
@@ -43,10 +45,9 @@ func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Runnin
 	}
 	run := &Running{addrs: map[string]net.Addr{}, checkNow: make(chan struct{}, 1), done: make(chan struct{})}
 	run.current.Store(r)
-	logWarnings(r.log, cfg)                                              // configstate.go
-	published := func(*callHealth) { run.current.Load().publishReady() } // a circuit's change shows at once (circuit.go)
-	r.fleet.changed.Store(&published)
-	r.publishReady() // vsr_ready and the gauges before the first round (ready.go)
+	logWarnings(r.log, cfg)                                                     // configstate.go
+	r.fleet.OnChange(func(*fleet.Health) { run.current.Load().publishReady() }) // a circuit's change shows at once
+	r.publishReady()                                                            // vsr_ready and the gauges before the first round (ready.go)
 	var servers []*http.Server
 	var lns []net.Listener
 	if err := r.checkUpstreamsAtStart(ctx); err != nil { // upstreamcheck.go
@@ -64,7 +65,7 @@ func Start(ctx context.Context, cfg *routerconfig.Config, opts Options) (*Runnin
 		run.addrs[lst.Name] = ln.Addr()
 		servers = append(servers, r.opts.Server(&liveHandler{run: run, name: lst.Name}, r.log))
 	}
-	if err := r.startTracing(ctx); err != nil { // tracing.go
+	if err := r.startTracing(ctx); err != nil { // observation.go
 		for _, l := range lns {
 			_ = l.Close()
 		}
@@ -148,7 +149,7 @@ func (run *Running) Reload(path string) error {
 		err = sameListeners(cur.cfg, cfg)
 	}
 	if err == nil {
-		err = sameTracing(cur.cfg, cfg) // tracing.go
+		err = observe.SameTracing(cur.cfg, cfg)
 	}
 	if err == nil { // the start check, on the new configuration (upstreamcheck.go)
 		err = cur.withConfig(cfg).checkUpstreamsAtStart(context.Background())
@@ -159,15 +160,15 @@ func (run *Running) Reload(path string) error {
 		}
 		cur.log.Error("reload refused: the configuration in force is kept", slog.String("config", path))
 		cur.config.refused(err, time.Now())
-		cur.metrics.reloaded(reloadRefused)
+		cur.metrics.Reloaded(observe.ReloadRefused)
 		return err
 	}
 	next := cur.withConfig(cfg)
 	run.current.Store(next)
 	next.publishReady()
 	cur.config.applied(cfg, time.Now())
-	cur.metrics.configInForce(cfg.SHA256)
-	cur.metrics.reloaded(reloadApplied)
+	cur.metrics.ConfigInForce(cfg.SHA256)
+	cur.metrics.Reloaded(observe.ReloadApplied)
 	cur.log.Info("configuration reloaded", slog.String("config", path), slog.String("sha256", cfg.SHA256)) //vocab:not-spec log attribute key
 	logWarnings(cur.log, cfg)
 	select {

@@ -2,11 +2,13 @@ package router
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 )
@@ -44,12 +46,12 @@ const extensionVersion = "5.0"
 var routerHealth = listener.AnswerHealth(&ir.Health{Status: "ok", Version: extensionVersion})
 
 // ServeHTTP serves one request through the Router's front (request id,
-// deadlines, metrics, access log) in its trace (tracecontext.go).
+// deadlines, metrics, access log) in its trace (runtime/observe).
 func (h *listenerHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	served, req := h.router.front.Begin(w, req, h.lst.Name)
 	defer h.router.front.Finish(served, req)
-	req, sp := h.router.traceRequest(req, served)
-	defer endRequest(sp, req, served)
+	req, sp := observe.TraceRequest(h.router.tracing, req, served, slices.Contains(adminPaths, req.URL.Path))
+	defer observe.EndRequest(sp, req, served)
 	h.serve(served, req)
 }
 

@@ -106,7 +106,7 @@ func (r *Router) listedDeployment(ctx context.Context, d *routerconfig.Deploymen
 	if known, ok := catalog.Model(d.Model); ok {
 		m.ReleaseDate, m.Card = known.ReleaseDate, modelcheck.CardValue(&known.Card)
 	}
-	if e, ok := r.listings.entry(ctx, d); ok {
+	if e, ok := r.listings.Entry(ctx, d); ok {
 		m.ReleaseDate = cmp.Or(e.ReleaseDate, m.ReleaseDate)
 		if e.Card.IsValid() {
 			m.Card = e.Card

@@ -10,6 +10,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/llmproxy"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
@@ -37,8 +38,7 @@ func (h *listenerHandler) answerOverloaded(w *front.Served, req *http.Request) {
 		strconv.Itoa(h.inFlight.Limit()) + "); retry later"
 	if llm, yes := h.llmShaped(req.URL.Path); yes {
 		front.SetError(w, string(ir.ErrorOverloaded), vocab.ReasonOverloaded)
-		writeLLMFailure(w, llm, llmFailure{Status: ir.ErrorOverloaded.Status(), Kind: "api_error", anthropicType: "overloaded_error", //vocab:not-spec Anthropic's error type word
-			Code: vocab.CodeOverloaded, Message: message})
+		llmproxy.WriteFailure(w, llm, llmproxy.Overloaded(ir.ErrorOverloaded.Status(), vocab.CodeOverloaded, message))
 		return
 	}
 	h.answerError(w, h.errors, nil, listener.ErrorOf(ir.ErrorOverloaded, vocab.ReasonOverloaded, message))

@@ -13,11 +13,17 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/front"
-	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/registry"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	"github.com/vllm-sr/systemone/runtime/rules"
+	"github.com/vllm-sr/systemone/runtime/upstream"
 )
+
+// DefaultListingTimeout bounds one fetch of a deployment's GET /v1/models.
+const DefaultListingTimeout = 2 * time.Second
 
 // Options are how a Router runs; the zero value of each field has a
 // default.
@@ -47,7 +53,7 @@ type Options struct {
 	// CheckInterval is how often each deployment's readiness is checked.
 	CheckInterval time.Duration
 	// SpanExporter receives the spans of a configuration with tracing on
-	// (tracing.go); nil is OTLP/HTTP to its tracing.otlp_endpoint. Only
+	// (runtime/observe); nil is OTLP/HTTP to its tracing.otlp_endpoint. Only
 	// Start exports: a Router from New alone records no spans.
 	SpanExporter sdktrace.SpanExporter
 	// StrictUpstreams makes the start check's findings about deployments'
@@ -68,26 +74,28 @@ type Router struct {
 	apis   *registry.APIs
 	engine *engine.Engine
 	// caller sends every plan's wire calls (execute.go), through callers,
-	// one per deployment of cfg with its fleet settings (retry.go).
+	// one per deployment of cfg with its fleet settings (runtime/fleet).
 	caller  *httpCaller
 	callers map[*routerconfig.Deployment]*deploymentCaller
-	// fleet is every deployment's call health, process-wide (circuit.go).
-	fleet *fleet
+	// fleet is every deployment's call health, process-wide (runtime/fleet).
+	fleet *fleet.Fleet
 	// systemone is the default System One entry (defaultSystemOne).
 	systemone *routerconfig.ListenerAPI
 	log       *slog.Logger
-	metrics   *Metrics
+	metrics   *metrics
 	// front puts ids, deadlines, metrics and the access log around each
 	// request (front.Front).
 	front *front.Front
-	// checks are the deployments' last readiness checks (ready.go).
-	checks   *checks
-	listings *listings
+	// rules evaluates the configuration's rules (runtime/rules).
+	rules *rules.Evaluator
+	// checks are the deployments' last readiness checks (runtime/fleet).
+	checks   *fleet.Checks
+	listings *fleet.Listings
 	handlers map[string]*listenerHandler // by listener name
 	opts     Options
 	// tracing exports the spans of the requests served; nil: tracing is
-	// off, and a client's trace context is only passed on (tracing.go).
-	tracing *tracing
+	// off, and a client's trace context is only passed on (runtime/observe).
+	tracing *observe.Tracing
 	// ownClient is whether opts.Client is the Router's own (none was
 	// given): its shutdown then closes the client's idle upstream
 	// connections, which would otherwise outlive it.
@@ -121,16 +129,14 @@ func New(cfg *routerconfig.Config, opts Options) (*Router, error) {
 	}
 	metrics := newMetrics()
 	log := front.WithRequestIDs(opts.Logger)
-	caller := &httpCaller{client: opts.Client, metrics: metrics, log: log}
-	if ownClient {
-		caller.conns = &upstreamConns{maxIdle: upstreamIdleConns(cfg), dial: opts.DialContext, log: log}
-	}
+	caller := &httpCaller{metrics: metrics, log: log, transport: upstream.New(upstream.Options{Client: opts.Client,
+		Own: ownClient, MaxIdle: upstreamIdleConns(cfg), Dial: opts.DialContext, Log: log})}
 	r := &Router{apis: opts.APIs, engine: engine.New(opts.Schemas), caller: caller,
-		systemone: systemone, log: log, metrics: metrics, checks: newChecks(), config: &configState{}, fleet: newFleet(log), opts: opts, ownClient: ownClient,
-		front: &front.Front{Metrics: metrics.Metrics, IDs: front.NewRequestIDs(), Log: log,
+		systemone: systemone, log: log, metrics: metrics, checks: fleet.NewChecks(), config: &configState{}, fleet: fleet.New(log), opts: opts, ownClient: ownClient,
+		front: &front.Front{Metrics: metrics.Metrics.Metrics, IDs: front.NewRequestIDs(), Log: log,
 			ReadTimeout: opts.ReadTimeout, WriteTimeout: opts.WriteTimeout}}
 	r.config.applied(cfg, time.Now())
-	metrics.configInForce(cfg.SHA256)
+	metrics.ConfigInForce(cfg.SHA256)
 	return r.withConfig(cfg), nil
 }
 
@@ -146,7 +152,7 @@ func (opts Options) withDefaults(cfg *routerconfig.Config) Options {
 			MaxIdleConnsPerHost: upstreamIdleConns(cfg), IdleConnTimeout: 90 * time.Second, ResponseHeaderTimeout: 10 * time.Minute,
 		}}
 	}
-	opts.Client = withoutRedirects(opts.Client) // no upstream redirect is followed (execute.go)
+	opts.Client = upstream.WithoutRedirects(opts.Client) // no upstream redirect is followed
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
@@ -161,7 +167,7 @@ func (opts Options) withDefaults(cfg *routerconfig.Config) Options {
 const minIdleConns = 64
 
 // upstreamIdleConns is how many idle connections per upstream host the
-// default client and the Router's own connections (upstream.go) keep:
+// default client and the Router's own connections (runtime/upstream) keep:
 // minIdleConns, or the largest max_concurrency of
 // cfg's deployments when that is more. A batch split into calls keeps
 // max_concurrency of them in flight, and a connection the transport may
@@ -183,12 +189,13 @@ func (r *Router) withConfig(cfg *routerconfig.Config) *Router {
 	next := *r
 	next.cfg = cfg
 	next.generation++
-	next.listings = &listings{client: r.opts.Client, timeout: r.opts.ListingTimeout, got: map[string]*ir.Listing{}}
+	next.listings = fleet.NewListings(r.prober())
 	next.handlers = map[string]*listenerHandler{}
+	next.rules = &rules.Evaluator{Config: cfg, Deployments: ruleDeployments{&next}, Metrics: r.metrics.Metrics, Log: r.log}
 	next.callers = make(map[*routerconfig.Deployment]*deploymentCaller, len(cfg.Deployments))
 	for i := range cfg.Deployments {
 		d := &cfg.Deployments[i]
-		next.callers[d] = &deploymentCaller{c: r.caller, d: d, health: r.fleet.of(d)}
+		next.callers[d] = &deploymentCaller{c: r.caller, d: d, health: r.fleet.Of(d)}
 	}
 	for i := range cfg.Listeners {
 		lst := &cfg.Listeners[i]

@@ -10,9 +10,11 @@ import (
 	"github.com/vllm-sr/systemone/generated/vocab"
 	"github.com/vllm-sr/systemone/runtime/bodylimit"
 	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/front"
 	"github.com/vllm-sr/systemone/runtime/ir"
 	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/observe"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
 	tc "github.com/vllm-sr/systemone/runtime/target"
 )
@@ -27,13 +29,13 @@ const maxBodyBytes = vocab.LimitBodyBytes
 func (h *listenerHandler) systemOne(w *front.Served, req *http.Request, api *routerconfig.ListenerAPI) {
 	var took routed
 	_, cr := h.serveSystemOne(w, req, api, listener.Endpoint(req.URL.Path), &took)
-	traceRouted(req.Context(), api, &took)
+	observe.TraceRouted(req.Context(), string(api.Schema), took.deployment, took.calls, took.passThrough)
 	if took.deployment != "" {
 		w.AddAttrs(slog.String("deployment", took.deployment), slog.Int("upstream_calls", took.calls), //vocab:not-spec log attribute keys
 			slog.Bool("pass_through_bytes", took.passThrough))
 	}
-	if len(took.tries) > 0 { // a pool's members, a retry, an open circuit (failover.go)
-		w.AddAttrs(slog.Any("tries", triesLog(took.tries))) //vocab:not-spec log attribute key
+	if len(took.tries) > 0 { // a pool's members, a retry, an open circuit (runtime/fleet)
+		w.AddAttrs(slog.Any("tries", fleet.TriesLog(took.tries))) //vocab:not-spec log attribute key
 	}
 	if cr != nil {
 		w.AddAttrs(slog.String("plan", string(cr.SentPlan(took.rewrote()))), slog.Any("legacy_forms", cr.Diagnostics.Forms(ir.DiagnosticLegacyForm)))
@@ -48,7 +50,7 @@ type routed struct {
 	// tries are the members a pool request tried or passed over, a
 	// deployment's call tried again, or its open circuit; nil for one
 	// plan on one deployment.
-	tries []poolTry
+	tries []fleet.Try
 }
 
 // rewrote reports whether the request went upstream rewritten: planned
@@ -69,16 +71,16 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	// The tolerant-server guidance is to accept gzip request bodies; the
 	// calls the Router makes upstream are new requests with no
 	// Content-Encoding.
-	read := h.router.tracing.startRead(req.Context(), api)
+	read := h.router.tracing.StartRead(req.Context(), string(api.Schema))
 	body, e := listener.ReadBody(w, req, maxBodyBytes)
 	if e != nil {
-		endWith(read, e)
+		observe.EndWith(read, e)
 		status := h.answerError(w, api, nil, e)
 		bodylimit.Linger(w, req) // an early answer: let a client still sending read it
 		return status, nil
 	}
 	x, e := engine.Read(api.Codec, endpoint, body, req.Header)
-	endWith(read, e)
+	observe.EndWith(read, e)
 	if e != nil {
 		return h.answerError(w, api, nil, e), nil
 	}
@@ -90,8 +92,8 @@ func (h *listenerHandler) serveSystemOne(w http.ResponseWriter, req *http.Reques
 	if e == nil && cr.Endpoint == listener.EndpointDecisions {
 		e = listener.NoValidQuestion(out, cr.QuestionFailures) // as vllm-srun answers it
 	}
-	_, sp := h.router.tracing.start(req.Context(), spanAnswer)
-	defer sp.end()
+	_, sp := h.router.tracing.Start(req.Context(), observe.SpanAnswer)
+	defer sp.End()
 	if e != nil {
 		setRetryAfter(w.Header(), e.Status, retryAfter)
 		return h.answerError(w, api, cr, e), cr

@@ -8,8 +8,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/vllm-sr/systemone/runtime/fleet"
 	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/llmproxy"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	"github.com/vllm-sr/systemone/runtime/rules"
 )
 
 // Finding is one thing the start check found about a deployment's
@@ -38,7 +41,7 @@ type Finding struct {
 //   - a listing that could not be read (a warning even under --strict:
 //     readiness reports an upstream that is down);
 //   - a runtime that reports a contract other than the Router's in its
-//     GET /health (strict), where the schema has one (contract.go).
+//     GET /health (strict), where the schema has one (runtime/fleet).
 //
 // A deployment whose schema has neither a listing nor a health path is not
 // asked. The listings
@@ -68,11 +71,11 @@ func (r *Router) CheckUpstreams(ctx context.Context) []Finding {
 
 func (r *Router) checkUpstream(ctx context.Context, d *routerconfig.Deployment) []Finding {
 	at := "deployment " + quote(d.Name) + " (" + d.Endpoint + ")"
-	listing, err := r.listings.listing(ctx, d)
+	listing, err := r.listings.Listing(ctx, d)
 	if err != nil {
 		return []Finding{{Deployment: d.Name, Message: at + ": its model listing could not be read: " + err.Error()}}
 	}
-	entry, listed := listedModel(listing, d.Model)
+	entry, listed := fleet.ListedModel(listing, d.Model)
 	if !listed {
 		return []Finding{{Deployment: d.Name, Strict: true,
 			Message: at + ": the upstream does not list model " + strconv.Quote(d.Model) + "; it lists: " + listedNames(listing)}}
@@ -87,7 +90,7 @@ func (r *Router) checkUpstream(ctx context.Context, d *routerconfig.Deployment) 
 		if rule.Deployment != d.Name {
 			continue
 		}
-		batch := &ir.Batch{Items: []ir.BatchItem{{Name: rule.Name, Request: ruleRequest(rule, d.Codec.Traits(), turnInput{media: mediaOfTypes(rule.Media)})}}}
+		batch := &ir.Batch{Items: []ir.BatchItem{{Name: rule.Name, Request: rules.Request(rule, d.Codec.Traits(), llmproxy.Input{Media: llmproxy.OfTypes(rule.Media)})}}}
 		for _, m := range missing(d, caps, batch) {
 			out = append(out, Finding{Deployment: d.Name, Rule: rule.Name, Strict: true,
 				Message: "rule " + quote(rule.Name) + " refused: " + at + " does not answer " + m.What + " by its listing's features"})
@@ -97,6 +100,16 @@ func (r *Router) checkUpstream(ctx context.Context, d *routerconfig.Deployment) 
 }
 
 // listedNames are a listing's model names, quoted; "none" for none.
+// contractFinding is the start check's finding about d's runtime contract
+// (fleet.Checks.ContractFinding): none, or one strict finding.
+func (r *Router) contractFinding(ctx context.Context, d *routerconfig.Deployment) []Finding {
+	msg, known, found := r.checks.ContractFinding(ctx, r.prober(), d)
+	if !found {
+		return nil
+	}
+	return []Finding{{Deployment: d.Name, Strict: true, known: known, Message: msg}}
+}
+
 func listedNames(l *ir.Listing) string {
 	if len(l.Models) == 0 {
 		return "none"

@@ -1,0 +1,62 @@
+package router
+
+import (
+	"context"
+	"time"
+
+	"github.com/vllm-sr/systemone/runtime/engine"
+	"github.com/vllm-sr/systemone/runtime/fleet"
+	"github.com/vllm-sr/systemone/runtime/ir"
+	"github.com/vllm-sr/systemone/runtime/listener"
+	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	"github.com/vllm-sr/systemone/runtime/rules"
+)
+
+// RuleResult is one rule's evaluation (runtime/rules).
+type RuleResult = rules.Result
+
+// The outcomes of a rule, and what its answers say against its match
+// (runtime/rules).
+const (
+	OutcomeAnswered = rules.OutcomeAnswered
+	OutcomeSkip     = rules.OutcomeSkip
+	OutcomeMatch    = rules.OutcomeMatch
+	OutcomeFail     = rules.OutcomeFail
+	MatchMatched    = rules.MatchMatched
+	MatchNotMatched = rules.MatchNotMatched
+	MatchUnknown    = rules.MatchUnknown
+)
+
+// Decide evaluates the named rules as one stage over the input parts
+// (rules.Evaluator.Decide): what `vllm-sr decide` runs.
+func (r *Router) Decide(ctx context.Context, names []string, input map[string]string) ([]RuleResult, error) {
+	return r.rules.Decide(ctx, names, input)
+}
+
+// DecideJSON writes results as `vllm-sr decide` prints them, each
+// response in the shape of the schema a System One listener speaks by
+// default (rules.JSON).
+func (r *Router) DecideJSON(results []RuleResult) ([]byte, error) {
+	return rules.JSON(r.systemone.Codec, results)
+}
+
+// ruleDeployments are r's deployments as its rules reach them.
+type ruleDeployments struct{ r *Router }
+
+// Admit refuses d's rules while its health refuses it or its circuit is
+// open (runtime/fleet).
+func (rd ruleDeployments) Admit(d *routerconfig.Deployment) (*ir.ErrorBody, func()) {
+	if refused := rd.r.checks.Refusal(d); refused != nil {
+		return refused, func() {}
+	}
+	h := rd.r.callers[d].health
+	refused, _, probe := fleet.Admitted(d.Name, h)
+	return refused, func() { h.EndProbe(probe) }
+}
+
+// Run runs a rule batch on d through the engine, as a request is run.
+func (rd ruleDeployments) Run(ctx context.Context, d *routerconfig.Deployment, batch *ir.Batch, deadline time.Time) (listener.Outcome, *ir.ErrorBody) {
+	dc := rd.r.callers[d]
+	out, _, e := rd.r.engine.Run(ctx, &engine.Exchange{Batch: batch}, route(dc, rd.r.capabilities(ctx, d), deadline, dc))
+	return out, e
+}
