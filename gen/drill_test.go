@@ -180,15 +180,17 @@ func extendSpec(t *testing.T, path string, fields []drillField) {
 }
 
 // copyModule copies what the module builds and tests from into a
-// temporary root: go.mod, go.sum, the source folders, and README.md and
-// the Makefile, whose links and commands the docs tests check.
+// temporary root: go.mod, go.sum, the source folders, README.md and
+// the Makefile, whose links and commands the docs tests check, and
+// deploy/, whose router.yaml the configuration schema's test reads (its
+// own module, deploy/check, is not in the module's ./...).
 func copyModule(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
 	for _, name := range []string{"go.mod", "go.sum", "README.md", "Makefile"} {
 		copyFile(t, filepath.Join(repoRoot, name), filepath.Join(root, name))
 	}
-	for _, dir := range []string{"specs", "gen", "generated", "runtime", "cmd", "docs"} {
+	for _, dir := range []string{"specs", "gen", "generated", "runtime", "cmd", "docs", "deploy"} {
 		err := filepath.WalkDir(filepath.Join(repoRoot, dir), func(p string, d fs.DirEntry, err error) error {
 			rel, _ := filepath.Rel(repoRoot, p)
 			switch {
