@@ -155,6 +155,7 @@ func (f framing) want() string {
 // framed is what one framing's call got, and what the two ordinary calls
 // after it got.
 type framed struct {
+	id    int // the framed call's; its ordinary calls are id+1 and id+2
 	call  string
 	after [2]string
 }
@@ -165,7 +166,7 @@ func runFramings(e *framingEnv) map[string]framed {
 	got := map[string]framed{}
 	for i, name := range slices.Sorted(maps.Keys(framings)) {
 		id := 1000 * (i + 1)
-		var f framed
+		f := framed{id: id}
 		f.call = callOutcome(e, id, name)
 		e.up.sendLate()
 		for k := range f.after {
@@ -216,8 +217,7 @@ func TestFramingNeverCrossesClients(t *testing.T) {
 // when net/http's Transport carries the Router's calls in place of its
 // own connections (docs/performance.md): it takes heads the Router
 // refuses (up to 1 MB of headers, folded lines, any number of 1xx
-// replies) and answers a 101 as a status. After every framing, its
-// ordinary calls get their own answers with both.
+// replies) and answers a 101 as a status.
 var netHTTPDifferences = map[string]string{
 	"huge-header":         "own",
 	"many-headers":        "own",
@@ -228,12 +228,43 @@ var netHTTPDifferences = map[string]string{
 
 // TestFramingWithNetHTTPTransport runs the same framings with net/http's
 // Transport as the Router's client, as the comparison the Router's own
-// connections are kept against.
+// connections are kept against. After a framing whose upstream sends more
+// than the reply it frames (a reply after a chunked body, a 304's body),
+// the Transport may give the next ordinary call that stray reply: its
+// read loop puts a connection back among the idle ones before it peeks
+// at what is left in its buffer, so a call that takes the connection in
+// between reads the stray as its own answer (seen under -race). That is
+// logged, not failed, since it is the library's; anything else an
+// ordinary call gets fails. The Router's own connections peek before a
+// connection is reused and never do (TestFramingNeverCrossesClients,
+// TestFramingUnderLoad).
 func TestFramingWithNetHTTPTransport(t *testing.T) {
 	log.SetOutput(io.Discard) // the Transport logs each unsolicited reply it drops
 	t.Cleanup(func() { log.SetOutput(os.Stderr) })
 	e := newFramingEnv(t, router.Options{Client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}})
-	checkFramings(t, runFramings(e), func(name string) string {
+	got := runFramings(e)
+	misdelivered := 0
+	for name, f := range got {
+		pending := f.id // whose reply is still on the connection, unread
+		for k, a := range f.after {
+			switch a {
+			case "own":
+				pending = 0
+			case fmt.Sprintf("answer of %d", pending):
+				t.Logf("%s: net/http's Transport gave ordinary call %d the answer of call %d", name, k+1, pending)
+				misdelivered++
+				pending = f.id + k + 1
+			default:
+				t.Errorf("%s: ordinary call %d after it got %s, want its own answer or call %d's", name, k+1, a, pending)
+			}
+		}
+		f.after = [2]string{"own", "own"}
+		got[name] = f
+	}
+	if misdelivered > 0 {
+		t.Logf("net/http's Transport gave %d ordinary calls another call's answer", misdelivered)
+	}
+	checkFramings(t, got, func(name string) string {
 		if w, differs := netHTTPDifferences[name]; differs {
 			return w
 		}
