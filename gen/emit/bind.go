@@ -149,7 +149,7 @@ const bindConvention = `For each shape <level>:
     and a passive member writes the object's Extra member of its name.
   - The member functions runtime/shapes does not declare by hand: srgen's
     default, which copies the member between JSON and the IR field its
-    name gives (or whose bind tag names it) on the object <level>Read's
+    name gives on the object <level>Read's
     or <level>Write's first field binds, by the member's JSON kind.
 
 <Level><Member> is the member's generated/vocab constant: Go CamelCase of

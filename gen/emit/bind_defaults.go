@@ -29,8 +29,8 @@ import (
 // default itself: the member's JSON kind, with the IR field's Go type,
 // picks the coder (bind_coders.go), and a kind its field cannot hold is
 // no default. The IR field is the naming rule's (the member's Go
-// CamelCase on the object the level's state binds, its first field), or
-// the one whose bind struct tag names the member.
+// CamelCase on the object the level's state binds, its first field);
+// a member bound to a field of another name is a hand-written function.
 //
 // Three checks keep the rule honest. A bound member with neither a
 // hand-written function nor a default is an error naming the function to
@@ -136,9 +136,9 @@ func (h *handSource) defaultStmts(level, lower string, mem bindMember, sd member
 		return nil, state + " binds no object: its first field is no struct the IR or the bind package declares"
 	}
 	camel := strings.TrimPrefix(mem.ident, vocabCamel(level))
-	field, ok := h.boundField(object, level, mem.name, camel)
+	field, ok := h.boundField(object, camel)
 	if !ok {
-		return nil, fmt.Sprintf("%s has no field %s, nor one tagged %s:%q", object, camel, bindTag, level+"."+mem.name)
+		return nil, fmt.Sprintf("%s has no field %s", object, camel)
 	}
 	in := coderInput{
 		request:  sd.request,

@@ -158,19 +158,6 @@ func TestBindDefaultsGolden(t *testing.T) {
 	testkit.GoldenCheck(t, "testdata/bind/defaults/zz_generated.replybind.go.golden", files[1].Data)
 }
 
-// TestBindFollowsTheBindTag: an IR field whose bind tag names a member
-// binds it where the naming rule finds no field.
-func TestBindFollowsTheBindTag(t *testing.T) {
-	ir := strings.Replace(defaultsIR, "\tModel *string\n", "\tAlias *string `bind:\"request.model\"`\n", 1)
-	files, err := bindWithSource(t, defaultsFixture(t), defaultsSource(map[string]string{"runtime/ir/ir.go": ir}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(files[0].Data), "s.r.Alias = rd.text(m.Value, lm)") {
-		t.Error("the default read of request.model does not follow the bind tag")
-	}
-}
-
 // TestBindRefusesAHandWrittenCopy: a hand-written member function whose
 // body is srgen's default is refused, naming it, on both sides, and so is
 // one that differs from the default without a doc comment saying why; one
@@ -236,7 +223,7 @@ func TestBindNamesWhatToWrite(t *testing.T) {
 		setup func(m *model.Model)
 	}{
 		{"no field", map[string]string{"runtime/ir/ir.go": strings.Replace(defaultsIR, "\tModel *string\n", "", 1)}, []string{
-			`request member "model": srgen has no default for readRequestModel (ir.Request has no field Model, nor one tagged bind:"request.model")`,
+			`request member "model": srgen has no default for readRequestModel (ir.Request has no field Model)`,
 			`srgen has no default for writeRequestModel`,
 		}, nil},
 		{"another kind", nil, []string{

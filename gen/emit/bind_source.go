@@ -9,7 +9,6 @@ import (
 	"go/token"
 	"io/fs"
 	"path"
-	"reflect"
 	"strings"
 )
 
@@ -25,22 +24,15 @@ import (
 // irDir is the IR package's directory, relative to the bind source's root.
 const irDir = "runtime/ir"
 
-// bindTag is the struct tag an IR field carries when it binds a member its
-// name does not: bind:"<level>.<member>[,<level>.<member>...]"
-// (ir.ListedModel.Name binds vllm-sr/4.0's legacy_list_item.id).
-const bindTag = "bind"
-
 // goStruct is one struct type: its fields in declaration order.
 type goStruct struct {
 	fields []goField
 }
 
 // goField is one field: its name, its type as Go source with the IR's
-// types qualified (ir.Probability; the bind package's own unqualified),
-// and the members its bind tag names.
+// types qualified (ir.Probability; the bind package's own unqualified).
 type goField struct {
 	name, typ string
-	binds     []string
 }
 
 // handSource is what the bind emitter knows of the hand-written Go.
@@ -155,15 +147,8 @@ func structOf(st *ast.StructType, qualifier string) goStruct {
 	var s goStruct
 	for _, f := range st.Fields.List {
 		typ := typeString(f.Type, qualifier)
-		var binds []string
-		if f.Tag != nil {
-			tag := reflect.StructTag(strings.Trim(f.Tag.Value, "`"))
-			if b, ok := tag.Lookup(bindTag); ok {
-				binds = strings.Split(b, ",")
-			}
-		}
 		for _, n := range f.Names {
-			s.fields = append(s.fields, goField{name: n.Name, typ: typ, binds: binds})
+			s.fields = append(s.fields, goField{name: n.Name, typ: typ})
 		}
 	}
 	return s
@@ -234,19 +219,13 @@ func (h *handSource) stateObject(state string) (field, object string, ok bool) {
 	return first.name, object, true
 }
 
-// boundField is the field of object that binds member of level: the one
-// whose bind tag names it, else the one named by the naming rule (the
-// member's Go CamelCase, as its vocab constant spells it after the
-// level's prefix).
-func (h *handSource) boundField(object, level, member, camel string) (goField, bool) {
+// boundField is the field of object that binds a member: the one the
+// naming rule names (the member's Go CamelCase, as its vocab constant
+// spells it after the level's prefix). The rule is the only way: a member
+// bound to a field of another name is judgement, a hand-written function,
+// so no spec name is ever typed into the IR.
+func (h *handSource) boundField(object, camel string) (goField, bool) {
 	st := h.structs[object]
-	for _, f := range st.fields {
-		for _, b := range f.binds {
-			if b == level+"."+member {
-				return f, true
-			}
-		}
-	}
 	for _, f := range st.fields {
 		if f.name == camel {
 			return f, true

@@ -127,8 +127,8 @@ func (d *dumper) asset(a *Asset, depth int) {
 	in := depth + 1
 	d.line(in, vocab.AssetType+" "+string(a.Type))
 	field(d, in, vocab.AssetFormat, a.Format, strconv.Quote)
-	if a.Data.IsValid() {
-		d.line(in, "data "+strconv.Itoa(len(a.Data.Str()))+" base64 characters")
+	if a.DataBase64.IsValid() {
+		d.line(in, "data "+strconv.Itoa(len(a.DataBase64.Str()))+" base64 characters")
 	}
 	d.object(in, a.Extra, &a.Layout)
 }

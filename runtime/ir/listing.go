@@ -12,9 +12,9 @@ type Listing struct {
 // ListedModel is one listed model: the standard's name, description and
 // release date, and the extension's version, features and card.
 type ListedModel struct {
-	// Name is also vllm-sr/4.0's list item id (srgen's binding follows
-	// the bind tag where the naming rule does not).
-	Name        string `bind:"legacy_list_item.id"`
+	// Name is also vllm-sr/4.0's list item id (runtime/shapes writes it
+	// by hand under that name).
+	Name        string
 	Description string
 	// ReleaseDate is kept as written (YYYY-MM-DD or a full timestamp);
 	// "" when absent, and a listing writes none then.

@@ -119,10 +119,10 @@ type Asset struct {
 	Type        AssetType
 	// Format is the file format (png, jpeg, mp4, ...); nil when absent.
 	Format *string
-	// Data is the base64 file as the JSON string it was read as, kept as a
-	// value so multi-megabyte payloads are never copied or re-escaped. It
-	// binds data_base64 (srgen's binding follows the bind tag).
-	Data jsonvalue.Value `bind:"asset.data_base64"`
+	// DataBase64 is the base64 file as the JSON string it was read as,
+	// kept as a value so multi-megabyte payloads are never copied or
+	// re-escaped.
+	DataBase64 jsonvalue.Value
 	// Extra: see Request.Extra.
 	Extra []jsonvalue.Member
 	// Layout is how the asset object was spelled, including whether it

@@ -138,7 +138,7 @@ func (t *Media) ForRule(types []ir.AssetType) (assets []ir.Asset, placeholders [
 			}
 			name := fmt.Sprintf(spelling, n)
 			format := m.format
-			assets = append(assets, ir.Asset{Placeholder: name, Type: typ, Format: &format, Data: m.data})
+			assets = append(assets, ir.Asset{Placeholder: name, Type: typ, Format: &format, DataBase64: m.data})
 			placeholders = append(placeholders, jsonvalue.String(name))
 		}
 	}

@@ -28,7 +28,7 @@ type VideoInfo struct {
 
 // decodeData decodes an asset's data_base64: standard padded base64.
 func decodeData(a *ir.Asset) ([]byte, *Failure) {
-	data, err := base64.StdEncoding.DecodeString(a.Data.Str())
+	data, err := base64.StdEncoding.DecodeString(a.DataBase64.Str())
 	if err != nil {
 		return nil, Fail(vocab.ReasonBadBase64)
 	}

@@ -39,7 +39,7 @@ func questionSeed(m table.Model, plan *modelcheck.Plan, adapter bool) seed {
 		field(part.Text)
 	}
 	for _, a := range plan.Assets {
-		sum := sha256.Sum256(jsonvalue.Compact(a.Data))
+		sum := sha256.Sum256(jsonvalue.Compact(a.DataBase64))
 		field("asset:" + a.Placeholder + ":" + string(a.Type))
 		field(string(sum[:]))
 	}

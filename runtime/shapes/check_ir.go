@@ -185,7 +185,7 @@ func checkAssets(assets []ir.Asset) error {
 			return invalidIR(path.Key(vocab.AssetType), ir.ReasonUnknownValue, "must be image or video")
 		case a.Format == nil:
 			return invalidIR(path.Key(vocab.AssetFormat), ir.ReasonMissingMember, "is required")
-		case a.Data.Kind() != jsonvalue.KindString:
+		case a.DataBase64.Kind() != jsonvalue.KindString:
 			return invalidIR(path.Key(vocab.AssetDataBase64), ir.ReasonWrongType, "must be a base64 string")
 		}
 		for _, prev := range assets[:i] {

@@ -69,11 +69,11 @@
 // srgen writes each of those functions itself (in the zz_generated files,
 // as conversion-gen writes a default conversion) unless this package
 // declares it by hand: its default copies the member between JSON and the
-// IR field of the member's Go CamelCase name (or the one whose bind tag
-// names it) on the object that is the first field of <level>Read or
-// <level>Write, by the member's JSON kind and the field's Go type (a
-// string, a number, an integer, a boolean, an enum word, content, an array
-// of strings, an object of numbers or of content; gen/emit/bind_coders.go).
+// IR field of the member's Go CamelCase name on the object that is the
+// first field of <level>Read or <level>Write, by the member's JSON kind
+// and the field's Go type (a string, a number, an integer, a boolean, an
+// enum word, content, an array of strings, an object of numbers or of
+// content; gen/emit/bind_coders.go).
 // So the invariant: the first field of every <level>Read and <level>Write
 // is the object its level binds. A bound member the specs add needs its IR
 // field and make generate. The functions written here by hand hold the

@@ -32,7 +32,7 @@ func TestEncodeCanonicalForm(t *testing.T) {
 			{Name: "pii", Type: table.QuestionSpan, Criteria: ir.Criteria{Form: ir.CriteriaKeyed, Keyed: mustMembers(t, "EMAIL", "An email")},
 				Threshold: new(0.5), Head: new(ir.SpanHeadRouter), Over: []string{"request"}},
 		},
-		Assets:  []ir.Asset{{Placeholder: "p", Type: ir.AssetVideo, Format: new("mp4"), Data: jsonvalue.String("AA==")}},
+		Assets:  []ir.Asset{{Placeholder: "p", Type: ir.AssetVideo, Format: new("mp4"), DataBase64: jsonvalue.String("AA==")}},
 		Options: &ir.Options{DeadlineMs: new(int64(1500)), LongContext: new(true)},
 	}
 	got, err := EncodeRequest(r)
@@ -116,7 +116,7 @@ func TestEncodeRefusesInconsistentIR(t *testing.T) {
 			Questions: []ir.Question{{Name: "q", Type: table.QuestionNoul, Head: new(ir.SpanHeadBroad)}}},
 			ir.ReasonNotAllowedHere, "questions.q.head"},
 		{"unknown asset type", ir.Request{State: jsonvalue.String("s"), Roles: ir.Roles{Mode: ir.RoleModeNone}, Questions: noul,
-			Assets: []ir.Asset{{Placeholder: "p", Type: "audio", Format: new("mp3"), Data: jsonvalue.String("AA==")}}}, ir.ReasonUnknownValue, "assets.p.type"},
+			Assets: []ir.Asset{{Placeholder: "p", Type: "audio", Format: new("mp3"), DataBase64: jsonvalue.String("AA==")}}}, ir.ReasonUnknownValue, "assets.p.type"},
 		{"negative deadline", ir.Request{State: jsonvalue.String("s"), Roles: ir.Roles{Mode: ir.RoleModeNone}, Questions: noul,
 			Options: &ir.Options{DeadlineMs: new(int64(-5))}}, ir.ReasonOutOfRange, "options.deadline_ms"},
 	}

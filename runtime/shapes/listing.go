@@ -71,6 +71,13 @@ func (w AnswerWriter) writeListingModels(o *replyObject, s *listingWrite) {
 // list: the listed model's.
 type legacyListItemWrite struct{ m *ir.ListedModel }
 
+// writeLegacyListItemID writes 4.0's id, which is the standard's model
+// name: one IR field (ir.ListedModel.Name) both listings bind, under
+// another member name here, so the naming rule cannot find it.
+func (w AnswerWriter) writeLegacyListItemID(o *replyObject, s *legacyListItemWrite) {
+	o.str(vocab.LegacyListItemID, s.m.Name)
+}
+
 func (w AnswerWriter) writeLegacyListItemObject(o *replyObject, s *legacyListItemWrite) {
 	o.str(vocab.LegacyListItemObject, legacyItemObject)
 }

@@ -115,7 +115,7 @@ func (w Writer) writeAssetType(o *objectWriter, s *assetWrite) error {
 // are never re-escaped.
 func (w Writer) writeAssetDataBase64(o *objectWriter, s *assetWrite) error {
 	o.name(vocab.AssetDataBase64)
-	o.Dst = append(o.Dst, s.a.Data.Raw()...)
+	o.Dst = append(o.Dst, s.a.DataBase64.Raw()...)
 	return nil
 }
 

@@ -30,7 +30,7 @@ import (
 //     and a passive member writes the object's Extra member of its name.
 //   - The member functions runtime/shapes does not declare by hand: srgen's
 //     default, which copies the member between JSON and the IR field its
-//     name gives (or whose bind tag names it) on the object <level>Read's
+//     name gives on the object <level>Read's
 //     or <level>Write's first field binds, by the member's JSON kind.
 //
 // <Level><Member> is the member's generated/vocab constant: Go CamelCase of
@@ -600,7 +600,7 @@ func (rd *Reader) readAssetFormat(s *assetRead, m *jsonvalue.Member, lm *ir.Layo
 // readAssetDataBase64 is srgen's default for asset.data_base64 (string): the
 // hand-written source declares none.
 func (rd *Reader) readAssetDataBase64(s *assetRead, m *jsonvalue.Member, lm *ir.LayoutMember) error {
-	s.a.Data = rd.keep(m.Value)
+	s.a.DataBase64 = rd.keep(m.Value)
 	return nil
 }
 

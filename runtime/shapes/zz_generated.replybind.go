@@ -1737,12 +1737,6 @@ func (w AnswerWriter) writeLegacyListItemSlot(o *replyObject, s *legacyListItemW
 	}
 }
 
-// writeLegacyListItemID is srgen's default for legacy_list_item.id (string):
-// the hand-written source declares none.
-func (w AnswerWriter) writeLegacyListItemID(o *replyObject, s *legacyListItemWrite) {
-	o.str(vocab.LegacyListItemID, s.m.Name)
-}
-
 // healthSlots are the members of a health in the order the writers write them,
 // by message order (the standard's members, then the extension set's, then
 // 4.0's).
