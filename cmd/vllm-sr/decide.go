@@ -10,11 +10,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/vllm-sr/systemone/runtime/router"
+	"github.com/vllm-sr/systemone/runtime/rules"
 )
 
 func newDecide() *cobra.Command {
 	var config string
-	var rules, inputs []string
+	var ruleNames, inputs []string
 	cmd := &cobra.Command{
 		Use:   "decide --config FILE --rule NAME... [--input PART=TEXT]...",
 		Short: "Evaluate rules through the Router's Decide path and print the answers as JSON",
@@ -38,7 +39,7 @@ func newDecide() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			results, err := r.Decide(cmd.Context(), rules, input)
+			results, err := r.Decide(cmd.Context(), ruleNames, input)
 			if err != nil {
 				return err
 			}
@@ -50,7 +51,7 @@ func newDecide() *cobra.Command {
 				return err
 			}
 			for _, res := range results {
-				if res.Outcome == router.OutcomeFail {
+				if res.Outcome == rules.OutcomeFail {
 					return fmt.Errorf("rule %q: an answer is unknown and its on_unknown is fail", res.Rule)
 				}
 			}
@@ -58,7 +59,7 @@ func newDecide() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&config, "config", "", "the Router configuration file (required)")
-	cmd.Flags().StringArrayVar(&rules, "rule", nil, "a rule to evaluate; repeatable (required)")
+	cmd.Flags().StringArrayVar(&ruleNames, "rule", nil, "a rule to evaluate; repeatable (required)")
 	cmd.Flags().StringArrayVar(&inputs, "input", nil, "an input part and its text, PART=TEXT; repeatable")
 	_ = cmd.MarkFlagRequired("config")
 	_ = cmd.MarkFlagRequired("rule")

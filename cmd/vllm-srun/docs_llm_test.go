@@ -23,6 +23,7 @@ import (
 	"github.com/vllm-sr/systemone/runtime/llm"
 	"github.com/vllm-sr/systemone/runtime/router"
 	"github.com/vllm-sr/systemone/runtime/routerconfig"
+	"github.com/vllm-sr/systemone/runtime/rules"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
@@ -362,16 +363,16 @@ func TestLLMGuideRouterExample(t *testing.T) {
 	if len(decides) != 1 {
 		t.Fatalf("the guide has %d vllm-sr decide commands, want 1", len(decides))
 	}
-	rules, input := decideArgs(t, decides[0].Args)
-	results, err := r.Decide(ctx, rules, input)
+	ruleNames, input := decideArgs(t, decides[0].Args)
+	results, err := r.Decide(ctx, ruleNames, input)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(results) != len(rules) {
-		t.Fatalf("%d results for %d rules", len(results), len(rules))
+	if len(results) != len(ruleNames) {
+		t.Fatalf("%d results for %d rules", len(results), len(ruleNames))
 	}
 	for _, res := range results {
-		if res.Outcome != router.OutcomeAnswered || len(res.Unknown) > 0 || res.Response == nil || len(res.Response.Answers) == 0 {
+		if res.Outcome != rules.OutcomeAnswered || len(res.Unknown) > 0 || res.Response == nil || len(res.Response.Answers) == 0 {
 			t.Errorf("rule %s: outcome %s, unknown %v", res.Rule, res.Outcome, res.Unknown)
 		}
 	}

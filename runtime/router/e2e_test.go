@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/router"
+	"github.com/vllm-sr/systemone/runtime/rules"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
@@ -359,10 +360,10 @@ func testDecide(t *testing.T, e *env) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(results) != 3 || results[0].Outcome != router.OutcomeAnswered || results[2].Outcome != router.OutcomeAnswered {
+	if len(results) != 3 || results[0].Outcome != rules.OutcomeAnswered || results[2].Outcome != rules.OutcomeAnswered {
 		t.Fatalf("%+v", results)
 	}
-	if results[1].Outcome != router.OutcomeFail || len(results[1].Unknown) != 1 || results[1].Unknown[0] != "stalled" {
+	if results[1].Outcome != rules.OutcomeFail || len(results[1].Unknown) != 1 || results[1].Unknown[0] != "stalled" {
 		t.Fatalf("the slow rule: %+v", results[1])
 	}
 	if n := len(e.rec.Calls()) - before; n != 3 {
@@ -373,7 +374,7 @@ func testDecide(t *testing.T, e *env) {
 		t.Fatalf("unknown rule: %v", err)
 	}
 	results, err = r.Decide(context.Background(), []string{"relevant"}, map[string]string{"request": "q", "context": "c"})
-	if err != nil || results[0].Outcome != router.OutcomeAnswered {
+	if err != nil || results[0].Outcome != rules.OutcomeAnswered {
 		t.Fatalf("%v %+v", err, results)
 	}
 }

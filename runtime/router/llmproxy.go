@@ -44,7 +44,7 @@ func (h *listenerHandler) llm(w http.ResponseWriter, req *http.Request, api *rou
 			"listener "+quote(h.lst.Name)+" has no "+api.API.Name+" upstream serving the request's model"))
 		return
 	}
-	var results []RuleResult
+	var results []rules.Result
 	if names := h.lst.RulesFor(api); len(names) > 0 {
 		v, err := h.router.rules.Run(req.Context(), names, api.API.Name, body)
 		if err != nil {
@@ -73,7 +73,7 @@ func (h *listenerHandler) llm(w http.ResponseWriter, req *http.Request, api *rou
 // keys the client's own key (the Router's credential) never goes
 // upstream.
 func (h *listenerHandler) forwardLLM(w http.ResponseWriter, req *http.Request, api *routerconfig.ListenerAPI,
-	u *routerconfig.Upstream, model string, body []byte, results []RuleResult) {
+	u *routerconfig.Upstream, model string, body []byte, results []rules.Result) {
 	r := h.router
 	proxy := llmproxy.Proxy{Log: r.log, Metrics: r.metrics.Metrics, Tracing: r.tracing, Base: r.llmBase(), CallID: r.caller.transport.NewCallID}
 	proxy.Forward(w, req, &llmproxy.Pass{API: api, Listener: h.lst.Name, Upstream: u, Model: model, Body: body,

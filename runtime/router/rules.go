@@ -12,31 +12,16 @@ import (
 	"github.com/vllm-sr/systemone/runtime/rules"
 )
 
-// RuleResult is one rule's evaluation (runtime/rules).
-type RuleResult = rules.Result
-
-// The outcomes of a rule, and what its answers say against its match
-// (runtime/rules).
-const (
-	OutcomeAnswered = rules.OutcomeAnswered
-	OutcomeSkip     = rules.OutcomeSkip
-	OutcomeMatch    = rules.OutcomeMatch
-	OutcomeFail     = rules.OutcomeFail
-	MatchMatched    = rules.MatchMatched
-	MatchNotMatched = rules.MatchNotMatched
-	MatchUnknown    = rules.MatchUnknown
-)
-
 // Decide evaluates the named rules as one stage over the input parts
 // (rules.Evaluator.Decide): what `vllm-sr decide` runs.
-func (r *Router) Decide(ctx context.Context, names []string, input map[string]string) ([]RuleResult, error) {
+func (r *Router) Decide(ctx context.Context, names []string, input map[string]string) ([]rules.Result, error) {
 	return r.rules.Decide(ctx, names, input)
 }
 
 // DecideJSON writes results as `vllm-sr decide` prints them, each
 // response in the shape of the schema a System One listener speaks by
 // default (rules.JSON).
-func (r *Router) DecideJSON(results []RuleResult) ([]byte, error) {
+func (r *Router) DecideJSON(results []rules.Result) ([]byte, error) {
 	return rules.JSON(r.systemone.Codec, results)
 }
 

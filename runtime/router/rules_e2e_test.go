@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/vllm-sr/systemone/runtime/router"
+	"github.com/vllm-sr/systemone/runtime/rules"
 	"github.com/vllm-sr/systemone/runtime/testkit"
 )
 
@@ -318,7 +319,7 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if results[0].Match != router.MatchUnknown || results[1].Match == router.MatchUnknown || results[1].Match == "" {
+	if results[0].Match != rules.MatchUnknown || results[1].Match == rules.MatchUnknown || results[1].Match == "" {
 		t.Fatalf("quick %s, patient %s", results[0].Match, results[1].Match)
 	}
 	if took > 2*time.Second {
